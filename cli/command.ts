@@ -1,0 +1,142 @@
+/**
+ * What every CLI command shares: its declaration, argument parsing with
+ * `--help`, the `--json`/text output convention and the exit codes.
+ *
+ * Exit codes: 0 success; 1 input rejected or task not solved; 2 usage error;
+ * 3 internal error (a bug).
+ *
+ * @module
+ */
+
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
+
+/** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */
+export const EXIT = { ok: 0, rejected: 1, usage: 2, internal: 3 } as const;
+
+/** Options as `node:util` `parseArgs` declares them. */
+export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+
+/** A subcommand of `graphplan`. */
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Usage lines after `graphplan NAME`, e.g. `FILE... [--repo DIR] [--json]`. */
+  usage: string;
+  /** Longer help text: what it does, options, examples. */
+  help: string;
+  options: OptionSpec;
+  /** Run with parsed arguments; returns the exit code. */
+  run(args: ParsedArgs): Promise<number>;
+}
+
+/** Parsed command-line arguments. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/** A mistake in how a command was called (exit 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Options every command understands. */
+export const COMMON_OPTIONS: OptionSpec = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+  repo: { type: "string" },
+};
+
+/** Parse `argv` for `command`, turning parser complaints into usage errors. */
+export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...COMMON_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as ParsedArgs["values"], positionals };
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional.*$/s, ""));
+  }
+}
+
+/** The full help text of a command. */
+export function commandHelp(command: Command): string {
+  return `graphplan ${command.name}: ${command.summary}\n\nUsage: graphplan ${command.name} ${command.usage}\n\n${command.help.trim()}\n`;
+}
+
+/** A string option's value, or `fallback`. */
+export function stringOption(args: ParsedArgs, name: string, fallback?: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === "string" ? value : fallback;
+}
+
+/** Write one JSON document to stdout. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+/** Write issues to stderr, one per block, for a person. */
+export function printIssues(issues: Issue[]): void {
+  for (const issue of issues) console.error(formatIssue(issue));
+}
+
+/**
+ * Run a command body with the shared error policy: issues → exit 1 (as JSON
+ * `{errors}` with `--json`, on stderr otherwise); usage errors → exit 2;
+ * anything else → exit 3 with the stack.
+ */
+export async function runGuarded(json: boolean, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof IssueError) {
+      if (json) printJson({ success: false, errors: err.issues, warnings: [] });
+      else printIssues(err.issues);
+      return EXIT.rejected;
+    }
+    if (err instanceof UsageError) {
+      console.error(`graphplan: ${err.message}`);
+      console.error("Run with --help for usage");
+      return EXIT.usage;
+    }
+    console.error(`graphplan: internal error: ${(err as Error)?.stack ?? String(err)}`);
+    return EXIT.internal;
+  }
+}
+
+/** Read a whole input argument: a path, or `-` for stdin. */
+export async function readInput(arg: string): Promise<string> {
+  if (arg === "-") return await new Response(Deno.stdin.readable).text();
+  try {
+    return await Deno.readTextFile(arg);
+  } catch (err) {
+    throw new IssueError({
+      code: "input-unreadable",
+      severity: "error",
+      message: `Cannot read "${arg}": ${(err as Error).message}`,
+    });
+  }
+}
+
+/** Read a JSON argument given inline, as `@FILE`, or `-` (stdin). */
+export async function readJsonArg(arg: string, what: string): Promise<unknown> {
+  const text = arg === "-" ? await readInput("-") : arg.startsWith("@") ? await readInput(arg.slice(1)) : arg;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new IssueError({
+      code: "json-invalid",
+      severity: "error",
+      message: `The ${what} is not valid JSON: ${(err as Error).message}`,
+      hint: `give the ${what} inline, as @FILE, or - for stdin`,
+    });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Issue objects: the one shape every problem takes, everywhere (CLI, helper
+ * protocol, verification reports, the agent's prompts).
+ *
+ * @module
+ */
+
+/** A problem found in a plan, a file or a request. */
+export interface Issue {
+  /** Stable kebab-case identifier, e.g. `locator-ambiguous`. */
+  code: string;
+  severity: "error" | "warning";
+  /** Sentence case, no trailing period, values quoted. */
+  message: string;
+  /** 0-based plan step. */
+  step?: number;
+  /** JSON path into the plan, e.g. `[2, "params", "locator"]`. */
+  path?: (string | number)[];
+  /** Repository-relative source file. */
+  file?: string;
+  /** 1-based line in `file`. */
+  line?: number;
+  /** Plan-level verification layer: "0", "0b", "1".."6". */
+  layer?: string;
+  /** Per-edit verification level: "L0".."L6". */
+  level?: string;
+  /** What to do about it. */
+  hint?: string;
+  /** Possible matches, for ambiguous or missing targets. */
+  candidates?: Candidate[];
+}
+
+/** One node a locator could have meant. */
+export interface Candidate {
+  file?: string;
+  line: number;
+  kind: string;
+  text: string;
+}
+
+/** Fields of an issue besides its code and message. */
+export type IssueDetails = Omit<Issue, "code" | "message" | "severity">;
+
+/** An error-severity issue. */
+export function error(code: string, message: string, details: IssueDetails = {}): Issue {
+  return { code, severity: "error", message, ...details };
+}
+
+/** A warning-severity issue. */
+export function warning(code: string, message: string, details: IssueDetails = {}): Issue {
+  return { code, severity: "warning", message, ...details };
+}
+
+/**
+ * An exception that carries issues: thrown where a request cannot go on
+ * (bad input, unreadable file) and turned into issue objects at the edge.
+ * Anything else thrown is a bug (exit 3).
+ */
+export class IssueError extends Error {
+  readonly issues: Issue[];
+
+  constructor(issues: Issue | Issue[]) {
+    const list = Array.isArray(issues) ? issues : [issues];
+    super(list.map((issue) => issue.message).join("; "));
+    this.name = "IssueError";
+    this.issues = list;
+  }
+}
+
+/** Throw a single error issue. */
+export function fail(code: string, message: string, details: IssueDetails = {}): never {
+  throw new IssueError(error(code, message, details));
+}
+
+/** Add `details` (step, path prefix, ...) to every issue that lacks them. */
+export function withContext(issues: Issue[], details: IssueDetails): Issue[] {
+  return issues.map((issue) => ({ ...details, ...issue }));
+}
+
+/** Split issues into errors and warnings. */
+export function partition(issues: Issue[]): { errors: Issue[]; warnings: Issue[] } {
+  return {
+    errors: issues.filter((issue) => issue.severity === "error"),
+    warnings: issues.filter((issue) => issue.severity === "warning"),
+  };
+}
+
+/** One line for a person: `error[code] file:line: message (step 2)`. */
+export function formatIssue(issue: Issue): string {
+  const where = issue.file ? ` ${issue.file}${issue.line ? `:${issue.line}` : ""}:` : "";
+  const step = issue.step !== undefined ? ` (step ${issue.step})` : "";
+  const tag = issue.level ?? (issue.layer !== undefined ? `layer ${issue.layer}` : undefined);
+  let text = `${issue.severity}[${issue.code}]${tag ? `[${tag}]` : ""}${where} ${issue.message}${step}`;
+  if (issue.hint) text += `\n  hint: ${issue.hint}`;
+  for (const candidate of issue.candidates ?? []) {
+    text += `\n  - ${candidate.file ? `${candidate.file}:` : ""}${candidate.line} ${candidate.kind}: ${candidate.text}`;
+  }
+  return text;
+}

@@ -1,0 +1,156 @@
+/**
+ * Parsed documents: a file's text with its live tree, kept between requests
+ * and re-parsed incrementally when the engine changes the text.
+ *
+ * A `DocumentStore` reads through to the disk (re-reading a file whose bytes
+ * changed), while `overlay()` gives a copy-on-write view in which edits live
+ * only in memory: verification simulates a whole plan that way.
+ *
+ * @module
+ */
+
+import { type Edit, type Point, type Tree } from "web-tree-sitter";
+import { decodeSource, type SourceFile, type Workspace } from "../workspace.ts";
+import { parse } from "./mod.ts";
+
+/** A source file and its current parse tree. */
+export interface Document {
+  file: SourceFile;
+  tree: Tree;
+}
+
+interface Entry {
+  doc: Document;
+  /** Disk fingerprint when the entry was read or written (undefined for overlay-only texts). */
+  stamp?: string;
+}
+
+/** Documents of one repository, cached by repository-relative path. */
+export class DocumentStore {
+  readonly workspace: Workspace;
+  private readonly entries = new Map<string, Entry>();
+  private readonly parent?: DocumentStore;
+
+  constructor(workspace: Workspace, parent?: DocumentStore) {
+    this.workspace = workspace;
+    this.parent = parent;
+  }
+
+  /**
+   * A copy-on-write view: reads fall through to this store, `update()`s stay
+   * in the overlay and never reach the disk.
+   */
+  overlay(): DocumentStore {
+    return new DocumentStore(this.workspace, this);
+  }
+
+  /** Whether this store is an in-memory overlay. */
+  get isOverlay(): boolean {
+    return this.parent !== undefined;
+  }
+
+  /** The current document for `path` (a repository-relative path). */
+  async get(path: string): Promise<Document> {
+    const { rel } = this.workspace.resolve(path);
+    const own = this.entries.get(rel);
+    if (own && (this.parent || own.stamp === undefined || own.stamp === diskStamp(own.doc.file.absPath))) {
+      return own.doc;
+    }
+    if (this.parent) return await this.parent.get(rel);
+    return await this.load(rel, own);
+  }
+
+  /** Paths this store (not its parent) changed or loaded. */
+  ownPaths(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /**
+   * Parse `text` as the new content of `path` without storing it, reusing the
+   * current tree for an incremental parse.
+   */
+  async reparse(doc: Document, text: string): Promise<Document> {
+    const edit = diffEdit(doc.file.text, text);
+    if (!edit) return doc;
+    const old = doc.tree.copy();
+    old.edit(edit);
+    const tree = await parse(doc.file.language, text, old);
+    old.delete();
+    return { file: { ...doc.file, text, eol: doc.file.eol }, tree };
+  }
+
+  /**
+   * Make `doc` the current document of its path. `written` says the text is
+   * now on disk (so later disk changes are detected); overlays never write.
+   */
+  set(doc: Document, written = false): void {
+    const stamp = written && !this.parent ? diskStamp(doc.file.absPath) : undefined;
+    this.entries.set(doc.file.path, { doc, stamp });
+  }
+
+  /** Forget `path` (e.g. after a rollback rewrote it). */
+  invalidate(path: string): void {
+    this.entries.delete(path);
+  }
+
+  private async load(rel: string, previous?: Entry): Promise<Document> {
+    const file = this.workspace.read(rel);
+    let tree: Tree;
+    if (previous && previous.doc.file.language === file.language) {
+      const reparsed = await this.reparse(previous.doc, file.text);
+      tree = reparsed.tree;
+    } else {
+      tree = await parse(file.language, file.text);
+    }
+    const doc = { file, tree };
+    this.entries.set(rel, { doc, stamp: diskStamp(file.absPath) });
+    return doc;
+  }
+}
+
+/** A cheap fingerprint of a file on disk: size, mtime and inode. */
+function diskStamp(absPath: string): string | undefined {
+  try {
+    const info = Deno.statSync(absPath);
+    return `${info.size}:${info.mtime?.getTime()}:${info.ino}:${info.ctime?.getTime?.()}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tree-sitter edit that turns `before` into `after` (one changed span), or null when equal. */
+export function diffEdit(before: string, after: string): Edit | null {
+  if (before === after) return null;
+  let start = 0;
+  const min = Math.min(before.length, after.length);
+  while (start < min && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let endBefore = before.length;
+  let endAfter = after.length;
+  while (endBefore > start && endAfter > start && before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)) {
+    endBefore--;
+    endAfter--;
+  }
+  const startPosition = pointAt(before, start);
+  return {
+    startIndex: start,
+    oldEndIndex: endBefore,
+    newEndIndex: endAfter,
+    startPosition,
+    oldEndPosition: pointAt(before, endBefore),
+    newEndPosition: pointAt(after, endAfter),
+  } as Edit;
+}
+
+/** Row and column (UTF-16 units) of `index` in `text`. */
+export function pointAt(text: string, index: number): Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: index - lineStart };
+}
+
+/** Re-decode bytes as a document's file would be (exported for rollback and tests). */
+export { decodeSource };

@@ -1,0 +1,156 @@
+/**
+ * Parsing: language detection, lazily loaded grammars, one parser per
+ * language, and the syntax-error census every post-check relies on.
+ *
+ * Positions from web-tree-sitter are UTF-16 code unit offsets into the
+ * JavaScript string that was parsed, so edits are computed on strings and
+ * encoded to UTF-8 only when a file is written.
+ *
+ * @module
+ */
+
+import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
+import {
+  EXTENSIONS,
+  grammarBytes,
+  type LanguageId,
+  LANGUAGES,
+  RUNTIME_WASM,
+} from "../../grammars/mod.ts";
+
+export type { Node, Tree } from "web-tree-sitter";
+export { Language, Query } from "web-tree-sitter";
+export { EXTENSIONS, type LanguageId, LANGUAGES };
+
+let runtimeReady: Promise<void> | undefined;
+const languages = new Map<LanguageId, Promise<Language>>();
+const parsers = new Map<LanguageId, Parser>();
+
+/** Initialise the web-tree-sitter runtime once per process. */
+export function initRuntime(): Promise<void> {
+  runtimeReady ??= Parser.init({ wasmBinary: RUNTIME_WASM });
+  return runtimeReady;
+}
+
+/** The language of a path by its extension, or `undefined` when unknown. */
+export function detectLanguage(path: string): LanguageId | undefined {
+  const slash = path.lastIndexOf("/");
+  const dot = path.lastIndexOf(".");
+  if (dot <= slash) return undefined;
+  return EXTENSIONS[path.slice(dot).toLowerCase()];
+}
+
+/** The loaded tree-sitter language for `id`, decoding its grammar on first use. */
+export function loadLanguage(id: LanguageId): Promise<Language> {
+  let pending = languages.get(id);
+  if (!pending) {
+    pending = initRuntime().then(async () => Language.load(await grammarBytes(id)));
+    languages.set(id, pending);
+  }
+  return pending;
+}
+
+/** A parser for `id`, shared within the process (parsing is synchronous). */
+export async function parserFor(id: LanguageId): Promise<Parser> {
+  const existing = parsers.get(id);
+  if (existing) return existing;
+  const language = await loadLanguage(id);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  parsers.set(id, parser);
+  return parser;
+}
+
+/**
+ * Parse `text` as `language`. Pass `oldTree` (already `edit()`ed to match
+ * the change) for an incremental re-parse.
+ */
+export async function parse(
+  language: LanguageId,
+  text: string,
+  oldTree?: Tree,
+): Promise<Tree> {
+  const parser = await parserFor(language);
+  const tree = parser.parse(text, oldTree ?? null);
+  if (!tree) throw new Error(`Parser for "${language}" returned no tree`);
+  return tree;
+}
+
+const queryCache = new Map<string, Query>();
+
+/** A compiled query, cached per language and source (compiling costs ~ms). */
+export async function compileQuery(language: LanguageId, source: string): Promise<Query> {
+  const key = `${language}\u0000${source}`;
+  let query = queryCache.get(key);
+  if (!query) {
+    query = new Query(await loadLanguage(language), source);
+    queryCache.set(key, query);
+  }
+  return query;
+}
+
+/** A syntax problem found in a tree: an ERROR node or a MISSING token. */
+export interface SyntaxProblem {
+  kind: "error" | "missing";
+  /** 1-based line. */
+  line: number;
+  /** 1-based column, in UTF-16 code units. */
+  column: number;
+  /** What was missing (`)` etc.), or the first line of the unparsable text. */
+  text: string;
+  startIndex: number;
+  endIndex: number;
+}
+
+/**
+ * Every ERROR node and MISSING token of a tree, in document order, found by
+ * a cursor walk that skips subtrees without errors.
+ */
+export function syntaxProblems(tree: Tree, limit = Infinity): SyntaxProblem[] {
+  const problems: SyntaxProblem[] = [];
+  if (!tree.rootNode.hasError) return problems;
+  const cursor = tree.walk();
+  let descend = true;
+  while (problems.length < limit) {
+    const node = cursor.currentNode;
+    if (descend) {
+      if (node.isError || node.isMissing) {
+        problems.push({
+          kind: node.isMissing ? "missing" : "error",
+          line: node.startPosition.row + 1,
+          column: node.startPosition.column + 1,
+          text: node.isMissing ? node.type : firstLine(node.text),
+          startIndex: node.startIndex,
+          endIndex: node.endIndex,
+        });
+      }
+      if (node.hasError && !node.isMissing && cursor.gotoFirstChild()) continue;
+    }
+    if (cursor.gotoNextSibling()) {
+      descend = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    descend = false;
+  }
+  cursor.delete();
+  return problems;
+}
+
+/** The first line of `text`, trimmed and cut to 80 characters. */
+export function firstLine(text: string): string {
+  const nl = text.indexOf("\n");
+  const line = (nl === -1 ? text : text.slice(0, nl)).trim();
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+/** 1-based line of a node's first character. */
+export function startLine(node: Node): number {
+  return node.startPosition.row + 1;
+}
+
+/** 1-based line of a node's last character (a node ending at column 0 ends on the line before). */
+export function endLine(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}

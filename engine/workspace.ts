@@ -1,0 +1,192 @@
+/**
+ * The repository on disk: confining paths to its root, and reading source
+ * files into text without losing a byte (BOM, line endings) on the way back.
+ *
+ * @module
+ */
+
+import { fail } from "./issue.ts";
+import { detectLanguage, type LanguageId } from "./parse/mod.ts";
+
+/** A source file read from the repository. */
+export interface SourceFile {
+  /** Repository-relative path with `/` separators. */
+  path: string;
+  /** Absolute, symlink-resolved path. */
+  absPath: string;
+  language: LanguageId;
+  /** The text without a leading BOM. */
+  text: string;
+  /** Whether the file started with a UTF-8 BOM (it is written back). */
+  bom: boolean;
+  /** The file's dominant line ending, used for inserted code. */
+  eol: "\n" | "\r\n";
+  /** File mode bits, kept on write. */
+  mode: number | null;
+}
+
+/** A repository root, with path confinement. */
+export class Workspace {
+  /** Absolute, symlink-resolved root. */
+  readonly root: string;
+
+  private constructor(root: string) {
+    this.root = root;
+  }
+
+  /** Open the repository at `dir` (must be an existing directory). */
+  static open(dir = "."): Workspace {
+    let real: string;
+    try {
+      real = Deno.realPathSync(dir);
+    } catch {
+      fail("repo-not-found", `Repository directory not found: "${dir}"`, {
+        hint: "pass an existing directory with --repo",
+      });
+    }
+    if (!Deno.statSync(real).isDirectory) {
+      fail("repo-not-directory", `Repository path is not a directory: "${dir}"`);
+    }
+    return new Workspace(real);
+  }
+
+  /**
+   * The absolute path of a repository-relative `path`, refusing absolute
+   * paths, `..` segments and symlinks that lead outside the root. A path
+   * that does not exist yet is checked through its nearest existing parent.
+   */
+  resolve(path: string): { rel: string; abs: string } {
+    if (typeof path !== "string" || path.length === 0) {
+      fail("path-invalid", "File path is empty", { hint: "give a path relative to the repository root" });
+    }
+    if (path.includes("\0")) fail("path-invalid", `File path contains a NUL byte: ${JSON.stringify(path)}`);
+    if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) {
+      fail("path-outside-repo", `Absolute paths are refused: "${path}"`, {
+        file: path,
+        hint: "give the path relative to the repository root",
+      });
+    }
+    const parts = path.replace(/\\/g, "/").split("/").filter((part) => part !== "" && part !== ".");
+    if (parts.includes("..")) {
+      fail("path-outside-repo", `Paths with ".." are refused: "${path}"`, {
+        file: path,
+        hint: "give the path relative to the repository root",
+      });
+    }
+    if (parts.length === 0) fail("path-invalid", `File path names the repository root: "${path}"`);
+    const rel = parts.join("/");
+    const abs = `${this.root}/${rel}`;
+    // Follow symlinks: the real path must stay inside the root.
+    let probe = abs;
+    let suffix = "";
+    for (;;) {
+      try {
+        const real = Deno.realPathSync(probe);
+        const full = real + suffix;
+        if (full !== this.root && !full.startsWith(this.root + "/")) {
+          fail("path-outside-repo", `Path leads outside the repository through a symlink: "${path}"`, {
+            file: path,
+          });
+        }
+        return { rel, abs: full };
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+        const slash = probe.lastIndexOf("/");
+        if (slash <= this.root.length) return { rel, abs };
+        suffix = probe.slice(slash) + suffix;
+        probe = probe.slice(0, slash);
+      }
+    }
+  }
+
+  /** Read a source file, with clear errors for unknown, binary or non-UTF-8 files. */
+  read(path: string): SourceFile {
+    const { rel, abs } = this.resolve(path);
+    const language = detectLanguage(rel);
+    if (!language) {
+      fail("unknown-language", `Unknown file extension: "${rel}"`, {
+        file: rel,
+        hint: "supported: .py .js .jsx .mjs .cjs .ts .tsx .java .go .rs .rb .php .c .h .cpp .cc .cxx .hpp .hxx",
+      });
+    }
+    let bytes: Uint8Array;
+    let mode: number | null = null;
+    try {
+      const info = Deno.statSync(abs);
+      if (!info.isFile) fail("file-not-regular", `Not a regular file: "${rel}"`, { file: rel });
+      mode = info.mode;
+      bytes = Deno.readFileSync(abs);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) {
+        fail("file-not-found", `File "${rel}" does not exist`, { file: rel });
+      }
+      if (err instanceof Error && err.name === "IssueError") throw err;
+      fail("file-unreadable", `Cannot read "${rel}": ${(err as Error).message}`, { file: rel });
+    }
+    return { path: rel, absPath: abs, language, mode, ...decodeSource(bytes, rel) };
+  }
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decode source bytes, rejecting binary and non-UTF-8 content. */
+export function decodeSource(
+  bytes: Uint8Array,
+  path: string,
+): { text: string; bom: boolean; eol: "\n" | "\r\n" } {
+  const probe = bytes.subarray(0, 8192);
+  if (probe.includes(0)) {
+    fail("binary-file", `File "${path}" looks binary (it contains NUL bytes)`, { file: path });
+  }
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const line = countLines(bytes.subarray(0, offset));
+    fail("not-utf8", `File "${path}" is not valid UTF-8 (first bad byte at offset ${offset})`, {
+      file: path,
+      line,
+      hint: "convert the file to UTF-8",
+    });
+  }
+  const bom = text.charCodeAt(0) === 0xfeff;
+  if (bom) text = text.slice(1);
+  return { text, bom, eol: dominantEol(text) };
+}
+
+/** Encode text for writing, restoring the BOM. */
+export function encodeSource(text: string, bom: boolean): Uint8Array {
+  return new TextEncoder().encode(bom ? "\ufeff" + text : text);
+}
+
+function dominantEol(text: string): "\n" | "\r\n" {
+  let lf = 0;
+  let crlf = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > lf ? "\r\n" : "\n";
+}
+
+function countLines(bytes: Uint8Array): number {
+  let lines = 1;
+  for (const b of bytes) if (b === 10) lines++;
+  return lines;
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return i;
+}

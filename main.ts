@@ -1,0 +1,71 @@
+/**
+ * `graphplan`: structural code editing for coding agents.
+ *
+ * The one entry point of both faces of the executable: the orchestrator on
+ * the host, and the helper (`graphplan helper ...`) inside a task container.
+ *
+ * @module
+ */
+
+import { type Command, commandHelp, EXIT, parseCommandArgs, runGuarded, UsageError } from "./cli/command.ts";
+import { COMMANDS } from "./cli/registry.ts";
+import { VERSION } from "./version.ts";
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const list = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n");
+  return `graphplan ${VERSION}: structural, verified code edits for coding agents
+
+Usage: graphplan <command> [options]
+
+Commands:
+${list}
+
+Every command takes --help. Common options: --repo DIR (default: .), --json.
+Exit codes: 0 success, 1 rejected or not solved, 2 usage error, 3 internal error.
+`;
+}
+
+/** Run the CLI with `argv` and return the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    if (name === "help" && rest[0]) return main([rest[0], "--help"]);
+    console.log(mainHelp());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === "--version" || name === "-V") {
+    console.log(VERSION);
+    return EXIT.ok;
+  }
+  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    console.error(`graphplan: unknown command "${name}"`);
+    console.error(`Commands: ${COMMANDS.map((c) => c.name).join(", ")}`);
+    return EXIT.usage;
+  }
+  const json = rest.includes("--json");
+  return await runGuarded(json, async () => {
+    const args = parseCommandArgs(command, rest);
+    if (args.values.help) {
+      console.log(commandHelp(command));
+      return EXIT.ok;
+    }
+    return await command.run(args);
+  });
+}
+
+if (import.meta.main) {
+  const { maybeRunWorker } = await import("./engine/parse/pool.ts");
+  if (!maybeRunWorker()) {
+    let code: number;
+    try {
+      code = await main(Deno.args);
+    } catch (err) {
+      // main() guards every command; this is the last line of defence.
+      console.error(`graphplan: internal error: ${(err as Error)?.stack ?? String(err)}`);
+      code = err instanceof UsageError ? EXIT.usage : EXIT.internal;
+    }
+    Deno.exit(code);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * CPython as an independent oracle: `ast.parse` for syntax, `ast.walk` for
+ * definitions. Tests skip, saying why, where python3 is absent.
+ *
+ * @module
+ */
+
+function findPython(): string | undefined {
+  for (const candidate of ["python3", "python"]) {
+    try {
+      const out = new Deno.Command(candidate, { args: ["-c", "import sys; print(sys.version_info[0])"] })
+        .outputSync();
+      if (out.success && new TextDecoder().decode(out.stdout).trim() === "3") return candidate;
+    } catch { /* not installed */ }
+  }
+  return undefined;
+}
+
+/** The python3 executable, if any. */
+export const PYTHON = findPython();
+
+/** Reason to skip a python-oracle test, or undefined. */
+export const PYTHON_SKIP = PYTHON ? undefined : "python3 not found on PATH";
+
+/** Run a python script with `input` on stdin and return its stdout as JSON. */
+export async function runPythonJson<T>(script: string, input: unknown): Promise<T> {
+  if (!PYTHON) throw new Error(PYTHON_SKIP);
+  const child = new Deno.Command(PYTHON, { args: ["-c", script], stdin: "piped", stdout: "piped", stderr: "piped" })
+    .spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(input)));
+  await writer.close();
+  const out = await child.output();
+  if (!out.success) throw new Error(`python failed: ${new TextDecoder().decode(out.stderr)}`);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+const SYNTAX_SCRIPT = `
+import ast, json, sys
+out = []
+for src in json.load(sys.stdin):
+    try:
+        ast.parse(src)
+        out.append(None)
+    except SyntaxError as e:
+        out.append(f"{e.msg} (line {e.lineno})")
+print(json.dumps(out))
+`;
+
+/** For each source text: null when CPython parses it, else the SyntaxError message. */
+export function pythonSyntaxErrors(sources: string[]): Promise<(string | null)[]> {
+  return runPythonJson(SYNTAX_SCRIPT, sources);
+}
+
+/** Assert that CPython parses `source` (no-op where python3 is absent). */
+export async function assertPythonParses(source: string, what = "result"): Promise<void> {
+  if (!PYTHON) return;
+  const [err] = await pythonSyntaxErrors([source]);
+  if (err) throw new Error(`CPython rejects the ${what}: ${err}\n---\n${source}`);
+}
