@@ -38,14 +38,15 @@ export async function main(argv: string[]): Promise<number> {
     console.log(VERSION);
     return EXIT.ok;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     console.error(`graphplan: unknown command "${name}"`);
     console.error(`Commands: ${COMMANDS.map((c) => c.name).join(", ")}`);
     return EXIT.usage;
   }
   const json = rest.includes("--json");
   return await runGuarded(json, async () => {
+    const command: Command = await entry.load();
     const args = parseCommandArgs(command, rest);
     if (args.values.help) {
       console.log(commandHelp(command));

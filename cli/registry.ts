@@ -1,10 +1,50 @@
 /**
  * The subcommands of `graphplan`, by name, in the order `--help` lists them.
+ * Each is loaded on demand, so `graphplan graph` never pays for the plan
+ * schema or the agent.
  *
  * @module
  */
 
 import type { Command } from "./command.ts";
 
+/** A command's name and summary, and how to load it. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
+
 /** Every command the CLI offers. */
-export const COMMANDS: Command[] = [];
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: "graph",
+    summary: "Print the code graph (symbols, imports, line kinds) of files",
+    load: async () => (await import("./graph.ts")).default,
+  },
+  {
+    name: "locate",
+    summary: "Print the AST nodes a locator matches",
+    load: async () => (await import("./locate.ts")).default,
+  },
+  {
+    name: "apply",
+    summary: "Execute an edit plan as one transaction (or --dry-run for the diff)",
+    load: async () => (await import("./apply.ts")).default,
+  },
+  {
+    name: "rollback",
+    summary: "Restore the files of an interrupted or failed plan from the journal",
+    load: async () => (await import("./rollback.ts")).default,
+  },
+  {
+    name: "schema",
+    summary: "Print the JSON Schema of edit plans",
+    load: async () => (await import("./schema.ts")).default,
+  },
+  {
+    name: "helper",
+    summary: "Run the in-container helper: one request, or a --serve session",
+    load: async () => (await import("./helper.ts")).default,
+  },
+];

@@ -1,0 +1,87 @@
+/**
+ * The contract between operators and the executor.
+ *
+ * An operator (primitive, legacy, composed, template, fragment, surgery) is a
+ * function of its params and a `StepContext`. It reads documents through
+ * `ctx.store` and changes them only through `ctx.edit()`, which applies text
+ * edits to an in-memory overlay and re-parses incrementally, so the next
+ * primitive of a composed operator sees the previous one's result. Nothing
+ * touches the disk here: after the step the executor post-checks the changed
+ * documents and writes them as one transaction (or, when verifying, throws
+ * them away).
+ *
+ * @module
+ */
+
+import type { Issue } from "../issue.ts";
+import type { Document, DocumentStore } from "../parse/documents.ts";
+import { applyEdits, type TextEdit } from "./text_edit.ts";
+
+/** What one `ctx.edit()` call changed, kept for the post-checks (L1, L2, L6). */
+export interface EditRecord {
+  file: string;
+  /** The operator (primitive) that made the edit. */
+  op: string;
+  /** Edits in offsets of the text *before* this call. */
+  edits: TextEdit[];
+  /** The document before and after this call. */
+  before: Document;
+  after: Document;
+  /**
+   * Node types the edit replaced, when it replaced whole nodes (for L1 kind
+   * preservation), in the order of `edits`.
+   */
+  replacedKinds?: (string | undefined)[];
+}
+
+/** The world an operator runs in: one plan step. */
+export class StepContext {
+  /** A copy-on-write view of the repository's documents for this step. */
+  readonly store: DocumentStore;
+  /** 0-based plan step, for issues. */
+  readonly step: number;
+  /** Non-fatal problems found while computing the step. */
+  readonly warnings: Issue[] = [];
+  /** Every edit made in this step, in order. */
+  readonly records: EditRecord[] = [];
+  /** Documents as they were when the step began, by path. */
+  private readonly originals = new Map<string, Document>();
+
+  /** `base` is the store the step starts from; the step edits an overlay of it. */
+  constructor(base: DocumentStore, step: number) {
+    this.store = base.overlay();
+    this.step = step;
+  }
+
+  /**
+   * Apply `edits` (offsets into the current text of `file`) in memory and
+   * re-parse. Overlapping edits are an error. Returns the new document.
+   */
+  async edit(
+    file: string,
+    op: string,
+    edits: TextEdit[],
+    replacedKinds?: (string | undefined)[],
+  ): Promise<Document> {
+    const before = await this.store.get(file);
+    if (!this.originals.has(before.file.path)) this.originals.set(before.file.path, before);
+    const text = applyEdits(before.file.text, edits, before.file.path);
+    const after = await this.store.reparse(before, text);
+    this.store.set(after);
+    this.records.push({ file: before.file.path, op, edits, before, after, replacedKinds });
+    return after;
+  }
+
+  /** Files this step changed, with their documents before the step and now. */
+  async changedFiles(): Promise<{ path: string; before: Document; after: Document }[]> {
+    const out = [];
+    for (const [path, before] of this.originals) {
+      const after = await this.store.get(path);
+      if (after.file.text !== before.file.text) out.push({ path, before, after });
+    }
+    return out;
+  }
+}
+
+/** An operator: computes and applies its edits through `ctx`, returns its output (read-only ops). */
+export type OperatorFn = (params: Record<string, unknown>, ctx: StepContext) => Promise<unknown>;
