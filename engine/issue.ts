@@ -93,7 +93,9 @@ export function formatIssue(issue: Issue): string {
   let text = `${issue.severity}[${issue.code}]${tag ? `[${tag}]` : ""}${where} ${issue.message}${step}`;
   if (issue.hint) text += `\n  hint: ${issue.hint}`;
   for (const candidate of issue.candidates ?? []) {
-    text += `\n  - ${candidate.file ? `${candidate.file}:` : ""}${candidate.line} ${candidate.kind}: ${candidate.text}`;
+    text += `\n  - ${
+      candidate.file ? `${candidate.file}:` : ""
+    }${candidate.line} ${candidate.kind}: ${candidate.text}`;
   }
   return text;
 }

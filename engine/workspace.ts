@@ -106,7 +106,8 @@ export class Workspace {
     if (!language) {
       fail("unknown-language", `Unknown file extension: "${rel}"`, {
         file: rel,
-        hint: "supported: .py .js .jsx .mjs .cjs .ts .tsx .java .go .rs .rb .php .c .h .cpp .cc .cxx .hpp .hxx",
+        hint:
+          "supported: .py .js .jsx .mjs .cjs .ts .tsx .java .go .rs .rb .php .c .h .cpp .cc .cxx .hpp .hxx",
       });
     }
     let bytes: Uint8Array;
@@ -181,7 +182,15 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i];
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    const need = b < 0x80
+      ? 0
+      : b >= 0xc2 && b < 0xe0
+      ? 1
+      : b >= 0xe0 && b < 0xf0
+      ? 2
+      : b >= 0xf0 && b < 0xf5
+      ? 3
+      : -1;
     if (need < 0) return i;
     for (let k = 1; k <= need; k++) {
       if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i;

@@ -26,9 +26,13 @@ export function applyEdits(text: string, edits: readonly TextEdit[], file?: stri
   const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
   for (const edit of sorted) {
     if (edit.start < 0 || edit.end < edit.start || edit.end > text.length) {
-      fail("edit-out-of-range", `Edit range [${edit.start}, ${edit.end}) is outside the text (length ${text.length})`, {
-        file,
-      });
+      fail(
+        "edit-out-of-range",
+        `Edit range [${edit.start}, ${edit.end}) is outside the text (length ${text.length})`,
+        {
+          file,
+        },
+      );
     }
   }
   for (let i = 1; i < sorted.length; i++) {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type Edit, type Point, type Tree } from "web-tree-sitter";
+import type { Edit, Point, Tree } from "web-tree-sitter";
 import { decodeSource, type SourceFile, type Workspace } from "../workspace.ts";
 import { parse } from "./mod.ts";
 
@@ -126,7 +126,10 @@ export function diffEdit(before: string, after: string): Edit | null {
   while (start < min && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let endBefore = before.length;
   let endAfter = after.length;
-  while (endBefore > start && endAfter > start && before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)) {
+  while (
+    endBefore > start && endAfter > start &&
+    before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)
+  ) {
     endBefore--;
     endAfter--;
   }

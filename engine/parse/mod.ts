@@ -10,13 +10,7 @@
  */
 
 import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
-import {
-  EXTENSIONS,
-  grammarBytes,
-  type LanguageId,
-  LANGUAGES,
-  RUNTIME_WASM,
-} from "../../grammars/mod.ts";
+import { EXTENSIONS, grammarBytes, type LanguageId, LANGUAGES, RUNTIME_WASM } from "../../grammars/mod.ts";
 
 export type { Node, Tree } from "web-tree-sitter";
 export { Language, Query } from "web-tree-sitter";

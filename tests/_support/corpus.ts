@@ -64,7 +64,10 @@ export async function corpusBeforeFiles(ext = ".py"): Promise<{ id: string; path
  * Write an instance's `before` files into a fresh temporary repository and
  * return its path (the caller removes it).
  */
-export async function materialize(instance: CorpusInstance, which: "before" | "after" = "before"): Promise<string> {
+export async function materialize(
+  instance: CorpusInstance,
+  which: "before" | "after" = "before",
+): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-corpus-" });
   for (const file of instance.files) {
     const target = `${dir}/${file.path}`;

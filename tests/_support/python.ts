@@ -25,7 +25,12 @@ export const PYTHON_SKIP = PYTHON ? undefined : "python3 not found on PATH";
 /** Run a python script with `input` on stdin and return its stdout as JSON. */
 export async function runPythonJson<T>(script: string, input: unknown): Promise<T> {
   if (!PYTHON) throw new Error(PYTHON_SKIP);
-  const child = new Deno.Command(PYTHON, { args: ["-c", script], stdin: "piped", stdout: "piped", stderr: "piped" })
+  const child = new Deno.Command(PYTHON, {
+    args: ["-c", script],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  })
     .spawn();
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(JSON.stringify(input)));
