@@ -1,22 +1,93 @@
 /**
- * `graphplan helper` (not implemented yet).
+ * `graphplan helper`: the in-container helper, one request or a session.
  *
  * @module
  */
 
-import type { Command } from "./command.ts";
-import { EXIT } from "./command.ts";
+import { type Command, EXIT, readInput, stringOption, UsageError } from "./command.ts";
+import { error, IssueError } from "../engine/issue.ts";
+import {
+  handleRequest,
+  internalError,
+  type Response,
+  serve,
+  Session,
+  writeStdout,
+} from "../engine/helper/mod.ts";
+import { METHODS } from "../engine/helper/methods.ts";
 
 const command: Command = {
   name: "helper",
-  summary: "not implemented yet",
-  usage: "",
-  help: "Not implemented yet.",
-  options: {},
-  run() {
-    console.error("graphplan helper: not implemented yet");
-    return Promise.resolve(EXIT.internal);
+  summary: "Run the in-container helper: one request, or a --serve session",
+  usage: "METHOD [--repo DIR] [--json-in FILE]\n       graphplan helper --serve [--repo DIR]",
+  help: `
+One request: reads the method's params as JSON from stdin (or --json-in FILE;
+empty input means {}) and prints one response, {"result": ...} or
+{"error": {"issues": [...]}}. Exit 0 for a result, 1 for an error.
+
+Session (--serve): reads newline-delimited requests {"id", "method",
+"params"} and writes one line per request, {"id", "result"} or {"id",
+"error": {"issues": [...]}}, until stdin closes. Parsed trees are kept
+between requests.
+
+Methods: ${Object.keys(METHODS).join(", ")} (see docs/helper.md).
+
+Options:
+  --repo DIR       repository root (default: .)
+  --json-in FILE   read the params from FILE instead of stdin
+  --serve          serve a session on stdin/stdout`,
+  options: { serve: { type: "boolean" }, "json-in": { type: "string" } },
+  async run(args) {
+    const repo = stringOption(args, "repo", ".")!;
+    if (args.values.serve === true) {
+      if (args.positionals.length > 0) throw new UsageError("--serve takes no METHOD");
+      const session = openSession(repo);
+      if ("error" in session) {
+        await writeStdout(JSON.stringify({ id: null, ...session }) + "\n");
+        return EXIT.rejected;
+      }
+      await serve(session, Deno.stdin.readable, writeStdout);
+      return EXIT.ok;
+    }
+    const [method, ...extra] = args.positionals;
+    if (!method) throw new UsageError("Missing the METHOD argument (or --serve)");
+    if (extra.length > 0) {
+      throw new UsageError(`Unexpected arguments: ${extra.map((a) => `"${a}"`).join(" ")}`);
+    }
+    const response = await oneShot(repo, method, stringOption(args, "json-in"));
+    await writeStdout(JSON.stringify(response) + "\n");
+    if ("result" in response) return EXIT.ok;
+    if (response.error.issues.some((issue) => issue.code === "internal-error")) {
+      console.error(response.error.issues.map((issue) => `${issue.message}\n${issue.hint ?? ""}`).join("\n"));
+      return EXIT.internal;
+    }
+    return EXIT.rejected;
   },
 };
+
+async function oneShot(repo: string, method: string, jsonIn: string | undefined): Promise<Response> {
+  const session = openSession(repo);
+  if ("error" in session) return session;
+  let params: unknown;
+  try {
+    const text = await readInput(jsonIn ?? "-");
+    params = text.trim() === "" ? {} : JSON.parse(text);
+  } catch (err) {
+    if (err instanceof IssueError) return { error: { issues: err.issues } };
+    return {
+      error: { issues: [error("json-invalid", `The params are not valid JSON: ${(err as Error).message}`)] },
+    };
+  }
+  return await handleRequest(session, method, params);
+}
+
+function openSession(repo: string): Session | { error: { issues: ReturnType<typeof error>[] } } {
+  try {
+    return Session.open(repo);
+  } catch (err) {
+    if (err instanceof IssueError) return { error: { issues: err.issues } };
+    return { error: { issues: [internalError(err)] } };
+  }
+}
 
 export default command;

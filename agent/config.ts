@@ -1,0 +1,246 @@
+/**
+ * The run configuration: `config/graphplan.yaml` (embedded in the binary),
+ * merged with user files and `key.path=value` overrides in the order given
+ * (`-c FILE`, `-c agent.step_limit=100`), then validated with zod. Mappings
+ * merge key by key; lists and scalars replace. Override values are read as
+ * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. An
+ * unknown key or a value of the wrong type is an error naming the key.
+ *
+ * @module
+ */
+
+import { parse, YAMLParseError } from "yaml";
+import { z } from "zod";
+import defaultText from "../config/graphplan.yaml" with { type: "text" };
+
+/** Prompt templates every config has (see config/graphplan.yaml for their variables). */
+export const TEMPLATE_NAMES = [
+  "system",
+  "instance",
+  "explore",
+  "graph_view",
+  "plan",
+  "nudge",
+  "verify_feedback",
+  "execute_failure",
+  "submit",
+  "fallback",
+  "observation",
+  "format_error",
+  "limits_exceeded",
+] as const;
+
+const count = z.number().int().min(0);
+const seconds = z.number().min(0);
+const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+const AgentSchema = z.strictObject({
+  max_explore_steps: count,
+  max_plan_revisions: count,
+  max_plan_nudges: count,
+  step_limit: count,
+  cost_limit: z.number().min(0),
+  wall_time_limit: seconds,
+  plan_path: z.string().min(1),
+  ready_marker: z.string().min(1),
+  submit_marker: z.string().min(1),
+});
+
+const ModelSchema = z.strictObject({
+  name: z.string().regex(/^[\w.-]+\/.+$/, 'Expected "provider/model", e.g. "openai/gpt-5-mini"'),
+  base_url: z.string().url().nullable(),
+  temperature: z.number().min(0).nullable(),
+  max_tokens: z.number().int().positive().nullable(),
+  timeout: z.number().positive(),
+  retries: count,
+  backoff_initial: seconds,
+  backoff_max: seconds,
+  cost_tracking: z.enum(["default", "ignore"]),
+  price: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).nullable(),
+  script: z.string().nullable(),
+  extra: z.record(z.string(), z.unknown()),
+});
+
+const EnvironmentSchema = z.strictObject({
+  type: z.enum(["local", "docker", "podman"]),
+  image: z.string().nullable(),
+  cwd: z.string().nullable(),
+  timeout: z.number().positive(),
+  output_limit: z.number().int().min(100),
+  env: z.record(z.string(), envValue),
+  run_args: z.array(z.string()),
+  container_command: z.array(z.string()).min(1),
+  executable: z.string().nullable(),
+});
+
+const TemplatesSchema = z.strictObject(
+  Object.fromEntries(TEMPLATE_NAMES.map((name) => [name, z.string()])) as Record<
+    (typeof TEMPLATE_NAMES)[number],
+    z.ZodString
+  >,
+);
+
+/** The schema of a complete configuration. */
+export const ConfigSchema = z.strictObject({
+  agent: AgentSchema,
+  model: ModelSchema,
+  environment: EnvironmentSchema.superRefine((env, ctx) => {
+    if (env.type !== "local" && !env.image) {
+      ctx.addIssue({ code: "custom", path: ["image"], message: `Required when "type" is "${env.type}"` });
+    }
+  }),
+  templates: TemplatesSchema,
+});
+
+/** A validated configuration. */
+export type Config = z.infer<typeof ConfigSchema>;
+/** The `agent` section. */
+export type AgentConfig = Config["agent"];
+/** The `templates` section. */
+export type Templates = Config["templates"];
+
+/** One problem found in a configuration: the dotted key and what is wrong. */
+export interface ConfigProblem {
+  key: string;
+  message: string;
+}
+
+/** A configuration that cannot be read or is invalid. */
+export class ConfigError extends Error {
+  readonly problems: ConfigProblem[];
+  constructor(problems: ConfigProblem[], source = "config") {
+    super(
+      problems.length === 1
+        ? `Invalid ${source}: ${formatProblem(problems[0])}`
+        : `Invalid ${source}:\n${problems.map((problem) => `  - ${formatProblem(problem)}`).join("\n")}`,
+    );
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+function formatProblem(problem: ConfigProblem): string {
+  return problem.key ? `"${problem.key}": ${problem.message}` : problem.message;
+}
+
+/** The embedded default configuration, unvalidated. */
+export function defaultConfigData(): Record<string, unknown> {
+  return parse(defaultText) as Record<string, unknown>;
+}
+
+/** True when a `-c` argument is an override (`key.path=value`) rather than a file. */
+export function isOverride(spec: string): boolean {
+  return /^[A-Za-z_][\w-]*(\.[\w-]+)*=/.test(spec);
+}
+
+/**
+ * Load the configuration: the defaults, then each spec in order, a file
+ * path or a `key.path=value` override.
+ */
+export async function loadConfig(specs: string[] = []): Promise<Config> {
+  let data = defaultConfigData();
+  for (const spec of specs) {
+    if (isOverride(spec)) data = applyOverride(data, spec);
+    else data = mergeConfig(data, await readConfigFile(spec));
+  }
+  return validateConfig(data);
+}
+
+/** Read a YAML config file (a mapping). */
+export async function readConfigFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    throw new ConfigError(
+      [{ key: "", message: `Cannot read "${path}": ${(err as Error).message}` }],
+      "config file",
+    );
+  }
+  return parseConfigText(text, path);
+}
+
+/** Parse YAML config text; `source` names it in errors. */
+export function parseConfigText(text: string, source: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (err) {
+    const line = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}` : "";
+    throw new ConfigError(
+      [{ key: "", message: `Cannot parse "${source}"${line}: ${(err as Error).message.split("\n")[0]}` }],
+      "config file",
+    );
+  }
+  if (data === null || data === undefined) return {};
+  if (!isMapping(data)) {
+    throw new ConfigError(
+      [{ key: "", message: `"${source}" must hold a mapping of sections` }],
+      "config file",
+    );
+  }
+  return data;
+}
+
+/** `override` merged into `base`: mappings key by key, everything else replaced. Neither is changed. */
+export function mergeConfig(
+  base: Record<string, unknown>,
+  override: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    const current = out[key];
+    out[key] = isMapping(current) && isMapping(value) ? mergeConfig(current, value) : value;
+  }
+  return out;
+}
+
+/** Apply `key.path=value` (value read as YAML) to a copy of `data`. */
+export function applyOverride(data: Record<string, unknown>, spec: string): Record<string, unknown> {
+  const eq = spec.indexOf("=");
+  const key = spec.slice(0, eq);
+  const rawValue = spec.slice(eq + 1);
+  let value: unknown;
+  try {
+    value = rawValue === "" ? "" : parse(rawValue);
+  } catch (err) {
+    throw new ConfigError(
+      [{
+        key,
+        message: `Cannot read the value ${JSON.stringify(rawValue)}: ${
+          (err as Error).message.split("\n")[0]
+        }`,
+      }],
+      "override",
+    );
+  }
+  const parts = key.split(".");
+  const patch: Record<string, unknown> = {};
+  let cursor = patch;
+  parts.forEach((part, index) => {
+    if (index === parts.length - 1) cursor[part] = value;
+    else cursor = (cursor[part] = {}) as Record<string, unknown>;
+  });
+  return mergeConfig(data, patch);
+}
+
+/** Validate merged data, naming every bad key. */
+export function validateConfig(data: unknown): Config {
+  const result = ConfigSchema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.flatMap((issue): ConfigProblem[] => {
+    const key = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((name) => ({
+        key: key ? `${key}.${name}` : name,
+        message: "Unknown key",
+      }));
+    }
+    return [{ key, message: issue.message }];
+  });
+  throw new ConfigError(problems);
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

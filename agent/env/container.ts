@@ -1,0 +1,207 @@
+/**
+ * The `docker` and `podman` environments: one container per run, started
+ * from an image with a long-lived main process (`sleep infinity`), spoken to
+ * with `exec`, copied into and out of with `cp`, removed by `close()` and on
+ * Ctrl-C.
+ *
+ * A command runs as `timeout -k 5 SECONDS bash -c COMMAND` inside the
+ * container: GNU `timeout` puts the command in its own process group and
+ * signals the whole group, so nothing keeps running in the container after a
+ * timeout (exit status 124 means it fired). The host-side `exec` client has a
+ * longer backstop timeout of its own. Every CLI call goes through a
+ * {@linkcode Runner}, so tests can check the argv without a container runtime.
+ *
+ * @module
+ */
+
+import { onInterrupt } from "./cleanup.ts";
+import { ProcessLineSession, type SpawnedProcess, spawnHost } from "./line_session.ts";
+import { type RunOptions, runProcess } from "./process.ts";
+import {
+  ENV_DEFAULTS,
+  type Environment,
+  type EnvironmentConfig,
+  EnvironmentError,
+  type ExecOptions,
+  type ExecResult,
+  type LineSession,
+  type SessionOptions,
+} from "./types.ts";
+
+/** Runs container CLI commands; replaceable in tests. */
+export interface Runner {
+  run(argv: string[], options?: RunOptions): Promise<ExecResult>;
+  spawn(argv: string[]): SpawnedProcess;
+}
+
+/** Runs them on the host. */
+export const HOST_RUNNER: Runner = {
+  run: runProcess,
+  spawn: (argv) => spawnHost(argv)(),
+};
+
+/** Defaults for container settings the config leaves out. */
+export const CONTAINER_DEFAULTS = {
+  cwd: "/",
+  container_command: ["sleep", "infinity"],
+  /** Seconds allowed for `run` (it may pull the image). */
+  start_timeout: 1800,
+  /** Seconds the host-side client gets beyond the in-container timeout. */
+  backstop: 30,
+} as const;
+
+/** Exit status of GNU `timeout` when the time ran out. */
+export const TIMEOUT_STATUS = 124;
+
+/** A container run by the docker or podman CLI. */
+export class ContainerEnvironment implements Environment {
+  readonly type: string;
+  readonly cwd: string;
+  /** The container's name. */
+  readonly container: string;
+  readonly #config: EnvironmentConfig;
+  readonly #runner: Runner;
+  readonly #executable: string;
+  readonly #sessions = new Set<ProcessLineSession>();
+  #unregister: () => void = () => {};
+  #closed = false;
+
+  private constructor(config: EnvironmentConfig, runner: Runner, container: string) {
+    this.type = config.type;
+    this.#config = config;
+    this.#runner = runner;
+    this.#executable = config.executable || config.type;
+    this.cwd = config.cwd || CONTAINER_DEFAULTS.cwd;
+    this.container = container;
+  }
+
+  /** Start a container from `config.image`. */
+  static async start(
+    config: EnvironmentConfig,
+    options: { runner?: Runner; name?: string } = {},
+  ): Promise<ContainerEnvironment> {
+    if (!config.image) throw new EnvironmentError(`Environment "${config.type}" needs "environment.image"`);
+    const runner = options.runner ?? HOST_RUNNER;
+    const name = options.name ?? `graphplan-${crypto.randomUUID().slice(0, 8)}`;
+    const env = new ContainerEnvironment(config, runner, name);
+    env.#unregister = onInterrupt(() => env.close());
+    const result = await runner.run(env.runArgv(), { timeout: CONTAINER_DEFAULTS.start_timeout });
+    if (result.returncode !== 0 || result.timedOut) {
+      await env.close();
+      throw new EnvironmentError(
+        `Cannot start a container from image "${config.image}" with ${env.#executable}: ${
+          result.timedOut ? "timed out" : result.output.trim()
+        }`,
+      );
+    }
+    return env;
+  }
+
+  /** The argv that starts the container. */
+  runArgv(): string[] {
+    const config = this.#config;
+    return [
+      this.#executable,
+      "run",
+      "-d",
+      "--rm",
+      "--name",
+      this.container,
+      "-w",
+      this.cwd,
+      ...(config.run_args ?? []),
+      config.image!,
+      ...(config.container_command ?? CONTAINER_DEFAULTS.container_command),
+    ];
+  }
+
+  /** The argv that runs `command` in the container. */
+  execArgv(command: string, options: ExecOptions = {}): string[] {
+    const timeout = options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout;
+    return [
+      this.#executable,
+      "exec",
+      "-w",
+      this.#path(options.cwd),
+      ...envFlags({ ...this.#config.env, ...options.env }),
+      this.container,
+      "timeout",
+      "-k",
+      "5",
+      String(timeout),
+      "bash",
+      "-c",
+      command,
+    ];
+  }
+
+  /** Run `command` in the container. */
+  async execute(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const timeout = options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout;
+    const result = await this.#runner.run(this.execArgv(command, options), {
+      timeout: timeout + CONTAINER_DEFAULTS.backstop,
+      outputLimit: this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
+    });
+    return { ...result, timedOut: result.timedOut || result.returncode === TIMEOUT_STATUS };
+  }
+
+  /** `cp HOST CONTAINER:PATH`. */
+  async copyIn(hostPath: string, envPath: string): Promise<void> {
+    await this.#cp(hostPath, `${this.container}:${this.#path(envPath)}`);
+  }
+
+  /** `cp CONTAINER:PATH HOST`. */
+  async copyOut(envPath: string, hostPath: string): Promise<void> {
+    await this.#cp(`${this.container}:${this.#path(envPath)}`, hostPath);
+  }
+
+  /** The argv of a line session running `argv` in the container. */
+  sessionArgv(argv: string[], options: SessionOptions = {}): string[] {
+    return [
+      this.#executable,
+      "exec",
+      "-i",
+      "-w",
+      this.#path(options.cwd),
+      ...envFlags({ ...this.#config.env, ...options.env }),
+      this.container,
+      ...argv,
+    ];
+  }
+
+  /** Start `argv` in the container as a line session (`exec -i`). */
+  startSession(argv: string[], options: SessionOptions = {}): Promise<LineSession> {
+    const full = this.sessionArgv(argv, options);
+    const session = new ProcessLineSession(() => this.#runner.spawn(full), `Session "${argv.join(" ")}"`);
+    this.#sessions.add(session);
+    return Promise.resolve(session);
+  }
+
+  /** Close sessions and remove the container. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unregister();
+    const sessions = [...this.#sessions];
+    this.#sessions.clear();
+    await Promise.allSettled(sessions.map((session) => session.close()));
+    await this.#runner.run([this.#executable, "rm", "-f", this.container], { timeout: 120 }).catch(() => {});
+  }
+
+  async #cp(from: string, to: string): Promise<void> {
+    const result = await this.#runner.run([this.#executable, "cp", from, to], { timeout: 600 });
+    if (result.returncode !== 0 || result.timedOut) {
+      throw new EnvironmentError(`Cannot copy "${from}" to "${to}": ${result.output.trim() || "timed out"}`);
+    }
+  }
+
+  #path(path: string | undefined): string {
+    if (!path) return this.cwd;
+    if (path.startsWith("/")) return path;
+    return `${this.cwd.replace(/\/+$/, "")}/${path}`;
+  }
+}
+
+function envFlags(env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
+}

@@ -1,0 +1,49 @@
+/**
+ * Environments, registered by short name: `local` (a host directory),
+ * `docker` and `podman` (a container from `environment.image`).
+ *
+ * @module
+ */
+
+import { ContainerEnvironment, type Runner } from "./container.ts";
+import { LocalEnvironment } from "./local.ts";
+import { type Environment, type EnvironmentConfig, EnvironmentError } from "./types.ts";
+
+export * from "./types.ts";
+export { ContainerEnvironment, HOST_RUNNER, type Runner } from "./container.ts";
+export { LocalEnvironment } from "./local.ts";
+export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
+export { killGroup, runProcess } from "./process.ts";
+export { OutputCollector, truncateOutput } from "./output.ts";
+export { onInterrupt, runCleanups } from "./cleanup.ts";
+
+/** Builds an environment from its config. */
+export type EnvironmentFactory = (
+  config: EnvironmentConfig,
+  options?: { runner?: Runner },
+) => Promise<Environment>;
+
+/** Environments by `environment.type`. */
+export const ENVIRONMENTS: Record<string, EnvironmentFactory> = {
+  local: (config) => Promise.resolve(new LocalEnvironment(config)),
+  docker: (config, options) => ContainerEnvironment.start(config, options),
+  podman: (config, options) => ContainerEnvironment.start(config, options),
+};
+
+/** The environment `config.type` names. */
+export function createEnvironment(
+  config: EnvironmentConfig,
+  options: { runner?: Runner } = {},
+): Promise<Environment> {
+  const factory = ENVIRONMENTS[config.type];
+  if (!factory) {
+    return Promise.reject(
+      new EnvironmentError(
+        `Unknown environment type "${config.type}": use one of ${
+          Object.keys(ENVIRONMENTS).map((name) => `"${name}"`).join(", ")
+        }`,
+      ),
+    );
+  }
+  return factory(config, options);
+}

@@ -1,0 +1,131 @@
+/**
+ * OpenAI-compatible chat completions with one `bash` tool. Works with OpenAI
+ * itself and with anything speaking the same API behind `base_url`: vLLM
+ * (`http://host:8000/v1`), Ollama (`http://localhost:11434/v1`), OpenRouter
+ * (`https://openrouter.ai/api/v1`), a LiteLLM proxy. The key comes from
+ * `OPENAI_API_KEY`; it may be left unset for a local server given by `base_url`.
+ *
+ * @module
+ */
+
+import { AuthenticationError, ModelError } from "./errors.ts";
+import { addUsage, callCost } from "./cost.ts";
+import { postJson } from "./http.ts";
+import { apiKey, type ClientOptions, type ClientSettings, clientSettings, trimUrl } from "./settings.ts";
+import { BASH_TOOL_DESCRIPTION, BASH_TOOL_NAME, BASH_TOOL_PARAMETERS, parseToolCalls } from "./tool.ts";
+import {
+  emptyStats,
+  type Message,
+  type Model,
+  type ModelConfig,
+  type ModelResponse,
+  type ModelStats,
+  type QueryOptions,
+} from "./types.ts";
+
+/** Where requests go when the config has no `base_url`. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+/** The tool list in OpenAI's shape. */
+export const OPENAI_TOOLS = [{
+  type: "function",
+  function: { name: BASH_TOOL_NAME, description: BASH_TOOL_DESCRIPTION, parameters: BASH_TOOL_PARAMETERS },
+}];
+
+/** A client for `/chat/completions`. */
+export class OpenAIModel implements Model {
+  readonly name: string;
+  readonly stats: ModelStats = emptyStats();
+  readonly #config: ModelConfig;
+  readonly #settings: ClientSettings;
+  readonly #url: string;
+  readonly #key: string | undefined;
+
+  constructor(config: ModelConfig, options: ClientOptions = {}) {
+    this.name = config.name;
+    this.#config = config;
+    this.#settings = clientSettings(config, options);
+    this.#url = `${trimUrl(config.base_url ?? OPENAI_BASE_URL)}/chat/completions`;
+    this.#key = apiKey(config, "OPENAI_API_KEY", options);
+    if (!this.#key && !config.base_url) {
+      throw new AuthenticationError(
+        `OPENAI_API_KEY is not set: export it, or point "model.base_url" at a server that needs no key`,
+      );
+    }
+  }
+
+  /** Ask for the next turn. */
+  async query(messages: Message[], options: QueryOptions = {}): Promise<ModelResponse> {
+    const body: Record<string, unknown> = {
+      model: this.#settings.modelId,
+      messages: messages.map(toOpenAIMessage),
+      tools: OPENAI_TOOLS,
+      ...(this.#config.temperature != null ? { temperature: this.#config.temperature } : {}),
+      ...(this.#config.max_tokens != null ? { max_tokens: this.#config.max_tokens } : {}),
+      ...this.#config.extra,
+    };
+    const raw = await postJson(this.#url, body, {
+      headers: this.#key ? { authorization: `Bearer ${this.#key}` } : {},
+      timeout: this.#settings.timeout,
+      policy: this.#settings.policy,
+      signal: options.signal,
+    }) as OpenAIResponse;
+    const choice = raw?.choices?.[0];
+    if (!choice?.message) {
+      throw new ModelError(`Answer has no "choices[0].message": ${JSON.stringify(raw).slice(0, 300)}`);
+    }
+    const content = typeof choice.message.content === "string" ? choice.message.content : "";
+    const parsed = parseToolCalls(
+      (choice.message.tool_calls ?? []).map((call) => ({
+        id: call.id,
+        name: call.function?.name,
+        arguments: call.function?.arguments,
+      })),
+    );
+    const input = raw.usage?.prompt_tokens ?? 0;
+    const output = raw.usage?.completion_tokens ?? 0;
+    const cost = callCost(this.#settings.price, input, output);
+    addUsage(this.stats, { cost, input_tokens: input, output_tokens: output });
+    return {
+      content,
+      actions: parsed.actions,
+      message: { role: "assistant", content, tool_calls: parsed.toolCalls },
+      ...(parsed.formatError ? { formatError: parsed.formatError } : {}),
+      cost,
+      raw,
+    };
+  }
+}
+
+interface OpenAIResponse {
+  choices?: {
+    message?: {
+      content?: string | null;
+      tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+  }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+/** A neutral message in OpenAI's shape. */
+export function toOpenAIMessage(message: Message): Record<string, unknown> {
+  if (message.role === "tool") {
+    if (!message.tool_call_id) return { role: "user", content: message.content };
+    return { role: "tool", tool_call_id: message.tool_call_id, content: message.content };
+  }
+  if (message.role === "assistant" && message.tool_calls?.length) {
+    return {
+      role: "assistant",
+      content: message.content === "" ? null : message.content,
+      tool_calls: message.tool_calls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: {
+          name: call.name || BASH_TOOL_NAME,
+          arguments: call.arguments ?? JSON.stringify({ command: call.command ?? "" }),
+        },
+      })),
+    };
+  }
+  return { role: message.role, content: message.content };
+}

@@ -1,0 +1,127 @@
+/**
+ * A model that replays assistant turns from a list, for tests and the demo:
+ * deterministic, offline, free. A script is YAML or JSON:
+ *
+ * ```yaml
+ * - content: Let me look at the repository first.
+ *   command: ls -la
+ * - command: grep -rn "def parse" src/
+ * - commands: [cat a.py, cat b.py]      # several calls in one turn
+ * - content: I am done.                  # no call: a format error, as from a real model
+ * - tool_calls:                          # raw calls, to replay malformed ones
+ *     - {name: bash, arguments: "{not json"}
+ * ```
+ *
+ * Running past the end is a {@linkcode ModelError}. Every conversation the
+ * model was shown is kept in `received`, so tests can check the prompts.
+ *
+ * @module
+ */
+
+import { parse } from "yaml";
+import { ModelError } from "./errors.ts";
+import { addUsage } from "./cost.ts";
+import { parseToolCalls, type RawToolCall } from "./tool.ts";
+import {
+  emptyStats,
+  type Message,
+  type Model,
+  type ModelConfig,
+  type ModelResponse,
+  type ModelStats,
+} from "./types.ts";
+
+/** One scripted assistant turn. */
+export interface ScriptedTurn {
+  content?: string;
+  /** One bash call. */
+  command?: string;
+  /** Several bash calls. */
+  commands?: string[];
+  /** Raw tool calls, passed through the same reader as a provider's. */
+  tool_calls?: RawToolCall[];
+  /** Token counts to add to the stats (cost stays 0). */
+  usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+/** Replays {@linkcode ScriptedTurn}s in order. */
+export class ScriptedModel implements Model {
+  readonly name: string;
+  readonly stats: ModelStats = emptyStats();
+  /** The messages of every query, in order (copies). */
+  readonly received: Message[][] = [];
+  readonly #turns: ScriptedTurn[];
+
+  constructor(turns: ScriptedTurn[], options: { name?: string } = {}) {
+    this.name = options.name ?? "scripted/test";
+    this.#turns = turns;
+  }
+
+  /** Turns not yet replayed. */
+  get remaining(): number {
+    return this.#turns.length - this.received.length;
+  }
+
+  /** The next turn. */
+  query(messages: Message[]): Promise<ModelResponse> {
+    const index = this.received.length;
+    const turn = this.#turns[index];
+    if (!turn) {
+      return Promise.reject(
+        new ModelError(
+          `Scripted model "${this.name}" has no turn ${index + 1}: the script has ${this.#turns.length}`,
+        ),
+      );
+    }
+    this.received.push(structuredClone(messages));
+    const calls: RawToolCall[] = turn.tool_calls ??
+      [...(turn.command !== undefined ? [turn.command] : []), ...(turn.commands ?? [])].map((command) => ({
+        name: "bash",
+        arguments: JSON.stringify({ command }),
+      }));
+    const parsed = parseToolCalls(calls, `scripted_${index}`);
+    const content = turn.content ?? "";
+    addUsage(this.stats, {
+      cost: 0,
+      input_tokens: turn.usage?.input_tokens ?? 0,
+      output_tokens: turn.usage?.output_tokens ?? 0,
+    });
+    return Promise.resolve({
+      content,
+      actions: parsed.actions,
+      message: { role: "assistant", content, tool_calls: parsed.toolCalls },
+      ...(parsed.formatError ? { formatError: parsed.formatError } : {}),
+      cost: 0,
+      raw: turn,
+    });
+  }
+}
+
+/** Read a script file (YAML or JSON: a list of turns, or `{turns: [...]}`). */
+export async function loadScript(path: string): Promise<ScriptedTurn[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    throw new ModelError(`Cannot read model script "${path}": ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (err) {
+    throw new ModelError(`Cannot parse model script "${path}": ${(err as Error).message}`);
+  }
+  const turns = Array.isArray(data) ? data : (data as { turns?: unknown })?.turns;
+  if (!Array.isArray(turns) || turns.some((turn) => !turn || typeof turn !== "object")) {
+    throw new ModelError(`Model script "${path}" is not a list of turns`);
+  }
+  return turns as ScriptedTurn[];
+}
+
+/** A scripted model from `config.script`. */
+export async function scriptedFromConfig(config: ModelConfig): Promise<ScriptedModel> {
+  if (!config.script) {
+    throw new ModelError(`Model "${config.name}" needs "model.script": a file of assistant turns`);
+  }
+  return new ScriptedModel(await loadScript(config.script), { name: config.name });
+}

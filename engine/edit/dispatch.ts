@@ -1,0 +1,83 @@
+/**
+ * Step dispatch: a validated plan step (`engine/plan` `NormalizedStep`) to
+ * the code that runs it, by the step's kind.
+ *
+ * - `primitive`: `PRIMITIVES` (`delete_node` with `target` too);
+ * - `composed`: the DSL interpreter, for the built-ins (which are also the
+ *   legacy `add_method`, `add_import`, `add_class_attribute`, both
+ *   parameter spellings) and the plan's `define_operators`;
+ * - `legacy`: `LEGACY_OPS`;
+ * - `surgery` (other than `delete_node`), `template`, `fragment`: not
+ *   implemented yet, a `not-implemented` error.
+ *
+ * Issues thrown by the operator get the step number, and their `path`
+ * (relative to the step, `["params", "file"]`) becomes a path into the plan.
+ *
+ * @module
+ */
+
+import { error, type Issue, IssueError } from "../issue.ts";
+import type { NormalizedPlan, NormalizedStep } from "../plan/mod.ts";
+import { runComposed } from "./dsl.ts";
+import { LEGACY_OPS } from "./legacy/mod.ts";
+import type { OperatorFn, StepContext } from "./operator.ts";
+import { PRIMITIVES } from "./primitives.ts";
+
+/** Run one validated step through `ctx`; returns the operator's output. */
+export async function runStep(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan): Promise<unknown> {
+  try {
+    return await dispatch(step, ctx, plan);
+  } catch (err) {
+    if (err instanceof IssueError) throw new IssueError(err.issues.map((issue) => locate(issue, step, ctx)));
+    throw err;
+  }
+}
+
+function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan): Promise<unknown> {
+  switch (step.kind) {
+    case "primitive":
+      return operator(PRIMITIVES, step)(step.params, ctx);
+    case "surgery":
+      if (step.op === "delete_node") return operator(PRIMITIVES, step)(step.params, ctx);
+      return notImplemented(step, `AST surgery operator '${step.op}' (tier 1)`);
+    case "composed":
+      return runComposed(step.op, step.params, ctx, plan?.definitions ?? []);
+    case "legacy":
+      return operator(LEGACY_OPS, step)(step.params, ctx);
+    case "template":
+      return notImplemented(step, `Template '${step.op}' (tier 2)`);
+    case "fragment":
+      return notImplemented(step, "Fragment steps (tier 3)");
+    default:
+      return notImplemented(step, `Step kind '${String((step as { kind: unknown }).kind)}'`);
+  }
+}
+
+function operator(table: Readonly<Record<string, OperatorFn>>, step: NormalizedStep): OperatorFn {
+  if (!Object.hasOwn(table, step.op)) {
+    throw new IssueError(error("unknown-operator", `Step ${step.index}: Unknown operator '${step.op}'`, {
+      step: step.index,
+      path: [...step.path, "op"],
+    }));
+  }
+  return table[step.op];
+}
+
+function notImplemented(step: NormalizedStep, what: string): never {
+  throw new IssueError(error("not-implemented", `${what} is not implemented yet`, {
+    step: step.index,
+    path: step.path,
+    hint: "use a primitive (replace_node, insert_after_node, ...) or a legacy operator instead",
+  }));
+}
+
+/** Give an operator's issue the step and a path into the plan. */
+function locate(issue: Issue, step: NormalizedStep, ctx: StepContext): Issue {
+  const path = issue.path;
+  const inStep = path && (path[0] === "params" || path[0] === "op" || path[0] === "target");
+  return {
+    ...issue,
+    step: issue.step ?? ctx.step,
+    ...(inStep ? { path: [...step.path, ...path] } : {}),
+  };
+}

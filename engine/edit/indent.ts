@@ -1,0 +1,316 @@
+/**
+ * Indentation-aware code placement: taking a snippet written by a model (at
+ * column 0, or at any indentation, with LF line endings) and fitting it to
+ * the place in a file where it goes.
+ *
+ * ## The problem
+ *
+ * A snippet arrives in one of three shapes, and we cannot ask which:
+ *
+ * 1. **Relative**: written at column 0, nested lines indented relative to
+ *    the first (`def f():\n    return 1`).
+ * 2. **Absolute**: copied from the file with its indentation
+ *    (`    def f():\n        return 1`), common indentation included.
+ * 3. **First line stripped**: copied from the file starting *at* the node,
+ *    so the first line lost its indentation but the others kept theirs
+ *    (`def f():\n        return 1` for a method at column 4). The seed's
+ *    own `replace_node` example is of this shape.
+ *
+ * The result must sit at the anchor's indentation (`indent`), keep the
+ * snippet's relative structure, use the file's indentation unit (tabs or
+ * spaces) and line ending, add no trailing whitespace on blank lines, and
+ * never change the value of a string literal.
+ *
+ * ## The algorithm
+ *
+ * 1. Normalise CRLF to LF and drop one trailing newline (the snippet's own
+ *    line terminator; further trailing blank lines are kept as blank lines).
+ * 2. Find **protected lines**: lines that begin inside a multi-line string
+ *    literal (triple-quoted Python strings, JS template literals, raw strings
+ *    in Go/Rust...). Their leading whitespace is part of the string's value,
+ *    so they are copied verbatim, never dedented or indented. The snippet is
+ *    parsed with the file's grammar (after a naive dedent, which keeps rows)
+ *    and every string-like node spanning several rows protects its rows
+ *    after the first. **Decision**: Python docstrings (a string that is the
+ *    whole first statement of a module, class or function body) are *not*
+ *    protected: re-indenting them changes only whitespace that
+ *    `inspect.cleandoc` removes anyway, and leaving them at column 0 inside
+ *    an indented method would look broken.
+ * 3. Compute the **common indentation** `c` of the structural lines
+ *    (non-blank, not protected), in columns (a tab counts 8). When the first
+ *    line sits at column 0 and the other lines are indented by at least
+ *    `m > 0`, the shape is ambiguous:
+ *    - if the first line *opens* something (ends with `:`, `{`, `(`, `[`,
+ *      `,`, an operator, a backslash), the next line is one level deeper
+ *      than the first. If that next line is deeper than the target
+ *      indentation `b` (and `b > 0`), the first line must have been at `b`:
+ *      shape 3, `c = b`; otherwise shape 1, `c = 0`;
+ *    - otherwise the followers belong at the first line's level: `c = m`
+ *      (shape 3, e.g. a body `return x\n        y = 1` for a block at 8).
+ * 4. Each structural line keeps its indentation beyond `c` (its relative
+ *    indentation `r`). When the snippet's indentation character differs from
+ *    the file's (tabs in a space-indented file or the reverse), `r` is
+ *    converted level by level: `r / u` levels of the file's unit plus
+ *    `r % u` spaces, where `u` is the snippet's smallest relative step.
+ * 5. Emit: the anchor's indentation + relative indentation + content for
+ *    structural lines, `""` for blank lines, protected lines verbatim; join
+ *    with the file's line ending.
+ *
+ * ## Worked example
+ *
+ * A method at column 4 in a tab-free file, the model writes (shape 3):
+ *
+ * ```text
+ * def area(self):
+ *         """Area.
+ *
+ *         In square units."""
+ *         s = """a
+ *   b"""
+ *         return s
+ * ```
+ *
+ * Step 2 protects row 5 (`  b"""`, inside the non-docstring string) but not
+ * rows 2-3 (docstring). Step 3: the first line opens (`:`) and the next
+ * line (8) is deeper than `b = 4`, so `c = 4`. Step 5 gives `def area(self):` (placed at column 4 by the
+ * caller), `        """Area.`, an empty line, `        In square units."""`,
+ * `        s = """a`, `  b"""` untouched, `        return s`.
+ *
+ * @module
+ */
+
+import { type LanguageId, type Node, parse } from "../parse/mod.ts";
+
+/** Column width of a tab when measuring indentation. */
+const TAB_WIDTH = 8;
+
+/** Where a line starts: the offset after the previous `\n` (or 0). */
+export function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf("\n", offset - 1) + 1;
+}
+
+/** Where a line's content ends: the offset of its `\r\n`/`\n`, or the text's end. */
+export function lineEnd(text: string, offset: number): number {
+  const nl = text.indexOf("\n", offset);
+  if (nl === -1) return text.length;
+  return nl > 0 && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+}
+
+/** The offset just after the line break that ends the line containing `offset` (or the text's end). */
+export function nextLineStart(text: string, offset: number): number {
+  const nl = text.indexOf("\n", offset);
+  return nl === -1 ? text.length : nl + 1;
+}
+
+/** The leading whitespace of the line containing `offset`. */
+export function lineIndent(text: string, offset: number): string {
+  const start = lineStart(text, offset);
+  return /^[ \t]*/.exec(text.slice(start, lineEnd(text, start)))![0];
+}
+
+/** Whether only spaces and tabs precede `offset` on its line. */
+export function firstOnLine(text: string, offset: number): boolean {
+  return /^[ \t]*$/.test(text.slice(lineStart(text, offset), offset));
+}
+
+const LINE_COMMENT: Partial<Record<LanguageId, RegExp>> = {
+  python: /^[ \t]*(#.*)?$/,
+  ruby: /^[ \t]*(#.*)?$/,
+  php: /^[ \t]*((#|\/\/).*|\/\*.*\*\/[ \t]*)?$/,
+};
+const C_LIKE_COMMENT = /^[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*)?$/;
+
+/** Whether the rest of the line after `offset` is blank or a comment. */
+export function lastOnLine(text: string, offset: number, language: LanguageId): boolean {
+  const rest = text.slice(offset, lineEnd(text, offset));
+  return (LINE_COMMENT[language] ?? C_LIKE_COMMENT).test(rest);
+}
+
+/** Width in columns of leading whitespace (tabs count {@link TAB_WIDTH}). */
+export function indentWidth(ws: string): number {
+  let width = 0;
+  for (const ch of ws) width = ch === "\t" ? width + TAB_WIDTH - (width % TAB_WIDTH) : width + 1;
+  return width;
+}
+
+/**
+ * The file's indentation unit: `"\t"` when most indented lines start with a
+ * tab, else the most common step between a line and a more indented next
+ * line (`"    "` when the file gives no evidence).
+ */
+export function detectIndentUnit(text: string): string {
+  let tabs = 0;
+  let spaces = 0;
+  const steps = new Map<number, number>();
+  let previous = -1;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const ws = /^[ \t]*/.exec(line)![0];
+    if (ws.startsWith("\t")) tabs++;
+    else if (ws.length > 0) spaces++;
+    if (!ws.includes("\t")) {
+      const width = ws.length;
+      if (previous >= 0 && width > previous && width - previous <= 8) {
+        steps.set(width - previous, (steps.get(width - previous) ?? 0) + 1);
+      }
+      previous = width;
+    }
+  }
+  if (tabs > spaces) return "\t";
+  let best = 4;
+  let bestCount = 0;
+  for (const [step, count] of steps) {
+    if (count > bestCount || (count === bestCount && step > best)) [best, bestCount] = [step, count];
+  }
+  return " ".repeat(best);
+}
+
+const STRING_TYPE = /string|template|heredoc|raw_string|text_block/;
+
+/**
+ * Rows (0-based) of `code` that begin inside a multi-line string literal
+ * other than a Python docstring: their leading whitespace is string content.
+ */
+export async function protectedRows(code: string, language: LanguageId): Promise<Set<number>> {
+  const rows = new Set<number>();
+  if (!code.includes("\n")) return rows;
+  const lines = code.split("\n");
+  const common = Math.min(
+    ...lines.filter((line) => line.trim() !== "").map((line) => /^[ \t]*/.exec(line)![0].length),
+  );
+  const naive = lines.map((line) => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length))).join("\n");
+  let tree;
+  try {
+    tree = await parse(language, naive);
+  } catch {
+    return rows;
+  }
+  for (const row of stringRows(tree.rootNode, language)) rows.add(row);
+  tree.delete();
+  return rows;
+}
+
+/**
+ * Rows (0-based, of the tree's text) that begin inside a multi-line string
+ * literal under `root`, Python docstrings excepted.
+ */
+export function stringRows(root: Node, language: LanguageId): Set<number> {
+  const rows = new Set<number>();
+  const visit = (node: Node): void => {
+    if (node.startPosition.row === node.endPosition.row) return;
+    if (STRING_TYPE.test(node.type) && node.isNamed) {
+      if (isDocstring(node, language)) return;
+      for (let row = node.startPosition.row + 1; row <= node.endPosition.row; row++) rows.add(row);
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return rows;
+}
+
+/** A Python string that is the whole first statement of a module or block. */
+function isDocstring(node: Node, language: LanguageId): boolean {
+  if (language !== "python" || node.type !== "string") return false;
+  const statement = node.parent;
+  if (!statement || statement.type !== "expression_statement" || statement.namedChildCount !== 1) return false;
+  const body = statement.parent;
+  if (!body || (body.type !== "block" && body.type !== "module")) return false;
+  const first = body.namedChildren.find((child) => child && child.type !== "comment");
+  return first?.id === statement.id;
+}
+
+/** Options for {@link reindent}. */
+export interface ReindentOptions {
+  /** Indentation of the anchor's line: every structural line starts with it. */
+  indent: string;
+  /** The file's indentation unit (`"\t"`, `"    "`, ...). */
+  unit: string;
+  /** The file's line ending. */
+  eol: string;
+  /** Grammar used to find multi-line strings in the snippet. */
+  language: LanguageId;
+  /**
+   * The first line continues a line of the file (it replaces a node that
+   * starts after the line's indentation): it gets no indentation itself.
+   */
+  inlineFirst?: boolean;
+}
+
+const OPENER = /([:{(\[,\\+\-*\/%&|<>=]|=>|\band|\bor|\bnot)\s*$/;
+
+/**
+ * Re-indent `code` for its place in a file: see the module documentation for
+ * the algorithm. The result has no trailing line break.
+ */
+export async function reindent(code: string, options: ReindentOptions): Promise<string> {
+  const { indent, unit, eol, language } = options;
+  let source = code.replace(/\r\n?/g, "\n");
+  if (source.endsWith("\n")) source = source.slice(0, -1);
+  const lines = source.split("\n");
+  const guarded = await protectedRows(source, language);
+  const wsOf = (line: string) => /^[ \t]*/.exec(line)![0];
+  const structural = lines.map((line, row) => !guarded.has(row) && line.trim() !== "");
+  const widths = lines.map((line) => indentWidth(wsOf(line)));
+  const firstRow = structural.indexOf(true);
+  if (firstRow === -1) {
+    return lines.map((line, row) => guarded.has(row) ? line : "").join(eol);
+  }
+  const others = widths.filter((_, row) => structural[row] && row !== firstRow);
+  const m = others.length ? Math.min(...others) : 0;
+  let common: number;
+  if (widths[firstRow] === 0 && others.length && m > 0) {
+    const b = indentWidth(indent);
+    const opens = OPENER.test(stripLineComment(lines[firstRow], language));
+    const nextRow = structural.indexOf(true, firstRow + 1);
+    common = opens ? (widths[nextRow] > b && b > 0 ? Math.min(b, m) : 0) : m;
+  } else {
+    common = Math.min(...widths.filter((_, row) => structural[row]));
+  }
+  // The snippet's own indentation character and step, for tab/space conversion.
+  const usesTabs = lines.some((line, row) => structural[row] && wsOf(line).includes("\t"));
+  const fileTabs = unit === "\t";
+  const steps = lines
+    .map((_, row) => (structural[row] ? widths[row] - common : 0))
+    .filter((rel) => rel > 0);
+  const step = usesTabs ? TAB_WIDTH : steps.length ? Math.min(...steps) : 4;
+  const convert = usesTabs !== fileTabs;
+  const relative = (rel: number): string => {
+    if (rel <= 0) return "";
+    if (!convert) return usesTabs ? "\t".repeat(Math.floor(rel / TAB_WIDTH)) + " ".repeat(rel % TAB_WIDTH) : " ".repeat(rel);
+    return unit.repeat(Math.floor(rel / step)) + " ".repeat(rel % step);
+  };
+  const out = lines.map((line, row) => {
+    if (guarded.has(row)) return line;
+    if (line.trim() === "") return "";
+    const content = line.slice(wsOf(line).length);
+    if (row === 0 && options.inlineFirst) return content;
+    return indent + relative(widths[row] - common) + content;
+  });
+  return out.join(eol);
+}
+
+/** Drop a trailing line comment (roughly: outside quotes) for the "opens a block" test. */
+function stripLineComment(line: string, language: LanguageId): string {
+  const marker = language === "python" || language === "ruby" ? "#" : "//";
+  let quote = "";
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || ch === "'" || ch === "`") {
+      quote = ch;
+    } else if (line.startsWith(marker, i)) {
+      return line.slice(0, i);
+    }
+  }
+  return line;
+}
+
+/** Split off leading blank lines of a snippet: how many there are and the rest. */
+export function leadingBlankLines(code: string): { blank: number; rest: string } {
+  const normal = code.replace(/\r\n?/g, "\n");
+  const match = /^([ \t]*\n)*/.exec(normal)![0];
+  return { blank: match.split("\n").length - 1, rest: normal.slice(match.length) };
+}

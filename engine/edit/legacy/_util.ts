@@ -1,0 +1,82 @@
+/**
+ * What the legacy operators share: checked params, the document, line
+ * arithmetic and issue details.
+ *
+ * @module
+ */
+
+import { fail, type IssueDetails } from "../../issue.ts";
+import type { Document } from "../../parse/documents.ts";
+import { checkParams } from "../../plan/mod.ts";
+import { splitLines } from "../fuzzy.ts";
+import type { StepContext } from "../operator.ts";
+
+/** Params of a legacy op after validation, with the document they name. */
+export async function prepare<T>(
+  op: string,
+  params: Record<string, unknown>,
+  ctx: StepContext,
+): Promise<{ p: T; doc: Document; file: string }> {
+  const p = checkParams(op, params, ctx.step) as T & { file: string };
+  const doc = await ctx.store.get(p.file);
+  return { p, doc, file: doc.file.path };
+}
+
+/** Details for an issue about `file` in this step, pointing at a parameter. */
+export function at(ctx: StepContext, file: string, param?: string, line?: number): IssueDetails {
+  return { step: ctx.step, file, line, path: param ? ["params", param] : undefined };
+}
+
+/** Line spans of a document: `[start, end)` of line `n` (1-based), end including its line break. */
+export interface LineTable {
+  count: number;
+  /** Offset where line `n` starts. */
+  start(n: number): number;
+  /** Offset where line `n`'s content ends (before its line break). */
+  contentEnd(n: number): number;
+  /** Offset after line `n`'s line break (the text's end for a last line without one). */
+  fullEnd(n: number): number;
+  text(n: number): string;
+}
+
+/** The lines of `text`. */
+export function lineTable(text: string): LineTable {
+  const lines = splitLines(text);
+  return {
+    count: lines.length,
+    start: (n) => lines[n - 1].start,
+    contentEnd: (n) => lines[n - 1].end,
+    fullEnd: (n) => (n < lines.length ? lines[n].start : text.length),
+    text: (n) => lines[n - 1].text,
+  };
+}
+
+/**
+ * Refuse a line range outside the file: `start_line > end_line`, or lines
+ * past the end (seed 002 runtime guard "out of bounds").
+ */
+export function checkRange(ctx: StepContext, file: string, lines: LineTable, start: number, end: number): void {
+  if (start > end) {
+    fail("line-range-invalid", `start_line > end_line: ${start} > ${end}`, {
+      ...at(ctx, file, "start_line", start),
+      hint: "give the first line, then the last line of the range (1-based, inclusive)",
+    });
+  }
+  if (end > lines.count) {
+    fail("line-out-of-range", `Lines ${start}-${end} out of bounds: "${file}" has ${lines.count} lines`, {
+      ...at(ctx, file, end === start ? "start_line" : "end_line"),
+      hint: "line numbers are 1-based; earlier steps may have moved them",
+    });
+  }
+}
+
+/** `code` with its line breaks made the file's. */
+export function withEol(code: string, eol: string): string {
+  return code.replace(/\r\n?|\n/g, eol);
+}
+
+/** A one-line preview of text for messages. */
+export function preview(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 3)}...` : flat);
+}

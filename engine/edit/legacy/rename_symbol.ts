@@ -1,0 +1,102 @@
+/**
+ * `rename_symbol(file, old_name, new_name)`: the seed's word-boundary
+ * rename, done on the tree instead of a regex: every identifier token
+ * (`identifier`, `property_identifier`, `type_identifier`, PHP `name`, Ruby
+ * `constant`, ...) spelled `old_name` becomes `new_name`. Strings and
+ * comments are never touched (identifiers inside f-string or template
+ * interpolations are code, and are renamed); when the name also appears in
+ * strings or comments a warning says how often (seed layer 4), since those
+ * may need a manual look.
+ *
+ * The rename is per file and by spelling, not by scope: a local variable of
+ * the same name in another function is renamed too, as with the seed's
+ * regex. `file: "all"` is refused (seed runtime guard).
+ *
+ * @module
+ */
+
+import { fail, warning } from "../../issue.ts";
+import type { Node } from "../../parse/mod.ts";
+import type { OperatorFn } from "../operator.ts";
+import type { TextEdit } from "../text_edit.ts";
+import { at, prepare } from "./_util.ts";
+
+const STRING_NODE = /string|template|heredoc|regex|char_literal|character_literal/;
+
+/** Whether a leaf node is an identifier token. */
+function isIdentifier(node: Node): boolean {
+  const type = node.type;
+  return type.endsWith("identifier") || type === "name" || type === "constant";
+}
+
+/** The legacy `rename_symbol` operator. */
+export const renameSymbol: OperatorFn = async (params, ctx) => {
+  const raw = params as { file?: unknown };
+  if (raw.file === "all" || raw.file === "*") {
+    fail("file-required", `rename_symbol requires an explicit file, not "${raw.file}"`, {
+      step: ctx.step,
+      path: ["params", "file"],
+      hint: "add one rename_symbol step per file",
+    });
+  }
+  const { p, doc, file } = await prepare<{ file: string; old_name: string; new_name: string }>(
+    "rename_symbol",
+    params,
+    ctx,
+  );
+  if (p.old_name === p.new_name) {
+    fail("rename-noop", `old_name and new_name are both '${p.old_name}'`, at(ctx, file, "new_name"));
+  }
+  const edits: TextEdit[] = [];
+  let inStrings = 0;
+  let inComments = 0;
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escape(p.old_name)}(?![\\p{L}\\p{N}_$])`, "gu");
+  const cursor = doc.tree.walk();
+  let descend = true;
+  for (;;) {
+    const node = cursor.currentNode;
+    if (descend) {
+      const type = node.type;
+      if (type.includes("comment")) {
+        inComments += node.text.match(word)?.length ?? 0;
+        descend = false;
+      } else if (node.childCount === 0) {
+        if (isIdentifier(node) && node.text === p.old_name) {
+          edits.push({ start: node.startIndex, end: node.endIndex, replacement: p.new_name });
+        } else if (STRING_NODE.test(type) || STRING_NODE.test(node.parent?.type ?? "")) {
+          inStrings += node.text.match(word)?.length ?? 0;
+        }
+      } else if (cursor.gotoFirstChild()) {
+        continue;
+      }
+    }
+    if (cursor.gotoNextSibling()) {
+      descend = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    descend = false;
+  }
+  cursor.delete();
+  if (edits.length === 0) {
+    fail("symbol-not-found", `'${p.old_name}' not found as an identifier in "${file}"`, {
+      ...at(ctx, file, "old_name"),
+      hint: inStrings + inComments > 0
+        ? `it appears only in strings (${inStrings}x) or comments (${inComments}x), which rename_symbol leaves alone; use replace_code`
+        : "check the spelling and the file",
+    });
+  }
+  if (inStrings + inComments > 0) {
+    ctx.warnings.push(warning(
+      "rename-skipped-text",
+      `'${p.old_name}' also appears in strings (${inStrings}x) and comments (${inComments}x) of "${file}"; those were left unchanged`,
+      { step: ctx.step, file, path: ["params", "old_name"] },
+    ));
+  }
+  await ctx.edit(file, "rename_symbol", edits);
+  return { file, renamed: edits.length };
+};
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,20 @@
+/**
+ * Transactional execution of edit plans: the executor, post-checks, the
+ * journal with rollback, atomic writes and unified diffs.
+ *
+ * @module
+ */
+
+export { type ExecuteOptions, executePlan, type PlanResult, type StepRunner } from "./execute.ts";
+export {
+  defaultPostChecks,
+  type FileChange,
+  newSyntaxProblems,
+  noNewSyntaxProblems,
+  type PostCheck,
+} from "./checks.ts";
+export { hasPendingJournal, Journal, type RollbackReport, rollbackRepository } from "./journal.ts";
+export { atomicWrite } from "./atomic_write.ts";
+export { unifiedDiff } from "./diff.ts";
+export { journalDirFor, stateHome } from "./state_dir.ts";
+export { defaultRunStep, parsePlanSteps, type PlanStep } from "./wiring.ts";

@@ -1,0 +1,44 @@
+/**
+ * Where GraphPlan keeps state that must not show in the repository: the
+ * per-repository journal directory under `$XDG_STATE_HOME/graphplan/` (or
+ * `~/.local/state/graphplan/`), named by a hash of the repository's real
+ * path. A `meta.json` inside names the repository, so a person looking at
+ * the state directory can tell which journal is whose.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { fail } from "../issue.ts";
+
+/** The GraphPlan state directory (not created here). */
+export function stateHome(): string {
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const xdg = env("XDG_STATE_HOME");
+  if (xdg && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/graphplan`;
+  const home = env("HOME");
+  if (!home) {
+    fail("state-dir-unknown", "Cannot find a state directory: neither XDG_STATE_HOME nor HOME is set", {
+      hint: "set XDG_STATE_HOME to a writable directory outside the repository",
+    });
+  }
+  return `${home.replace(/\/+$/, "")}/.local/state/graphplan`;
+}
+
+/** The journal directory of the repository whose real path is `root`. */
+export function journalDirFor(root: string): string {
+  const key = createHash("sha256").update(root).digest("hex").slice(0, 24);
+  const dir = `${stateHome()}/journal-${key}`;
+  if (dir === root || dir.startsWith(root + "/")) {
+    fail("state-dir-inside-repo", `The state directory "${dir}" is inside the repository "${root}"`, {
+      hint: "set XDG_STATE_HOME to a directory outside the repository",
+    });
+  }
+  return dir;
+}

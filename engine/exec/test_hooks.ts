@@ -1,0 +1,45 @@
+/**
+ * Test-only fault injection for the crash tests: makes the executor stop
+ * dead at a chosen point of its N-th file write so a test can `kill -9` it
+ * there and check that `rollback` restores every byte. Never set these in
+ * real use.
+ *
+ * - `GRAPHPLAN_TEST_PAUSE_AFTER_WRITE=N`: pause at the N-th file write
+ *   (1-based, counted per process).
+ * - `GRAPHPLAN_TEST_PAUSE_STAGE=journal|temp|rename` (default `rename`):
+ *   pause after the write's journal record is durable (the file untouched),
+ *   after the temporary file is complete (the file untouched, a temporary file
+ *   beside it), or after the rename (the file replaced).
+ *
+ * When pausing, the process prints `graphplan-test: paused at write N (STAGE)`
+ * on stderr and sleeps for an hour.
+ *
+ * @module
+ */
+
+/** Points of a file write where a test can pause the executor. */
+export type PauseStage = "journal" | "temp" | "rename";
+
+let writes = 0;
+
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Count one more file write; returns its 1-based number. */
+export function countWrite(): number {
+  return ++writes;
+}
+
+/** Pause forever-ish if the test hook asks for `stage` of write `n`. */
+export async function maybePause(n: number, stage: PauseStage): Promise<void> {
+  const target = Number(env("GRAPHPLAN_TEST_PAUSE_AFTER_WRITE"));
+  if (!Number.isInteger(target) || target !== n) return;
+  if ((env("GRAPHPLAN_TEST_PAUSE_STAGE") || "rename") !== stage) return;
+  await Deno.stderr.write(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
+  await new Promise((resolve) => setTimeout(resolve, 3_600_000));
+}

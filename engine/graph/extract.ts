@@ -1,0 +1,220 @@
+/**
+ * One file's graph from its parse tree, in a single walk.
+ *
+ * The walk moves one `TreeCursor` through the tree in document order and,
+ * for each node, reads only its numeric type id; the compiled rule tables
+ * (`rules.ts`) then say, by array lookup, whether the node is a symbol, an
+ * import or a line kind and whether its children can hold any of those.
+ * Only nodes that matter become `Node` objects (one allocation each); the
+ * rest cost two or three cursor calls. Subtrees that cannot matter
+ * (expressions in Python, strings, comments, type annotations elsewhere) are
+ * never entered.
+ *
+ * Two stacks ride along with the cursor:
+ * - the type id at each depth, so "is this function directly in a class
+ *   body?" is answered by looking up the ancestors (skipping transparent
+ *   wrappers such as `block` or `decorated_definition`) without asking the
+ *   tree;
+ * - the open symbols with their depth, so each new symbol knows its parent:
+ *   a frame is closed when the cursor moves on to a sibling at its depth or
+ *   at a shallower one.
+ *
+ * Line kinds keep the outermost node that starts on a line: in document order
+ * an ancestor is seen before its descendants, but a later sibling can be
+ * shallower than an earlier one's descendant (`f(function () { return 1 }); if (x) ...`),
+ * so each line remembers the depth of its node and a shallower one replaces it.
+ *
+ * The function keeps no state between calls (the compiled tables are a cache
+ * keyed by language) and returns plain JSON, so it can run in a worker.
+ *
+ * @module
+ */
+
+import { warning } from "../issue.ts";
+import { endLine, type Node, syntaxProblems, type Tree } from "../parse/mod.ts";
+import type { TreeCursor } from "web-tree-sitter";
+import type { SourceFile } from "../workspace.ts";
+import { rulesFor } from "./languages/mod.ts";
+import {
+  type CompiledRules,
+  compileRules,
+  DESCEND,
+  IMPORT,
+  LINE,
+  SYMBOL,
+  type SymbolRule,
+  TRANSPARENT,
+} from "./rules.ts";
+import type { FileGraph, GraphImport, GraphSymbol, LineKind, SymbolKind } from "./mod.ts";
+
+interface Frame {
+  depth: number;
+  name: string;
+  members: boolean;
+}
+
+/** The graph of one parsed file: symbols, imports, line kinds and its syntax problem, if any. */
+export function extractFileGraph(file: SourceFile, tree: Tree): FileGraph {
+  const table = compileRules(tree.language, rulesFor(file.language));
+  const path = file.path;
+  const symbols: GraphSymbol[] = [];
+  const imports: GraphImport[] = [];
+  const lineKind: LineKind[] = [];
+  const lineDepth: number[] = [];
+  const types: number[] = [];
+  const frames: Frame[] = [];
+  const { flags } = table;
+  const text = file.text;
+  const cursor = tree.walk();
+  let depth = 0;
+  try {
+    for (;;) {
+      const id = cursor.nodeTypeId;
+      const bits = flags[id];
+      types[depth] = id;
+      if (bits & (SYMBOL | IMPORT | LINE) && (table.guards[id] === undefined || passesGuard(cursor, table.guards[id]!, text))) {
+        if (bits & LINE) {
+          const row = cursor.startPosition.row;
+          const seen = lineDepth[row];
+          if (seen === undefined || depth < seen) {
+            const rule = table.lineKinds[id]!;
+            const kind = typeof rule === "string" ? rule : rule(cursor.currentNode);
+            if (kind) {
+              lineKind[row] = kind;
+              lineDepth[row] = depth;
+            }
+          }
+        }
+        if (bits & (SYMBOL | IMPORT)) {
+          const node = cursor.currentNode;
+          if (bits & IMPORT) {
+            const line = node.startPosition.row + 1;
+            for (const spec of table.imports[id]!(node)) {
+              const { module, symbol, alias } = spec;
+              imports.push(
+                alias === undefined
+                  ? { file: path, module, symbol, line }
+                  : { file: path, module, symbol, alias, line },
+              );
+            }
+          }
+          if (bits & SYMBOL) {
+            const rule = table.symbols[id]!;
+            const parentType = depth > 0 ? table.typeNames[types[depth - 1]] : "";
+            const symbol = makeSymbol(node, rule, parentType, table, types, depth, frames, path);
+            if (symbol) {
+              symbols.push(symbol);
+              if (rule.encloses !== false) frames.push({ depth, name: symbol.name, members: rule.members === true });
+            }
+          }
+        }
+      }
+      if (bits & DESCEND && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return finish(file, tree, symbols, imports, lineKind);
+        depth--;
+      }
+      // Now on a sibling at `depth`: symbols opened at this depth or deeper are closed.
+      while (frames.length > 0 && frames[frames.length - 1].depth >= depth) frames.pop();
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Whether the cursor's node's first child reads as one of `words` (the cursor is left where it was). */
+function passesGuard(cursor: TreeCursor, words: ReadonlySet<string>, text: string): boolean {
+  if (!cursor.gotoFirstChild()) return false;
+  const word = text.slice(cursor.startIndex, cursor.endIndex);
+  cursor.gotoParent();
+  return words.has(word);
+}
+
+function makeSymbol(
+  node: Node,
+  rule: SymbolRule,
+  parentType: string,
+  table: CompiledRules,
+  types: number[],
+  depth: number,
+  frames: Frame[],
+  path: string,
+): GraphSymbol | undefined {
+  const ctx = { parentType };
+  let kind: SymbolKind | undefined = typeof rule.kind === "string" ? rule.kind : rule.kind(node, ctx);
+  if (!kind) return undefined;
+  const name = rule.name ? rule.name(node, ctx) : node.childForFieldName("name")?.text;
+  if (!name) return undefined;
+  const top = frames.length > 0 ? frames[frames.length - 1] : undefined;
+  if (rule.method && kind === "function" && top?.members) {
+    // A method sits directly in the body of its class: only transparent
+    // wrappers (body, decorators, templates) between the two.
+    let up = depth - 1;
+    while (up > top.depth && table.flags[types[up]] & TRANSPARENT) up--;
+    if (up === top.depth) kind = "method";
+  }
+  const symbol: GraphSymbol = {
+    name,
+    kind,
+    file: path,
+    start_line: definitionStartRow(node, table) + 1,
+    end_line: endLine(node),
+  };
+  const parent = rule.parent ? rule.parent(node) : top?.name;
+  if (parent) symbol.parent = parent;
+  return symbol;
+}
+
+/**
+ * The row where a definition starts once leading decorators, annotations and
+ * the comments between them are left out (`@property` above `def`, `@Override`
+ * in a Java method's modifiers).
+ */
+function definitionStartRow(node: Node, table: CompiledRules): number {
+  const { decorators, modifierLists } = table;
+  if (decorators.size === 0) return node.startPosition.row;
+  const first = node.firstChild;
+  if (!first || !(decorators.has(first.type) || modifierLists.has(first.type))) return node.startPosition.row;
+  for (const child of node.children) {
+    if (!child || decorators.has(child.type) || child.type.endsWith("comment")) continue;
+    if (modifierLists.has(child.type)) {
+      for (const modifier of child.children) {
+        if (modifier && !decorators.has(modifier.type) && !modifier.type.endsWith("comment")) {
+          return modifier.startPosition.row;
+        }
+      }
+      continue;
+    }
+    return child.startPosition.row;
+  }
+  return node.startPosition.row;
+}
+
+function finish(
+  file: SourceFile,
+  tree: Tree,
+  symbols: GraphSymbol[],
+  imports: GraphImport[],
+  lineKind: LineKind[],
+): FileGraph {
+  const line_kinds: Record<string, LineKind> = {};
+  lineKind.forEach((kind, row) => {
+    line_kinds[row + 1] = kind;
+  });
+  const errors = [];
+  if (tree.rootNode.hasError) {
+    const [first] = syntaxProblems(tree, 1);
+    if (first) {
+      const what = first.kind === "missing" ? `missing "${first.text}"` : `cannot parse "${first.text}"`;
+      errors.push(warning("syntax-error", `Syntax error in "${file.path}" at line ${first.line}: ${what}`, {
+        file: file.path,
+        line: first.line,
+        hint: "the graph covers the parts of the file that parse",
+      }));
+    }
+  }
+  return { file: file.path, language: file.language, symbols, imports, line_kinds, errors };
+}

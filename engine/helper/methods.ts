@@ -1,0 +1,119 @@
+/**
+ * The helper's methods: name → handler. A handler gets the request's params
+ * (an object) and the session and returns the `result`; it throws an
+ * `IssueError` when the request cannot be carried out. A check that ran and
+ * failed (a plan rolled back) is a result, not an error. To add a method
+ * (`verify_plan`, `lift`), add an entry here and a section in docs/helper.md.
+ *
+ * @module
+ */
+
+import { fail, type Issue, IssueError, partition } from "../issue.ts";
+import { buildGraph, emptyFileGraph, extractFileGraph, type FileGraph } from "../graph/mod.ts";
+import { LANGUAGES } from "../parse/mod.ts";
+import { VERSION } from "../../version.ts";
+import { executePlan, type PlanResult } from "../exec/execute.ts";
+import { rollbackRepository } from "../exec/journal.ts";
+import type { PlanStep } from "../exec/wiring.ts";
+import type { Session } from "./session.ts";
+
+/** A helper method: params in, result out (throws `IssueError` for an error response). */
+export type MethodFn = (params: Record<string, unknown>, session: Session) => Promise<unknown>;
+
+/** Every method the helper answers, by name. */
+export const METHODS: Record<string, MethodFn> = {
+  version: () => Promise.resolve({ version: VERSION, languages: [...LANGUAGES] }),
+
+  build_graph: async (params, session) => {
+    requireField(params, "files", "array");
+    const files = params.files as unknown[];
+    if (!files.every((file) => typeof file === "string")) missing("files", "array of paths");
+    // Through the session's store: trees parsed once are reused by later requests.
+    return await buildGraph(session.workspace, files as string[], {
+      mapFiles: async (paths) => {
+        const out = [];
+        for (const path of paths) out.push(await storedFileGraph(session, path));
+        return out;
+      },
+    });
+  },
+
+  locate: (params) => {
+    requireField(params, "locator", "object");
+    // SEAM: engine/locate/mod.ts resolveLocator + locateResult are not there yet.
+    return unavailable("locate", "engine/locate");
+  },
+
+  execute_step: async (params, session) => {
+    requireField(params, "step", "object");
+    const parsed = session.parsePlan([params.step]);
+    if (hasErrors(parsed.issues)) return rejected(parsed.issues);
+    const result = await run(session, parsed.steps, params.dry_run === true);
+    const { outputs, ...rest } = result;
+    return { ...rest, output: outputs[0] ?? null };
+  },
+
+  execute_plan: async (params, session) => {
+    if (!("plan" in params)) missing("plan", "array or object");
+    const parsed = session.parsePlan(params.plan);
+    if (hasErrors(parsed.issues)) return rejected(parsed.issues);
+    const result = await run(session, parsed.steps, params.dry_run === true);
+    return { ...result, warnings: [...parsed.issues, ...result.warnings] };
+  },
+
+  rollback: async (params, session) => {
+    const report = await rollbackRepository(session.workspace, { force: params.force === true });
+    for (const path of report.restored) session.store.invalidate(path);
+    return report;
+  },
+};
+
+async function storedFileGraph(session: Session, path: string): Promise<FileGraph> {
+  let doc;
+  try {
+    doc = await session.store.get(path);
+  } catch (err) {
+    if (!(err instanceof IssueError)) throw err;
+    const issues = err.issues.map((issue) => ({ ...issue, file: issue.file ?? path }));
+    return emptyFileGraph(issues[0]?.file ?? path, issues);
+  }
+  return extractFileGraph(doc.file, doc.tree);
+}
+
+function hasErrors(issues: Issue[]): boolean {
+  return issues.some((issue) => issue.severity === "error");
+}
+
+/** The result for a plan that failed validation: nothing executed. */
+function rejected(issues: Issue[]): PlanResult {
+  const { errors, warnings } = partition(issues);
+  return { success: false, rolled_back: false, errors, warnings, files_changed: [], outputs: [] };
+}
+
+async function run(session: Session, steps: PlanStep[], dryRun: boolean): Promise<PlanResult> {
+  return await executePlan(session.store, steps, {
+    runStep: session.runStep,
+    checks: session.checks,
+    dryRun,
+  });
+}
+
+function requireField(params: Record<string, unknown>, name: string, type: "array" | "object"): void {
+  const value = params[name];
+  const ok = type === "array" ? Array.isArray(value) : value !== null && typeof value === "object";
+  if (!ok) missing(name, type);
+}
+
+function missing(name: string, type: string): never {
+  fail(
+    "params-invalid",
+    `Missing or invalid parameter "${name}": expected ${type === "array" ? "an" : "a"} ${type}`,
+    {
+      path: ["params", name],
+    },
+  );
+}
+
+function unavailable(method: string, module: string): never {
+  fail("method-unavailable", `Method "${method}" is not available in this build: "${module}" is missing`);
+}

@@ -1,0 +1,650 @@
+/**
+ * Locator resolution against the live tree of a file.
+ *
+ * A locator is resolved in five stages, each narrowing the previous one's
+ * nodes (document order is kept throughout):
+ *
+ * 1. **Match**: a structured locator collects the nodes of its kind (one
+ *    `descendantsOfType` call for all the kind's node types) and keeps those
+ *    whose name matches; an S-expression locator runs its query and keeps the
+ *    nodes of its capture. No `kind` and no `name` means the file's root node;
+ *    a `name` without `kind` searches the named definitions (`SYMBOL_KINDS`).
+ * 2. **Parent**: the parent locator is resolved in the same file, and a match
+ *    is kept when it lies strictly inside one of the parent's nodes. Members
+ *    are stricter: a `method` or `field` must belong directly to a class-like
+ *    parent (not to a class nested in it; a Go method to the type named by its
+ *    receiver, a Rust `impl` member to the struct/enum/trait the `impl` is
+ *    for), a `parameter` to a function parent, an `argument` to a call parent.
+ * 3. **Field**: each match is replaced by its children in that field (a C
+ *    declarator chain is followed for `parameters` and the like).
+ * 4. **nth_child**: each node is replaced by its Nth named child, comments
+ *    skipped; negative counts from the end.
+ * 5. **Index**: one node of the list is kept; negative counts from the end.
+ *
+ * Stages that empty the list record why, with near-miss candidates, for
+ * `resolveSome` and `resolveOne` to throw (`locator-not-found`). Locators that
+ * cannot be meant for this file (unknown kind, field or capture, a bad query,
+ * `name` on a nameless kind) throw `locator-invalid` at once.
+ *
+ * @module
+ */
+
+import { type Candidate, error, type Issue, IssueError } from "../issue.ts";
+import type { Document, DocumentStore } from "../parse/documents.ts";
+import { compileQuery, detectLanguage, firstLine, type Language, type LanguageId, type Node } from "../parse/mod.ts";
+import {
+  CLASS_LIKE,
+  isComment,
+  kindMapping,
+  type KindMapping,
+  kindOf,
+  kindsOf,
+  matchesKind,
+  NAMELESS_KINDS,
+  NORMALIZED_KINDS,
+  ownerOf,
+  SYMBOL_KINDS,
+} from "./kinds.ts";
+import { describeLocator, editDistance, type Locator, type SexpLocator, type StructuredLocator } from "./locator.ts";
+import { goReceiverType, implTypeName, nameMatches, nodeName, nodeNames } from "./names.ts";
+
+/** Options of the resolve functions. */
+export interface ResolveOptions {
+  /** The file of a locator without `file`. */
+  defaultFile?: string;
+  /** JSON path of the locator in its plan, put on every issue. */
+  path?: (string | number)[];
+}
+
+/** A locator's document and matching nodes. */
+export interface Resolution {
+  doc: Document;
+  nodes: Node[];
+}
+
+/** The most candidates an issue lists. */
+const MAX_CANDIDATES = 50;
+const MAX_NEAR_MISSES = 15;
+
+interface Context {
+  doc: Document;
+  file: string;
+  language: LanguageId;
+  lang: Language;
+  root: Node;
+}
+
+interface Selection {
+  nodes: Node[];
+  /** Why `nodes` is empty. */
+  failure?: Issue;
+}
+
+/** Resolve a locator to all its matches (after `index`); an empty list means none. */
+export async function resolveLocator(
+  store: DocumentStore,
+  locator: Locator,
+  options: ResolveOptions = {},
+): Promise<Resolution> {
+  const { doc, nodes } = await resolveDetailed(store, locator, options);
+  return { doc, nodes };
+}
+
+/** Resolve a locator to at least one node, else throw `locator-not-found`. */
+export async function resolveSome(
+  store: DocumentStore,
+  locator: Locator,
+  options: ResolveOptions = {},
+): Promise<Resolution> {
+  const { doc, nodes, failure } = await resolveDetailed(store, locator, options);
+  if (nodes.length === 0) throw new IssueError(failure!);
+  return { doc, nodes };
+}
+
+/** Resolve a locator to exactly one node, else throw `locator-not-found` or `locator-ambiguous`. */
+export async function resolveOne(
+  store: DocumentStore,
+  locator: Locator,
+  options: ResolveOptions = {},
+): Promise<{ doc: Document; node: Node }> {
+  const { doc, nodes } = await resolveSome(store, locator, options);
+  if (nodes.length > 1) {
+    const file = doc.file.path;
+    const what = describeLocator(locator);
+    throw new IssueError(
+      error("locator-ambiguous", `Cannot resolve locator: ${nodes.length} nodes match ${what} in "${file}", add "index"`, {
+        file,
+        path: options.path,
+        hint: `add "index": 0 to ${nodes.length - 1} (-1 for the last), or narrow it with "parent" or "name"`,
+        candidates: candidates(nodes, file),
+      }),
+    );
+  }
+  return { doc, node: nodes[0] };
+}
+
+/** Resolve, keeping the reason for an empty result. */
+export async function resolveDetailed(
+  store: DocumentStore,
+  locator: Locator,
+  options: ResolveOptions = {},
+): Promise<Resolution & { failure?: Issue }> {
+  const path = options.path ?? [];
+  const file = locator.file ?? options.defaultFile;
+  if (file === undefined) {
+    throw new IssueError(
+      error("locator-invalid", 'Locator is missing "file"', {
+        path: [...path, "file"],
+        hint: "give the file path relative to the repository root",
+      }),
+    );
+  }
+  const doc = await store.get(file);
+  const ctx: Context = {
+    doc,
+    file: doc.file.path,
+    language: doc.file.language,
+    lang: doc.tree.language,
+    root: doc.tree.rootNode,
+  };
+  const selection = await select(ctx, locator, path);
+  return { doc, ...selection };
+}
+
+async function select(ctx: Context, locator: Locator, path: (string | number)[]): Promise<Selection> {
+  if (locator.parent?.file !== undefined && normalizePath(locator.parent.file) !== ctx.file) {
+    invalid(
+      ctx,
+      [...path, "parent", "file"],
+      `A parent locator must be in its locator's file: "${locator.parent.file}" is not "${ctx.file}"`,
+      'drop the parent\'s "file" (it inherits the file)',
+    );
+  }
+  let nodes = locator.type === "sexp" ? await sexpNodes(ctx, locator, path) : structuredNodes(ctx, locator, path);
+  if (locator.parent) {
+    const parent = await select(ctx, locator.parent, [...path, "parent"]);
+    if (parent.nodes.length === 0) {
+      const cause = parent.failure!;
+      return {
+        nodes: [],
+        failure: {
+          ...cause,
+          message: cause.message.replace(/^Cannot resolve locator: /, "Cannot resolve locator: its parent matches nothing: "),
+        },
+      };
+    }
+    const kind = locator.type === "sexp" ? undefined : locator.kind;
+    nodes = nodes.filter((node) => parent.nodes.some((p) => inside(ctx, node, p, kind)));
+  }
+  if (nodes.length === 0) return { nodes, failure: notFound(ctx, locator, path) };
+
+  if (locator.field !== undefined) {
+    const field = locator.field;
+    if (ctx.lang.fieldIdForName(field) === null) {
+      invalid(
+        ctx,
+        [...path, "field"],
+        `Unknown field "${field}" for ${ctx.language}: ${what(ctx, nodes[0])} has ${fieldList(nodes[0])}`,
+        "fields are tree-sitter field names such as body, name, parameters, condition",
+      );
+    }
+    const out = nodes.flatMap((node) => fieldChildren(node, field));
+    if (out.length === 0) {
+      return {
+        nodes: [],
+        failure: issue(
+          ctx,
+          path,
+          `Cannot resolve locator: ${what(ctx, nodes[0])} has no field "${field}" in "${ctx.file}": it has ${
+            fieldList(nodes[0])
+          }`,
+          `use one of the fields it has`,
+          candidates(nodes, ctx.file),
+        ),
+      };
+    }
+    nodes = out;
+  }
+
+  if (locator.nth_child !== undefined) {
+    const nth = locator.nth_child;
+    const out: Node[] = [];
+    for (const node of nodes) {
+      const kids = namedChildren(node);
+      const child = kids[nth < 0 ? kids.length + nth : nth];
+      if (child) out.push(child);
+    }
+    if (out.length === 0) {
+      const kids = namedChildren(nodes[0]);
+      return {
+        nodes: [],
+        failure: issue(
+          ctx,
+          path,
+          `Cannot resolve locator: nth_child ${nth} is out of range: ${what(ctx, nodes[0])} in "${ctx.file}" has ${kids.length} named ${
+            kids.length === 1 ? "child" : "children"
+          }`,
+          kids.length > 0 ? `use 0 to ${kids.length - 1}, or -1 for the last` : "this node has no named children",
+          candidates(kids, ctx.file),
+        ),
+      };
+    }
+    nodes = out;
+  }
+
+  if (locator.index !== undefined) {
+    const index = locator.index;
+    const node = nodes[index < 0 ? nodes.length + index : index];
+    if (!node) {
+      return {
+        nodes: [],
+        failure: issue(
+          ctx,
+          path,
+          `Cannot resolve locator: index ${index} is out of range: ${nodes.length} ${
+            nodes.length === 1 ? "node matches" : "nodes match"
+          } ${describeLocator({ ...locator, index: undefined })} in "${ctx.file}"`,
+          `use 0 to ${nodes.length - 1}, or -1 for the last`,
+          candidates(nodes, ctx.file),
+        ),
+      };
+    }
+    nodes = [node];
+  }
+  return { nodes };
+}
+
+// ---------------------------------------------------------------------------
+// Stage 1: matching.
+
+function structuredNodes(ctx: Context, locator: StructuredLocator, path: (string | number)[]): Node[] {
+  const { kind, name } = locator;
+  if (kind === undefined) {
+    if (name === undefined) return [ctx.root];
+    const kinds = SYMBOL_KINDS.filter((k) => kindMapping(k, ctx.language));
+    return symbolNodes(ctx, kinds).filter((node) => nameMatches(node, name, ctx.language));
+  }
+  const mapping = kindMapping(kind, ctx.language);
+  if (!mapping && !isNodeType(ctx.lang, kind)) unknownKind(ctx, kind, [...path, "kind"]);
+  const nodes = mapping ? mappedNodes(ctx, mapping) : typeNodes(ctx, [kind]);
+  if (name === undefined) return nodes;
+  if (mapping && NAMELESS_KINDS.has(kind)) nameDoesNotApply(ctx, kind, path);
+  const nameKind = (node: Node) => mapping || Object.hasOwn(NORMALIZED_KINDS, kind) ? kind : kindOf(node, ctx.language);
+  if (!mapping && nodes.length > 0 && nodes.every((node) => nodeNames(node, ctx.language, nameKind(node)).length === 0)) {
+    nameDoesNotApply(ctx, kind, path);
+  }
+  return nodes.filter((node) => nameMatches(node, name, ctx.language, nameKind(node)));
+}
+
+/** The nodes of one kind mapping, in document order. */
+function mappedNodes(ctx: Context, mapping: KindMapping): Node[] {
+  let nodes: Node[];
+  if (mapping.childOf) {
+    nodes = [];
+    for (const container of typeNodes(ctx, mapping.childOf)) {
+      for (const child of namedChildren(container)) nodes.push(child);
+    }
+    nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+  } else {
+    nodes = typeNodes(ctx, mapping.types);
+  }
+  return mapping.where ? nodes.filter(mapping.where) : nodes;
+}
+
+/** Named nodes of these types in the file (the root included), in document order. */
+function typeNodes(ctx: Context, types: readonly string[]): Node[] {
+  const out: Node[] = [];
+  for (const node of ctx.root.descendantsOfType(types as string[])) {
+    if (node && node.isNamed) out.push(node);
+  }
+  return out;
+}
+
+/** Nodes of any of these normalized kinds (each once), in document order. */
+function symbolNodes(ctx: Context, kinds: readonly string[]): Node[] {
+  const types = new Set<string>();
+  for (const kind of kinds) for (const type of kindMapping(kind, ctx.language)?.types ?? []) types.add(type);
+  return typeNodes(ctx, [...types]).filter((node) => kinds.some((k) => matchesKind(node, k, ctx.language)));
+}
+
+async function sexpNodes(ctx: Context, locator: SexpLocator, path: (string | number)[]): Promise<Node[]> {
+  let query;
+  try {
+    query = await compileQuery(ctx.language, attachTopLevelPredicates(locator.query));
+  } catch (err) {
+    invalid(
+      ctx,
+      [...path, "query"],
+      `Invalid S-expression query for ${ctx.language}: ${(err as Error).message}`,
+      'node names are the language\'s node types, e.g. "(function_definition name: (identifier) @name)"',
+    );
+  }
+  const names = query.captureNames;
+  const capture = locator.capture ?? (names.includes("target") ? "target" : names[0]);
+  if (capture === undefined) {
+    invalid(
+      ctx,
+      [...path, "query"],
+      "The query captures nothing",
+      'add a capture after the node to return, e.g. "(identifier) @id"',
+    );
+  }
+  if (!names.includes(capture)) {
+    invalid(
+      ctx,
+      [...path, "capture"],
+      `Unknown capture "@${capture}": the query captures ${names.map((n) => `"@${n}"`).join(", ")}`,
+    );
+  }
+  const seen = new Set<number>();
+  const nodes: Node[] = [];
+  for (const { name, node } of query.captures(ctx.root)) {
+    if (name !== capture || seen.has(node.id)) continue;
+    seen.add(node.id);
+    nodes.push(node);
+  }
+  return nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+}
+
+/**
+ * Attach predicates written after a pattern at the top level to that pattern:
+ * `(identifier) @id (#eq? @id "foo")` (the seed's spelling) becomes
+ * `((identifier) @id (#eq? @id "foo"))`. Tree-sitter would otherwise read the
+ * predicate as a pattern of its own and never apply it.
+ */
+export function attachTopLevelPredicates(query: string): string {
+  const items: { pattern: string; predicates: string[] }[] = [];
+  let i = 0;
+  let rewritten = false;
+  const n = query.length;
+  const skipString = (at: number) => {
+    let j = at + 1;
+    while (j < n && query[j] !== '"') j += query[j] === "\\" ? 2 : 1;
+    return j + 1;
+  };
+  while (i < n) {
+    const c = query[i];
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === ";") {
+      while (i < n && query[i] !== "\n") i++;
+      continue;
+    }
+    const start = i;
+    if (c === "(" || c === "[") {
+      let depth = 0;
+      while (i < n) {
+        const ch = query[i];
+        if (ch === '"') {
+          i = skipString(i);
+          continue;
+        }
+        if (ch === ";") {
+          while (i < n && query[i] !== "\n") i++;
+          continue;
+        }
+        if (ch === "(" || ch === "[") depth++;
+        if (ch === ")" || ch === "]") depth--;
+        i++;
+        if (depth === 0) break;
+      }
+    } else if (c === '"') {
+      i = skipString(i);
+    } else {
+      while (i < n && !/[\s()\[\]"]/.test(query[i])) i++;
+    }
+    const text = query.slice(start, i);
+    const isPredicate = /^\(\s*#/.test(text);
+    const isSuffix = /^[@*+?!]/.test(text);
+    const last = items[items.length - 1];
+    if (isPredicate && last) {
+      last.predicates.push(text);
+      rewritten = true;
+    } else if (isSuffix && last && last.predicates.length === 0) {
+      last.pattern += ` ${text}`;
+    } else {
+      items.push({ pattern: text, predicates: [] });
+    }
+  }
+  if (!rewritten) return query;
+  return items
+    .map((item) => item.predicates.length > 0 ? `(${item.pattern} ${item.predicates.join(" ")})` : item.pattern)
+    .join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// Stage 2: parents.
+
+/** Kinds whose nodes belong directly to an owner (see the module doc). */
+const MEMBER_KINDS = new Set(["method", "field"]);
+
+function inside(ctx: Context, node: Node, parent: Node, kind: string | undefined): boolean {
+  const { language } = ctx;
+  if (kind && MEMBER_KINDS.has(kind) && kindMapping(kind, language) && CLASS_LIKE[language].has(parent.type)) {
+    const owner = ownerOf(node, language);
+    if (owner?.id === parent.id) return true;
+    // Go methods and Rust impl members belong to their type by name.
+    const typeName = language === "go" && node.type === "method_declaration"
+      ? goReceiverType(node)
+      : owner?.type === "impl_item" && parent.type !== "impl_item" && parent.type !== "trait_item"
+      ? implTypeName(owner)
+      : undefined;
+    return typeName !== undefined && typeName === nodeName(parent, language);
+  }
+  if (kind === "parameter" && kindMapping(kind, language) && isFunctionLike(parent, language)) {
+    return node.parent?.parent?.id === parent.id;
+  }
+  if (kind === "argument" && kindMapping(kind, language) && matchesKind(parent, "call", language)) {
+    return node.parent?.parent?.id === parent.id;
+  }
+  return isDescendant(node, parent);
+}
+
+function isFunctionLike(node: Node, language: LanguageId): boolean {
+  return ["function", "method", "lambda"].some((kind) => matchesKind(node, kind, language));
+}
+
+/** Whether `node` lies strictly inside `ancestor`. */
+export function isDescendant(node: Node, ancestor: Node): boolean {
+  if (node.startIndex < ancestor.startIndex || node.endIndex > ancestor.endIndex) return false;
+  for (let up = node.parent; up; up = up.parent) {
+    if (up.id === ancestor.id) return true;
+    if (up.startIndex < ancestor.startIndex || up.endIndex > ancestor.endIndex) return false;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Stages 3 and 4: fields and children.
+
+function fieldChildren(node: Node, field: string): Node[] {
+  const direct = node.childrenForFieldName(field).filter((child): child is Node => child !== null);
+  if (direct.length > 0) return direct;
+  // C/C++: `parameters` and `declarator`s live down the declarator chain.
+  for (let d = node.childForFieldName("declarator"); d; d = d.childForFieldName("declarator")) {
+    const found = d.childrenForFieldName(field).filter((child): child is Node => child !== null);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** The fields a node has, for messages: `fields "name", "body"`, or `no fields`. */
+function fieldList(node: Node): string {
+  const fields = new Set<string>();
+  for (let i = 0; i < node.childCount; i++) {
+    const name = node.fieldNameForChild(i);
+    if (name) fields.add(name);
+  }
+  return fields.size > 0 ? `fields ${[...fields].map((f) => `"${f}"`).join(", ")}` : "no fields";
+}
+
+/** Named children that can be targets: comments are skipped. */
+function namedChildren(node: Node): Node[] {
+  return node.namedChildren.filter((child): child is Node => child !== null && !isComment(child));
+}
+
+// ---------------------------------------------------------------------------
+// Problems.
+
+function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Issue {
+  const base = { ...locator, field: undefined, nth_child: undefined, index: undefined };
+  const message = `Cannot resolve locator: no ${describeLocator(base)} in "${ctx.file}"`;
+  if (locator.type === "sexp") {
+    return issue(ctx, path, message, "the query matched nothing in this file; check node types and predicates", []);
+  }
+  const near = nearMisses(ctx, locator);
+  const hint = near.length > 0
+    ? 'near misses are listed: fix "name", "kind" or "parent"'
+    : locator.kind !== undefined
+    ? `this file has no ${locator.kind} ${locator.name !== undefined ? "with that name" : "there"}`
+    : "this file defines nothing with that name";
+  return issue(ctx, path, message, hint, candidates(near, ctx.file).slice(0, MAX_NEAR_MISSES));
+}
+
+/**
+ * Nodes a failed structured locator may have meant: the same kind and name
+ * outside its parent; the same name with another kind; the same kind with the
+ * most similar other names.
+ */
+function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
+  const { kind, name } = locator;
+  const language = ctx.language;
+  const seen = new Set<number>();
+  const out: Node[] = [];
+  const add = (nodes: Node[]) => {
+    for (const node of nodes) {
+      if (!seen.has(node.id)) {
+        seen.add(node.id);
+        out.push(node);
+      }
+    }
+  };
+  const mapping = kind !== undefined ? kindMapping(kind, language) : undefined;
+  const ofKind = kind === undefined
+    ? symbolNodes(ctx, SYMBOL_KINDS.filter((k) => kindMapping(k, language)))
+    : mapping
+    ? mappedNodes(ctx, mapping)
+    : typeNodes(ctx, [kind]);
+  const nameKind = (node: Node) => mapping ? kind! : kindOf(node, language);
+  if (name !== undefined) {
+    if (locator.parent) add(ofKind.filter((node) => nameMatches(node, name, language, nameKind(node))));
+    const others = symbolNodes(ctx, [...SYMBOL_KINDS, "import", "field", "variable", "assignment"].filter((k) =>
+      kindMapping(k, language)
+    ));
+    add(others.filter((node) => nameMatches(node, name, language)).slice(0, 5));
+    const scored = ofKind
+      .map((node) => ({ node, score: similarity(name, nodeName(node, language)) }))
+      .filter((entry) => entry.score !== undefined)
+      .sort((a, b) => a.score! - b.score! || a.node.startIndex - b.node.startIndex);
+    add(scored.slice(0, 8).map((entry) => entry.node));
+  } else if (locator.parent) {
+    add(ofKind.slice(0, 8));
+  }
+  return out;
+}
+
+function similarity(wanted: string, name: string | undefined): number | undefined {
+  if (name === undefined) return undefined;
+  const a = wanted.toLowerCase();
+  const b = name.toLowerCase();
+  if (a === b) return 0;
+  if (b.includes(a) || a.includes(b)) return 1;
+  return 1 + editDistance(a, b);
+}
+
+function unknownKind(ctx: Context, kind: string, path: (string | number)[]): never {
+  const kinds = kindsOf(ctx.language);
+  const known = Object.hasOwn(NORMALIZED_KINDS, kind);
+  const near = nodeTypes(ctx.lang)
+    .map((type) => ({ type, d: type.includes(kind) ? 0 : editDistance(type, kind) }))
+    .filter((entry) => entry.d <= Math.max(2, Math.floor(kind.length / 3)))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((entry) => `"${entry.type}"`);
+  const message = known
+    ? `Kind "${kind}" does not exist in ${ctx.language} ("${ctx.file}"): valid kinds are ${kinds.join(", ")}`
+    : `Unknown kind "${kind}" for ${ctx.language} ("${ctx.file}"): valid kinds are ${kinds.join(", ")}`;
+  invalid(
+    ctx,
+    path,
+    message,
+    `or any ${ctx.language} node type${near.length > 0 ? `, e.g. ${near.join(", ")}` : ' such as "if_statement"'}`,
+  );
+}
+
+function nameDoesNotApply(ctx: Context, kind: string, path: (string | number)[]): never {
+  invalid(
+    ctx,
+    [...path, "name"],
+    `Locator field "name" does not apply to kind "${kind}": its nodes have no name`,
+    'drop "name" and use "parent" and "index", or a named kind such as "function", "call" or "identifier"',
+  );
+}
+
+function invalid(ctx: Context, path: (string | number)[], message: string, hint?: string): never {
+  throw new IssueError(error("locator-invalid", message, { file: ctx.file, path, ...(hint ? { hint } : {}) }));
+}
+
+function issue(
+  ctx: Context,
+  path: (string | number)[],
+  message: string,
+  hint: string,
+  list: Candidate[],
+): Issue {
+  return error("locator-not-found", message, {
+    file: ctx.file,
+    ...(path.length > 0 ? { path } : {}),
+    hint,
+    candidates: list,
+  });
+}
+
+/** How a node reads in a message: `function "load" (line 11)`. */
+function what(ctx: Context, node: Node): string {
+  const name = nodeNames(node, ctx.language).length > 0 ? nodeName(node, ctx.language) : undefined;
+  return `${kindOf(node, ctx.language)}${name ? ` "${name}"` : ""} (line ${node.startPosition.row + 1})`;
+}
+
+/** Candidates for an issue, at most `MAX_CANDIDATES`. */
+function candidates(nodes: Node[], file: string): Candidate[] {
+  return nodes.slice(0, MAX_CANDIDATES).map((node) => describeNode(node, file));
+}
+
+/** A node as an issue candidate: `{file, line, kind, text}` (kind normalized where one applies). */
+export function describeNode(node: Node, file: string): Candidate {
+  return {
+    file,
+    line: node.startPosition.row + 1,
+    kind: kindOf(node, detectLanguage(file)),
+    text: firstLine(node.text),
+  };
+}
+
+function isNodeType(lang: Language, type: string): boolean {
+  if (type.startsWith("_")) return false;
+  const id = lang.idForNodeType(type, true);
+  return id !== null && lang.nodeTypeIsVisible(id);
+}
+
+const typeLists = new WeakMap<Language, string[]>();
+
+/** The named, visible node types of a language. */
+function nodeTypes(lang: Language): string[] {
+  let list = typeLists.get(lang);
+  if (!list) {
+    const set = new Set<string>();
+    for (let id = 0; id < lang.nodeTypeCount; id++) {
+      if (lang.nodeTypeIsNamed(id) && lang.nodeTypeIsVisible(id)) set.add(lang.nodeTypeForId(id)!);
+    }
+    list = [...set];
+    typeLists.set(lang, list);
+  }
+  return list;
+}
+
+function normalizePath(path: string): string {
+  return path.replace(/\\/g, "/").split("/").filter((part) => part !== "" && part !== ".").join("/");
+}

@@ -1,0 +1,561 @@
+/**
+ * Plan validation: from a JSON value to a `NormalizedPlan` whose every step
+ * knows its tier, its kind and its checked parameters, or to the complete
+ * list of problems (all of them, not the first), each an issue object with
+ * the step, a JSON path into the plan and a stable code.
+ *
+ * The stages:
+ * 1. `sanitize`: plain JSON data only (no cycles, functions, `__proto__`
+ *    keys, nesting deeper than 64), copied so nothing can change under us.
+ * 2. The top-level shape: an array of steps or `{define_operators, plan}`;
+ *    anything else (a file list, an empty array, a single step) is refused
+ *    with a message that shows what a plan looks like.
+ * 3. `define_operators`, by the DSL's validator (`engine/edit/dsl.ts`); its
+ *    shape is described in `schema.ts` for the JSON Schema.
+ * 4. Each step, against the zod schema of its kind (`schema.ts`,
+ *    `operators.ts`), with zod's issues translated (`zod_issues.ts`).
+ *
+ * Unknown parameters and fields are warnings (with a "did you mean"), so a
+ * plan with a stray `"comment"` key still runs; everything else is an error.
+ *
+ * @module
+ */
+
+import { error, type Issue, IssueError, warning } from "../issue.ts";
+import {
+  LEGACY_OP_NAMES,
+  type OperatorKind,
+  type OperatorSpec,
+  OPERATORS,
+  requiredParams,
+  TEMPLATE_NAMES,
+} from "./operators.ts";
+import { FRAGMENT_STEP_SCHEMA, TEMPLATE_STEP_SCHEMA } from "./schema.ts";
+import { sanitize } from "./sanitize.ts";
+import { closestNames, didYouMean } from "./suggest.ts";
+import { detectTier, type Tier } from "./tiers.ts";
+import { describe, type Scope, translateZodIssues } from "./zod_issues.ts";
+import { type OperatorDefinition, validateDefinitions } from "../edit/dsl.ts";
+
+export { detectTier, type Tier } from "./tiers.ts";
+export { OPERATORS, type OperatorSpec, SURGERY_OPS, TEMPLATE_NAMES } from "./operators.ts";
+export { PLAN_SCHEMA, planJsonSchema } from "./schema.ts";
+export type { OperatorDefinition } from "../edit/dsl.ts";
+
+/** How a step is executed. */
+export type StepKind = OperatorKind | "template" | "fragment";
+
+/** A validated step. */
+export interface NormalizedStep {
+  /** 0-based position in the plan. */
+  index: number;
+  /** Seed 001 tier: 1 surgery, 2 template, 3 fragment, 0 otherwise. */
+  tier: Tier;
+  kind: StepKind;
+  /** The operator name; the template name for tier 2; `"fragment"` for tier 3. */
+  op: string;
+  /**
+   * The step's parameters as validated (declared keys only). For a fragment
+   * step: `{fragment, action, target}`.
+   */
+  params: Record<string, unknown>;
+  /** The step as written (a sanitized copy). */
+  raw: unknown;
+  /** JSON path of the step in the plan document: `[2]`, or `["plan", 2]` in the object format. */
+  path: (string | number)[];
+}
+
+/** A plan ready to execute. */
+export interface NormalizedPlan {
+  definitions: OperatorDefinition[];
+  steps: NormalizedStep[];
+}
+
+/** The result of `parsePlan`: a plan when there are no errors, and every issue found. */
+export interface ParseResult {
+  plan?: NormalizedPlan;
+  issues: Issue[];
+}
+
+/** Most issues reported for one plan; the rest are summarised in one more. */
+export const MAX_ISSUES = 100;
+
+/** Most steps a plan may have. */
+export const MAX_STEPS = 10_000;
+
+/** What a plan looks like, for messages about input that is not one. */
+export const PLAN_SHAPE_HINT =
+  'a plan is a JSON array of steps, e.g. [{"op": "replace_code", "params": {"file": "src/a.py", "pattern": "x = 1", "replacement": "x = 2"}}], or an object {"define_operators": [...], "plan": [...]}';
+
+/** Validate a plan given as JSON text (a `json-invalid` issue when it does not parse). */
+export function parsePlanText(text: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return {
+      issues: [
+        error("json-invalid", `The plan is not valid JSON: ${(err as Error).message}`, { path: [], hint: PLAN_SHAPE_HINT }),
+      ],
+    };
+  }
+  return parsePlan(value);
+}
+
+/** Validate a plan document (see the module notes). */
+export function parsePlan(json: unknown): ParseResult {
+  const clean = sanitize(json);
+  if (clean.issues.length > 0) return { issues: clean.issues };
+  const collector = new Collector();
+  const plan = parseDocument(clean.value, collector);
+  const issues = collector.done();
+  return issues.some((issue) => issue.severity === "error") ? { issues } : { plan, issues };
+}
+
+/**
+ * Check the params of built-in operator `op` and return them as validated
+ * (for operators called directly, not through `parsePlan`). Throws an
+ * `IssueError` with every problem.
+ */
+export function checkParams(op: string, params: unknown, step?: number): Record<string, unknown> {
+  const spec = OPERATORS.get(op);
+  if (!spec) throw new IssueError(error("unknown-operator", `Unknown operator '${op}'`, { step }));
+  const collector = new Collector();
+  const scope: Scope = { prefix: step === undefined ? op : `Step ${step}`, owner: op, step, base: ["params"], params: true };
+  const out = checkBuiltinParams(spec, params, scope, collector);
+  const errors = collector.done().filter((issue) => issue.severity === "error");
+  if (errors.length > 0 || !out) throw new IssueError(errors.length > 0 ? errors : [error("plan-invalid", `Invalid params for ${op}`)]);
+  return out;
+}
+
+/** Issues, capped at `MAX_ISSUES`. */
+class Collector {
+  private readonly issues: Issue[] = [];
+  private dropped = 0;
+
+  add(...issues: Issue[]): void {
+    for (const issue of issues) {
+      if (this.issues.length < MAX_ISSUES) this.issues.push(issue);
+      else this.dropped++;
+    }
+  }
+
+  get errorCount(): number {
+    return this.issues.filter((issue) => issue.severity === "error").length;
+  }
+
+  done(): Issue[] {
+    if (this.dropped === 0) return this.issues;
+    return [
+      ...this.issues,
+      error("too-many-issues", `${this.dropped} more problems were found and not listed`, {
+        hint: "fix the problems above and validate again",
+      }),
+    ];
+  }
+}
+
+type Json = unknown;
+type Path = (string | number)[];
+
+function isObject(value: Json): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Stage 2: the top-level shape, then definitions and steps. */
+function parseDocument(doc: Json, out: Collector): NormalizedPlan | undefined {
+  let steps: Json;
+  let stepsPath: Path;
+  let definitions: OperatorDefinition[] = [];
+  if (Array.isArray(doc)) {
+    steps = doc;
+    stepsPath = [];
+  } else if (isObject(doc) && Object.hasOwn(doc, "plan")) {
+    for (const key of Object.keys(doc)) {
+      if (key !== "plan" && key !== "define_operators") {
+        out.add(warning("unknown-field", `Unknown top-level field '${key}' (a plan object has "define_operators" and "plan")`, {
+          path: [key],
+        }));
+      }
+    }
+    stepsPath = ["plan"];
+    steps = doc.plan;
+    if (!Array.isArray(steps)) {
+      out.add(error("wrong-type", `"plan" must be an array of steps, got ${describe(steps)}`, {
+        path: ["plan"],
+        hint: PLAN_SHAPE_HINT,
+      }));
+      return undefined;
+    }
+    if (Object.hasOwn(doc, "define_operators")) definitions = parseDefinitions(doc.define_operators, out);
+  } else {
+    out.add(notAPlan(doc));
+    return undefined;
+  }
+
+  const list = steps as Json[];
+  if (list.length === 0) {
+    out.add(error("plan-invalid", `The plan has no steps: ${PLAN_SHAPE_HINT}`, { path: stepsPath }));
+    return undefined;
+  }
+  if (list.every((item) => typeof item === "string")) {
+    const sample = JSON.stringify((list[0] as string).slice(0, 60));
+    out.add(error(
+      "plan-invalid",
+      `The plan is a list of strings (${sample}${list.length > 1 ? ", ..." : ""}), not of steps: ${PLAN_SHAPE_HINT}`,
+      { path: stepsPath, hint: "a list of file names is not a plan: write the edits as steps" },
+    ));
+    return undefined;
+  }
+  if (list.length > MAX_STEPS) {
+    out.add(error("plan-too-large", `The plan has ${list.length} steps, more than ${MAX_STEPS}`, { path: stepsPath }));
+    return undefined;
+  }
+
+  const defined = new Map(definitions.map((def) => [def.define, def]));
+  const normalized: NormalizedStep[] = [];
+  for (let index = 0; index < list.length; index++) {
+    const step = parseStep(list[index], index, [...stepsPath, index], defined, out);
+    if (step) normalized.push(step);
+  }
+  return { definitions, steps: normalized };
+}
+
+/** The issue for a top-level value that is not a plan, saying what it looks like instead. */
+function notAPlan(doc: Json): Issue {
+  if (isObject(doc)) {
+    if (Object.hasOwn(doc, "op") || Object.hasOwn(doc, "template") || Object.hasOwn(doc, "fragment")) {
+      return error("plan-invalid", `The plan is a single step, not an array of steps: wrap it in [ ]`, {
+        path: [],
+        hint: PLAN_SHAPE_HINT,
+      });
+    }
+    const arrayKey = Object.keys(doc).find((key) => Array.isArray(doc[key]));
+    if (arrayKey) {
+      return error(
+        "plan-invalid",
+        `The plan object has no "plan" field (it has "${arrayKey}"): ${PLAN_SHAPE_HINT}`,
+        { path: [], hint: `rename "${arrayKey}" to "plan" if it holds the steps` },
+      );
+    }
+    return error("plan-invalid", `The plan object has no "plan" field: ${PLAN_SHAPE_HINT}`, { path: [] });
+  }
+  return error("plan-invalid", `The plan must be an array of steps, got ${describe(doc)}: ${PLAN_SHAPE_HINT}`, {
+    path: [],
+  });
+}
+
+/**
+ * Stage 3: `define_operators`, checked by the DSL's own validator
+ * (`validateDefinitions`: shape, names, variables, callees, recursion).
+ * Returns the definitions when they are valid.
+ */
+function parseDefinitions(raw: Json, out: Collector): OperatorDefinition[] {
+  const issues = validateDefinitions(raw, { basePath: ["define_operators"] });
+  out.add(...issues);
+  if (issues.some((issue) => issue.severity === "error")) return [];
+  return raw as OperatorDefinition[];
+}
+
+/** Stage 4: one step. */
+function parseStep(
+  raw: Json,
+  index: number,
+  path: Path,
+  defined: Map<string, OperatorDefinition>,
+  out: Collector,
+): NormalizedStep | undefined {
+  const prefix = `Step ${index}`;
+  if (!isObject(raw)) {
+    out.add(error(
+      "plan-invalid",
+      `${prefix}: A step must be an object like {"op": NAME, "params": {...}}, got ${describe(raw)}`,
+      { step: index, path, hint: PLAN_SHAPE_HINT },
+    ));
+    return undefined;
+  }
+  const tags = ["op", "template", "fragment"].filter((key) => Object.hasOwn(raw, key));
+  if (tags.length === 0) {
+    const guess = ["operator", "operation", "action", "name", "type", "tool"].find((key) => typeof raw[key] === "string");
+    out.add(error("plan-invalid", `${prefix}: A step needs "op", "template" or "fragment"`, {
+      step: index,
+      path,
+      hint: guess ? `name the operator in "op" (not "${guess}")` : PLAN_SHAPE_HINT,
+    }));
+    return undefined;
+  }
+  if (tags.length > 1) {
+    out.add(error(
+      "plan-invalid",
+      `${prefix}: A step has exactly one of "op", "template" or "fragment", this one has ${
+        tags.map((tag) => `"${tag}"`).join(" and ")
+      }`,
+      { step: index, path },
+    ));
+    return undefined;
+  }
+  const tier = detectTier(raw);
+  if (tags[0] === "template") return parseTemplateStep(raw, index, path, tier, out);
+  if (tags[0] === "fragment") return parseFragmentStep(raw, index, path, tier, out);
+
+  const op = raw.op;
+  if (typeof op !== "string") {
+    out.add(error("wrong-type", `${prefix}: "op" must be an operator name, got ${describe(op)}`, {
+      step: index,
+      path: [...path, "op"],
+    }));
+    return undefined;
+  }
+  warnUnknownKeys(raw, ["op", "params", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
+  const spec = OPERATORS.get(op);
+  const def = defined.get(op);
+  if (!spec && !def) {
+    out.add(unknownOperator(op, index, path, defined));
+    return undefined;
+  }
+  const paramsPath = [...path, "params"];
+  if (!Object.hasOwn(raw, "params")) {
+    const declared = spec ? Object.keys(spec.params.shape) : Object.keys(def!.params_schema ?? {});
+    const misplaced = declared.filter((key) => Object.hasOwn(raw, key));
+    if (misplaced.length > 0) {
+      out.add(error(
+        "plan-invalid",
+        `${prefix}: The parameters of ${op} belong in "params": move ${misplaced.map((key) => `'${key}'`).join(", ")} into "params"`,
+        { step: index, path: paramsPath },
+      ));
+      return undefined;
+    }
+  }
+  const params = raw.params ?? {};
+  const scope: Scope = { prefix, owner: op, step: index, base: paramsPath, params: true };
+  if (spec) {
+    const checked = checkBuiltinParams(spec, params, scope, out);
+    if (!checked) return undefined;
+    const kind: StepKind = op === "delete_node" && checked.target !== undefined ? "surgery" : spec.kind;
+    return { index, tier, kind, op, params: checked, raw, path };
+  }
+  const checked = checkDefinedParams(def!, params, scope, out);
+  if (!checked) return undefined;
+  return { index, tier, kind: "composed", op, params: checked, raw, path };
+}
+
+/** Validate the params of a built-in operator; undefined when there are errors. */
+function checkBuiltinParams(
+  spec: OperatorSpec,
+  params: Json,
+  scope: Scope,
+  out: Collector,
+): Record<string, unknown> | undefined {
+  if (!isObject(params)) {
+    out.add(error("wrong-type", `${scope.prefix}: The params of ${spec.name} must be an object, got ${describe(params)}`, {
+      step: scope.step,
+      path: scope.base,
+    }));
+    return undefined;
+  }
+  const before = out.errorCount;
+  const declared = Object.keys(spec.params.shape);
+  const legacyHint = spec.kind === "legacy" && Object.hasOwn(params, "locator") ? legacyLocatorHint(spec.name) : undefined;
+  const result = spec.params.safeParse(params);
+  if (!result.success) {
+    const issues = translateZodIssues(result.error.issues, params, scope);
+    out.add(...issues.map((issue) => (legacyHint && issue.code === "missing-parameter" ? { ...issue, hint: legacyHint } : issue)));
+  }
+  for (const group of spec.oneOf ?? []) {
+    const given = group.filter((key) => params[key] !== undefined);
+    if (given.length === 0) {
+      out.add(error("missing-parameter", `${scope.prefix}: Missing parameter '${group[0]}' for ${spec.name}`, {
+        step: scope.step,
+        path: [...scope.base, group[0]],
+        hint: group.length > 1 ? `give one of ${group.map((key) => `"${key}"`).join(", ")}` : undefined,
+      }));
+    } else if (given.length > 1 && new Set(given.map((key) => JSON.stringify(params[key]))).size > 1) {
+      out.add(error(
+        "conflicting-parameters",
+        `${scope.prefix}: ${spec.name} takes one of ${given.map((key) => `'${key}'`).join(" and ")}, with different values given`,
+        { step: scope.step, path: [...scope.base, given[1]], hint: "keep one of them" },
+      ));
+    }
+  }
+  for (const key of Object.keys(params)) {
+    if (declared.includes(key)) continue;
+    const suggestion = didYouMean(closestNames(key, declared, 2));
+    const hint = key === "locator" && legacyHint ? legacyHint : suggestion;
+    out.add(warning("unknown-parameter", `${scope.prefix}: Unknown parameter '${key}' for ${spec.name} (ignored)`, {
+      step: scope.step,
+      path: [...scope.base, key],
+      hint: hint ?? `${spec.name} takes ${declared.map((name) => `"${name}"`).join(", ")}`,
+    }));
+  }
+  if (out.errorCount > before || !result.success) return undefined;
+  return result.data as Record<string, unknown>;
+}
+
+/** The hint for a legacy operator given a `locator`: its primitive equivalent (seed 002 mapping). */
+function legacyLocatorHint(op: string): string {
+  const equivalent: Record<string, string> = {
+    replace_code: "replace_node",
+    insert_code: "insert_before_node or insert_after_node",
+    delete_lines: "delete_node",
+    modify_function_signature: "replace_node (locator with \"field\": \"parameters\")",
+    rename_symbol: "replace_all_matching or rename_identifier",
+    wrap_block: "wrap_node",
+    replace_function_body: "replace_node (locator with \"field\": \"body\")",
+  };
+  const required = requiredParams(OPERATORS.get(op)!).map((key) => `"${key}"`).join(", ");
+  return `${op} is a legacy operator taking ${required}; to target a node by locator use ${equivalent[op] ?? "a primitive"}`;
+}
+
+/** Validate the params of a `define_operators` operator against its `params_schema`. */
+function checkDefinedParams(
+  def: OperatorDefinition,
+  params: Json,
+  scope: Scope,
+  out: Collector,
+): Record<string, unknown> | undefined {
+  if (!isObject(params)) {
+    out.add(error("wrong-type", `${scope.prefix}: The params of ${def.define} must be an object, got ${describe(params)}`, {
+      step: scope.step,
+      path: scope.base,
+    }));
+    return undefined;
+  }
+  const before = out.errorCount;
+  const schema = def.params_schema ?? {};
+  for (const [name, declared] of Object.entries(schema)) {
+    const optional = declared.endsWith("?");
+    const type = optional ? declared.slice(0, -1) : declared;
+    const value = params[name];
+    const path = [...scope.base, name];
+    if (value === undefined && optional) continue;
+    if (value === undefined) {
+      out.add(error("missing-parameter", `${scope.prefix}: Missing parameter '${name}' for ${def.define}`, {
+        step: scope.step,
+        path,
+      }));
+      continue;
+    }
+    const expected = TYPE_CHECKS[type.toLowerCase()];
+    if (expected && !expected.test(value)) {
+      out.add(error(
+        "wrong-type",
+        `${scope.prefix}: Parameter '${name}' of ${def.define} must be ${expected.text}, got ${describe(value)}`,
+        { step: scope.step, path },
+      ));
+    }
+  }
+  for (const key of Object.keys(params)) {
+    if (Object.hasOwn(schema, key)) continue;
+    out.add(warning("unknown-parameter", `${scope.prefix}: Unknown parameter '${key}' for ${def.define} (ignored)`, {
+      step: scope.step,
+      path: [...scope.base, key],
+      hint: didYouMean(closestNames(key, Object.keys(schema), 2)),
+    }));
+  }
+  return out.errorCount > before ? undefined : params;
+}
+
+const TYPE_CHECKS: Record<string, { text: string; test: (value: unknown) => boolean }> = {
+  string: { text: "a string", test: (v) => typeof v === "string" },
+  str: { text: "a string", test: (v) => typeof v === "string" },
+  code: { text: "a string", test: (v) => typeof v === "string" },
+  number: { text: "a number", test: (v) => typeof v === "number" && Number.isFinite(v) },
+  int: { text: "an integer", test: (v) => Number.isInteger(v) },
+  integer: { text: "an integer", test: (v) => Number.isInteger(v) },
+  boolean: { text: "true or false", test: (v) => typeof v === "boolean" },
+  bool: { text: "true or false", test: (v) => typeof v === "boolean" },
+  locator: { text: "a locator object", test: (v) => isObject(v) },
+  object: { text: "an object", test: (v) => isObject(v) },
+  dict: { text: "an object", test: (v) => isObject(v) },
+  array: { text: "an array", test: (v) => Array.isArray(v) },
+  list: { text: "an array", test: (v) => Array.isArray(v) },
+};
+
+/** `Step 3: Unknown operator 'edit_file'`, with the closest names as a hint. */
+function unknownOperator(op: string, index: number, path: Path, defined: Map<string, OperatorDefinition>): Issue {
+  const shown = op.length > 80 ? `${op.slice(0, 77)}...` : op;
+  let hint: string | undefined;
+  if (TEMPLATE_NAMES.includes(op) && !OPERATORS.has(op)) {
+    hint = `'${op}' is a template: write {"template": "${op}", "params": {"target": LOCATOR, ...}}`;
+  } else {
+    hint = didYouMean(closestNames(op, [...OPERATORS.keys(), ...defined.keys()]));
+  }
+  return error("unknown-operator", `Step ${index}: Unknown operator '${shown}'`, {
+    step: index,
+    path: [...path, "op"],
+    hint: hint ??
+      `operators: ${[...OPERATORS.keys()].join(", ")}${defined.size > 0 ? `, ${[...defined.keys()].join(", ")}` : ""}`,
+  });
+}
+
+function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path, tier: Tier, out: Collector) {
+  const prefix = `Step ${index}`;
+  const name = raw.template;
+  if (typeof name !== "string") {
+    out.add(error("wrong-type", `${prefix}: "template" must be a template name, got ${describe(name)}`, {
+      step: index,
+      path: [...path, "template"],
+    }));
+    return undefined;
+  }
+  if (!TEMPLATE_NAMES.includes(name)) {
+    const shown = name.length > 80 ? `${name.slice(0, 77)}...` : name;
+    const isOp = OPERATORS.has(name) || LEGACY_OP_NAMES.includes(name);
+    out.add(error("unknown-template", `${prefix}: Unknown template '${shown}'`, {
+      step: index,
+      path: [...path, "template"],
+      hint: isOp
+        ? `'${name}' is an operator: write {"op": "${name}", "params": {...}}`
+        : didYouMean(closestNames(name, TEMPLATE_NAMES)) ?? `templates: ${TEMPLATE_NAMES.join(", ")}`,
+    }));
+    return undefined;
+  }
+  warnUnknownKeys(raw, ["template", "params", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
+  const result = TEMPLATE_STEP_SCHEMA.safeParse(raw);
+  if (!result.success) {
+    out.add(...translateZodIssues(result.error.issues, raw, { prefix, owner: name, step: index, base: path, params: false }));
+    return undefined;
+  }
+  const step: NormalizedStep = {
+    index,
+    tier,
+    kind: "template",
+    op: name,
+    params: result.data.params as Record<string, unknown>,
+    raw,
+    path,
+  };
+  return step;
+}
+
+function parseFragmentStep(raw: Record<string, Json>, index: number, path: Path, tier: Tier, out: Collector) {
+  const prefix = `Step ${index}`;
+  warnUnknownKeys(raw, ["fragment", "action", "target", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
+  const result = FRAGMENT_STEP_SCHEMA.safeParse(raw);
+  if (!result.success) {
+    out.add(...translateZodIssues(result.error.issues, raw, { prefix, owner: "the fragment step", step: index, base: path, params: false }));
+    return undefined;
+  }
+  const { fragment, action, target } = result.data;
+  const step: NormalizedStep = { index, tier, kind: "fragment", op: "fragment", params: { fragment, action, target }, raw, path };
+  return step;
+}
+
+function warnUnknownKeys(
+  raw: Record<string, Json>,
+  known: string[],
+  template: string,
+  index: number,
+  path: Path,
+  out: Collector,
+): void {
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    out.add(warning("unknown-field", template.replace("%s", key), {
+      step: index,
+      path: [...path, key],
+      hint: didYouMean(closestNames(key, known, 1)) ?? `a step has ${known.map((k) => `"${k}"`).join(", ")}`,
+    }));
+  }
+}
+

@@ -1,0 +1,308 @@
+/**
+ * The catalog of built-in `op` operators: for each its kind and its
+ * parameters as a zod object. This one table feeds plan validation
+ * (`parsePlan`), the JSON Schema (`graphplan schema`), the operators' own
+ * parameter checks and the LLM-facing operator list.
+ *
+ * Kinds:
+ * - `primitive`: AST-node mutators and read-only ops; take a `locator`.
+ * - `surgery`: tier-1 formal transforms (seed 001); take a `target`.
+ *   `delete_node` is both: it accepts `locator` or `target`.
+ * - `composed`: the built-in composed operators. `add_method`, `add_import`
+ *   and `add_class_attribute` are also the legacy operators of the same
+ *   names: one operator, accepting both spellings of its parameters.
+ * - `legacy`: the other seven string/line-based operators of seed 002.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { LOCATOR_SCHEMA } from "../locate/schema.ts";
+
+/** How a step reaches its implementation. */
+export type OperatorKind = "primitive" | "surgery" | "composed" | "legacy";
+
+/** A built-in operator. */
+export interface OperatorSpec {
+  name: string;
+  kind: OperatorKind;
+  /** One line for catalogs and the JSON Schema. */
+  summary: string;
+  /** Parameters; keys not declared here are reported as unknown. */
+  params: z.ZodObject;
+  /** Groups of alternative spellings: exactly one of each group is required. */
+  oneOf?: string[][];
+}
+
+/**
+ * A file path relative to the repository root. Absolute paths and `..` are
+ * refused here already, so a plan that tries to leave the repository fails
+ * validation (symlinks are checked when the file is opened).
+ */
+export const FILE_PATH = z.string().superRefine((value, ctx) => {
+  const problem = pathProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code } });
+}).meta({ description: "Path relative to the repository root (no absolute paths, no \"..\")" });
+
+/** Why `path` cannot name a file in the repository, or undefined. */
+export function pathProblem(path: string): { code: string; message: string } | undefined {
+  if (path.trim() === "") return { code: "path-invalid", message: "must not be empty" };
+  if (path.includes("\0")) return { code: "path-invalid", message: "must not contain a NUL byte" };
+  if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path) || path.startsWith("~")) {
+    return { code: "path-outside-repo", message: "must be relative to the repository root, not absolute" };
+  }
+  if (path.split(/[\\/]/).includes("..")) {
+    return { code: "path-outside-repo", message: "must not contain \"..\" (paths stay inside the repository)" };
+  }
+  return undefined;
+}
+
+/** A 1-based line number. */
+const LINE = z.number().int().min(1).meta({ description: "1-based line number" });
+
+/** Source text. */
+const CODE = z.string();
+
+/** A non-empty name. */
+const NAME = z.string().min(1);
+
+/** An identifier (letters, digits, `_`, `$`; not starting with a digit). */
+export const IDENTIFIER = z.string().superRefine((value, ctx) => {
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(value)) {
+    ctx.addIssue({ code: "custom", message: "must be an identifier", params: { code: "invalid-identifier" } });
+  }
+}).meta({ description: "An identifier" });
+
+
+/** Where `copy_node`/`move_node` put the node relative to `destination`. */
+export const SURGERY_POSITIONS = ["before", "after", "append_to_body", "prepend_to_body"] as const;
+
+function spec(
+  name: string,
+  kind: OperatorKind,
+  summary: string,
+  shape: z.ZodRawShape,
+  oneOf?: string[][],
+): OperatorSpec {
+  return { name, kind, summary, params: z.object(shape), oneOf };
+}
+
+/** Every built-in `op`, by name. */
+export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
+  // Primitives (seed 002, "Mutator Primitives", "Read-Only Primitives"). `file` is the default
+  // file for locators that name none.
+  spec("replace_node", "primitive", "Replace the text of the node a locator matches", {
+    locator: LOCATOR_SCHEMA,
+    replacement: CODE,
+    file: FILE_PATH.optional(),
+  }),
+  spec("insert_before_node", "primitive", "Insert code before a node", {
+    locator: LOCATOR_SCHEMA,
+    code: CODE,
+    separator: z.string().optional(),
+    file: FILE_PATH.optional(),
+  }),
+  spec("insert_after_node", "primitive", "Insert code after a node", {
+    locator: LOCATOR_SCHEMA,
+    code: CODE,
+    separator: z.string().optional(),
+    file: FILE_PATH.optional(),
+  }),
+  spec(
+    "delete_node",
+    "primitive",
+    "Delete a node with its separator (also a tier-1 surgery op: give `locator` or `target`)",
+    {
+      locator: LOCATOR_SCHEMA.optional(),
+      target: LOCATOR_SCHEMA.optional(),
+      all: z.boolean().optional().meta({ description: "Delete every match instead of exactly one" }),
+      file: FILE_PATH.optional(),
+    },
+    [["locator", "target"]],
+  ),
+  spec("wrap_node", "primitive", "Wrap a node (or consecutive sibling matches) between `before` and `after`", {
+    locator: LOCATOR_SCHEMA,
+    before: CODE,
+    after: CODE.optional(),
+    indent_body: z.union([z.number().int().min(0), z.string()]).optional().meta({
+      description: "Indentation added to the wrapped lines: a number of spaces or a string",
+    }),
+    file: FILE_PATH.optional(),
+  }),
+  spec("replace_all_matching", "primitive", "Replace every node a locator matches", {
+    locator: LOCATOR_SCHEMA,
+    replacement: CODE,
+    filter: z.enum(["not_in_string_or_comment"]).optional(),
+    file: FILE_PATH.optional(),
+  }),
+  spec("locate", "primitive", "Report the nodes a locator matches (read-only)", {
+    locator: LOCATOR_SCHEMA,
+    file: FILE_PATH.optional(),
+  }),
+  spec("locate_region", "primitive", "Report the span and text of one node (read-only)", {
+    locator: LOCATOR_SCHEMA,
+    file: FILE_PATH.optional(),
+  }),
+
+  // Tier-1 surgery (seed 001).
+  spec("rename_identifier", "surgery", "Rename an identifier and its references", {
+    target: LOCATOR_SCHEMA,
+    new_name: IDENTIFIER,
+  }),
+  spec("copy_node", "surgery", "Copy a node next to or into another", {
+    target: LOCATOR_SCHEMA,
+    destination: LOCATOR_SCHEMA,
+    position: z.enum(SURGERY_POSITIONS),
+  }),
+  spec("move_node", "surgery", "Move a node next to or into another", {
+    target: LOCATOR_SCHEMA,
+    destination: LOCATOR_SCHEMA,
+    position: z.enum(SURGERY_POSITIONS),
+  }),
+  spec("swap_nodes", "surgery", "Swap two nodes", {
+    target: LOCATOR_SCHEMA,
+    other: LOCATOR_SCHEMA,
+  }),
+  spec("reorder_children", "surgery", "Reorder the named children of a node", {
+    target: LOCATOR_SCHEMA,
+    order: z.array(z.number().int().min(0)).min(1).meta({
+      description: "The new order, as 0-based indexes of the current named children",
+    }),
+  }),
+
+  // Built-in composed operators, which are also legacy operators: both spellings are accepted.
+  spec(
+    "add_method",
+    "composed",
+    "Add a method after the last member of a class body",
+    {
+      file: FILE_PATH,
+      class_name: NAME.optional(),
+      class: NAME.optional(),
+      method_code: CODE.optional(),
+      code: CODE.optional(),
+    },
+    [["class_name", "class"], ["method_code", "code"]],
+  ),
+  spec(
+    "add_import",
+    "composed",
+    "Add an import after the last module-level import (warns when already imported)",
+    {
+      file: FILE_PATH,
+      import_statement: CODE.min(1).optional(),
+      import: CODE.min(1).optional(),
+      statement: CODE.min(1).optional(),
+      code: CODE.min(1).optional(),
+    },
+    [["import_statement", "import", "statement", "code"]],
+  ),
+  spec(
+    "add_class_attribute",
+    "composed",
+    "Add a class attribute before the first statement of a class body (after its docstring)",
+    {
+      file: FILE_PATH,
+      class_name: NAME.optional(),
+      class: NAME.optional(),
+      attribute: CODE.optional(),
+      code: CODE.optional(),
+      attribute_code: CODE.optional(),
+    },
+    [["class_name", "class"], ["attribute", "code", "attribute_code"]],
+  ),
+
+  // Legacy operators (seed 002, "Legacy Operators").
+  spec("replace_code", "legacy", "Replace a text pattern (exact, then whitespace/indentation/fuzzy match)", {
+    file: FILE_PATH,
+    pattern: z.string().min(1),
+    replacement: CODE,
+  }),
+  spec("insert_code", "legacy", "Insert code before or after a 1-based line", {
+    file: FILE_PATH,
+    anchor_line: LINE,
+    position: z.enum(["before", "after"]),
+    code: CODE,
+  }),
+  spec("delete_lines", "legacy", "Delete a range of 1-based lines (inclusive)", {
+    file: FILE_PATH,
+    start_line: LINE,
+    end_line: LINE,
+  }),
+  spec("modify_function_signature", "legacy", "Replace the signature text of a named function", {
+    file: FILE_PATH,
+    func_name: NAME,
+    old_signature: z.string().min(1),
+    new_signature: z.string().min(1),
+  }),
+  spec("rename_symbol", "legacy", "Rename an identifier in one file (code only, not strings or comments)", {
+    file: FILE_PATH,
+    old_name: IDENTIFIER,
+    new_name: IDENTIFIER,
+  }),
+  spec("wrap_block", "legacy", "Wrap a range of lines between two code blocks, indenting it", {
+    file: FILE_PATH,
+    start_line: LINE,
+    end_line: LINE,
+    before_code: CODE,
+    after_code: CODE,
+  }),
+  spec("replace_function_body", "legacy", "Replace the body block of a named function", {
+    file: FILE_PATH,
+    func_name: NAME,
+    new_body: CODE,
+  }),
+].map((entry) => [entry.name, entry]));
+
+/** Tier-1 surgery op names (seed 001 `detect_tier`). */
+export const SURGERY_OPS: ReadonlySet<string> = new Set([
+  "rename_identifier",
+  "copy_node",
+  "move_node",
+  "swap_nodes",
+  "delete_node",
+  "reorder_children",
+]);
+
+/** The seed's ten legacy operator names (three of them are the composed built-ins). */
+export const LEGACY_OP_NAMES: readonly string[] = [
+  "replace_code",
+  "insert_code",
+  "delete_lines",
+  "add_method",
+  "add_import",
+  "modify_function_signature",
+  "rename_symbol",
+  "wrap_block",
+  "add_class_attribute",
+  "replace_function_body",
+];
+
+/** The 15 tier-2 templates of seed 001. */
+export const TEMPLATE_NAMES: readonly string[] = [
+  "guard_clause",
+  "wrap_try_except",
+  "add_parameter",
+  "replace_expression",
+  "extract_variable",
+  "add_import_and_use",
+  "add_method",
+  "modify_condition",
+  "add_conditional_branch",
+  "replace_function_body",
+  "wrap_context_manager",
+  "add_decorator",
+  "inline_variable",
+  "change_return_value",
+  "add_class_attribute",
+];
+
+/** What a tier-3 fragment does at its target. */
+export const FRAGMENT_ACTIONS = ["replace", "insert_before", "insert_after"] as const;
+
+/** The required parameter names of an operator, in declaration order. */
+export function requiredParams(spec: OperatorSpec): string[] {
+  return Object.entries(spec.params.shape)
+    .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
+    .map(([name]) => name);
+}

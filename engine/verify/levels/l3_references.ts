@@ -1,0 +1,48 @@
+/**
+ * L3 referential integrity (Python): each name the edit introduces is bound
+ * where it is used: in an enclosing scope, as a builtin, by an import, or
+ * by the edit itself (the new text is part of the re-parsed file, so its own
+ * definitions count). Resolution follows `scope.ts`: class scopes do not
+ * leak into methods, comprehension variables do not leak out, `global` and
+ * `nonlocal` are honoured, and a star import makes an unbound name
+ * "unknown", which is not reported.
+ *
+ * Attribute names after `.` and keyword-argument names are not references.
+ * Names used as the object of an attribute access (`np` in `np.zeros`) are
+ * left to L4, which reports them as missing imports.
+ *
+ * Other languages: no scope model yet, no findings.
+ *
+ * @module
+ */
+
+import { type Issue, warning } from "../../issue.ts";
+import { resolveName } from "../scope.ts";
+import type { CheckEnv, FileChange } from "./mod.ts";
+import { spanContents } from "./names.ts";
+import { lineAt } from "./region.ts";
+
+/** L3: unbound names introduced by the edit. */
+export function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
+  if (change.after.file.language !== "python") return Promise.resolve([]);
+  const contents = spanContents(change);
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  const root = change.after.tree.rootNode;
+  for (const name of contents.names) {
+    if (name.role !== "reference" || name.wasThere || name.attributeBase || seen.has(name.name)) continue;
+    const node = root.descendantForIndex(name.start, name.end);
+    if (!node) continue;
+    const resolution = resolveName(change.after, name.name, node);
+    if (resolution.status !== "missing") continue;
+    seen.add(name.name);
+    issues.push(warning("unbound-name", `Name "${name.name}" is not defined where the edit uses it`, {
+      level: "L3",
+      step: env.step,
+      file: change.path,
+      line: lineAt(change.after.file.text, name.start),
+      hint: `define "${name.name}", import it, or use a name that is in scope`,
+    }));
+  }
+  return Promise.resolve(issues);
+}

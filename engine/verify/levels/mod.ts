@@ -1,0 +1,91 @@
+/**
+ * The edit-level verification hierarchy L0–L6 (seed 001, task 1f): checks
+ * the executor runs on every file a step changed, before it writes.
+ *
+ * | level | checks | severity |
+ * |---|---|---|
+ * | L0 | the whole file re-parses without new ERROR / MISSING nodes | error |
+ * | L1 | a replaced node's kind is compatible with its replacement's | error |
+ * | L2 | nothing outside the edit region changed structure | error |
+ * | L3 | every name the edit introduces is bound where it is used | warning |
+ * | L4 | module-level symbols are imported; imports precede use; no import left unused | warning |
+ * | L5 | a changed signature or a renamed/deleted symbol still fits its callers | warning |
+ * | L6 | the edit is not degenerate (`pass` body, no-op) | warning |
+ *
+ * An error rolls the step back; warnings are reported. Every result is an
+ * issue object with `level`, `step`, `file` and `line`.
+ *
+ * @module
+ */
+
+import type { EditRecord } from "../../edit/operator.ts";
+import { type Issue, partition, warning } from "../../issue.ts";
+import type { Document, DocumentStore } from "../../parse/documents.ts";
+import { checkSyntax } from "./l0_syntax.ts";
+import { checkKinds } from "./l1_kind.ts";
+import { checkContainment } from "./l2_containment.ts";
+import { checkReferences } from "./l3_references.ts";
+import { checkImports } from "./l4_imports.ts";
+import { checkInterface } from "./l5_interface.ts";
+import { checkTriviality } from "./l6_triviality.ts";
+
+export { checkContainment, checkImports, checkInterface, checkKinds, checkReferences, checkSyntax, checkTriviality };
+export { bindingCollisions, checkNewName } from "./rename.ts";
+export { compatibleKinds, kindCategory } from "./kinds.ts";
+export { editSpans, type Span } from "./region.ts";
+
+/** One changed file of a step. */
+export interface FileChange {
+  /** Repository-relative path. */
+  path: string;
+  /** The document when the step began and now. */
+  before: Document;
+  after: Document;
+  /** The step's `ctx.edit()` records (those of other files are ignored). */
+  records: EditRecord[];
+}
+
+/** What a check may look at besides the change. */
+export interface CheckEnv {
+  /** 0-based plan step. */
+  step: number;
+  /** The current documents (the step's overlay), for checks that read other files (L5). */
+  store: DocumentStore;
+}
+
+/** One level of the hierarchy. */
+export type EditCheck = (change: FileChange, env: CheckEnv) => Promise<Issue[]>;
+
+/** L0..L6, in order. */
+export const EDIT_CHECKS: EditCheck[] = [
+  checkSyntax,
+  checkKinds,
+  checkContainment,
+  checkReferences,
+  checkImports,
+  checkInterface,
+  checkTriviality,
+];
+
+/**
+ * Run every level on one changed file. A check that throws (a bug, not a
+ * finding) becomes a `check-failed` warning instead of stopping the others.
+ */
+export async function runEditChecks(
+  change: FileChange,
+  env: CheckEnv,
+): Promise<{ errors: Issue[]; warnings: Issue[] }> {
+  const issues: Issue[] = [];
+  for (let i = 0; i < EDIT_CHECKS.length; i++) {
+    try {
+      issues.push(...await EDIT_CHECKS[i](change, env));
+    } catch (cause) {
+      issues.push(warning("check-failed", `Check L${i} failed on "${change.path}": ${String(cause)}`, {
+        level: `L${i}`,
+        step: env.step,
+        file: change.path,
+      }));
+    }
+  }
+  return partition(issues);
+}

@@ -1,0 +1,122 @@
+/**
+ * The names an edit introduces (Python): identifiers inside the changed
+ * spans of the new text, classified as references or bindings, and the
+ * import statements the spans contain. Shared by L3 and L4 and cached per
+ * tree, so the two levels walk the spans once.
+ *
+ * A name counts as introduced when it did not occur as a word in the text
+ * the span replaced: rewriting a function that already used an unresolved
+ * name is not this edit's fault.
+ *
+ * @module
+ */
+
+import type { Node, Tree } from "../../parse/mod.ts";
+import { classifyName, type NameRole } from "../scope.ts";
+import type { FileChange } from "./mod.ts";
+import { editSpans, type Span } from "./region.ts";
+
+/** One identifier inside a changed span. */
+export interface SpanName {
+  name: string;
+  role: NameRole;
+  start: number;
+  end: number;
+  /** Whether it is the object of an attribute access (`os` in `os.path`): a module-like use. */
+  attributeBase: boolean;
+  /** Whether the name occurred in the replaced text. */
+  wasThere: boolean;
+}
+
+/** What the spans of a change contain. */
+export interface SpanContents {
+  spans: Span[];
+  names: SpanName[];
+  /** Import statements wholly inside a span. */
+  imports: Node[];
+  /** Words of the replaced text. */
+  replacedWords: Set<string>;
+}
+
+const cache = new WeakMap<Tree, WeakMap<Tree, SpanContents>>();
+
+/** The names and imports in the changed spans of a Python change (cached). */
+export function spanContents(change: FileChange): SpanContents {
+  let inner = cache.get(change.after.tree);
+  if (!inner) {
+    inner = new WeakMap();
+    cache.set(change.after.tree, inner);
+  }
+  const known = inner.get(change.before.tree);
+  if (known) return known;
+  const spans = editSpans(change.before, change.after, change.records);
+  const replacedWords = new Set<string>();
+  for (const span of spans) {
+    for (const word of change.before.file.text.slice(span.beforeStart, span.beforeEnd).match(/[\p{L}\p{N}_]+/gu) ?? []) {
+      replacedWords.add(word);
+    }
+  }
+  const contents: SpanContents = { spans, names: [], imports: [], replacedWords };
+  collect(change.after.tree, change.after.file.text, spans, contents);
+  inner.set(change.before.tree, contents);
+  return contents;
+}
+
+interface Level {
+  type: string;
+  field: string | null;
+}
+
+function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents): void {
+  const cursor = tree.walk();
+  const levels: Level[] = [];
+  const advance = (): boolean => {
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return false;
+      levels.pop();
+      if (levels.length === 0) return false;
+    }
+    levels[levels.length - 1].field = cursor.currentFieldName;
+    return true;
+  };
+  let descend = true;
+  for (;;) {
+    if (descend) {
+      const parentType = cursor.nodeType;
+      if (cursor.gotoFirstChild()) levels.push({ type: parentType, field: cursor.currentFieldName });
+      else if (!advance()) break;
+    } else if (!advance()) break;
+    descend = false;
+    const s = cursor.startIndex;
+    const e = cursor.endIndex;
+    let overlaps = false;
+    let inside = false;
+    for (const span of spans) {
+      if (e > span.afterStart && s < span.afterEnd) overlaps = true;
+      if (s >= span.afterStart && e <= span.afterEnd) inside = true;
+    }
+    if (!overlaps) continue;
+    const type = cursor.nodeType;
+    if (inside && (type === "import_statement" || type === "import_from_statement")) {
+      contents.imports.push(cursor.currentNode);
+      continue;
+    }
+    if (type === "identifier") {
+      if (!inside) continue;
+      const reversed = levels.slice().reverse();
+      const name = text.slice(s, e);
+      contents.names.push({
+        name,
+        role: classifyName(reversed),
+        start: s,
+        end: e,
+        attributeBase: reversed[0]?.type === "attribute" && reversed[0].field === "object",
+        wasThere: contents.replacedWords.has(name),
+      });
+      continue;
+    }
+    if (type === "string" || type === "comment") continue;
+    descend = true;
+  }
+  cursor.delete();
+}

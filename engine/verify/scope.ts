@@ -1,0 +1,684 @@
+/**
+ * A Python scope model: scopes, bindings, references, and the resolution of
+ * a name at a point, shared by the edit checks L3 (referential integrity),
+ * L4 (import closure), L5 (interface compatibility) and the rename helpers.
+ *
+ * Python resolves a name through the scope that uses it, then the enclosing
+ * function scopes, then the module, then the builtins ("LEGB"), with three
+ * twists this model follows:
+ *
+ * - a name assigned anywhere in a function is local to the whole function
+ *   (so a scope's bindings are a set, not a sequence);
+ * - a class body is a scope, but functions nested in it do not see it
+ *   (`class C: x = 1; def f(self): return x` does not find `x`);
+ * - `global x` / `nonlocal x` send a name to the module / an enclosing
+ *   function; a comprehension and a lambda are scopes of their own, except
+ *   that a comprehension's first iterable is evaluated outside it.
+ *
+ * A `from m import *` makes every otherwise unbound name "unknown" rather
+ * than "missing": we cannot tell without reading `m`.
+ *
+ * Analysis is lazy and cached per tree: a scope's bindings come from one
+ * TreeCursor walk over that scope's own code, skipping the bodies of nested
+ * functions, classes, lambdas and comprehensions. Resolving a name inside a
+ * method of a 4,000-line class therefore walks the method, the class body
+ * without its other methods, and the module's top-level statements, never
+ * the whole file. References are found on demand by a text scan for the
+ * name followed by a node lookup (`referencesTo`), which is what renames and
+ * call-site checks need.
+ *
+ * @module
+ */
+
+import type { Node, Tree, TreeCursor } from "web-tree-sitter";
+import type { Document } from "../parse/documents.ts";
+
+/** What introduces a scope. */
+export type ScopeKind = "module" | "class" | "function" | "lambda" | "comprehension";
+
+/** How a name got bound. */
+export type BindingKind =
+  | "import"
+  | "def"
+  | "class"
+  | "parameter"
+  | "assignment"
+  | "loop"
+  | "alias"
+  | "walrus"
+  | "pattern";
+
+/** A name bound in a scope. */
+export interface Binding {
+  name: string;
+  kind: BindingKind;
+  /** Offsets of the binding identifier (the alias for `import a as b`). */
+  start: number;
+  end: number;
+  /** 1-based line. */
+  line: number;
+  /** For imports: the module (`os.path`, `.utils`, `..`) and the imported name (`from m import x`). */
+  module?: string;
+  imported?: string;
+  /** Offsets of the whole statement or definition that binds it. */
+  statementStart: number;
+  statementEnd: number;
+}
+
+/** A scope and the names it binds. */
+export interface Scope {
+  kind: ScopeKind;
+  /** The node that introduces the scope (the module root for the module). */
+  node: Node;
+  /** The enclosing scope, undefined for the module. */
+  parent?: Scope;
+  bindings: Map<string, Binding[]>;
+  /** Names declared `global` / `nonlocal` in this scope. */
+  globals: Set<string>;
+  nonlocals: Set<string>;
+  /** Whether the scope has a `from m import *`. */
+  starImport: boolean;
+  /** Module scope only: names some function declares `global` (and may bind at module level). */
+  declaredGlobal?: Set<string>;
+}
+
+/** How a name resolves at a point. */
+export interface Resolution {
+  status: "bound" | "builtin" | "unknown" | "missing";
+  binding?: Binding;
+  /** The scope that binds it. */
+  scope?: Scope;
+}
+
+/** One occurrence of a name as an identifier, and what it does there. */
+export interface Occurrence {
+  node: Node;
+  role: NameRole;
+}
+
+/** What an identifier does: read a name, bind it, declare it, or nothing (attribute, keyword). */
+export type NameRole = "reference" | "binding" | "declaration" | "none";
+
+/** The Python 3 builtins (3.13), as `dir(builtins)` lists them, plus module-level implicit names. */
+export const PYTHON_BUILTINS: ReadonlySet<string> = new Set([
+  // exceptions and warnings
+  "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+  "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+  "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+  "DeprecationWarning", "EOFError", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup",
+  "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError",
+  "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
+  "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError",
+  "NotADirectoryError", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
+  "PermissionError", "ProcessLookupError", "PythonFinalizationError", "RecursionError", "ReferenceError",
+  "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+  "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError",
+  "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError",
+  "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError",
+  // constants
+  "Ellipsis", "False", "None", "NotImplemented", "True", "__debug__",
+  // functions and types
+  "__build_class__", "__import__", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool",
+  "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright",
+  "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float",
+  "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int",
+  "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min",
+  "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed",
+  "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+  "vars", "zip",
+  // names every module (and class body) has
+  "__name__", "__doc__", "__file__", "__loader__", "__package__", "__spec__", "__path__", "__builtins__",
+  "__cached__", "__annotations__", "__dict__", "__module__", "__qualname__", "__class__",
+]);
+
+const SCOPE_TYPES = new Set([
+  "function_definition",
+  "class_definition",
+  "lambda",
+  "list_comprehension",
+  "set_comprehension",
+  "dictionary_comprehension",
+  "generator_expression",
+]);
+
+const COMPREHENSIONS = new Set([
+  "list_comprehension",
+  "set_comprehension",
+  "dictionary_comprehension",
+  "generator_expression",
+]);
+
+/** Containers an assignment target can be nested in (`a, (b, *c) = ...`). */
+const PATTERN_CONTAINERS = new Set([
+  "pattern_list",
+  "tuple_pattern",
+  "list_pattern",
+  "tuple",
+  "list",
+  "parenthesized_expression",
+  "list_splat_pattern",
+  "list_splat",
+  "expression_list",
+]);
+
+const PARAMETER_LISTS = new Set(["parameters", "lambda_parameters"]);
+
+/** One ancestor level of an identifier: the ancestor's type and the field its child sits in. */
+interface Level {
+  type: string;
+  field: string | null;
+}
+
+/**
+ * What an identifier does, from its ancestors (innermost first): `levels[0]`
+ * is the identifier's parent with the identifier's field in it, `levels[1]`
+ * the grandparent with the parent's field, and so on.
+ */
+export function classifyName(levels: readonly Level[]): NameRole {
+  const parent = levels[0];
+  if (!parent) return "reference";
+  const { type, field } = parent;
+  if (type === "attribute" && field === "attribute") return "none";
+  if (type === "keyword_argument" && field === "name") return "none";
+  if ((type === "function_definition" || type === "class_definition") && field === "name") return "binding";
+  if (type === "global_statement" || type === "nonlocal_statement") return "declaration";
+  if (levels.some((level) => IMPORT_TYPES.has(level.type))) return "none";
+  if (PARAMETER_LISTS.has(type)) return "binding";
+  if (type === "typed_parameter" && field !== "type") return "binding";
+  if ((type === "default_parameter" || type === "typed_default_parameter") && field === "name") return "binding";
+  if ((type === "list_splat_pattern" || type === "dictionary_splat_pattern") && levels[1]) {
+    const above = levels[1].type;
+    if (PARAMETER_LISTS.has(above) || above === "typed_parameter") return "binding";
+  }
+  if (type === "as_pattern_target" || type === "named_expression" && field === "name") return "binding";
+  if (type === "keyword_pattern" && field !== "name") return "binding";
+  // assignment targets, possibly nested in tuples and lists
+  let i = 0;
+  while (i < levels.length && PATTERN_CONTAINERS.has(levels[i].type)) i++;
+  const target = levels[i];
+  if (target) {
+    const via = target.field;
+    if (
+      (target.type === "assignment" || target.type === "augmented_assignment" || target.type === "for_statement" ||
+        target.type === "for_in_clause") && via === "left"
+    ) {
+      return "binding";
+    }
+    if (target.type === "as_pattern_target") return "binding";
+  }
+  if (levels.some((level) => level.type === "case_pattern") && !levels.some((l) => l.type === "dotted_name")) {
+    return "binding";
+  }
+  return "reference";
+}
+
+const IMPORT_TYPES = new Set(["import_statement", "import_from_statement", "future_import_statement"]);
+
+// ---------------------------------------------------------------------------
+// Scope analysis
+
+interface TreeCache {
+  scopes: Map<number, Scope>;
+}
+
+const caches = new WeakMap<Tree, TreeCache>();
+
+function cacheFor(tree: Tree): TreeCache {
+  let cache = caches.get(tree);
+  if (!cache) {
+    cache = { scopes: new Map() };
+    caches.set(tree, cache);
+  }
+  return cache;
+}
+
+function scopeKind(type: string): ScopeKind {
+  if (type === "module") return "module";
+  if (type === "class_definition") return "class";
+  if (type === "function_definition") return "function";
+  if (type === "lambda") return "lambda";
+  return "comprehension";
+}
+
+/** The module scope of a Python document. */
+export function moduleScope(doc: Document): Scope {
+  return scopeFor(doc, doc.tree.rootNode, undefined);
+}
+
+function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
+  const cache = cacheFor(doc.tree);
+  let scope = cache.scopes.get(node.id);
+  if (scope) return scope;
+  scope = {
+    kind: node.type === "module" || !parent ? "module" : scopeKind(node.type),
+    node,
+    parent,
+    bindings: new Map(),
+    globals: new Set(),
+    nonlocals: new Set(),
+    starImport: false,
+  };
+  collectBindings(doc, scope);
+  if (scope.kind === "module") scope.declaredGlobal = globalDeclarations(doc.file.text);
+  cache.scopes.set(node.id, scope);
+  return scope;
+}
+
+/** Names declared by `global` statements anywhere in `text` (a text scan). */
+function globalDeclarations(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const match of text.matchAll(/^[ \t]*global[ \t]+([\w \t,]+)/gm)) {
+    for (const name of match[1].split(",")) if (name.trim()) out.add(name.trim());
+  }
+  return out;
+}
+
+function addBinding(scope: Scope, binding: Binding): void {
+  const list = scope.bindings.get(binding.name);
+  if (list) list.push(binding);
+  else scope.bindings.set(binding.name, [binding]);
+}
+
+/** The bindings of `scope`: one cursor walk over its own code, nested scope bodies skipped. */
+function collectBindings(doc: Document, scope: Scope): void {
+  const node = scope.node;
+  const text = doc.file.text;
+  const cursor = node.walk();
+  const levels: Level[] = [];
+  // (statement start, end) of the innermost statement-like ancestor, for bindings
+  const statements: [number, number][] = [[node.startIndex, node.endIndex]];
+  const isRoot = scope.kind === "module";
+  let firstComprehensionIterable = -1;
+  if (scope.kind === "comprehension") {
+    const clause = node.namedChildren.find((child) => child?.type === "for_in_clause");
+    const right = clause?.childForFieldName("right");
+    if (right) firstComprehensionIterable = right.startIndex;
+  }
+
+  const visit = (): boolean => {
+    const type = cursor.nodeType;
+    const depth = levels.length;
+    if (depth > 0) {
+      // a nested scope: bind its name here, skip its body
+      if (SCOPE_TYPES.has(type)) {
+        if (type === "function_definition" || type === "class_definition") {
+          const current = cursor.currentNode;
+          const name = current.childForFieldName("name");
+          if (name) {
+            addBinding(scope, {
+              name: name.text,
+              kind: type === "class_definition" ? "class" : "def",
+              start: name.startIndex,
+              end: name.endIndex,
+              line: name.startPosition.row + 1,
+              statementStart: current.startIndex,
+              statementEnd: current.endIndex,
+            });
+          }
+        }
+        return false;
+      }
+      if (type === "import_statement" || type === "import_from_statement") {
+        importBindings(cursor.currentNode, scope);
+        return false;
+      }
+      if (type === "future_import_statement") return false;
+      if (type === "global_statement" || type === "nonlocal_statement") {
+        const set = type === "global_statement" ? scope.globals : scope.nonlocals;
+        for (const child of cursor.currentNode.namedChildren) if (child?.type === "identifier") set.add(child.text);
+        return false;
+      }
+    } else if (!isRoot) {
+      return true;
+    }
+    if (type === "identifier" && depth > 0) {
+      if (cursor.startIndex === firstComprehensionIterable) return false;
+      const role = classifyName(levels.slice().reverse());
+      if (role === "binding") {
+        // a function's name binds in the enclosing scope, not here
+        const parentLevel = levels[depth - 1];
+        if (
+          depth === 1 && parentLevel.field === "name" &&
+          (parentLevel.type === "function_definition" || parentLevel.type === "class_definition")
+        ) return false;
+        const start = cursor.startIndex;
+        const end = cursor.endIndex;
+        const [statementStart, statementEnd] = statements[statements.length - 1];
+        addBinding(scope, {
+          name: text.slice(start, end),
+          kind: bindingKind(levels),
+          start,
+          end,
+          line: cursor.startPosition.row + 1,
+          statementStart,
+          statementEnd,
+        });
+      }
+      return false;
+    }
+    return true;
+  };
+
+  // walk the scope node's children (not the node itself, whose name binds outside)
+  walkChildren(cursor, levels, statements, visit, scope, firstComprehensionIterable);
+  cursor.delete();
+}
+
+function walkChildren(
+  cursor: TreeCursor,
+  levels: Level[],
+  statements: [number, number][],
+  visit: () => boolean,
+  scope: Scope,
+  skipStart: number,
+): void {
+  const rootType = cursor.nodeType;
+  if (!cursor.gotoFirstChild()) return;
+  levels.push({ type: rootType, field: cursor.currentFieldName });
+  for (;;) {
+    const depth = levels.length;
+    let descend = false;
+    const field = cursor.currentFieldName;
+    levels[depth - 1].field = field;
+    // parts of a function/lambda/class header belong to the enclosing scope
+    const skipHeader = depth === 1 && scope.kind !== "module" && scope.kind !== "comprehension" &&
+      (field === "name" || field === "superclasses" || field === "return_type" || field === "type_parameters");
+    const skipIterable = skipStart >= 0 && depth === 2 && cursor.startIndex === skipStart;
+    if (!skipHeader && !skipIterable) descend = visit();
+    if (descend) {
+      const type = cursor.nodeType;
+      const start = cursor.startIndex;
+      const end = cursor.endIndex;
+      if (cursor.gotoFirstChild()) {
+        levels.push({ type, field: null });
+        if (type.endsWith("_statement") || type === "decorated_definition") statements.push([start, end]);
+        continue;
+      }
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return;
+      const popped = levels.pop()!;
+      if (popped.type.endsWith("_statement") || popped.type === "decorated_definition") statements.pop();
+      if (levels.length === 0) return;
+    }
+  }
+}
+
+function bindingKind(levels: Level[]): BindingKind {
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const type = levels[i].type;
+    if (PARAMETER_LISTS.has(type) || type.endsWith("_parameter")) return "parameter";
+    if (type === "for_statement" || type === "for_in_clause") return "loop";
+    if (type === "as_pattern_target") return "alias";
+    if (type === "named_expression") return "walrus";
+    if (type === "assignment" || type === "augmented_assignment") return "assignment";
+    if (type === "case_pattern" || type === "keyword_pattern") return "pattern";
+    if (!PATTERN_CONTAINERS.has(type)) break;
+  }
+  return "assignment";
+}
+
+/** The names an import statement binds. */
+function importBindings(statement: Node, scope: Scope): void {
+  const isFrom = statement.type === "import_from_statement";
+  const moduleNode = isFrom ? statement.childForFieldName("module_name") : null;
+  const module = moduleNode?.text;
+  for (const child of statement.namedChildren) {
+    if (!child) continue;
+    if (child.type === "wildcard_import") {
+      scope.starImport = true;
+      continue;
+    }
+    if (moduleNode && child.id === moduleNode.id) continue;
+    let nameNode: Node | null = null;
+    let fullName = "";
+    if (child.type === "aliased_import") {
+      nameNode = child.childForFieldName("alias");
+      fullName = child.childForFieldName("name")?.text ?? "";
+    } else if (child.type === "dotted_name") {
+      nameNode = isFrom ? child : child.namedChild(0);
+      fullName = child.text;
+    }
+    if (!nameNode) continue;
+    addBinding(scope, {
+      name: nameNode.text,
+      kind: "import",
+      start: nameNode.startIndex,
+      end: nameNode.endIndex,
+      line: nameNode.startPosition.row + 1,
+      module: isFrom ? module : fullName,
+      imported: isFrom ? fullName : undefined,
+      statementStart: statement.startIndex,
+      statementEnd: statement.endIndex,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Scopes at a point and name resolution
+
+/**
+ * The scopes enclosing `node`, innermost first, ending with the module. A
+ * function's decorators, defaults, annotations and name, a class's bases and
+ * a comprehension's first iterable belong to the enclosing scope.
+ */
+export function scopeChainAt(doc: Document, node: Node): Scope[] {
+  const path: Node[] = [];
+  for (let current: Node | null = node; current; current = current.parent) path.push(current);
+  // path: node ... root. Walk from the root down, opening scopes.
+  let scope = moduleScope(doc);
+  const chain = [scope];
+  for (let i = path.length - 2; i >= 1; i--) {
+    const ancestor = path[i];
+    const child = path[i - 1];
+    if (!SCOPE_TYPES.has(ancestor.type)) continue;
+    if (!entersScope(ancestor, child)) continue;
+    scope = scopeFor(doc, ancestor, scope);
+    chain.push(scope);
+  }
+  // a node that is itself a scope (e.g. asking at a lambda) opens no scope
+  return chain.reverse();
+}
+
+function entersScope(scopeNode: Node, child: Node): boolean {
+  const type = scopeNode.type;
+  if (type === "function_definition" || type === "class_definition" || type === "lambda") {
+    const body = scopeNode.childForFieldName("body");
+    if (body && body.id === child.id) return true;
+    if (type !== "class_definition") {
+      const parameters = scopeNode.childForFieldName("parameters");
+      // parameter names are the function's; defaults and annotations are not references here
+      if (parameters && parameters.id === child.id) return false;
+    }
+    return false;
+  }
+  // comprehension: everything but the first for-clause's iterable
+  const first = scopeNode.namedChildren.find((c) => c?.type === "for_in_clause");
+  if (first && first.id === child.id) return false;
+  return true;
+}
+
+/**
+ * How `name` resolves at `node` (Python LEGB: local, enclosing functions,
+ * module, builtins; class scopes only for code directly in the class body;
+ * `global`/`nonlocal` honoured; a star import makes a miss "unknown").
+ */
+export function resolveName(doc: Document, name: string, node: Node): Resolution {
+  const chain = scopeChainAt(doc, node);
+  return resolveInChain(chain, name);
+}
+
+/** Resolve `name` through a scope chain (innermost first). */
+export function resolveInChain(chain: readonly Scope[], name: string): Resolution {
+  const module = chain[chain.length - 1];
+  for (let i = 0; i < chain.length; i++) {
+    const scope = chain[i];
+    if (i > 0 && scope.kind === "class") continue;
+    if (scope.globals.has(name)) return resolveGlobal(module, name);
+    if (scope.nonlocals.has(name)) continue;
+    const bindings = scope.bindings.get(name);
+    if (bindings && bindings.length > 0) return { status: "bound", binding: bindings[0], scope };
+  }
+  return resolveBuiltin(module, name);
+}
+
+function resolveGlobal(module: Scope, name: string): Resolution {
+  const bindings = module.bindings.get(name);
+  if (bindings && bindings.length > 0) return { status: "bound", binding: bindings[0], scope: module };
+  // `global x` in a function with an assignment binds x at module level
+  return resolveBuiltin(module, name, true);
+}
+
+function resolveBuiltin(module: Scope, name: string, declaredGlobal = false): Resolution {
+  if (PYTHON_BUILTINS.has(name)) return { status: "builtin" };
+  if (module.declaredGlobal?.has(name)) return { status: "bound", scope: module };
+  if (module.starImport) return { status: "unknown" };
+  if (declaredGlobal) return { status: "unknown" };
+  return { status: "missing" };
+}
+
+
+// ---------------------------------------------------------------------------
+// Occurrences of a name
+
+/** Offsets of whole-word occurrences of `name` in `text`, optionally within [from, to). */
+export function wordOccurrences(text: string, name: string, from = 0, to = text.length): number[] {
+  const out: number[] = [];
+  if (!name) return out;
+  for (let i = text.indexOf(name, from); i !== -1 && i + name.length <= to; i = text.indexOf(name, i + 1)) {
+    if (isWordChar(text.charCodeAt(i - 1)) || isWordChar(text.charCodeAt(i + name.length))) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ||
+    code === 95 || code === 36 || code > 127;
+}
+
+/** The ancestor levels of `node` (see `classifyName`), up to `max` levels. */
+export function levelsOf(node: Node, max = 8): Level[] {
+  const levels: Level[] = [];
+  let child = node;
+  for (let parent = node.parent; parent && levels.length < max; parent = parent.parent) {
+    levels.push({ type: parent.type, field: fieldOf(parent, child) });
+    child = parent;
+  }
+  return levels;
+}
+
+function fieldOf(parent: Node, child: Node): string | null {
+  const cursor = parent.walk();
+  let field: string | null = null;
+  if (cursor.gotoFirstChild()) {
+    do {
+      if (cursor.startIndex === child.startIndex && cursor.endIndex === child.endIndex && cursor.nodeType === child.type) {
+        field = cursor.currentFieldName;
+        break;
+      }
+    } while (cursor.gotoNextSibling());
+  }
+  cursor.delete();
+  return field;
+}
+
+/** What an identifier node does (reference, binding, declaration, or none). */
+export function roleOf(node: Node): NameRole {
+  return classifyName(levelsOf(node));
+}
+
+/**
+ * Every identifier occurrence of `name` in the document (or in [from, to)),
+ * found by a text scan and a node lookup, with its role. Occurrences in
+ * strings and comments are left out.
+ */
+export function occurrencesOf(doc: Document, name: string, range?: { from: number; to: number }): Occurrence[] {
+  const out: Occurrence[] = [];
+  const root = doc.tree.rootNode;
+  for (const offset of wordOccurrences(doc.file.text, name, range?.from, range?.to)) {
+    const node = root.descendantForIndex(offset, offset + name.length);
+    if (!node || node.startIndex !== offset || node.endIndex !== offset + name.length) continue;
+    if (node.type !== "identifier") continue;
+    out.push({ node, role: roleOf(node) });
+  }
+  return out;
+}
+
+/** References (reads) of `name` in the document that resolve to `binding`. */
+export function referencesTo(doc: Document, binding: Binding): Node[] {
+  const out: Node[] = [];
+  for (const { node, role } of occurrencesOf(doc, binding.name)) {
+    if (role !== "reference") continue;
+    const resolution = resolveName(doc, binding.name, node);
+    if (resolution.binding && sameBinding(resolution.binding, binding)) out.push(node);
+  }
+  return out;
+}
+
+/** Whether two bindings are one name in one scope (the first binding stands for all of them). */
+export function sameBinding(a: Binding, b: Binding): boolean {
+  return a.name === b.name && a.start === b.start;
+}
+
+/** The scope that a binding identifier `node` binds in, and its binding record. */
+export function bindingAt(doc: Document, node: Node): { scope: Scope; binding: Binding } | undefined {
+  const name = node.text;
+  const chain: Scope[] = [];
+  for (let current = node.parent; current; current = current.parent) {
+    if (SCOPE_TYPES.has(current.type)) chain.push(scopeOfNode(doc, current));
+  }
+  chain.push(moduleScope(doc));
+  for (const scope of chain) {
+    const bindings = scope.bindings.get(name);
+    const own = bindings?.find((b) => b.start === node.startIndex);
+    if (own && bindings) return { scope, binding: bindings[0] };
+    if (scope.globals.has(name)) {
+      const module = chain[chain.length - 1];
+      const global = module.bindings.get(name);
+      if (global) return { scope: module, binding: global[0] };
+    }
+  }
+  return undefined;
+}
+
+/** Every scope node strictly inside `scope` (nested functions, classes, lambdas, comprehensions), outermost first. */
+export function innerScopeNodes(scope: Scope): Node[] {
+  const out: Node[] = [];
+  const cursor = scope.node.walk();
+  let depth = 0;
+  if (!cursor.gotoFirstChild()) {
+    cursor.delete();
+    return out;
+  }
+  depth = 1;
+  for (;;) {
+    const type = cursor.nodeType;
+    let descend = true;
+    if (SCOPE_TYPES.has(type)) {
+      out.push(cursor.currentNode);
+      descend = false;
+    } else if (type === "identifier" || type === "string" || type === "comment") {
+      descend = false;
+    }
+    if (descend && cursor.gotoFirstChild()) {
+      depth++;
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent() || --depth === 0) {
+        cursor.delete();
+        return out;
+      }
+    }
+  }
+}
+
+/** The scope object for a scope node (nested under its enclosing chain). */
+export function scopeOfNode(doc: Document, scopeNode: Node): Scope {
+  if (scopeNode.type === "module") return moduleScope(doc);
+  const body = scopeNode.childForFieldName("body") ?? scopeNode.namedChild(scopeNode.namedChildCount - 1);
+  const chain = body ? scopeChainAt(doc, body) : [];
+  const found = chain.find((scope) => scope.node.id === scopeNode.id);
+  return found ?? scopeFor(doc, scopeNode, chain[0] ?? moduleScope(doc));
+}

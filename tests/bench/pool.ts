@@ -1,0 +1,65 @@
+/**
+ * Benchmark section `pool`: where parallel parsing starts to pay. Runs the
+ * pool's `syntax` job on growing prefixes of the corpus, in-process and with
+ * `navigator.hardwareConcurrency` workers (worker start-up included, as a
+ * real call pays it), to justify `POOL_DEFAULTS.minBytes`.
+ *
+ * @module
+ */
+
+import { mapFiles, POOL_DEFAULTS } from "../../engine/parse/pool.ts";
+import type { BenchContext, BenchSection } from "./context.ts";
+import { type BenchRow, round, timeRuns } from "./stats.ts";
+
+/** Input sizes probed, in KiB. */
+export const PROBE_KIB = [128, 512, 1024, 2048, 4096];
+
+/** The `pool` section. */
+export const poolSection: BenchSection = {
+  name: "pool",
+  description: "parallel vs in-process parsing by input size (where the worker pool pays)",
+  async run(ctx: BenchContext): Promise<BenchRow[]> {
+    const section = "pool";
+    const corpus = await ctx.corpusDir();
+    const sizes = corpus.paths.map((path) => Deno.statSync(`${corpus.dir}/${path}`).size);
+    const entry = new URL("../../main.ts", import.meta.url);
+    const workers = navigator.hardwareConcurrency;
+    const rows: BenchRow[] = [];
+    // Load the grammar in-process first, as any real call after the first would have it.
+    await mapFiles("syntax", corpus.paths.slice(0, 1), { workspace: corpus.dir, workers: 0 });
+    for (const kib of PROBE_KIB) {
+      const paths: string[] = [];
+      let bytes = 0;
+      for (let i = 0; i < corpus.paths.length && bytes < kib * 1024; i++) {
+        paths.push(corpus.paths[i]);
+        bytes += sizes[i];
+      }
+      const one = await timeRuns(
+        ctx.runs,
+        () => mapFiles("syntax", paths, { workspace: corpus.dir, workers: 0 }),
+      );
+      const many = await timeRuns(
+        ctx.runs,
+        () => mapFiles("syntax", paths, { workspace: corpus.dir, workers, entry, minBytes: 0 }),
+      );
+      rows.push({
+        section,
+        metric: `${paths.length} files, ${round(bytes / 1024)} KiB`,
+        value: round(one.median / many.median),
+        unit: "x",
+        note: `speed-up of ${workers} workers: ${round(one.median)} ms in-process, ${
+          round(many.median)
+        } ms pooled`,
+      });
+      if (bytes >= corpus.bytes) break;
+    }
+    rows.push({
+      section,
+      metric: "default threshold (minBytes)",
+      value: round(POOL_DEFAULTS.minBytes / 1024),
+      unit: "KiB",
+      note: "below it mapFiles stays in-process",
+    });
+    return rows;
+  },
+};

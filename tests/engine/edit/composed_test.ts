@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { BUILTIN_DEFINITIONS, COMPOSED_OPS } from "../../../engine/edit/composed.ts";
+import { expandComposed, validateDefinitions } from "../../../engine/edit/dsl.ts";
+import { assertPythonParses } from "../../_support/python.ts";
+import { assertNodeParses, contextWith, CORPUS_SKIP, corpusFile, textOf } from "./_edit_support.ts";
+
+const MODELS = "requests/models.py";
+
+async function onModels() {
+  const text = await corpusFile("psf__requests-2931", MODELS);
+  const { ctx } = await contextWith({ [MODELS]: text });
+  return { ctx, text };
+}
+
+Deno.test("composed: the built-in programs are valid DSL", () => {
+  assert.deepEqual(validateDefinitions([...BUILTIN_DEFINITIONS], { builtin: true }), []);
+});
+
+Deno.test("composed: add_method expands to locate + insert_after_node at the body's last child", () => {
+  const steps = expandComposed("add_method", { file: "a.py", class: "A", code: "def f(self): pass" });
+  assert.deepEqual(steps[1], {
+    primitive: "insert_after_node",
+    params: {
+      locator: { kind: "class", name: "A", file: "a.py", field: "body", nth_child: -1 },
+      code: "def f(self): pass",
+    },
+  });
+});
+
+Deno.test({
+  name: "add_method: after the last method of a class, one blank line as the file does (both spellings)",
+  ignore: CORPUS_SKIP !== undefined,
+  fn: async () => {
+    const { ctx, text } = await onModels();
+    await COMPOSED_OPS.add_method({
+      file: MODELS,
+      class_name: "RequestHooksMixin",
+      method_code: "def clear_hooks(self):\n    self.hooks = {}\n",
+    }, ctx);
+    await COMPOSED_OPS.add_method({
+      file: MODELS,
+      class: "Response",
+      code: "    def __len__(self):\n        return len(self.content)",
+    }, ctx);
+    const after = await textOf(ctx, MODELS);
+    assert.ok(after.includes(
+      "            return False\n\n    def clear_hooks(self):\n        self.hooks = {}\n\n\nclass Request(RequestHooksMixin):",
+    ));
+    assert.ok(after.endsWith("        return self.raw.release_conn()\n\n    def __len__(self):\n        return len(self.content)\n"));
+    assert.equal(after.length - text.length, after.length - text.length); // sanity: no exception
+    await assertPythonParses(after);
+  },
+});
+
+Deno.test("add_method: nested classes, decorators and a class body ending in a comment", async () => {
+  const source = [
+    "class Outer:",
+    "    class Inner:",
+    "        @staticmethod",
+    "        def make():",
+    "            return 1",
+    "        # end of Inner",
+    "",
+    "    def outer(self):",
+    "        pass",
+    "",
+  ].join("\n");
+  const { ctx } = await contextWith({ "n.py": source });
+  await COMPOSED_OPS.add_method({ file: "n.py", class_name: "Inner", method_code: "@classmethod\ndef build(cls):\n    return cls()" }, ctx);
+  const after = await textOf(ctx, "n.py");
+  assert.equal(
+    after,
+    source.replace(
+      "            return 1\n",
+      "            return 1\n\n        @classmethod\n        def build(cls):\n            return cls()\n",
+    ),
+  );
+  await assertPythonParses(after);
+});
+
+Deno.test({
+  name: "add_import: after the last module-level import; a present import is a no-op with a warning",
+  ignore: CORPUS_SKIP !== undefined,
+  fn: async () => {
+    const { ctx, text } = await onModels();
+    await COMPOSED_OPS.add_import({ file: MODELS, import_statement: "import os" }, ctx);
+    const after = await textOf(ctx, MODELS);
+    assert.ok(after.includes("from .status_codes import codes\nimport os\n\n#: The set of HTTP"));
+    assert.equal(after.length, text.length + "import os\n".length);
+    await COMPOSED_OPS.add_import({ file: MODELS, import: "from io import BytesIO" }, ctx);
+    await COMPOSED_OPS.add_import({ file: MODELS, code: "import  datetime" }, ctx);
+    assert.equal(await textOf(ctx, MODELS), after);
+    assert.deepEqual(ctx.warnings.map((w) => w.code), ["import-exists", "import-exists"]);
+    await assertPythonParses(after);
+  },
+});
+
+Deno.test("add_import: ignores imports nested in functions; docstring and __future__ placement", async () => {
+  const nested = '"""Doc."""\n\n\ndef f():\n    import json\n    return json\n';
+  const { ctx } = await contextWith({ "a.py": nested, "b.py": '"""Doc."""\nfrom __future__ import annotations\n\nimport os\n', "c.py": "x = 1\n" });
+  await COMPOSED_OPS.add_import({ file: "a.py", import_statement: "import json" }, ctx);
+  assert.equal(await textOf(ctx, "a.py"), '"""Doc."""\n\nimport json\n\n\ndef f():\n    import json\n    return json\n');
+  await COMPOSED_OPS.add_import({ file: "b.py", import_statement: "from __future__ import division" }, ctx);
+  await COMPOSED_OPS.add_import({ file: "b.py", import_statement: "import re" }, ctx);
+  assert.equal(
+    await textOf(ctx, "b.py"),
+    '"""Doc."""\nfrom __future__ import annotations\nfrom __future__ import division\n\nimport os\nimport re\n',
+  );
+  await COMPOSED_OPS.add_import({ file: "c.py", import_statement: "import sys" }, ctx);
+  assert.equal(await textOf(ctx, "c.py"), "import sys\n\nx = 1\n");
+  for (const file of ["a.py", "b.py", "c.py"]) await assertPythonParses(await textOf(ctx, file), file);
+});
+
+Deno.test("add_import: JavaScript module", async () => {
+  const source = 'import fs from "node:fs";\n\nexport function read(p) {\n  return fs.readFileSync(p);\n}\n';
+  const { ctx } = await contextWith({ "m.mjs": source });
+  await COMPOSED_OPS.add_import({ file: "m.mjs", import_statement: 'import path from "node:path";' }, ctx);
+  const after = await textOf(ctx, "m.mjs");
+  assert.equal(after, source.replace(';\n\n', ';\nimport path from "node:path";\n\n'));
+  await assertNodeParses(after);
+});
+
+Deno.test({
+  name: "add_class_attribute: before the first non-docstring statement of the class body",
+  ignore: CORPUS_SKIP !== undefined,
+  fn: async () => {
+    const { ctx } = await onModels();
+    await COMPOSED_OPS.add_class_attribute({ file: MODELS, class_name: "Request", attribute: "timeout = None" }, ctx);
+    await COMPOSED_OPS.add_class_attribute({ file: MODELS, class: "RequestHooksMixin", code: "hooks = None" }, ctx);
+    const after = await textOf(ctx, MODELS);
+    assert.ok(after.includes('      <PreparedRequest [GET]>\n\n    """\n    timeout = None\n    def __init__(self, method=None'));
+    assert.ok(after.includes("class RequestHooksMixin(object):\n    hooks = None\n\n    def register_hook(self, event, hook):"));
+    await assertPythonParses(after);
+  },
+});
+
+Deno.test("add_class_attribute: a class with only a docstring, a tab-indented CRLF file", async () => {
+  const source = 'class A:\r\n\t"""Doc."""\r\n\r\n\r\nclass B:\r\n\tdef f(self):\r\n\t\tpass\r\n';
+  const { ctx } = await contextWith({ "t.py": source });
+  await COMPOSED_OPS.add_class_attribute({ file: "t.py", class_name: "A", attribute: "x = 1" }, ctx);
+  await COMPOSED_OPS.add_class_attribute({ file: "t.py", class_name: "B", attribute: "    y = [\n        1,\n    ]" }, ctx);
+  const after = await textOf(ctx, "t.py");
+  assert.equal(
+    after,
+    'class A:\r\n\t"""Doc."""\r\n\tx = 1\r\n\r\n\r\nclass B:\r\n\ty = [\r\n\t\t1,\r\n\t]\r\n\r\n\tdef f(self):\r\n\t\tpass\r\n',
+  );
+  await assertPythonParses(after);
+});

@@ -1,0 +1,89 @@
+/**
+ * Shared set-up for executor tests: a private state directory (so journals
+ * never land in the real home), temporary repositories, byte snapshots.
+ *
+ * @module
+ */
+
+/**
+ * Point `XDG_STATE_HOME` at a private directory of this test process (the
+ * same for every test file: `deno test --parallel` runs files in workers of
+ * one process, which share the environment), so journals never land in the
+ * real home.
+ */
+export const STATE_HOME: string = (() => {
+  const dir = `${(Deno.env.get("TMPDIR") || "/tmp").replace(/\/+$/, "")}/graphplan-test-state-${Deno.pid}`;
+  Deno.mkdirSync(dir, { recursive: true });
+  Deno.env.set("XDG_STATE_HOME", dir);
+  return dir;
+})();
+
+/** A temporary repository with `files` (path → text or bytes). */
+export function makeRepo(files: Record<string, string | Uint8Array>): string {
+  const dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "graphplan-repo-" }));
+  for (const [path, content] of Object.entries(files)) {
+    const abs = `${dir}/${path}`;
+    Deno.mkdirSync(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
+    if (typeof content === "string") Deno.writeTextFileSync(abs, content);
+    else Deno.writeFileSync(abs, content);
+  }
+  return dir;
+}
+
+/** Every regular file under `dir` (relative path → bytes), skipping `.git`. */
+export function snapshot(dir: string, prefix = ""): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  for (const entry of Deno.readDirSync(`${dir}/${prefix}`)) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.name === ".git") continue;
+    if (entry.isDirectory) { for (const [k, v] of snapshot(dir, rel)) out.set(k, v); }
+    else if (entry.isFile) out.set(rel, Deno.readFileSync(`${dir}/${rel}`));
+  }
+  return out;
+}
+
+/** Run git in `dir`; returns stdout. */
+export function git(dir: string, ...args: string[]): string {
+  const out = new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "core.autocrlf=false", ...args],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  if (!out.success) throw new Error(`git ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+function hasGit(): boolean {
+  try {
+    return new Deno.Command("git", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+/** Reason to skip git-based tests, or undefined. */
+export const GIT_SKIP = hasGit() ? undefined : "git not found on PATH";
+
+/** Make `dir` a git repository with everything committed. */
+export function gitInit(dir: string): void {
+  git(dir, "init", "-q");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "base");
+}
+
+/** Bytes of `text` with `old` replaced by `replacement` once, done on bytes (an independent oracle). */
+export function spliceBytes(bytes: Uint8Array, old: string, replacement: string): Uint8Array {
+  const needle = new TextEncoder().encode(old);
+  outer: for (let i = 0; i + needle.length <= bytes.length; i++) {
+    for (let k = 0; k < needle.length; k++) if (bytes[i + k] !== needle[k]) continue outer;
+    const rep = new TextEncoder().encode(replacement);
+    const out = new Uint8Array(bytes.length - needle.length + rep.length);
+    out.set(bytes.subarray(0, i));
+    out.set(rep, i);
+    out.set(bytes.subarray(i + needle.length), i + rep.length);
+    return out;
+  }
+  throw new Error(`"${old}" not found`);
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { makeRepo, STATE_HOME } from "../exec/_support.ts";
+import { LANGUAGES } from "../../../engine/parse/mod.ts";
+
+const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+
+async function helper(
+  args: string[],
+  stdin = "",
+): Promise<{ code: number; body: Record<string, unknown>; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "helper", ...args],
+    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  return {
+    code: out.code,
+    body: stdout.trim() ? JSON.parse(stdout) : {},
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+const issues = (body: Record<string, unknown>) => (body.error as { issues: { code: string }[] }).issues;
+
+Deno.test("one-shot requests: result exits 0, error exits 1, params from stdin or --json-in", async () => {
+  const dir = makeRepo({ "a.py": "import os\n\n\nclass A:\n    def m(self):\n        return 1\n" });
+  const version = await helper(["version", "--repo", dir]);
+  assert.equal(version.code, 0);
+  assert.deepEqual((version.body.result as { languages: string[] }).languages, [...LANGUAGES]);
+  const graph = await helper(["build_graph", "--repo", dir], JSON.stringify({ files: ["a.py"] }));
+  assert.equal(graph.code, 0, graph.stderr);
+  const symbols = (graph.body.result as { symbols: { name: string; kind: string }[] }).symbols;
+  assert.deepEqual(symbols.map((s) => [s.name, s.kind]), [["A", "class"], ["m", "method"]]);
+  Deno.writeTextFileSync(`${dir}.params.json`, JSON.stringify({ files: ["a.py"] }));
+  const fromFile = await helper(["build_graph", "--repo", dir, "--json-in", `${dir}.params.json`]);
+  assert.deepEqual(fromFile.body, graph.body);
+  const unknown = await helper(["nope", "--repo", dir]);
+  assert.equal(unknown.code, 1);
+  assert.equal(issues(unknown.body)[0].code, "method-unknown");
+  const malformed = await helper(["build_graph", "--repo", dir], "{files: ");
+  assert.equal(malformed.code, 1);
+  assert.equal(issues(malformed.body)[0].code, "json-invalid");
+  const noRepo = await helper(["version", "--repo", `${dir}/missing`]);
+  assert.equal(noRepo.code, 1);
+  assert.equal(issues(noRepo.body)[0].code, "repo-not-found");
+  const rollback = await helper(["rollback", "--repo", dir]);
+  assert.equal(rollback.code, 0);
+  assert.equal((rollback.body.result as { nothing_to_do: boolean }).nothing_to_do, true);
+  const usage = await helper(["--repo", dir]);
+  assert.equal(usage.code, 2);
+});
+
+Deno.test("--serve answers line by line, survives bad lines and sees files changed on disk", async () => {
+  const dir = makeRepo({ "a.py": "def first():\n    pass\n" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "helper", "--serve", "--repo", dir],
+    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const next = async (): Promise<Record<string, unknown>> => {
+    while (!buffer.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the server closed its output");
+      buffer += value;
+    }
+    const line = buffer.slice(0, buffer.indexOf("\n"));
+    buffer = buffer.slice(line.length + 1);
+    return JSON.parse(line);
+  };
+  const send = (text: string) => writer.write(new TextEncoder().encode(text + "\n"));
+  const names = (response: Record<string, unknown>) =>
+    (response.result as { symbols: { name: string }[] }).symbols.map((s) => s.name);
+
+  await send(JSON.stringify({ id: 1, method: "build_graph", params: { files: ["a.py"] } }));
+  assert.deepEqual(names(await next()), ["first"]);
+  await send("this is not json");
+  const bad = await next();
+  assert.equal(bad.id, null);
+  assert.equal(issues(bad)[0].code, "json-invalid");
+  await send(JSON.stringify({ id: "x", method: "unknown_method" }));
+  const unknown = await next();
+  assert.equal(unknown.id, "x");
+  assert.equal(issues(unknown)[0].code, "method-unknown");
+  Deno.writeTextFileSync(`${dir}/a.py`, "def second():\n    pass\n\n\ndef third():\n    pass\n");
+  // Two requests in one write: two lines back, in order.
+  await send(
+    JSON.stringify({ id: 2, method: "build_graph", params: { files: ["a.py"] } }) + "\n" +
+      JSON.stringify({ id: 3, method: "version", params: {} }),
+  );
+  const second = await next();
+  assert.equal(second.id, 2);
+  assert.deepEqual(names(second), ["second", "third"]);
+  assert.equal((await next()).id, 3);
+  await writer.close();
+  const status = await child.status;
+  assert.equal(status.code, 0);
+  await lines.cancel().catch(() => {});
+  await child.stderr.cancel();
+});

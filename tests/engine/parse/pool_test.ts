@@ -1,0 +1,164 @@
+/**
+ * The worker pool: results in workers equal results in-process (syntax
+ * census and code graph of the corpus files), issues cross the worker
+ * boundary intact, and the pool falls back in-process when it has no entry
+ * module or its workers cannot start.
+ */
+
+import assert from "node:assert/strict";
+import { buildGraph } from "../../../engine/graph/mod.ts";
+import {
+  type FileOutcome,
+  graphMapper,
+  mapFiles,
+  type PoolReport,
+  type SyntaxCensus,
+} from "../../../engine/parse/pool.ts";
+import { Workspace } from "../../../engine/workspace.ts";
+import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
+
+if (CORPUS_SKIP) console.log(`pool_test: corpus tests skipped: ${CORPUS_SKIP}`);
+
+/** The real entry module: it calls maybeRunWorker() first. */
+const ENTRY = new URL("../../../main.ts", import.meta.url);
+
+/** Write the corpus before files (some of them) into a temp repository. */
+async function corpusRepo(limit = Infinity): Promise<{ dir: string; paths: string[] }> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-pool-" });
+  const paths: string[] = [];
+  for (const file of (await corpusBeforeFiles(".py")).slice(0, limit)) {
+    const rel = `${file.id}/${file.path}`;
+    await Deno.mkdir(`${dir}/${rel.slice(0, rel.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/${rel}`, file.text);
+    paths.push(rel);
+  }
+  return { dir, paths };
+}
+
+Deno.test({
+  name: "the syntax census from 2 workers equals the in-process one, in input order",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo();
+    try {
+      // A path that cannot be read: its issue must come back from the worker as it is in-process.
+      const input = [...paths, "missing/nothing.py", "notes.txt"];
+      const sequential = await mapFiles<SyntaxCensus>("syntax", input, { workspace: dir, workers: 0 });
+      let report: PoolReport | undefined;
+      const parallel = await mapFiles<SyntaxCensus>("syntax", input, {
+        workspace: dir,
+        workers: 2,
+        entry: ENTRY,
+        minBytes: 0,
+        batchBytes: 128 << 10,
+        report: (r) => report = r,
+      });
+      assert.equal(report?.workers, 2);
+      assert.equal(report?.inProcess, 0);
+      assert.ok(report!.batches > 10, `${report?.batches} batches`);
+      assert.deepEqual(parallel, sequential);
+      assert.deepEqual(parallel.map((outcome) => outcome.path), input);
+      // Every real file parsed (one corpus file trips the 2023 grammar), the two bad paths failed.
+      assert.ok(sequential.slice(0, paths.length).every((outcome) => outcome.value!.length > 0));
+      assert.deepEqual(sequential.slice(-2).map((outcome) => outcome.error?.issues?.[0]?.code), [
+        "file-not-found",
+        "unknown-language",
+      ]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "buildGraph through the pool equals buildGraph in-process on the corpus",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo();
+    try {
+      const workspace = Workspace.open(dir);
+      const expected = await buildGraph(workspace, [...paths, "gone.py"]);
+      let report: PoolReport | undefined;
+      const pooled = await buildGraph(workspace, [...paths, "gone.py"], {
+        mapFiles: graphMapper(workspace, {
+          workers: 2,
+          entry: ENTRY,
+          minBytes: 0,
+          report: (r) => report = r,
+        }),
+      });
+      assert.equal(report?.workers, 2);
+      assert.equal(report?.inProcess, 0);
+      assert.deepEqual(pooled, expected);
+      assert.ok(expected.symbols.length > 1000, `${expected.symbols.length} symbols`);
+      assert.ok(expected.errors.some((issue) => issue.file === "gone.py"));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "the pool runs in-process without an entry module, below the threshold, or with workers: 0",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo(20);
+    try {
+      const reasons: (string | undefined)[] = [];
+      const runs: FileOutcome<SyntaxCensus>[][] = [];
+      // Tests never call maybeRunWorker(), so there is no entry module to start workers from.
+      runs.push(
+        await mapFiles("syntax", paths, {
+          workspace: dir,
+          minBytes: 0,
+          report: (r) => reasons.push(r.reason),
+        }),
+      );
+      runs.push(
+        await mapFiles("syntax", paths, {
+          workspace: dir,
+          entry: ENTRY,
+          report: (r) => reasons.push(r.reason),
+        }),
+      );
+      runs.push(
+        await mapFiles("syntax", paths, {
+          workspace: dir,
+          workers: 0,
+          report: (r) => reasons.push(r.reason),
+        }),
+      );
+      assert.match(reasons[0]!, /no worker entry module/);
+      assert.match(reasons[1]!, /input below 1048576 bytes/);
+      assert.equal(reasons[2], "workers disabled");
+      assert.deepEqual(runs[1], runs[0]);
+      assert.deepEqual(runs[2], runs[0]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "the pool falls back in-process when its workers cannot start",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo(30);
+    try {
+      const expected = await mapFiles("syntax", paths, { workspace: dir, workers: 0 });
+      let report: PoolReport | undefined;
+      const outcomes = await mapFiles("syntax", paths, {
+        workspace: dir,
+        workers: 2,
+        minBytes: 0,
+        // An entry module that throws while loading, as a broken or missing one would.
+        entry: "data:application/javascript,throw new Error('cannot start')",
+        report: (r) => report = r,
+      });
+      assert.equal(report?.inProcess, paths.length);
+      assert.deepEqual(outcomes, expected);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
