@@ -2,7 +2,8 @@
  * A tiny renderer for the prompt templates in `config/graphplan.yaml`:
  *
  * - `{{name}}` or `{{a.b}}`: the value (strings as they are, numbers and
- *   booleans as text, lists of strings one per line, other values as JSON);
+ *   booleans as text, lists as one-line JSON (`["a.py", "b.py"]`), other
+ *   values as indented JSON);
  * - `{{#if name}}...{{else}}...{{/if}}`: the first part when the value is
  *   truthy (a non-empty string or list, a non-zero number, `true`, an object),
  *   else the optional second part; blocks nest.
@@ -139,6 +140,6 @@ function show(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.join("\n");
+  if (Array.isArray(value)) return `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
   return JSON.stringify(value, null, 2);
 }

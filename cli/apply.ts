@@ -18,7 +18,8 @@ import { IssueError, partition } from "../engine/issue.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { executePlan, type PlanResult } from "../engine/exec/execute.ts";
-import { defaultRunStep, parsePlanSteps } from "../engine/exec/wiring.ts";
+import { checkJournal } from "../engine/exec/journal.ts";
+import { parsePlanSteps } from "../engine/exec/wiring.ts";
 
 const command: Command = {
   name: "apply",
@@ -54,6 +55,7 @@ Examples:
     const json = args.values.json === true;
     const dryRun = args.values["dry-run"] === true;
     const workspace = Workspace.open(stringOption(args, "repo", "."));
+    if (!dryRun) checkJournal(workspace);
     const text = await readInput(planArg);
     let document: unknown;
     try {
@@ -65,7 +67,7 @@ Examples:
         message: `The plan is not valid JSON: ${(err as Error).message}`,
       });
     }
-    const { steps, issues } = parsePlanSteps(document);
+    const { steps, issues, runStep } = await parsePlanSteps(document);
     const { errors: planErrors, warnings: planWarnings } = partition(issues);
     let result: PlanResult;
     if (planErrors.length > 0) {
@@ -78,7 +80,7 @@ Examples:
         outputs: [],
       };
     } else {
-      result = await executePlan(new DocumentStore(workspace), steps, { runStep: defaultRunStep, dryRun });
+      result = await executePlan(new DocumentStore(workspace), steps, { runStep, dryRun });
       result.warnings.unshift(...planWarnings);
     }
     if (json) {
@@ -92,7 +94,8 @@ Examples:
         console.error(`${verb} ${result.files_changed.length} file(s) in ${steps.length} step(s)${files}`);
       } else {
         printIssues(result.errors);
-        if (result.failed_step !== undefined) {
+        if (result.failed_step === undefined) console.error("The plan was rejected: nothing was executed");
+        else {
           console.error(
             `Step ${result.failed_step} failed: ${
               dryRun ? "nothing was written" : "every file was restored"

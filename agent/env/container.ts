@@ -140,7 +140,7 @@ export class ContainerEnvironment implements Environment {
     const timeout = options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout;
     const result = await this.#runner.run(this.execArgv(command, options), {
       timeout: timeout + CONTAINER_DEFAULTS.backstop,
-      outputLimit: this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
+      outputLimit: options.outputLimit ?? this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
     });
     return { ...result, timedOut: result.timedOut || result.returncode === TIMEOUT_STATUS };
   }
@@ -170,11 +170,11 @@ export class ContainerEnvironment implements Environment {
   }
 
   /** Start `argv` in the container as a line session (`exec -i`). */
-  startSession(argv: string[], options: SessionOptions = {}): Promise<LineSession> {
+  startSession(argv: string[], options: SessionOptions = {}): LineSession {
     const full = this.sessionArgv(argv, options);
     const session = new ProcessLineSession(() => this.#runner.spawn(full), `Session "${argv.join(" ")}"`);
     this.#sessions.add(session);
-    return Promise.resolve(session);
+    return session;
   }
 
   /** Close sessions and remove the container. */

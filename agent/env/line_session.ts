@@ -11,6 +11,7 @@
  * @module
  */
 
+import { onInterrupt } from "./cleanup.ts";
 import { type LineSession, SessionError } from "./types.ts";
 
 /** The parts of a child process a session needs (`Deno.ChildProcess` has them). */
@@ -118,6 +119,7 @@ export class ProcessLineSession implements LineSession {
         generation.waiter = { resolve, reject };
         timer = setTimeout(() => {
           generation.waiter = undefined;
+          generation.alive = false;
           this.#kill(generation);
           reject(new SessionError("timeout", `${this.#label} gave no answer within ${timeout} s`));
         }, timeout * 1000);
@@ -207,7 +209,7 @@ export function startLineSession(spawn: Spawner, label: string): ProcessLineSess
   return new ProcessLineSession(spawn, label);
 }
 
-/** Spawn `argv` on the host in its own process group (killing it kills the group). */
+/** Spawn `argv` on the host in its own process group (killing it kills the group, as Ctrl-C does). */
 export function spawnHost(
   argv: string[],
   options: { cwd?: string; env?: Record<string, string> } = {},
@@ -222,18 +224,26 @@ export function spawnHost(
       stderr: "piped",
       detached: true,
     }).spawn();
+    const unregister = onInterrupt(() => Promise.resolve(killHostGroup(child)));
+    child.status.finally(unregister);
     return {
       stdin: child.stdin,
       stdout: child.stdout,
       stderr: child.stderr,
       status: child.status,
-      kill: (signal: Deno.Signal = "SIGKILL") => {
-        try {
-          Deno.kill(-child.pid, signal);
-        } catch {
-          child.kill(signal);
-        }
-      },
+      kill: (signal: Deno.Signal = "SIGKILL") => killHostGroup(child, signal),
     };
   };
+}
+
+function killHostGroup(child: Deno.ChildProcess, signal: Deno.Signal = "SIGKILL"): void {
+  try {
+    Deno.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
 }

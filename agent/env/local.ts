@@ -37,7 +37,7 @@ export class LocalEnvironment implements Environment {
       cwd: this.#path(options.cwd),
       env: { ...this.#config.env, ...options.env },
       timeout: options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout,
-      outputLimit: this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
+      outputLimit: options.outputLimit ?? this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
     });
   }
 
@@ -52,13 +52,13 @@ export class LocalEnvironment implements Environment {
   }
 
   /** Start `argv` in `cwd` as a line session. */
-  startSession(argv: string[], options: SessionOptions = {}): Promise<LineSession> {
+  startSession(argv: string[], options: SessionOptions = {}): LineSession {
     const session = new ProcessLineSession(
       spawnHost(argv, { cwd: this.#path(options.cwd), env: { ...this.#config.env, ...options.env } }),
       `Session "${argv.join(" ")}"`,
     );
     this.#sessions.add(session);
-    return Promise.resolve(session);
+    return session;
   }
 
   /** Close every session. */

@@ -1,7 +1,8 @@
 /**
  * Keeping huge outputs small: the first and last halves of the limit are
  * kept and the middle is replaced by a line saying how much was cut. The
- * collector works on the byte stream as it arrives, so a command that prints
+ * collector works on the byte stream as it arrives (cutting between UTF-8
+ * characters, never inside one), so a command that prints
  * gigabytes costs a few kilobytes of memory.
  *
  * @module
@@ -55,15 +56,18 @@ export class OutputCollector {
   /** The collected text and whether its middle was cut. */
   result(): { text: string; truncated: boolean } {
     const head = concat(this.#head);
-    let tail = concat(this.#tail);
+    const tail = concat(this.#tail);
     const kept = this.#headLength + this.#tailLength;
     if (kept === this.#total && this.#total <= this.#headLimit + this.#tailLimit) {
       return { text: decoder().decode(concat([head, tail])), truncated: false };
     }
-    tail = tail.subarray(Math.max(0, tail.length - this.#tailLimit));
-    const cut = this.#total - head.length - tail.length;
+    const keptBytes = {
+      head: head.subarray(0, utf8HeadEnd(head)),
+      tail: tail.subarray(utf8TailStart(tail, Math.max(0, tail.length - this.#tailLimit))),
+    };
+    const cut = this.#total - keptBytes.head.length - keptBytes.tail.length;
     return {
-      text: decoder().decode(head) + cutNotice(cut, this.#total) + decoder().decode(tail),
+      text: decoder().decode(keptBytes.head) + cutNotice(cut, this.#total) + decoder().decode(keptBytes.tail),
       truncated: true,
     };
   }
@@ -79,6 +83,24 @@ export function truncateOutput(text: string, limit: number): { text: string; tru
     text: text.slice(0, head) + cutNotice(cut, text.length, "characters") + text.slice(text.length - tail),
     truncated: true,
   };
+}
+
+/** Where `bytes` ends without a partial UTF-8 character at its end. */
+function utf8HeadEnd(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
+
+/** The first index at or after `start` that begins a UTF-8 character. */
+function utf8TailStart(bytes: Uint8Array, start: number): number {
+  let index = start;
+  while (index < bytes.length && index < start + 3 && (bytes[index] & 0xc0) === 0x80) index++;
+  return index;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

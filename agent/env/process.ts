@@ -6,11 +6,13 @@
  * whole group gets SIGKILL (`kill(-pgid)`): `sleep 100 & sleep 100; wait`
  * leaves nothing behind. When the main process exits by itself, whatever it
  * left running in its group is killed too, so no background job outlives its
- * command or holds the output pipes open.
+ * command or holds the output pipes open. A detached group does not get the
+ * terminal's Ctrl-C, so a running command's group is killed on SIGINT too.
  *
  * @module
  */
 
+import { onInterrupt } from "./cleanup.ts";
 import { OutputCollector } from "./output.ts";
 import type { ExecResult } from "./types.ts";
 
@@ -41,6 +43,8 @@ export async function runProcess(argv: string[], options: RunOptions = {}): Prom
     stderr: "piped",
     detached: true,
   }).spawn();
+  // Its own process group does not get the terminal's Ctrl-C: kill it ourselves then.
+  const unregister = onInterrupt(() => Promise.resolve(killGroup(child.pid)));
   const collector = new OutputCollector(options.outputLimit ?? 1_000_000);
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   const pumps = readers.map(async (reader) => {
@@ -68,6 +72,7 @@ export async function runProcess(argv: string[], options: RunOptions = {}): Prom
   const status = await child.status;
   clearTimeout(timer);
   killGroup(child.pid);
+  unregister();
   let grace: ReturnType<typeof setTimeout> | undefined;
   const drained = await Promise.race([
     Promise.all(pumps).then(() => true),

@@ -14,6 +14,8 @@ export interface ExecOptions {
   timeout?: number;
   /** Variables added to the environment's own. */
   env?: Record<string, string>;
+  /** Output kept (head and tail), overriding the environment's `output_limit` for this command. */
+  outputLimit?: number;
 }
 
 /** What a command printed (stdout and stderr interleaved as they came) and how it ended. */
@@ -62,7 +64,7 @@ export interface Environment {
   /** Copy a file or directory out of the environment to the host. */
   copyOut(envPath: string, hostPath: string): Promise<void>;
   /** Start a line session running `argv`. */
-  startSession(argv: string[], options?: SessionOptions): Promise<LineSession>;
+  startSession(argv: string[], options?: SessionOptions): LineSession;
   /** Stop sessions and release the environment (remove the container). Safe to call twice. */
   close(): Promise<void>;
 }

@@ -9,7 +9,8 @@
  * `code` (add_import).
  *
  * - `add_method` inserts after the last member of the class body, with the
- *   blank lines the file puts between methods.
+ *   blank lines the file puts between methods; a body that is only `pass`
+ *   or `...` (after a docstring) has that placeholder replaced.
  * - `add_import` does nothing but warn (`import-exists`) when every name it
  *   imports is already imported at module level; otherwise it inserts after
  *   the last module-level import (imports nested in functions do not count),
@@ -34,7 +35,10 @@ import type { OperatorFn } from "./operator.ts";
 
 /** Module-level import node types, the root type and the "header" statement imports follow. */
 const IMPORT_LAYOUT: Partial<Record<LanguageId, { root: string; imports: string[]; header?: string }>> = {
-  python: { root: "module", imports: ["import_statement", "import_from_statement", "future_import_statement"] },
+  python: {
+    root: "module",
+    imports: ["import_statement", "import_from_statement", "future_import_statement"],
+  },
   javascript: { root: "program", imports: ["import_statement"] },
   typescript: { root: "program", imports: ["import_statement"] },
   tsx: { root: "program", imports: ["import_statement"] },
@@ -91,7 +95,9 @@ function normalizeImport(text: string): string {
 const importStatus: OperatorFn = async (params, ctx) => {
   const file = params.file;
   const code = params.import;
-  if (typeof file !== "string") fail("param-missing", `Missing parameter "file"`, { path: ["params", "file"] });
+  if (typeof file !== "string") {
+    fail("param-missing", `Missing parameter "file"`, { path: ["params", "file"] });
+  }
   if (typeof code !== "string" || code.trim() === "") {
     fail("param-missing", `Missing parameter "import_statement"`, { path: ["params", "import_statement"] });
   }
@@ -111,7 +117,8 @@ const importStatus: OperatorFn = async (params, ctx) => {
     const have = new Set(imports.flatMap(pythonImportKeys));
     present = wanted.length > 0 && wanted.every((key) => have.has(key));
   }
-  const nodeQuery = (types: string[]) => `(${layout.root} [${types.map((type) => `(${type})`).join(" ")}] @node)`;
+  const nodeQuery = (types: string[]) =>
+    `(${layout.root} [${types.map((type) => `(${type})`).join(" ")}] @node)`;
   if (present) {
     return {
       present: true,
@@ -130,12 +137,23 @@ const importStatus: OperatorFn = async (params, ctx) => {
   );
   const base = { present: false, message: "" };
   if (isFuture && futures.length) {
-    return { ...base, position: "after", separator: "\n", anchor: await exactLocator(doc, nodeQuery(layout.imports), futures.at(-1)!) };
+    return {
+      ...base,
+      position: "after",
+      separator: "\n",
+      anchor: await exactLocator(doc, nodeQuery(layout.imports), futures.at(-1)!),
+    };
   }
   if (!isFuture && imports.length) {
-    return { ...base, position: "after", separator: "\n", anchor: await exactLocator(doc, nodeQuery(layout.imports), imports.at(-1)!) };
+    return {
+      ...base,
+      position: "after",
+      separator: "\n",
+      anchor: await exactLocator(doc, nodeQuery(layout.imports), imports.at(-1)!),
+    };
   }
-  const header = docstring ?? (layout.header ? children.find((child) => child.type === layout.header) : undefined);
+  const header = docstring ??
+    (layout.header ? children.find((child) => child.type === layout.header) : undefined);
   if (header) {
     return {
       ...base,
@@ -163,14 +181,19 @@ const importStatus: OperatorFn = async (params, ctx) => {
       anchor: await exactLocator(doc, `(${layout.root} (comment) @node)`, lastComment),
     };
   }
-  return { ...base, position: "empty", anchor: { type: "sexp", file, query: `(${layout.root}) @node`, capture: "node" } };
+  // An empty file: the locator of the root node (no kind, no name).
+  return { ...base, position: "empty", anchor: { file } };
 };
 
 const classBodyAnchor: OperatorFn = async (params, ctx) => {
   const locator = parseLocator(params.locator, ["params", "locator"]);
   const { doc, node } = await resolveOne(ctx.store, locator);
   const body = node.childForFieldName("body");
-  if (!body) fail("class-body-missing", `Class at line ${node.startPosition.row + 1} has no body`, { file: doc.file.path });
+  if (!body) {
+    fail("class-body-missing", `Class at line ${node.startPosition.row + 1} has no body`, {
+      file: doc.file.path,
+    });
+  }
   const members = body.namedChildren.filter((child): child is Node => !!child);
   const statements = members.filter((child) => child.type !== "comment");
   const first = statements[0];
@@ -178,12 +201,26 @@ const classBodyAnchor: OperatorFn = async (params, ctx) => {
     first.namedChildCount === 1 && first.namedChildren[0]?.type === "string";
   const raw = params.locator as Record<string, unknown>;
   // nth_child counts named children without comments.
-  const at = (child: Node) => ({ ...raw, file: doc.file.path, field: "body", nth_child: statements.indexOf(child) });
-  if (isDoc && statements.length === 1) return { position: "after", separator: "\n", anchor: at(first) };
+  const at = (child: Node) => ({
+    ...raw,
+    file: doc.file.path,
+    field: "body",
+    nth_child: statements.indexOf(child),
+  });
+  // A body holding nothing but `pass` or `...` (after its docstring): a method can take its place.
+  const rest = isDoc ? statements.slice(1) : statements;
+  const only = rest.length === 1 ? rest[0] : undefined;
+  const isPlaceholder = only !== undefined && (only.type === "pass_statement" ||
+    (only.type === "expression_statement" && only.namedChildCount === 1 &&
+      only.namedChildren[0]?.type === "ellipsis"));
+  const placeholder = isPlaceholder ? at(only) : null;
+  if (isDoc && statements.length === 1) {
+    return { position: "after", separator: "\n", anchor: at(first), placeholder };
+  }
   const target = isDoc ? statements[1] : first;
   if (!target) fail("class-body-empty", `Class body at line ${body.startPosition.row + 1} has no statement`);
   const definition = /definition|declaration|method/.test(target.type);
-  return { position: "before", separator: definition ? "\n\n" : "\n", anchor: at(target) };
+  return { position: "before", separator: definition ? "\n\n" : "\n", anchor: at(target), placeholder };
 };
 
 const warn: OperatorFn = (params, ctx) => {
@@ -222,10 +259,17 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
     define: "add_method",
     params_schema: { file: "string", class_name: "string", method_code: "string" },
     steps: [
-      { primitive: "locate", params: { locator: CLASS }, bind: "cls" },
+      { primitive: "class_body_anchor", params: { locator: CLASS }, bind: "slot" },
       {
-        primitive: "insert_after_node",
-        params: { locator: { ...CLASS, field: "body", nth_child: -1 }, code: "$method_code" },
+        if: "$slot.placeholder",
+        then: {
+          primitive: "replace_node",
+          params: { locator: "$slot.placeholder", replacement: "$method_code" },
+        },
+        else: {
+          primitive: "insert_after_node",
+          params: { locator: { ...CLASS, field: "body", nth_child: -1 }, code: "$method_code" },
+        },
       },
     ],
   },
@@ -249,7 +293,10 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
               primitive: "insert_before_node",
               params: { locator: "$imp.anchor", code: "$import_statement", separator: "$imp.separator" },
             },
-            else: { primitive: "replace_node", params: { locator: "$imp.anchor", replacement: "$import_statement" } },
+            else: {
+              primitive: "replace_node",
+              params: { locator: "$imp.anchor", replacement: "$import_statement" },
+            },
           },
         },
       },
@@ -282,7 +329,10 @@ const ALIASES: Record<string, Record<string, string[]>> = {
 };
 
 /** Map the legacy/alternative parameter spellings of a built-in op to its canonical ones. */
-export function normalizeComposedParams(name: string, params: Record<string, unknown>): Record<string, unknown> {
+export function normalizeComposedParams(
+  name: string,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   const aliases = ALIASES[name];
   if (!aliases) return params;
   const out = { ...params };

@@ -10,8 +10,10 @@
  * - `surgery` (other than `delete_node`), `template`, `fragment`: not
  *   implemented yet, a `not-implemented` error.
  *
- * Issues thrown by the operator get the step number, and their `path`
- * (relative to the step, `["params", "file"]`) becomes a path into the plan.
+ * Issues thrown by the operator get the step number, their `path`
+ * (relative to the step, `["params", "file"]`) becomes a path into the plan,
+ * and overlong messages are cut (a value quoted from a hostile plan can be
+ * megabytes long).
  *
  * @module
  */
@@ -77,7 +79,15 @@ function locate(issue: Issue, step: NormalizedStep, ctx: StepContext): Issue {
   const inStep = path && (path[0] === "params" || path[0] === "op" || path[0] === "target");
   return {
     ...issue,
+    message: clip(issue.message),
     step: issue.step ?? ctx.step,
     ...(inStep ? { path: [...step.path, ...path] } : {}),
   };
+}
+
+/** Most characters of a message: a hostile plan's 10 MB string must not come back inside one. */
+const MAX_MESSAGE = 1000;
+
+function clip(message: string): string {
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
 }

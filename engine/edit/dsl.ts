@@ -44,7 +44,12 @@
  */
 
 import { error, type Issue, IssueError, warning } from "../issue.ts";
-import { BUILTIN_DEFINITIONS, HELPER_PARAMS, HELPER_PRIMITIVES, normalizeComposedParams } from "./composed.ts";
+import {
+  BUILTIN_DEFINITIONS,
+  HELPER_PARAMS,
+  HELPER_PRIMITIVES,
+  normalizeComposedParams,
+} from "./composed.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
 import { PRIMITIVE_PARAMS, PRIMITIVES } from "./primitives.ts";
 
@@ -223,8 +228,8 @@ export function evaluate(expr: Expr, env: Record<string, unknown>): unknown {
     case "bin": {
       if (expr.op === "and") return truthy(evaluate(expr.left, env)) && truthy(evaluate(expr.right, env));
       if (expr.op === "or") return truthy(evaluate(expr.left, env)) || truthy(evaluate(expr.right, env));
-      const a = evaluate(expr.left, env);
-      const b = evaluate(expr.right, env);
+      const a = evaluate(expr.left, env) ?? null;
+      const b = evaluate(expr.right, env) ?? null;
       switch (expr.op) {
         case "==":
           return a === b || (a != null && b != null && JSON.stringify(a) === JSON.stringify(b));
@@ -323,7 +328,12 @@ function asList(steps: unknown): unknown[] {
 function registry(defs: readonly OperatorDefinition[]): Map<string, OperatorDefinition> {
   const map = new Map<string, OperatorDefinition>();
   for (const def of BUILTIN_DEFINITIONS) map.set(def.define, def);
-  for (const def of defs) if (def && typeof def === "object" && typeof def.define === "string") map.set(def.define, def);
+  const own = new Set<string>();
+  for (const def of defs) {
+    if (!def || typeof def !== "object" || typeof def.define !== "string" || own.has(def.define)) continue;
+    own.add(def.define); // the first of duplicates wins (the others are reported)
+    map.set(def.define, def);
+  }
   return map;
 }
 
@@ -332,7 +342,10 @@ function registry(defs: readonly OperatorDefinition[]): Map<string, OperatorDefi
  * operators, required parameters, `if` expressions and recursion. Paths start
  * with `basePath` (default `["define_operators"]`).
  */
-export function validateDefinitions(defs: unknown, options: { basePath?: Path; builtin?: boolean } = {}): Issue[] {
+export function validateDefinitions(
+  defs: unknown,
+  options: { basePath?: Path; builtin?: boolean } = {},
+): Issue[] {
   const base = options.basePath ?? ["define_operators"];
   const issues: Issue[] = [];
   if (!Array.isArray(defs)) {
@@ -344,18 +357,24 @@ export function validateDefinitions(defs: unknown, options: { basePath?: Path; b
   defs.forEach((def, i) => {
     const path = [...base, i];
     if (!def || typeof def !== "object" || Array.isArray(def)) {
-      issues.push(error("dsl-invalid", `Definition ${i} must be an object with "define" and "steps"`, { path }));
+      issues.push(
+        error("dsl-invalid", `Definition ${i} must be an object with "define" and "steps"`, { path }),
+      );
       return;
     }
     const { define, params_schema: schema, steps } = def as Record<string, unknown>;
     if (typeof define !== "string" || !IDENT.test(define)) {
-      issues.push(error("dsl-invalid", `Definition ${i} needs a "define" name made of letters, digits and "_"`, {
-        path: [...path, "define"],
-      }));
+      issues.push(
+        error("dsl-invalid", `Definition ${i} needs a "define" name made of letters, digits and "_"`, {
+          path: [...path, "define"],
+        }),
+      );
       return;
     }
     if (seen.has(define)) {
-      issues.push(error("dsl-duplicate", `Operator "${define}" is defined twice`, { path: [...path, "define"] }));
+      issues.push(
+        error("dsl-duplicate", `Operator "${define}" is defined twice`, { path: [...path, "define"] }),
+      );
     }
     seen.add(define);
     const builtin = BUILTIN_DEFINITIONS.some((b) => b.define === define);
@@ -369,9 +388,15 @@ export function validateDefinitions(defs: unknown, options: { basePath?: Path; b
     let open = false;
     if (schema === undefined) {
       open = true;
-      issues.push(warning("dsl-no-params-schema", `Operator "${define}" has no params_schema: its variables are not checked`, {
-        path,
-      }));
+      issues.push(
+        warning(
+          "dsl-no-params-schema",
+          `Operator "${define}" has no params_schema: its variables are not checked`,
+          {
+            path,
+          },
+        ),
+      );
     } else if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
       issues.push(error("dsl-invalid", `params_schema of "${define}" must be an object of parameter types`, {
         path: [...path, "params_schema"],
@@ -381,10 +406,16 @@ export function validateDefinitions(defs: unknown, options: { basePath?: Path; b
       for (const [param, type] of Object.entries(schema)) {
         scope.add(param);
         if (typeof type !== "string" || !TYPES.has(type.replace(/\?$/, ""))) {
-          issues.push(error("dsl-bad-type", `Parameter "${param}" of "${define}" has unknown type ${JSON.stringify(type)}`, {
-            path: [...path, "params_schema", param],
-            hint: `types: ${[...TYPES].join(", ")} (add "?" for optional)`,
-          }));
+          issues.push(
+            error(
+              "dsl-bad-type",
+              `Parameter "${param}" of "${define}" has unknown type ${JSON.stringify(type)}`,
+              {
+                path: [...path, "params_schema", param],
+                hint: `types: ${[...TYPES].join(", ")} (add "?" for optional)`,
+              },
+            ),
+          );
         }
       }
     }
@@ -394,7 +425,13 @@ export function validateDefinitions(defs: unknown, options: { basePath?: Path; b
     }
     const edges: { callee: string; path: Path }[] = [];
     calls.set(define, edges);
-    checkSteps(asList(steps), [...path, "steps"], scope, { open, all, issues, edges, single: !Array.isArray(steps) });
+    checkSteps(asList(steps), [...path, "steps"], scope, {
+      open,
+      all,
+      issues,
+      edges,
+      single: !Array.isArray(steps),
+    });
   });
   issues.push(...findRecursion(calls));
   return issues;
@@ -424,7 +461,9 @@ function checkVariables(names: string[], scope: Set<string>, path: Path, state: 
     if (!scope.has(name)) {
       state.issues.push(error("dsl-unknown-variable", `Unknown variable "$${name}"`, {
         path,
-        hint: scope.size ? `known: ${[...scope].map((v) => `$${v}`).join(", ")}` : "declare it in params_schema",
+        hint: scope.size
+          ? `known: ${[...scope].map((v) => `$${v}`).join(", ")}`
+          : "declare it in params_schema",
       }));
     }
   }
@@ -433,30 +472,46 @@ function checkVariables(names: string[], scope: Set<string>, path: Path, state: 
 function checkStep(step: unknown, path: Path, scope: Set<string>, state: CheckState): Set<string> {
   const { issues } = state;
   if (!step || typeof step !== "object" || Array.isArray(step)) {
-    issues.push(error("dsl-invalid", `A step must be an object: {primitive, params} or {if, then, else}`, { path }));
+    issues.push(
+      error("dsl-invalid", `A step must be an object: {primitive, params} or {if, then, else}`, { path }),
+    );
     return scope;
   }
   const record = step as Record<string, unknown>;
   if ("if" in record) {
     if (typeof record.if !== "string") {
-      issues.push(error("dsl-bad-expression", `"if" must be an expression string`, { path: [...path, "if"] }));
+      issues.push(
+        error("dsl-bad-expression", `"if" must be an expression string`, { path: [...path, "if"] }),
+      );
     } else {
       try {
         checkVariables(exprRefs(parseExpression(record.if)), scope, [...path, "if"], state);
       } catch (err) {
-        issues.push(error("dsl-bad-expression", `Cannot parse "if" expression ${JSON.stringify(record.if)}: ${(err as Error).message}`, {
-          path: [...path, "if"],
-        }));
+        issues.push(
+          error(
+            "dsl-bad-expression",
+            `Cannot parse "if" expression ${JSON.stringify(record.if)}: ${(err as Error).message}`,
+            {
+              path: [...path, "if"],
+            },
+          ),
+        );
       }
     }
     if (record.then === undefined) {
       issues.push(error("dsl-invalid", `"if" step needs "then"`, { path }));
       return scope;
     }
-    const thenScope = checkSteps(asList(record.then), [...path, "then"], scope, { ...state, single: !Array.isArray(record.then) });
+    const thenScope = checkSteps(asList(record.then), [...path, "then"], scope, {
+      ...state,
+      single: !Array.isArray(record.then),
+    });
     const elseScope = record.else === undefined
       ? scope
-      : checkSteps(asList(record.else), [...path, "else"], scope, { ...state, single: !Array.isArray(record.else) });
+      : checkSteps(asList(record.else), [...path, "else"], scope, {
+        ...state,
+        single: !Array.isArray(record.else),
+      });
     return new Set([...thenScope].filter((name) => elseScope.has(name)));
   }
   const name = record.primitive ?? record.op;
@@ -485,7 +540,8 @@ function checkStep(step: unknown, path: Path, scope: Set<string>, state: CheckSt
       const given = params as Record<string, unknown>;
       const normal = state.all.has(name) ? normalizeComposedParams(name, given) : given;
       for (const required of spec.required) {
-        const present = normal[required] !== undefined || (required === "locator" && normal.target !== undefined);
+        const present = normal[required] !== undefined ||
+          (required === "locator" && normal.target !== undefined);
         if (!present) {
           issues.push(error("dsl-missing-param", `Operator "${name}" needs parameter "${required}"`, {
             path: [...path, "params"],
@@ -512,7 +568,7 @@ function findRecursion(calls: Map<string, { callee: string; path: Path }[]>): Is
       const at = stack.indexOf(edge.callee);
       if (at !== -1) {
         const cycle = [...stack.slice(at), edge.callee];
-        const key = [...cycle].sort().join(",");
+        const key = [...new Set(cycle)].sort().join(",");
         if (!reported.has(key)) {
           reported.add(key);
           issues.push(error("dsl-recursion", `Operator "${name}" calls itself: ${cycle.join(" → ")}`, {
@@ -548,8 +604,9 @@ function definitionOf(name: string, defs: readonly OperatorDefinition[]): Operat
 
 function checked(name: string, params: Record<string, unknown>, defs: readonly OperatorDefinition[]) {
   const builtin = BUILTIN_DEFINITIONS.some((def) => def.define === name);
-  const problems = (builtin ? validateDefinitions(BUILTIN_DEFINITIONS, { builtin: true }) : validateDefinitions(defs))
-    .filter((issue) => issue.severity === "error");
+  const problems =
+    (builtin ? validateDefinitions(BUILTIN_DEFINITIONS, { builtin: true }) : validateDefinitions(defs))
+      .filter((issue) => issue.severity === "error");
   if (problems.length) throw new IssueError(problems);
   const def = definitionOf(name, defs);
   const normal = normalizeComposedParams(name, params);
@@ -563,9 +620,15 @@ function checked(name: string, params: Record<string, unknown>, defs: readonly O
         }));
       }
     } else if (!typeMatches(value, type.replace(/\?$/, ""))) {
-      missing.push(error("param-invalid", `Parameter "${param}" of "${name}" must be of type ${type.replace(/\?$/, "")}`, {
-        path: ["params", param],
-      }));
+      missing.push(
+        error(
+          "param-invalid",
+          `Parameter "${param}" of "${name}" must be of type ${type.replace(/\?$/, "")}`,
+          {
+            path: ["params", param],
+          },
+        ),
+      );
     }
   }
   if (missing.length) throw new IssueError(missing);
@@ -610,7 +673,7 @@ export function expandComposed(
       const step = raw as Record<string, unknown>;
       if ("if" in step) {
         return [{
-          if: substitute(step.if, env) as string,
+          if: substituteExpression(step.if as string, env),
           then: expand(step.then, env, depth),
           else: step.else === undefined ? [] : expand(step.else, env, depth),
         }];
@@ -624,6 +687,16 @@ export function expandComposed(
       return [{ primitive: callee, params: callParams, ...(step.bind ? { bind: step.bind as string } : {}) }];
     });
   return expand(def.steps, normal, 0);
+}
+
+/** Put known scalar values into an `if` expression as literals; other references stay. */
+function substituteExpression(source: string, env: Record<string, unknown>): string {
+  return source.replace(REF, (match, name: string, fields: string) => {
+    if (match === "$$" || !(name in env)) return match;
+    const { value, rest } = follow(env[name], fields);
+    if (rest !== "" || (value !== null && typeof value === "object")) return match;
+    return value === undefined ? "null" : JSON.stringify(value);
+  });
 }
 
 /** Output of a composed operator: every bound output, and the last step's. */
@@ -662,7 +735,9 @@ export async function runComposed(
         const fn: OperatorFn | undefined = PRIMITIVES[callee] ?? HELPER_PRIMITIVES[callee];
         if (fn) last = await fn(callParams, ctx);
         else {
-          if (depth >= 32) throw new IssueError(error("dsl-recursion", `Operators nest deeper than 32 levels`));
+          if (depth >= 32) {
+            throw new IssueError(error("dsl-recursion", `Operators nest deeper than 32 levels`));
+          }
           last = await run(all.get(callee)!, normalizeComposedParams(callee, callParams), depth + 1);
         }
         if (typeof step.bind === "string") {

@@ -48,10 +48,14 @@
  *    - otherwise the followers belong at the first line's level: `c = m`
  *      (shape 3, e.g. a body `return x\n        y = 1` for a block at 8).
  * 4. Each structural line keeps its indentation beyond `c` (its relative
- *    indentation `r`). When the snippet's indentation character differs from
- *    the file's (tabs in a space-indented file or the reverse), `r` is
- *    converted level by level: `r / u` levels of the file's unit plus
- *    `r % u` spaces, where `u` is the snippet's smallest relative step.
+ *    indentation `r`). When the snippet's indentation differs from the
+ *    file's unit (tabs in a space-indented file or the reverse, 4-space
+ *    code in a 2-space file), `r` is converted level by level: `r / u`
+ *    levels of the file's unit plus `r % u` spaces, where `u` is the
+ *    snippet's step: the most common increase after a line that opens a
+ *    block (a tab counts as one level). Block lines sit at multiples of
+ *    `u`, so their nesting is kept; only the alignment of continuation
+ *    lines inside brackets may shift.
  * 5. Emit: the anchor's indentation + relative indentation + content for
  *    structural lines, `""` for blank lines, protected lines verbatim; join
  *    with the file's line ending.
@@ -71,10 +75,11 @@
  * ```
  *
  * Step 2 protects row 5 (`  b"""`, inside the non-docstring string) but not
- * rows 2-3 (docstring). Step 3: the first line opens (`:`) and the next
- * line (8) is deeper than `b = 4`, so `c = 4`. Step 5 gives `def area(self):` (placed at column 4 by the
- * caller), `        """Area.`, an empty line, `        In square units."""`,
- * `        s = """a`, `  b"""` untouched, `        return s`.
+ * rows 1-3 (the docstring). Step 3: the first line opens (`:`) and the next
+ * line (8) is deeper than `b = 4`, so `c = 4`. Step 5 gives
+ * `    def area(self):`, `        """Area.`, an empty line,
+ * `        In square units."""`, `        s = """a`, `  b"""` untouched,
+ * `        return s` (`indent_test.ts` checks this example).
  *
  * @module
  */
@@ -213,7 +218,9 @@ export function stringRows(root: Node, language: LanguageId): Set<number> {
 function isDocstring(node: Node, language: LanguageId): boolean {
   if (language !== "python" || node.type !== "string") return false;
   const statement = node.parent;
-  if (!statement || statement.type !== "expression_statement" || statement.namedChildCount !== 1) return false;
+  if (!statement || statement.type !== "expression_statement" || statement.namedChildCount !== 1) {
+    return false;
+  }
   const body = statement.parent;
   if (!body || (body.type !== "block" && body.type !== "module")) return false;
   const first = body.namedChildren.find((child) => child && child.type !== "comment");
@@ -270,14 +277,15 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
   // The snippet's own indentation character and step, for tab/space conversion.
   const usesTabs = lines.some((line, row) => structural[row] && wsOf(line).includes("\t"));
   const fileTabs = unit === "\t";
-  const steps = lines
-    .map((_, row) => (structural[row] ? widths[row] - common : 0))
-    .filter((rel) => rel > 0);
-  const step = usesTabs ? TAB_WIDTH : steps.length ? Math.min(...steps) : 4;
-  const convert = usesTabs !== fileTabs;
+  const step = usesTabs ? TAB_WIDTH : snippetStep(lines, structural, widths, language);
+  const convert = usesTabs !== fileTabs || (!fileTabs && step > 0 && step !== unit.length);
   const relative = (rel: number): string => {
     if (rel <= 0) return "";
-    if (!convert) return usesTabs ? "\t".repeat(Math.floor(rel / TAB_WIDTH)) + " ".repeat(rel % TAB_WIDTH) : " ".repeat(rel);
+    if (!convert) {
+      return usesTabs
+        ? "\t".repeat(Math.floor(rel / TAB_WIDTH)) + " ".repeat(rel % TAB_WIDTH)
+        : " ".repeat(rel);
+    }
     return unit.repeat(Math.floor(rel / step)) + " ".repeat(rel % step);
   };
   const out = lines.map((line, row) => {
@@ -288,6 +296,31 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
     return indent + relative(widths[row] - common) + content;
   });
   return out.join(eol);
+}
+
+/**
+ * The snippet's indentation step: the most common increase after a line
+ * that opens a block (continuation lines and docstring text do not count),
+ * else the most common increase at all; 0 when nothing is indented.
+ */
+function snippetStep(lines: string[], structural: boolean[], widths: number[], language: LanguageId): number {
+  const afterOpener = new Map<number, number>();
+  const any = new Map<number, number>();
+  let previous = -1;
+  for (let row = 0; row < lines.length; row++) {
+    if (!structural[row]) continue;
+    if (previous >= 0 && widths[row] > widths[previous]) {
+      const increase = widths[row] - widths[previous];
+      any.set(increase, (any.get(increase) ?? 0) + 1);
+      if (/[:{]\s*$/.test(stripLineComment(lines[previous], language))) {
+        afterOpener.set(increase, (afterOpener.get(increase) ?? 0) + 1);
+      }
+    }
+    previous = row;
+  }
+  const best = (counts: Map<number, number>) =>
+    [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  return best(afterOpener) || best(any);
 }
 
 /** Drop a trailing line comment (roughly: outside quotes) for the "opens a block" test. */

@@ -12,9 +12,10 @@
  *   (with `export`), in which case the whole decorated definition is replaced.
  * - `insert_before_node` / `insert_after_node` need one anchor (several
  *   matches without `index` are `locator-ambiguous`). With no `separator`,
- *   a list element anchor (argument, parameter, array element...) gets a
- *   comma-separated insertion in the list's layout (inline or one element
- *   per line); anything else gets the code on its own lines at the anchor's
+ *   a list element anchor (argument, parameter, array element, imported
+ *   name..., also the only element of its list) gets a comma-separated
+ *   insertion in the list's layout (inline or one element per line; a
+ *   trailing comma in `code` is dropped); anything else gets the code on its own lines at the anchor's
  *   indentation, with as many blank lines as the file puts between
  *   definitions when anchor or code is a definition (else none; explicit
  *   leading blank lines in `code` win). A `separator` with line breaks sets
@@ -61,7 +62,7 @@ import {
   stringRows,
 } from "./indent.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
-import { deletionEdit, deletionTarget, listContext } from "./separators.ts";
+import { deletionEdit, deletionTarget, isListElement, type ListContext, listContext } from "./separators.ts";
 import type { TextEdit } from "./text_edit.ts";
 
 /** Parameters each primitive requires and accepts (for the DSL validator and the plan schema). */
@@ -93,15 +94,21 @@ function str(params: Record<string, unknown>, name: string, optional = false): s
 
 function locatorOf(params: Record<string, unknown>) {
   const key = params.locator === undefined && params.target !== undefined ? "target" : "locator";
-  if (params[key] === undefined) fail("param-missing", `Missing parameter "locator"`, { path: ["params", "locator"] });
+  if (params[key] === undefined) {
+    fail("param-missing", `Missing parameter "locator"`, { path: ["params", "locator"] });
+  }
   return parseLocator(params[key], ["params", key], { requireFile: typeof params.file !== "string" });
 }
 
-function options(params: Record<string, unknown>): { defaultFile?: string } {
-  return typeof params.file === "string" ? { defaultFile: params.file } : {};
+function options(params: Record<string, unknown>): { defaultFile?: string; path: string[] } {
+  const path = ["params", params.locator === undefined && params.target !== undefined ? "target" : "locator"];
+  return typeof params.file === "string" ? { defaultFile: params.file, path } : { path };
 }
 
-async function one(ctx: StepContext, params: Record<string, unknown>): Promise<{ doc: Document; node: Node }> {
+async function one(
+  ctx: StepContext,
+  params: Record<string, unknown>,
+): Promise<{ doc: Document; node: Node }> {
   return await resolveOne(ctx.store, locatorOf(params), options(params));
 }
 
@@ -114,14 +121,19 @@ function styleOf(doc: Document): { unit: string; eol: string; language: Language
 function withWrapper(node: Node): Node {
   const parent = node.parent;
   if (!parent) return node;
-  if (parent.type === "decorated_definition" && parent.childForFieldName("definition")?.id === node.id) return parent;
-  if (parent.type === "export_statement" && parent.childForFieldName("declaration")?.id === node.id) return parent;
+  if (parent.type === "decorated_definition" && parent.childForFieldName("definition")?.id === node.id) {
+    return parent;
+  }
+  if (parent.type === "export_statement" && parent.childForFieldName("declaration")?.id === node.id) {
+    return parent;
+  }
   return node;
 }
 
 const DEFINITION =
   /^(function_definition|class_definition|decorated_definition|function_declaration|class_declaration|method_definition|method_declaration|constructor_declaration|function_item|impl_item|struct_item|export_statement|generator_function_declaration|abstract_class_declaration|interface_declaration)$/;
-const DEFINITION_CODE = /^\s*(@|(async\s+)?def\s|class\s|(export\s+)?(async\s+)?function\b|(export\s+)?class\s|fn\s|pub\s)/;
+const DEFINITION_CODE =
+  /^\s*(@|(async\s+)?def\s|class\s|(export\s+)?(async\s+)?function\b|(export\s+)?class\s|fn\s|pub\s)/;
 
 function isDefinition(node: Node): boolean {
   return DEFINITION.test(node.type);
@@ -148,7 +160,9 @@ function gapBetween(text: string, a: Node, b: Node): number {
 function defaultGap(doc: Document, anchor: Node, code: string): number {
   if (!isDefinition(anchor) && !DEFINITION_CODE.test(code)) return 0;
   const parent = anchor.parent;
-  const siblings = (parent?.namedChildren ?? []).filter((child): child is Node => !!child && child.type !== "comment");
+  const siblings = (parent?.namedChildren ?? []).filter((child): child is Node =>
+    !!child && child.type !== "comment"
+  );
   const counts = new Map<number, number>();
   for (let i = 1; i < siblings.length; i++) {
     if (isDefinition(siblings[i]) && isDefinition(siblings[i - 1])) {
@@ -161,7 +175,11 @@ function defaultGap(doc: Document, anchor: Node, code: string): number {
 }
 
 function record(doc: Document, start: number, end: number) {
-  return { file: doc.file.path, start_line: lineOf(doc.file.text, start), end_line: lineOf(doc.file.text, end) };
+  return {
+    file: doc.file.path,
+    start_line: lineOf(doc.file.text, start),
+    end_line: lineOf(doc.file.text, end),
+  };
 }
 
 function lineOf(text: string, offset: number): number {
@@ -189,7 +207,9 @@ const replaceNode: OperatorFn = async (params, ctx) => {
     indent: lineIndent(text, target.startIndex),
     inlineFirst: true,
   });
-  const edit = { start: target.startIndex, end: target.endIndex, replacement: fitted };
+  // A whole file keeps a final line break.
+  const whole = !target.parent && fitted !== "" ? doc.file.eol : "";
+  const edit = { start: target.startIndex, end: target.endIndex, replacement: fitted + whole };
   await ctx.edit(doc.file.path, "replace_node", [edit], [target.type]);
   return { ...record(doc, target.startIndex, target.endIndex), kind: target.type };
 };
@@ -214,21 +234,39 @@ async function insertEdit(
       ? { start: anchor.endIndex, end: anchor.endIndex, replacement: separator + fitted }
       : { start: anchor.startIndex, end: anchor.startIndex, replacement: fitted + separator };
   }
-  const list = separator === undefined ? listContext(anchor) : undefined;
-  if (list) return await listInsertEdit(doc, anchor, code, where, list);
+  if (separator === undefined && isListElement(anchor)) {
+    return await listInsertEdit(doc, anchor, code, where, listContext(anchor) ?? {});
+  }
   const { blank: leading, rest } = leadingBlankLines(code);
   const blank = separator !== undefined
     ? separator.split("\n").length - 2
     : leading > 0
     ? leading
     : defaultGap(doc, anchor, rest);
+  if (language === "python" && anchor.parent?.type === "block" && !firstOnLine(text, anchor.startIndex)) {
+    fail(
+      "anchor-on-header-line",
+      `Cannot insert a line next to a statement that shares line ${
+        anchor.startPosition.row + 1
+      } with its block's header`,
+      {
+        file: doc.file.path,
+        line: anchor.startPosition.row + 1,
+        hint: "replace the enclosing statement with replace_node",
+      },
+    );
+  }
   const gap = eol.repeat(Math.max(0, blank));
   const body = await reindent(rest, { ...style, indent });
   if (where === "after") {
     if (lastOnLine(text, anchor.endIndex, language)) {
       const at = nextLineStart(text, anchor.endIndex);
       const needsBreak = at === text.length && !text.endsWith("\n");
-      return { start: at, end: at, replacement: (needsBreak ? eol : "") + gap + body + (needsBreak ? "" : eol) };
+      return {
+        start: at,
+        end: at,
+        replacement: (needsBreak ? eol : "") + gap + body + (needsBreak ? "" : eol),
+      };
     }
     return { start: anchor.endIndex, end: anchor.endIndex, replacement: eol + gap + body + eol + indent };
   }
@@ -245,7 +283,7 @@ async function listInsertEdit(
   anchor: Node,
   code: string,
   where: "before" | "after",
-  list: NonNullable<ReturnType<typeof listContext>>,
+  list: ListContext,
 ): Promise<TextEdit> {
   const text = doc.file.text;
   const style = styleOf(doc);
@@ -266,7 +304,9 @@ async function listInsertEdit(
   if (list.commaAfter) {
     const comma = list.commaAfter;
     if (vertical) {
-      const at = lastOnLine(text, comma.endIndex, style.language) ? lineEnd(text, comma.endIndex) : comma.endIndex;
+      const at = lastOnLine(text, comma.endIndex, style.language)
+        ? lineEnd(text, comma.endIndex)
+        : comma.endIndex;
       return { start: at, end: at, replacement: `${eol}${indent}${element},` };
     }
     return { start: comma.endIndex, end: comma.endIndex, replacement: ` ${element},` };
@@ -308,7 +348,10 @@ const deleteNode: OperatorFn = async (params, ctx) => {
     }
     const { nodes: left } = await resolveLocator(ctx.store, locator, opts);
     if (left.length > 0) {
-      fail("postcondition-failed", `After deleting ${kinds.length} nodes, ${left.length} still match the locator`);
+      fail(
+        "postcondition-failed",
+        `After deleting ${kinds.length} nodes, ${left.length} still match the locator`,
+      );
     }
     return { deleted: kinds.length, kinds };
   }
@@ -347,7 +390,8 @@ const wrapNode: OperatorFn = async (params, ctx) => {
   const head = before.replace(/\s+$/, "");
   const tail = leadingBlankLines(after).rest.replace(/\s+$/, "");
   const alone = firstOnLine(text, first.startIndex) && lastOnLine(text, last.endIndex, language);
-  const block = alone && (OPENS_BLOCK.test(head) || head.includes("\n") || tail.includes("\n") || /^\s*}/.test(tail));
+  const block = alone &&
+    (OPENS_BLOCK.test(head) || head.includes("\n") || tail.includes("\n") || /^\s*}/.test(tail));
   const indent = lineIndent(text, first.startIndex);
   if (!block) {
     const start = first.startIndex;
@@ -384,7 +428,8 @@ function consecutiveSiblings(nodes: Node[]): boolean {
 
 // ---------------------------------------------------------------- replace_all_matching
 
-const CODE_INSIDE_STRING = /^(interpolation|template_substitution|string_interpolation|escape_interpolation)$/;
+const CODE_INSIDE_STRING =
+  /^(interpolation|template_substitution|string_interpolation|escape_interpolation)$/;
 const STRING_OR_COMMENT = /comment|string|template_string|heredoc|char_literal|rune_literal/;
 
 /** Whether `node` lies in a string literal or comment (not in an interpolation inside one). */

@@ -38,7 +38,9 @@ export interface ListContext {
 
 function skipComments(node: Node | null, forward: boolean): Node | null {
   let current = node;
-  while (current && current.type === "comment") current = forward ? current.nextSibling : current.previousSibling;
+  while (current && current.type === "comment") {
+    current = forward ? current.nextSibling : current.previousSibling;
+  }
   return current;
 }
 
@@ -60,6 +62,24 @@ export function listContext(node: Node): ListContext | undefined {
   return context.commaBefore || context.commaAfter ? context : undefined;
 }
 
+/** Containers whose named children are comma-separated, even when there is only one. */
+const LIST_CONTAINER =
+  /^(argument_list|arguments|parameters|formal_parameters|parameter_list|lambda_parameters|type_parameters|type_arguments|list|tuple|set|dictionary|array|object|named_imports|export_clause|import_from_statement|import_statement|expression_list|pattern_list|tuple_pattern|list_pattern|object_pattern|array_pattern|dict_pattern|global_statement|nonlocal_statement|initializer_list|enumerator_list|use_list|array_expression|tuple_expression|field_initializer_list|array_initializer|literal_value|hash|method_parameters|array_creation_expression)$/;
+
+/**
+ * Whether `node` is an element of a comma-separated list: a comma next to
+ * it, or a named child of a list container (`f(a)`, `def f(self)`, `[x]`).
+ */
+export function isListElement(node: Node): boolean {
+  if (listContext(node)) return true;
+  const parent = node.parent;
+  if (!parent || !node.isNamed || node.type === "comment" || !LIST_CONTAINER.test(parent.type)) return false;
+  if (parent.type === "import_from_statement" || parent.type === "import_statement") {
+    return parent.childrenForFieldName("name").some((name) => name?.id === node.id);
+  }
+  return true;
+}
+
 /**
  * The node that should really go when `node` is deleted: a decorated or
  * exported definition instead of the bare definition, the import statement
@@ -72,7 +92,9 @@ export function deletionTarget(node: Node): Node {
     if (!parent) return current;
     if (parent.type === "decorated_definition" && parent.childForFieldName("definition")?.id === current.id) {
       current = parent;
-    } else if (parent.type === "export_statement" && parent.childForFieldName("declaration")?.id === current.id) {
+    } else if (
+      parent.type === "export_statement" && parent.childForFieldName("declaration")?.id === current.id
+    ) {
       current = parent;
     } else if (isOnlyImportedName(current, parent)) {
       current = parent;
@@ -130,7 +152,12 @@ function lineDeletion(text: string, startOffset: number, endOffset: number): Tex
     above = prev;
   }
   const blankBelow = end < text.length && isBlank(end);
-  if (above < start && (blankBelow || end >= text.length)) {
+  // The block ends below (a closing bracket or a dedent): the gap above would be left dangling.
+  const below = text.slice(end, lineEnd(text, end));
+  const closes = !blankBelow && end < text.length &&
+    (/^\s*[}\])]/.test(below) ||
+      /^[ \t]*/.exec(below)![0].length < startOffset - lineStart(text, startOffset));
+  if (above < start && (blankBelow || closes || end >= text.length)) {
     start = above;
   } else if (above === start) {
     // At the start of a block or file: absorb blank lines below instead.
@@ -155,5 +182,9 @@ function listDeletion(text: string, node: Node, list: ListContext, language: Lan
     return { start: node.startIndex, end: list.commaAfter.endIndex, replacement: "" };
   }
   // Last element, comma before it.
-  return { start: list.previous?.endIndex ?? list.commaBefore!.startIndex, end: node.endIndex, replacement: "" };
+  return {
+    start: list.previous?.endIndex ?? list.commaBefore!.startIndex,
+    end: node.endIndex,
+    replacement: "",
+  };
 }

@@ -95,19 +95,31 @@ function diffLines(a: string[], b: string[]): Op[] {
   return ops;
 }
 
+/**
+ * Most differences (D) the minimal diff is searched for: the saved frontiers
+ * take O(D²) memory. Beyond it (a file rewritten almost entirely) the middle
+ * is emitted as one deletion and one insertion: still a correct patch.
+ */
+const MAX_EDIT_DISTANCE = 2000;
+
 /** Myers' greedy shortest edit script, deletions before insertions within a change. */
 function myers(a: string[], b: string[]): Op[] {
   const n = a.length;
   const m = b.length;
-  if (n === 0) return b.map((line) => ({ kind: "+", line }));
-  if (m === 0) return a.map((line) => ({ kind: "-", line }));
+  const replaceAll = (): Op[] => [
+    ...a.map((line): Op => ({ kind: "-", line })),
+    ...b.map((line): Op => ({ kind: "+", line })),
+  ];
+  if (n === 0 || m === 0) return replaceAll();
   const max = n + m;
   const offset = max;
   const v = new Int32Array(2 * max + 2);
+  // trace[d][k + d] = the furthest x on diagonal k after round d - 1, for k in [-d, d].
   const trace: Int32Array[] = [];
   let found = false;
   for (let d = 0; d <= max && !found; d++) {
-    trace.push(v.slice());
+    if (d > MAX_EDIT_DISTANCE) return replaceAll();
+    trace.push(v.slice(offset - d, offset + d + 1));
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])
         ? v[offset + k + 1]
@@ -130,10 +142,11 @@ function myers(a: string[], b: string[]): Op[] {
   let y = m;
   for (let d = trace.length - 1; d > 0; d--) {
     const vd = trace[d];
+    const at = (k: number) => vd[k + d];
     const k = x - y;
-    const down = k === -d || (k !== d && vd[offset + k - 1] < vd[offset + k + 1]);
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
     const prevK = down ? k + 1 : k - 1;
-    const prevX = vd[offset + prevK];
+    const prevX = at(prevK);
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) ops.push({ kind: " ", line: a[--x] }), y--;
     if (down) ops.push({ kind: "+", line: b[--y] });

@@ -78,14 +78,27 @@ export async function executePlan<S>(
   const firstSeen = new Map<string, Document>();
 
   const fail = async (step: number, errors: Issue[]): Promise<PlanResult> => {
+    let restored = true;
     if (journal) {
-      const report = await journal.rollback();
+      try {
+        const report = await journal.rollback();
+        restored = report.success;
+        errors = [...errors, ...report.errors];
+      } catch (err) {
+        restored = false;
+        errors = [
+          ...errors,
+          error("rollback-failed", `Cannot restore the files of the plan: ${(err as Error).message}`, {
+            hint: `the journal is kept: run "graphplan rollback --repo ${store.workspace.root}"`,
+          }),
+        ];
+      }
       for (const path of firstSeen.keys()) store.invalidate(path);
-      errors = [...errors, ...report.errors];
     }
     return {
       success: false,
-      rolled_back: true,
+      // False only when restoring failed (the journal is then kept for `graphplan rollback`).
+      rolled_back: restored,
       failed_step: step,
       errors,
       warnings,

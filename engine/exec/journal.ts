@@ -112,15 +112,7 @@ export class Journal {
       } catch (err) {
         if (!(err instanceof Deno.errors.AlreadyExists) || attempt > 0) throw err;
         const existing = readJournalDir(dir);
-        if (existing.records.some((record) => record.kind === "original")) {
-          fail(
-            "journal-pending",
-            `An earlier plan on "${workspace.root}" did not finish: its journal is pending`,
-            {
-              hint: `run "graphplan rollback --repo ${workspace.root}" to restore its files, then retry`,
-            },
-          );
-        }
+        if (existing.records.some((record) => record.kind === "original")) failPending(workspace);
         assertNotBusy(existing.meta, dir);
         Deno.removeSync(dir, { recursive: true });
       }
@@ -190,6 +182,29 @@ export class Journal {
     this.seq++;
     return String(this.seq).padStart(6, "0");
   }
+}
+
+/**
+ * Fail early, before a plan is even parsed, when `Journal.begin` would: the
+ * state directory is inside the repository or cannot be created, or a
+ * journal is pending.
+ */
+export function checkJournal(workspace: Workspace): void {
+  const dir = journalDirFor(workspace.root);
+  try {
+    Deno.mkdirSync(stateHome(), { recursive: true });
+  } catch (err) {
+    fail("journal-unavailable", `Cannot create the journal "${dir}": ${(err as Error).message}`, {
+      hint: "set XDG_STATE_HOME to a writable directory outside the repository",
+    });
+  }
+  if (hasPendingJournal(workspace)) failPending(workspace);
+}
+
+function failPending(workspace: Workspace): never {
+  fail("journal-pending", `An earlier plan on "${workspace.root}" did not finish: its journal is pending`, {
+    hint: `run "graphplan rollback --repo ${workspace.root}" to restore its files, then retry`,
+  });
 }
 
 /** Whether a journal is pending for `workspace` (a plan that did not finish). */

@@ -13,8 +13,14 @@ export {
   noNewSyntaxProblems,
   type PostCheck,
 } from "./checks.ts";
-export { hasPendingJournal, Journal, type RollbackReport, rollbackRepository } from "./journal.ts";
+export {
+  checkJournal,
+  hasPendingJournal,
+  Journal,
+  type RollbackReport,
+  rollbackRepository,
+} from "./journal.ts";
 export { atomicWrite } from "./atomic_write.ts";
 export { unifiedDiff } from "./diff.ts";
 export { journalDirFor, stateHome } from "./state_dir.ts";
-export { defaultRunStep, parsePlanSteps, type PlanStep } from "./wiring.ts";
+export { type ParsedSteps, parsePlanSteps, type PlanParser, type PlanStep } from "./wiring.ts";

@@ -1,21 +1,21 @@
 /**
- * The seam between the executor and the rest of the engine: how a plan
- * document becomes steps (`engine/plan/mod.ts` `parsePlan`) and how a step
- * reaches its operator (`engine/edit/dispatch.ts` `runStep`). The executor,
- * the CLI and the helper only import this file, and tests inject their own
- * parser and dispatch through the same two types.
+ * The seam between the executor and the rest of the engine: a plan document
+ * becomes validated steps (`engine/plan/mod.ts` `parsePlan`), and each step
+ * reaches its operator through `engine/edit/dispatch.ts` `runStep`, bound to
+ * its plan (for `define_operators`). The CLI and the helper only use this
+ * file; tests inject their own `PlanParser` with a tiny operator set.
  *
- * SEAM: until `engine/plan/mod.ts` and `engine/edit/dispatch.ts` load
- * (they are being written), `parsePlanSteps` only checks the top-level shape
- * (an array, or an object with a `plan` array) and `defaultRunStep` refuses
- * every step with `operator-unavailable`. Wiring them: import `parsePlan`
- * and `runStep` here and use them in these two functions.
+ * Both modules are imported on first use, not at start-up: the helper's
+ * `version`, `build_graph` and `rollback` (and `graphplan rollback`) never
+ * pay for the plan schema and the operators, and keep working even if those
+ * fail to load.
  *
  * @module
  */
 
-import { error, fail, type Issue } from "../issue.ts";
+import type { Issue } from "../issue.ts";
 import type { StepContext } from "../edit/operator.ts";
+import type { NormalizedStep } from "../plan/mod.ts";
 
 /** A plan step as the executor passes it to the dispatcher (a `NormalizedStep` for real plans). */
 export type PlanStep = unknown;
@@ -23,39 +23,24 @@ export type PlanStep = unknown;
 /** A plan document turned into steps, with every issue found (errors mean: do not execute). */
 export interface ParsedSteps {
   steps: PlanStep[];
-  /** The plan's `define_operators`, for the dispatcher. */
-  definitions: unknown[];
   issues: Issue[];
+  /** Runs one of `steps` (bound to the plan, for its `define_operators`). */
+  runStep: (step: PlanStep, ctx: StepContext) => Promise<unknown>;
 }
 
-/** Turns a plan document into steps. */
-export type PlanParser = (json: unknown) => ParsedSteps;
+/** Turns a plan document into steps and their runner. */
+export type PlanParser = (json: unknown) => Promise<ParsedSteps>;
 
-/** Turn a plan document into its steps (see the seam note). */
-export function parsePlanSteps(json: unknown): ParsedSteps {
-  const doc = json as { plan?: unknown; define_operators?: unknown } | null;
-  const steps = Array.isArray(json)
-    ? json
-    : doc && typeof doc === "object" && Array.isArray(doc.plan)
-    ? doc.plan
-    : null;
-  if (!steps) {
-    return {
-      steps: [],
-      definitions: [],
-      issues: [
-        error("plan-invalid", 'A plan is an array of steps or an object with a "plan" array', { path: [] }),
-      ],
-    };
-  }
-  const definitions = Array.isArray(doc?.define_operators) ? doc.define_operators : [];
-  return { steps, definitions, issues: [] };
-}
-
-/** Run one step through the operator dispatch. */
-export function defaultRunStep(step: PlanStep, ctx: StepContext): Promise<unknown> {
-  const op = step && typeof step === "object" ? (step as { op?: unknown }).op : undefined;
-  fail("operator-unavailable", `Operator dispatch is not wired yet: cannot run step ${ctx.step} ("${op}")`, {
-    step: ctx.step,
-  });
+/** Validate a plan document with `parsePlan` and bind the dispatcher to it. */
+export async function parsePlanSteps(json: unknown): Promise<ParsedSteps> {
+  const [{ parsePlan }, { runStep }] = await Promise.all([
+    import("../plan/mod.ts"),
+    import("../edit/dispatch.ts"),
+  ]);
+  const { plan, issues } = parsePlan(json);
+  return {
+    steps: plan?.steps ?? [],
+    issues,
+    runStep: (step, ctx) => runStep(step as NormalizedStep, ctx, plan),
+  };
 }

@@ -32,7 +32,6 @@
 
 import { warning } from "../issue.ts";
 import { endLine, type Node, syntaxProblems, type Tree } from "../parse/mod.ts";
-import type { TreeCursor } from "web-tree-sitter";
 import type { SourceFile } from "../workspace.ts";
 import { rulesFor } from "./languages/mod.ts";
 import {
@@ -56,61 +55,85 @@ interface Frame {
 /** The graph of one parsed file: symbols, imports, line kinds and its syntax problem, if any. */
 export function extractFileGraph(file: SourceFile, tree: Tree): FileGraph {
   const table = compileRules(tree.language, rulesFor(file.language));
+  const { flags, guards } = table;
   const path = file.path;
+  const text = file.text;
   const symbols: GraphSymbol[] = [];
   const imports: GraphImport[] = [];
   const lineKind: LineKind[] = [];
   const lineDepth: number[] = [];
   const types: number[] = [];
   const frames: Frame[] = [];
-  const { flags } = table;
-  const text = file.text;
   const cursor = tree.walk();
+
+  /** Apply the rules of the node under the cursor (type `id`, at `depth`). */
+  const visit = (id: number, bits: number, depth: number) => {
+    if (bits & LINE) {
+      const row = cursor.startPosition.row;
+      const seen = lineDepth[row];
+      if (seen === undefined || depth < seen) {
+        const rule = table.lineKinds[id]!;
+        const kind = typeof rule === "string" ? rule : rule(cursor.currentNode);
+        if (kind) {
+          lineKind[row] = kind;
+          lineDepth[row] = depth;
+        }
+      }
+    }
+    if (!(bits & (SYMBOL | IMPORT))) return;
+    const node = cursor.currentNode;
+    if (bits & IMPORT) {
+      const line = node.startPosition.row + 1;
+      for (const { module, symbol, alias } of table.imports[id]!(node)) {
+        imports.push(
+          alias === undefined
+            ? { file: path, module, symbol, line }
+            : { file: path, module, symbol, alias, line },
+        );
+      }
+    }
+    if (bits & SYMBOL) {
+      const rule = table.symbols[id]!;
+      const parentType = depth > 0 ? table.typeNames[types[depth - 1]] : "";
+      const symbol = makeSymbol(node, rule, parentType, table, types, depth, frames, path);
+      if (symbol) {
+        symbols.push(symbol);
+        if (rule.encloses !== false) {
+          frames.push({ depth, name: symbol.name, members: rule.members === true });
+        }
+      }
+    }
+  };
+
   let depth = 0;
+  // A guarded node is judged on the way into it, at its first child.
+  let guarded = -1; // type id of the guarded parent, or -1
+  let guardDepth = -1; // depth of its first child
   try {
     for (;;) {
       const id = cursor.nodeTypeId;
       const bits = flags[id];
       types[depth] = id;
-      if (bits & (SYMBOL | IMPORT | LINE) && (table.guards[id] === undefined || passesGuard(cursor, table.guards[id]!, text))) {
-        if (bits & LINE) {
-          const row = cursor.startPosition.row;
-          const seen = lineDepth[row];
-          if (seen === undefined || depth < seen) {
-            const rule = table.lineKinds[id]!;
-            const kind = typeof rule === "string" ? rule : rule(cursor.currentNode);
-            if (kind) {
-              lineKind[row] = kind;
-              lineDepth[row] = depth;
-            }
-          }
+      if (depth === guardDepth) {
+        const guard = guards[guarded]!;
+        if (guard.first.has(id) && guard.words.has(text.slice(cursor.startIndex, cursor.endIndex))) {
+          cursor.gotoParent();
+          visit(guarded, flags[guarded], depth - 1);
+          cursor.gotoFirstChild();
         }
-        if (bits & (SYMBOL | IMPORT)) {
-          const node = cursor.currentNode;
-          if (bits & IMPORT) {
-            const line = node.startPosition.row + 1;
-            for (const spec of table.imports[id]!(node)) {
-              const { module, symbol, alias } = spec;
-              imports.push(
-                alias === undefined
-                  ? { file: path, module, symbol, line }
-                  : { file: path, module, symbol, alias, line },
-              );
-            }
-          }
-          if (bits & SYMBOL) {
-            const rule = table.symbols[id]!;
-            const parentType = depth > 0 ? table.typeNames[types[depth - 1]] : "";
-            const symbol = makeSymbol(node, rule, parentType, table, types, depth, frames, path);
-            if (symbol) {
-              symbols.push(symbol);
-              if (rule.encloses !== false) frames.push({ depth, name: symbol.name, members: rule.members === true });
-            }
-          }
-        }
+        guardDepth = -1;
+      }
+      let pending = false;
+      if (bits & (SYMBOL | IMPORT | LINE)) {
+        if (guards[id] === undefined) visit(id, bits, depth);
+        else pending = true;
       }
       if (bits & DESCEND && cursor.gotoFirstChild()) {
         depth++;
+        if (pending) {
+          guarded = id;
+          guardDepth = depth;
+        }
         continue;
       }
       while (!cursor.gotoNextSibling()) {
@@ -123,14 +146,6 @@ export function extractFileGraph(file: SourceFile, tree: Tree): FileGraph {
   } finally {
     cursor.delete();
   }
-}
-
-/** Whether the cursor's node's first child reads as one of `words` (the cursor is left where it was). */
-function passesGuard(cursor: TreeCursor, words: ReadonlySet<string>, text: string): boolean {
-  if (!cursor.gotoFirstChild()) return false;
-  const word = text.slice(cursor.startIndex, cursor.endIndex);
-  cursor.gotoParent();
-  return words.has(word);
 }
 
 function makeSymbol(

@@ -185,4 +185,3 @@ export function mergeFileGraphs(files: FileGraph[]): CodeGraph {
 export function graphHasErrors(graph: CodeGraph): boolean {
   return graph.errors.some((issue) => issue.severity === "error");
 }
-

@@ -45,6 +45,20 @@ export interface ImportSpec {
 /** A line kind, fixed or decided per node (a Ruby `call` is a raise only when it calls `raise`). */
 export type LineKindRule = LineKind | ((node: Node) => LineKind | undefined);
 
+/** A filter on a node's first child (see `LanguageRules.guards`). */
+export interface Guard {
+  /** Node types the first child may have. */
+  first: string[];
+  /** What its text must be. */
+  words: string[];
+}
+
+/** A guard compiled to type ids. */
+export interface CompiledGuard {
+  first: ReadonlySet<number>;
+  words: ReadonlySet<string>;
+}
+
 /** Everything the graph walk needs to know about one language. */
 export interface LanguageRules {
   symbols: Record<string, SymbolRule>;
@@ -68,11 +82,12 @@ export interface LanguageRules {
   skip?: string[];
   /**
    * Node types whose symbol, import and line-kind rules apply only when the
-   * node's first child reads as one of the given words: a cheap filter the
-   * walk applies before making a `Node` (`call_expression` → `require`,
-   * `import`).
+   * node's first child has one of the `first` types and reads as one of the
+   * `words`: a cheap filter the walk applies on its way into the node, before
+   * making a `Node` (`call_expression` → `require(...)`, `import(...)`).
+   * A guarded type must be one the walk enters (not in `skip`).
    */
-  guards?: Record<string, string[]>;
+  guards?: Record<string, Guard>;
 }
 
 /** The walk enters the node's children. */
@@ -97,8 +112,8 @@ export interface CompiledRules {
   lineKinds: (LineKindRule | undefined)[];
   decorators: ReadonlySet<string>;
   modifierLists: ReadonlySet<string>;
-  /** Per type id, the words its first child must read as (see `LanguageRules.guards`). */
-  guards: (ReadonlySet<string> | undefined)[];
+  /** Per type id, the filter on its first child (see `LanguageRules.guards`). */
+  guards: (CompiledGuard | undefined)[];
 }
 
 /** tree-sitter's id for ERROR nodes (`ts_builtin_sym_error` as an unsigned 16-bit value). */
@@ -125,7 +140,8 @@ export function compileRules(language: Language, rules: LanguageRules): Compiled
   const symbols: (SymbolRule | undefined)[] = [];
   const imports: (((node: Node) => ImportSpec[]) | undefined)[] = [];
   const lineKinds: (LineKindRule | undefined)[] = [];
-  const guards: (ReadonlySet<string> | undefined)[] = [];
+  const guards: (CompiledGuard | undefined)[] = [];
+  const firstTypes = new Map<string, Set<number>[]>(); // type name → the guards' id sets to fill
   const descendOnly = rules.descendOnly ? new Set(rules.descendOnly) : undefined;
   const skip = new Set(rules.skip ?? []);
   const transparent = new Set(rules.transparent ?? []);
@@ -149,8 +165,17 @@ export function compileRules(language: Language, rules: LanguageRules): Compiled
       lineKinds[id] = rules.lineKinds[name];
     }
     if (transparent.has(name)) bits |= TRANSPARENT;
-    if (rules.guards && Object.hasOwn(rules.guards, name)) guards[id] = new Set(rules.guards[name]);
+    if (rules.guards && Object.hasOwn(rules.guards, name)) {
+      const { first, words } = rules.guards[name];
+      const ids = new Set<number>();
+      for (const type of first) firstTypes.set(type, [...firstTypes.get(type) ?? [], ids]);
+      guards[id] = { first: ids, words: new Set(words) };
+    }
     flags[id] = bits;
+  }
+  for (let id = 0; id < count; id++) {
+    if (!language.nodeTypeIsNamed(id)) continue;
+    for (const ids of firstTypes.get(typeNames[id]) ?? []) ids.add(id);
   }
   flags[ERROR_ID] = DESCEND; // symbols inside a broken region are still found
   typeNames[ERROR_ID] = "ERROR";

@@ -36,20 +36,26 @@ export function renderGraphView(graph: CodeGraph, options: ViewOptions = {}): st
   for (const file of Object.keys(graph.line_kinds)) add(file);
   for (const symbol of graph.symbols) add(symbol.file);
   for (const record of graph.imports) add(record.file);
-  if (options.errors !== false) for (const issue of graph.errors) add(issue.file);
+  if (options.errors !== false) { for (const issue of graph.errors) add(issue.file); }
 
   const lines: string[] = [];
   for (const file of files) {
     lines.push(`FILE: ${file}`);
     const python = detectLanguage(file) === "python";
     for (const record of graph.imports) {
-      if (record.file === file) lines.push(`  IMPORT: ${python ? pythonImport(record) : genericImport(record)} [line ${record.line}]`);
+      if (record.file === file) {
+        lines.push(
+          `  IMPORT: ${python ? pythonImport(record) : genericImport(record)} [line ${record.line}]`,
+        );
+      }
     }
     lines.push(...symbolLines(graph.symbols.filter((symbol) => symbol.file === file)));
     if (options.errors !== false) {
       for (const issue of graph.errors) {
         if (issue.file !== file) continue;
-        const where = issue.line ? ` [line ${issue.line}]` : "";
+        const where = issue.line && !issue.message.includes(`line ${issue.line}`)
+          ? ` [line ${issue.line}]`
+          : "";
         lines.push(`  ${issue.severity.toUpperCase()}: ${issue.message}${where}`);
       }
     }
@@ -81,7 +87,8 @@ function symbolLines(symbols: GraphSymbol[]): string[] {
 
 /** Whether `inner` is nested in `outer`: its parent is `outer`'s name and its span lies within. */
 function contains(outer: GraphSymbol, inner: GraphSymbol): boolean {
-  return inner.parent === outer.name && inner.start_line >= outer.start_line && inner.end_line <= outer.end_line;
+  return inner.parent === outer.name && inner.start_line >= outer.start_line &&
+    inner.end_line <= outer.end_line;
 }
 
 function pythonImport(record: GraphImport): string {

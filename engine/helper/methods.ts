@@ -14,7 +14,7 @@ import { LANGUAGES } from "../parse/mod.ts";
 import { VERSION } from "../../version.ts";
 import { executePlan, type PlanResult } from "../exec/execute.ts";
 import { rollbackRepository } from "../exec/journal.ts";
-import type { PlanStep } from "../exec/wiring.ts";
+import type { ParsedSteps } from "../exec/wiring.ts";
 import type { Session } from "./session.ts";
 
 /** A helper method: params in, result out (throws `IssueError` for an error response). */
@@ -38,26 +38,30 @@ export const METHODS: Record<string, MethodFn> = {
     });
   },
 
-  locate: (params) => {
+  locate: async (params, session) => {
     requireField(params, "locator", "object");
-    // SEAM: engine/locate/mod.ts resolveLocator + locateResult are not there yet.
-    return unavailable("locate", "engine/locate");
+    const { locateResult, parseLocator, resolveDetailed } = await import("../locate/mod.ts");
+    const locator = parseLocator(params.locator, ["params", "locator"]);
+    const { doc, nodes, failure } = await resolveDetailed(session.store, locator, {
+      path: ["params", "locator"],
+    });
+    return { ...locateResult(doc, nodes), errors: nodes.length === 0 && failure ? [failure] : [] };
   },
 
   execute_step: async (params, session) => {
     requireField(params, "step", "object");
-    const parsed = session.parsePlan([params.step]);
+    const parsed = await session.parsePlan([params.step]);
     if (hasErrors(parsed.issues)) return rejected(parsed.issues);
-    const result = await run(session, parsed.steps, params.dry_run === true);
+    const result = await run(session, parsed, params.dry_run === true);
     const { outputs, ...rest } = result;
     return { ...rest, output: outputs[0] ?? null };
   },
 
   execute_plan: async (params, session) => {
     if (!("plan" in params)) missing("plan", "array or object");
-    const parsed = session.parsePlan(params.plan);
+    const parsed = await session.parsePlan(params.plan);
     if (hasErrors(parsed.issues)) return rejected(parsed.issues);
-    const result = await run(session, parsed.steps, params.dry_run === true);
+    const result = await run(session, parsed, params.dry_run === true);
     return { ...result, warnings: [...parsed.issues, ...result.warnings] };
   },
 
@@ -90,9 +94,9 @@ function rejected(issues: Issue[]): PlanResult {
   return { success: false, rolled_back: false, errors, warnings, files_changed: [], outputs: [] };
 }
 
-async function run(session: Session, steps: PlanStep[], dryRun: boolean): Promise<PlanResult> {
-  return await executePlan(session.store, steps, {
-    runStep: session.runStep,
+async function run(session: Session, parsed: ParsedSteps, dryRun: boolean): Promise<PlanResult> {
+  return await executePlan(session.store, parsed.steps, {
+    runStep: parsed.runStep,
     checks: session.checks,
     dryRun,
   });
@@ -112,8 +116,4 @@ function missing(name: string, type: string): never {
       path: ["params", name],
     },
   );
-}
-
-function unavailable(method: string, module: string): never {
-  fail("method-unavailable", `Method "${method}" is not available in this build: "${module}" is missing`);
 }

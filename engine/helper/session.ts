@@ -9,13 +9,11 @@
 
 import { DocumentStore } from "../parse/documents.ts";
 import { Workspace } from "../workspace.ts";
-import type { StepRunner } from "../exec/execute.ts";
 import type { PostCheck } from "../exec/checks.ts";
-import { defaultRunStep, parsePlanSteps, type PlanParser, type PlanStep } from "../exec/wiring.ts";
+import { parsePlanSteps, type PlanParser } from "../exec/wiring.ts";
 
 /** Options of a session (tests inject their own plan parser and operator dispatch). */
 export interface SessionOptions {
-  runStep?: StepRunner<PlanStep>;
   parsePlan?: PlanParser;
   checks?: PostCheck[];
 }
@@ -24,14 +22,12 @@ export interface SessionOptions {
 export class Session {
   readonly workspace: Workspace;
   readonly store: DocumentStore;
-  readonly runStep: StepRunner<PlanStep>;
   readonly parsePlan: PlanParser;
   readonly checks?: PostCheck[];
 
   constructor(workspace: Workspace, options: SessionOptions = {}) {
     this.workspace = workspace;
     this.store = new DocumentStore(workspace);
-    this.runStep = options.runStep ?? defaultRunStep;
     this.parsePlan = options.parsePlan ?? parsePlanSteps;
     this.checks = options.checks;
   }

@@ -490,7 +490,11 @@ export const NORMALIZED_KINDS: Readonly<Record<string, KindTable>> = {
     java: t("field_access"),
     go: t("selector_expression"),
     rust: t("field_expression"),
-    php: t("member_access_expression", "nullsafe_member_access_expression", "scoped_property_access_expression"),
+    php: t(
+      "member_access_expression",
+      "nullsafe_member_access_expression",
+      "scoped_property_access_expression",
+    ),
     ...cc(t("field_expression")),
   },
   string: {
@@ -501,7 +505,10 @@ export const NORMALIZED_KINDS: Readonly<Record<string, KindTable>> = {
     rust: t("string_literal", "raw_string_literal"),
     ruby: t("string"),
     php: t("string", "encapsed_string", "heredoc", "nowdoc"),
-    ...cc(t("string_literal", "concatenated_string"), t("string_literal", "raw_string_literal", "concatenated_string")),
+    ...cc(
+      t("string_literal", "concatenated_string"),
+      t("string_literal", "raw_string_literal", "concatenated_string"),
+    ),
   },
   comment: {
     python: t("comment"),

@@ -69,7 +69,12 @@ export function parseLocator(
   return locator;
 }
 
-function check(value: unknown, path: (string | number)[], requireFile: boolean, issues: Issue[]): Locator | null {
+function check(
+  value: unknown,
+  path: (string | number)[],
+  requireFile: boolean,
+  issues: Issue[],
+): Locator | null {
   const problem = (at: (string | number)[], message: string, hint?: string) =>
     issues.push(error("locator-invalid", message, { path: at, ...(hint ? { hint } : {}) }));
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -90,7 +95,9 @@ function check(value: unknown, path: (string | number)[], requireFile: boolean, 
     if (key === "type" || allowed.includes(key)) continue;
     const other = isSexp ? STRUCTURED_FIELDS : SEXP_FIELDS;
     const hint = other.includes(key)
-      ? isSexp ? `"${key}" belongs to structured locators (without "type": "sexp")` : `"${key}" needs "type": "sexp"`
+      ? isSexp
+        ? `"${key}" belongs to structured locators (without "type": "sexp")`
+        : `"${key}" needs "type": "sexp"`
       : `valid fields: ${allowed.join(", ")}${suggest(key, allowed)}`;
     problem([...path, key], `Unknown locator field "${key}"`, hint);
   }

@@ -99,6 +99,15 @@ const ASSIGNMENTS = new Set([
   "operator_assignment",
 ]);
 
+/** Element targets (`a[k] = v`) bind no name. */
+const SUBSCRIPTS = new Set([
+  "subscript",
+  "element_reference",
+  "subscript_expression",
+  "index_expression",
+  "array_access",
+]);
+
 const FUNCTION_VALUES = new Set([
   "arrow_function",
   "function_expression",
@@ -183,7 +192,7 @@ function collectNames(node: Node, language: LanguageId, kind: string): string[] 
 
 /** Names bound by a definition, declaration, parameter or assignment target. */
 function bindingNames(node: Node | null): string[] {
-  if (!node) return [];
+  if (!node || SUBSCRIPTS.has(node.type)) return [];
   if (IDENTIFIERS.has(node.type)) return [node.text];
   if (QUALIFIED.has(node.type)) return qualifiedNames(node);
   for (const field of ["name", "pattern", "declarator", "left"]) {
@@ -238,7 +247,9 @@ function goMethodNames(node: Node): string[] {
 
 /** The receiver type name of a Go method (`func (s *Store) Get()` → `Store`). */
 export function goReceiverType(node: Node): string | undefined {
-  const param = node.childForFieldName("receiver")?.namedChildren.find((c) => c?.type === "parameter_declaration");
+  const param = node.childForFieldName("receiver")?.namedChildren.find((c) =>
+    c?.type === "parameter_declaration"
+  );
   let type = param?.childForFieldName("type") ?? null;
   while (type && (type.type === "pointer_type" || type.type === "generic_type")) {
     type = type.type === "pointer_type" ? type.namedChild(0) : type.childForFieldName("type");
@@ -334,7 +345,9 @@ function importNames(node: Node, language: LanguageId): string[] {
         if (!child) continue;
         if (child.type === "use_list" || child.type === "scoped_use_list" || child.type === "use_as_clause") {
           out.push(child.text);
-          for (const id of child.descendantsOfType(["identifier", "type_identifier", "scoped_identifier"])) add(id);
+          for (const id of child.descendantsOfType(["identifier", "type_identifier", "scoped_identifier"])) {
+            add(id);
+          }
         } else if (child.type !== "visibility_modifier" && child.type !== "asterisk") add(child);
       }
   }

@@ -31,12 +31,19 @@
 
 import { type Candidate, error, type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
-import { compileQuery, detectLanguage, firstLine, type Language, type LanguageId, type Node } from "../parse/mod.ts";
+import {
+  compileQuery,
+  detectLanguage,
+  firstLine,
+  type Language,
+  type LanguageId,
+  type Node,
+} from "../parse/mod.ts";
 import {
   CLASS_LIKE,
   isComment,
-  kindMapping,
   type KindMapping,
+  kindMapping,
   kindOf,
   kindsOf,
   matchesKind,
@@ -45,7 +52,13 @@ import {
   ownerOf,
   SYMBOL_KINDS,
 } from "./kinds.ts";
-import { describeLocator, editDistance, type Locator, type SexpLocator, type StructuredLocator } from "./locator.ts";
+import {
+  describeLocator,
+  editDistance,
+  type Locator,
+  type SexpLocator,
+  type StructuredLocator,
+} from "./locator.ts";
 import { goReceiverType, implTypeName, nameMatches, nodeName, nodeNames } from "./names.ts";
 
 /** Options of the resolve functions. */
@@ -112,12 +125,18 @@ export async function resolveOne(
     const file = doc.file.path;
     const what = describeLocator(locator);
     throw new IssueError(
-      error("locator-ambiguous", `Cannot resolve locator: ${nodes.length} nodes match ${what} in "${file}", add "index"`, {
-        file,
-        path: options.path,
-        hint: `add "index": 0 to ${nodes.length - 1} (-1 for the last), or narrow it with "parent" or "name"`,
-        candidates: candidates(nodes, file),
-      }),
+      error(
+        "locator-ambiguous",
+        `Cannot resolve locator: ${nodes.length} nodes match ${what} in "${file}", add "index"`,
+        {
+          file,
+          path: options.path,
+          hint: `add "index": 0 to ${
+            nodes.length - 1
+          } (-1 for the last), or narrow it with "parent" or "name"`,
+          candidates: candidates(nodes, file),
+        },
+      ),
     );
   }
   return { doc, node: nodes[0] };
@@ -160,7 +179,9 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
       'drop the parent\'s "file" (it inherits the file)',
     );
   }
-  let nodes = locator.type === "sexp" ? await sexpNodes(ctx, locator, path) : structuredNodes(ctx, locator, path);
+  let nodes = locator.type === "sexp"
+    ? await sexpNodes(ctx, locator, path)
+    : structuredNodes(ctx, locator, path);
   if (locator.parent) {
     const parent = await select(ctx, locator.parent, [...path, "parent"]);
     if (parent.nodes.length === 0) {
@@ -169,7 +190,10 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
         nodes: [],
         failure: {
           ...cause,
-          message: cause.message.replace(/^Cannot resolve locator: /, "Cannot resolve locator: its parent matches nothing: "),
+          message: cause.message.replace(
+            /^Cannot resolve locator: /,
+            "Cannot resolve locator: its parent matches nothing: ",
+          ),
         },
       };
     }
@@ -221,10 +245,12 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
         failure: issue(
           ctx,
           path,
-          `Cannot resolve locator: nth_child ${nth} is out of range: ${what(ctx, nodes[0])} in "${ctx.file}" has ${kids.length} named ${
-            kids.length === 1 ? "child" : "children"
-          }`,
-          kids.length > 0 ? `use 0 to ${kids.length - 1}, or -1 for the last` : "this node has no named children",
+          `Cannot resolve locator: nth_child ${nth} is out of range: ${
+            what(ctx, nodes[0])
+          } in "${ctx.file}" has ${kids.length} named ${kids.length === 1 ? "child" : "children"}`,
+          kids.length > 0
+            ? `use 0 to ${kids.length - 1}, or -1 for the last`
+            : "this node has no named children",
           candidates(kids, ctx.file),
         ),
       };
@@ -269,8 +295,12 @@ function structuredNodes(ctx: Context, locator: StructuredLocator, path: (string
   const nodes = mapping ? mappedNodes(ctx, mapping) : typeNodes(ctx, [kind]);
   if (name === undefined) return nodes;
   if (mapping && NAMELESS_KINDS.has(kind)) nameDoesNotApply(ctx, kind, path);
-  const nameKind = (node: Node) => mapping || Object.hasOwn(NORMALIZED_KINDS, kind) ? kind : kindOf(node, ctx.language);
-  if (!mapping && nodes.length > 0 && nodes.every((node) => nodeNames(node, ctx.language, nameKind(node)).length === 0)) {
+  const nameKind = (node: Node) =>
+    mapping || Object.hasOwn(NORMALIZED_KINDS, kind) ? kind : kindOf(node, ctx.language);
+  if (
+    !mapping && nodes.length > 0 &&
+    nodes.every((node) => nodeNames(node, ctx.language, nameKind(node)).length === 0)
+  ) {
     nameDoesNotApply(ctx, kind, path);
   }
   return nodes.filter((node) => nameMatches(node, name, ctx.language, nameKind(node)));
@@ -320,7 +350,7 @@ async function sexpNodes(ctx: Context, locator: SexpLocator, path: (string | num
     );
   }
   const names = query.captureNames;
-  const capture = locator.capture ?? (names.includes("target") ? "target" : names[0]);
+  const capture = locator.capture?.replace(/^@/, "") ?? (names.includes("target") ? "target" : names[0]);
   if (capture === undefined) {
     invalid(
       ctx,
@@ -410,7 +440,9 @@ export function attachTopLevelPredicates(query: string): string {
   }
   if (!rewritten) return query;
   return items
-    .map((item) => item.predicates.length > 0 ? `(${item.pattern} ${item.predicates.join(" ")})` : item.pattern)
+    .map((item) =>
+      item.predicates.length > 0 ? `(${item.pattern} ${item.predicates.join(" ")})` : item.pattern
+    )
     .join("\n");
 }
 
@@ -422,7 +454,9 @@ const MEMBER_KINDS = new Set(["method", "field"]);
 
 function inside(ctx: Context, node: Node, parent: Node, kind: string | undefined): boolean {
   const { language } = ctx;
-  if (kind && MEMBER_KINDS.has(kind) && kindMapping(kind, language) && CLASS_LIKE[language].has(parent.type)) {
+  if (
+    kind && MEMBER_KINDS.has(kind) && kindMapping(kind, language) && CLASS_LIKE[language].has(parent.type)
+  ) {
     const owner = ownerOf(node, language);
     if (owner?.id === parent.id) return true;
     // Go methods and Rust impl members belong to their type by name.
@@ -434,7 +468,10 @@ function inside(ctx: Context, node: Node, parent: Node, kind: string | undefined
     return typeName !== undefined && typeName === nodeName(parent, language);
   }
   if (kind === "parameter" && kindMapping(kind, language) && isFunctionLike(parent, language)) {
-    return node.parent?.parent?.id === parent.id;
+    // The list's owner; C/C++ lists sit in the function's declarator.
+    let owner = node.parent?.parent ?? null;
+    while (owner && owner.type.endsWith("declarator")) owner = owner.parent;
+    return owner?.id === parent.id;
   }
   if (kind === "argument" && kindMapping(kind, language) && matchesKind(parent, "call", language)) {
     return node.parent?.parent?.id === parent.id;
@@ -492,7 +529,13 @@ function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Is
   const base = { ...locator, field: undefined, nth_child: undefined, index: undefined };
   const message = `Cannot resolve locator: no ${describeLocator(base)} in "${ctx.file}"`;
   if (locator.type === "sexp") {
-    return issue(ctx, path, message, "the query matched nothing in this file; check node types and predicates", []);
+    return issue(
+      ctx,
+      path,
+      message,
+      "the query matched nothing in this file; check node types and predicates",
+      [],
+    );
   }
   const near = nearMisses(ctx, locator);
   const hint = near.length > 0
@@ -530,9 +573,10 @@ function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
   const nameKind = (node: Node) => mapping ? kind! : kindOf(node, language);
   if (name !== undefined) {
     if (locator.parent) add(ofKind.filter((node) => nameMatches(node, name, language, nameKind(node))));
-    const others = symbolNodes(ctx, [...SYMBOL_KINDS, "import", "field", "variable", "assignment"].filter((k) =>
-      kindMapping(k, language)
-    ));
+    const others = symbolNodes(
+      ctx,
+      [...SYMBOL_KINDS, "import", "field", "variable", "assignment"].filter((k) => kindMapping(k, language)),
+    );
     add(others.filter((node) => nameMatches(node, name, language)).slice(0, 5));
     const scored = ofKind
       .map((node) => ({ node, score: similarity(name, nodeName(node, language)) }))
@@ -570,7 +614,9 @@ function unknownKind(ctx: Context, kind: string, path: (string | number)[]): nev
     ctx,
     path,
     message,
-    `or any ${ctx.language} node type${near.length > 0 ? `, e.g. ${near.join(", ")}` : ' such as "if_statement"'}`,
+    `or any ${ctx.language} node type${
+      near.length > 0 ? `, e.g. ${near.join(", ")}` : ' such as "if_statement"'
+    }`,
   );
 }
 
@@ -584,7 +630,9 @@ function nameDoesNotApply(ctx: Context, kind: string, path: (string | number)[])
 }
 
 function invalid(ctx: Context, path: (string | number)[], message: string, hint?: string): never {
-  throw new IssueError(error("locator-invalid", message, { file: ctx.file, path, ...(hint ? { hint } : {}) }));
+  throw new IssueError(
+    error("locator-invalid", message, { file: ctx.file, path, ...(hint ? { hint } : {}) }),
+  );
 }
 
 function issue(

@@ -11,20 +11,12 @@ import { z } from "zod";
 const position = (what: string) =>
   z.number().int().describe(`${what} (0-based; negative values count from the end, -1 = last)`);
 
-function refinements(parent: () => z.ZodType) {
-  return {
-    get parent() {
-      return parent().optional().describe(
-        "Keep only matches inside a node this locator matches (same file; `file` may be omitted)",
-      );
-    },
-    field: z.string().min(1).optional().describe(
-      "Navigate to this tree-sitter field of each match: body, parameters, condition, return_type, ...",
-    ),
-    nth_child: position("Select the Nth named child of each match, comments skipped").optional(),
-    index: position("Keep one of several matches").optional(),
-  };
-}
+const PARENT_DOC = "Keep only matches inside a node this locator matches (same file; `file` may be omitted)";
+const FIELD_DOC =
+  "Navigate to this tree-sitter field of each match: body, parameters, condition, return_type, ...";
+const field = () => z.string().min(1).optional().describe(FIELD_DOC);
+const nthChild = () => position("Select the Nth named child of each match, comments skipped").optional();
+const index = () => position("Keep one of several matches").optional();
 
 function structured(file: z.ZodType, parent: () => z.ZodType) {
   return z.strictObject({
@@ -37,7 +29,12 @@ function structured(file: z.ZodType, parent: () => z.ZodType) {
     name: z.string().min(1).optional().describe(
       "Name of a definition, the imported module or name, a call's callee, an identifier's text",
     ),
-    ...refinements(parent),
+    get parent() {
+      return parent().optional().describe(PARENT_DOC);
+    },
+    field: field(),
+    nth_child: nthChild(),
+    index: index(),
   }).describe("Structured locator");
 }
 
@@ -49,7 +46,12 @@ function sexp(file: z.ZodType, parent: () => z.ZodType) {
     capture: z.string().min(1).optional().describe(
       'Capture to return (default "target", else the query\'s first capture)',
     ),
-    ...refinements(parent),
+    get parent() {
+      return parent().optional().describe(PARENT_DOC);
+    },
+    field: field(),
+    nth_child: nthChild(),
+    index: index(),
   }).describe("S-expression locator");
 }
 

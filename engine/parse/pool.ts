@@ -20,7 +20,9 @@
  *    about {@linkcode MapFilesOptions.batchBytes}; up to
  *    `navigator.hardwareConcurrency` workers each take the next batch as soon
  *    as they finish one. Workers get paths, not texts, and read the files
- *    themselves; they send back plain JSON.
+ *    themselves; they send back plain JSON. While the workers start (they
+ *    load the entry module, the runtime and the grammar), the main thread
+ *    takes batches from the small end of the queue.
  * 3. A worker that fails (cannot start, crashes) is dropped and its batch is
  *    run again elsewhere; with no worker left the rest runs in-process. The
  *    workers are terminated when the call returns.
@@ -234,6 +236,8 @@ export interface MapFilesOptions {
    * so the engine imported by a test runs in-process.
    */
   entry?: string | URL;
+  /** Whether the main thread takes batches until a worker is ready (default true). */
+  help?: boolean;
   /** Receives how the call ran (for benchmarks and tests). */
   report?: (report: PoolReport) => void;
 }
@@ -243,7 +247,9 @@ export interface PoolReport {
   /** Workers started (0 when everything ran in-process). */
   workers: number;
   batches: number;
-  /** Files handled on the main thread (all of them, or those left after workers failed). */
+  /** Files the main thread handled while the workers were starting. */
+  helped: number;
+  /** Files run on the main thread instead of workers (all of them, or those left after workers failed). */
   inProcess: number;
   /** Total bytes of the input, by `stat`. */
   bytes: number;
@@ -265,6 +271,8 @@ export async function mapFiles<T>(
   options: MapFilesOptions & { workspace: Workspace | string },
 ): Promise<FileOutcome<T>[]> {
   const root = typeof options.workspace === "string" ? options.workspace : options.workspace.root;
+  // In-process jobs use the caller's workspace itself.
+  if (typeof options.workspace !== "string") lastWorkspace = options.workspace;
   const sizes = paths.map((path) => fileSize(root, path));
   const bytes = sizes.reduce((sum, size) => sum + size, 0);
   const plan = planWorkers(paths.length, bytes, options);
@@ -273,7 +281,7 @@ export async function mapFiles<T>(
     if (debugEnabled()) console.error(`graphplan pool: ${job}: ${JSON.stringify(value)}`);
   };
   if (typeof plan === "string") {
-    report({ workers: 0, batches: 0, inProcess: paths.length, bytes, reason: plan });
+    report({ workers: 0, batches: 0, helped: 0, inProcess: paths.length, bytes, reason: plan });
     return await runInProcess<T>(job, paths, root, options.options);
   }
   const batches = makeBatches(sizes, options.batchBytes ?? POOL_DEFAULTS.batchBytes);
@@ -282,8 +290,8 @@ export async function mapFiles<T>(
   const run = new PoolRun(
     { job, root, options: options.options, entry: plan.entry, paths, batches, outcomes },
   );
-  const inProcess = await run.execute(workers);
-  report({ workers, batches: batches.length, inProcess, bytes });
+  const { helped, inProcess } = await run.execute(workers, options.help ?? true);
+  report({ workers, batches: batches.length, helped, inProcess, bytes });
   return outcomes;
 }
 
@@ -389,26 +397,45 @@ class PoolRun<T> {
   private readonly spec: RunSpec<T>;
   private readonly queue: number[];
   private nextId = 0;
+  /** Workers that said "ready". */
+  private ready = 0;
 
   constructor(spec: RunSpec<T>) {
     this.spec = spec;
     this.queue = spec.batches.map((_, index) => index);
   }
 
-  /** Run every batch; return how many files ended up running in-process. */
-  async execute(workers: number): Promise<number> {
+  /**
+   * Run every batch. Until the first worker is ready, the main thread takes
+   * batches itself (from the small end of the queue), so worker start-up is
+   * not dead time. Returns the files the main thread handled while helping,
+   * and those it ran because every worker failed.
+   */
+  async execute(workers: number, help: boolean): Promise<{ helped: number; inProcess: number }> {
     const lanes: Promise<void>[] = [];
     for (let i = 0; i < workers; i++) lanes.push(this.lane());
+    const helped = help ? await this.help() : 0;
     await Promise.all(lanes);
     // Whatever no worker could take (all failed) runs here.
     let inProcess = 0;
-    for (const batch of this.queue.splice(0)) {
-      const paths = this.spec.batches[batch].map((index) => this.spec.paths[index]);
-      const outcomes = await runInProcess<T>(this.spec.job, paths, this.spec.root, this.spec.options);
-      this.store(batch, outcomes);
-      inProcess += paths.length;
+    for (const batch of this.queue.splice(0)) inProcess += await this.runHere(batch);
+    return { helped, inProcess };
+  }
+
+  private async help(): Promise<number> {
+    let files = 0;
+    for (;;) {
+      // A macrotask turn lets the workers' "ready" messages in between batches.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.ready > 0 || this.queue.length === 0) return files;
+      files += await this.runHere(this.queue.pop()!);
     }
-    return inProcess;
+  }
+
+  private async runHere(batch: number): Promise<number> {
+    const paths = this.spec.batches[batch].map((index) => this.spec.paths[index]);
+    this.store(batch, await runInProcess<T>(this.spec.job, paths, this.spec.root, this.spec.options));
+    return paths.length;
   }
 
   /** One worker's life: start, take batches until the queue is empty, stop. */
@@ -422,6 +449,7 @@ class PoolRun<T> {
     const channel = new WorkerChannel(worker, READY_TIMEOUT_MS);
     try {
       await channel.ready;
+      this.ready++;
       for (let batch = this.queue.shift(); batch !== undefined; batch = this.queue.shift()) {
         const paths = this.spec.batches[batch].map((index) => this.spec.paths[index]);
         const id = this.nextId++;

@@ -24,9 +24,11 @@
 import { error, type Issue, IssueError, warning } from "../issue.ts";
 import {
   LEGACY_OP_NAMES,
+  MAX_CODE_LENGTH,
   type OperatorKind,
   type OperatorSpec,
   OPERATORS,
+  pathProblem,
   requiredParams,
   TEMPLATE_NAMES,
 } from "./operators.ts";
@@ -387,8 +389,36 @@ function checkBuiltinParams(
       hint: hint ?? `${spec.name} takes ${declared.map((name) => `"${name}"`).join(", ")}`,
     }));
   }
+  for (const [key, value] of Object.entries(params)) {
+    if (key !== "file" && declared.includes(key)) checkLocatorFiles(value, [...scope.base, key], scope, out);
+  }
   if (out.errorCount > before || !result.success) return undefined;
   return result.data as Record<string, unknown>;
+}
+
+/**
+ * Refuse `file` fields of locators (at any depth: `parent` chains) that
+ * would leave the repository, as `FILE_PATH` does for `file` parameters.
+ */
+function checkLocatorFiles(value: Json, path: Path, scope: Scope, out: Collector): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => checkLocatorFiles(item, [...path, i], scope, out));
+    return;
+  }
+  if (!isObject(value)) return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "file" && typeof inner === "string") {
+      const problem = pathProblem(inner);
+      if (problem) {
+        out.add(error(problem.code, `${scope.prefix}: Locator file ${describe(inner).replace(/^the string /, "")} ${problem.message}`, {
+          step: scope.step,
+          path: [...path, key],
+        }));
+      }
+    } else {
+      checkLocatorFiles(inner, [...path, key], scope, out);
+    }
+  }
 }
 
 /** The hint for a legacy operator given a `locator`: its primitive equivalent (seed 002 mapping). */
@@ -433,6 +463,14 @@ function checkDefinedParams(
         step: scope.step,
         path,
       }));
+      continue;
+    }
+    if (typeof value === "string" && value.length > MAX_CODE_LENGTH) {
+      out.add(error(
+        "invalid-value",
+        `${scope.prefix}: Parameter '${name}' of ${def.define} must have at most ${MAX_CODE_LENGTH} characters`,
+        { step: scope.step, path },
+      ));
       continue;
     }
     const expected = TYPE_CHECKS[type.toLowerCase()];
@@ -512,10 +550,14 @@ function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path,
   }
   warnUnknownKeys(raw, ["template", "params", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
   const result = TEMPLATE_STEP_SCHEMA.safeParse(raw);
+  const scope: Scope = { prefix, owner: name, step: index, base: path, params: false };
   if (!result.success) {
-    out.add(...translateZodIssues(result.error.issues, raw, { prefix, owner: name, step: index, base: path, params: false }));
+    out.add(...translateZodIssues(result.error.issues, raw, scope));
     return undefined;
   }
+  const before = out.errorCount;
+  checkLocatorFiles(result.data.params, [...path, "params"], scope, out);
+  if (out.errorCount > before) return undefined;
   const step: NormalizedStep = {
     index,
     tier,
@@ -532,10 +574,14 @@ function parseFragmentStep(raw: Record<string, Json>, index: number, path: Path,
   const prefix = `Step ${index}`;
   warnUnknownKeys(raw, ["fragment", "action", "target", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
   const result = FRAGMENT_STEP_SCHEMA.safeParse(raw);
+  const scope: Scope = { prefix, owner: "the fragment step", step: index, base: path, params: false };
   if (!result.success) {
-    out.add(...translateZodIssues(result.error.issues, raw, { prefix, owner: "the fragment step", step: index, base: path, params: false }));
+    out.add(...translateZodIssues(result.error.issues, raw, scope));
     return undefined;
   }
+  const before = out.errorCount;
+  checkLocatorFiles(result.data.target, [...path, "target"], scope, out);
+  if (out.errorCount > before) return undefined;
   const { fragment, action, target } = result.data;
   const step: NormalizedStep = { index, tier, kind: "fragment", op: "fragment", params: { fragment, action, target }, raw, path };
   return step;

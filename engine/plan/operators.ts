@@ -48,6 +48,10 @@ export const FILE_PATH = z.string().superRefine((value, ctx) => {
 export function pathProblem(path: string): { code: string; message: string } | undefined {
   if (path.trim() === "") return { code: "path-invalid", message: "must not be empty" };
   if (path.includes("\0")) return { code: "path-invalid", message: "must not contain a NUL byte" };
+  if (path.length > 4096) return { code: "path-invalid", message: "is longer than 4096 characters" };
+  if (path.split(/[\\/]/).some((part) => part.length > 255)) {
+    return { code: "path-invalid", message: "has a file or folder name longer than 255 characters" };
+  }
   if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path) || path.startsWith("~")) {
     return { code: "path-outside-repo", message: "must be relative to the repository root, not absolute" };
   }
@@ -60,14 +64,21 @@ export function pathProblem(path: string): { code: string; message: string } | u
 /** A 1-based line number. */
 const LINE = z.number().int().min(1).meta({ description: "1-based line number" });
 
+/**
+ * Most characters of code in one parameter. A step that writes a megabyte
+ * of code is not an edit an author meant; refusing it early also keeps
+ * multi-megabyte texts away from the parser's fixed-size memory.
+ */
+export const MAX_CODE_LENGTH = 1_000_000;
+
 /** Source text. */
-const CODE = z.string();
+const CODE = z.string().max(MAX_CODE_LENGTH);
 
 /** A non-empty name. */
-const NAME = z.string().min(1);
+const NAME = z.string().min(1).max(1_000);
 
 /** An identifier (letters, digits, `_`, `$`; not starting with a digit). */
-export const IDENTIFIER = z.string().superRefine((value, ctx) => {
+export const IDENTIFIER = z.string().max(1_000).superRefine((value, ctx) => {
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(value)) {
     ctx.addIssue({ code: "custom", message: "must be an identifier", params: { code: "invalid-identifier" } });
   }
@@ -99,13 +110,13 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   spec("insert_before_node", "primitive", "Insert code before a node", {
     locator: LOCATOR_SCHEMA,
     code: CODE,
-    separator: z.string().optional(),
+    separator: CODE.optional(),
     file: FILE_PATH.optional(),
   }),
   spec("insert_after_node", "primitive", "Insert code after a node", {
     locator: LOCATOR_SCHEMA,
     code: CODE,
-    separator: z.string().optional(),
+    separator: CODE.optional(),
     file: FILE_PATH.optional(),
   }),
   spec(
@@ -215,7 +226,7 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   // Legacy operators (seed 002, "Legacy Operators").
   spec("replace_code", "legacy", "Replace a text pattern (exact, then whitespace/indentation/fuzzy match)", {
     file: FILE_PATH,
-    pattern: z.string().min(1),
+    pattern: CODE.min(1),
     replacement: CODE,
   }),
   spec("insert_code", "legacy", "Insert code before or after a 1-based line", {
@@ -232,8 +243,8 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   spec("modify_function_signature", "legacy", "Replace the signature text of a named function", {
     file: FILE_PATH,
     func_name: NAME,
-    old_signature: z.string().min(1),
-    new_signature: z.string().min(1),
+    old_signature: CODE.min(1),
+    new_signature: CODE.min(1),
   }),
   spec("rename_symbol", "legacy", "Rename an identifier in one file (code only, not strings or comments)", {
     file: FILE_PATH,

@@ -116,7 +116,10 @@ export const PLAN_SCHEMA = z.union([
 
 /** The JSON Schema (draft 2020-12) of a plan document. */
 export function planJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(PLAN_SCHEMA, { reused: "ref", unrepresentable: "any" }) as Record<string, unknown>;
+  const schema = withIds(
+    [[LOCATOR_SCHEMA, "locator"], [FRAGMENT_SCHEMA, "fragment"], [STEP_SCHEMA, "step"]],
+    () => z.toJSONSchema(PLAN_SCHEMA, { unrepresentable: "any" }) as Record<string, unknown>,
+  );
   // A custom operator's name is any name that is not a built-in one.
   const builtins = [...OPERATORS.keys()];
   const patch = (node: unknown): void => {
@@ -138,4 +141,22 @@ export function planJsonSchema(): Record<string, unknown> {
       "An array of steps, or {define_operators, plan}. Step kinds: {op, params} (primitive, tier-1 surgery, composed or legacy operator), {template, params} (tier 2), {fragment, action, target} (tier 3).",
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema")),
   };
+}
+
+/**
+ * Run `fn` with `ids` given to the schemas in zod's global registry, so the
+ * JSON Schema names them in `$defs` (`#/$defs/locator`) instead of repeating
+ * them at every use; the registry is restored afterwards.
+ */
+function withIds<T>(ids: [z.ZodType, string][], fn: () => T): T {
+  const saved = ids.map(([schema]) => [schema, z.globalRegistry.get(schema)] as const);
+  for (const [schema, id] of ids) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+  try {
+    return fn();
+  } finally {
+    for (const [schema, meta] of saved) {
+      z.globalRegistry.remove(schema);
+      if (meta) z.globalRegistry.add(schema, meta);
+    }
+  }
 }

@@ -77,11 +77,11 @@ function translateOne(issue: ZodIssue, prefixPath: Path, root: unknown, scope: S
     }
     case "unrecognized_keys":
       return issue.keys.map((key) => {
-        const { word, label } = nameOf([...rel, key], scope);
-        return error("unknown-field", `${scope.prefix}: Unknown ${word} '${label}' for ${scope.owner}`, {
-          ...details,
-          path: [...details.path, key],
-        });
+        const { word, label } = nameOf(rel, scope);
+        const message = label === ""
+          ? `${scope.prefix}: Unknown ${scope.params ? "parameter" : "field"} '${key}' for ${scope.owner}`
+          : `${scope.prefix}: Unknown field '${key}' in ${word} '${label}' of ${scope.owner}`;
+        return error("unknown-field", message, { ...details, path: [...details.path, key] });
       });
     case "invalid_union":
       return translateUnion(issue, rel, root, scope);

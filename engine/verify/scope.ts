@@ -100,21 +100,23 @@ export interface Occurrence {
 export type NameRole = "reference" | "binding" | "declaration" | "none";
 
 /** The Python 3 builtins (3.13), as `dir(builtins)` lists them, plus module-level implicit names. */
+// deno-fmt-ignore
 export const PYTHON_BUILTINS: ReadonlySet<string> = new Set([
   // exceptions and warnings
   "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
   "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
   "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
   "DeprecationWarning", "EOFError", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup",
-  "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError",
-  "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
-  "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError",
-  "NotADirectoryError", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
-  "PermissionError", "ProcessLookupError", "PythonFinalizationError", "RecursionError", "ReferenceError",
-  "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
-  "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError",
-  "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError",
-  "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError",
+  "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit",
+  "IOError", "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError",
+  "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError",
+  "ModuleNotFoundError", "NameError", "NotADirectoryError", "NotImplementedError", "OSError",
+  "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+  "PythonFinalizationError", "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError",
+  "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError",
+  "SystemExit", "TabError", "TimeoutError", "TypeError", "UnboundLocalError", "UnicodeDecodeError",
+  "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning",
+  "ValueError", "Warning", "ZeroDivisionError",
   // constants
   "Ellipsis", "False", "None", "NotImplemented", "True", "__debug__",
   // functions and types
@@ -122,10 +124,10 @@ export const PYTHON_BUILTINS: ReadonlySet<string> = new Set([
   "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright",
   "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float",
   "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int",
-  "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min",
-  "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed",
-  "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
-  "vars", "zip",
+  "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview",
+  "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr",
+  "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple",
+  "type", "vars", "zip",
   // names every module (and class body) has
   "__name__", "__doc__", "__file__", "__loader__", "__package__", "__spec__", "__path__", "__builtins__",
   "__cached__", "__annotations__", "__dict__", "__module__", "__qualname__", "__class__",
@@ -135,13 +137,6 @@ const SCOPE_TYPES = new Set([
   "function_definition",
   "class_definition",
   "lambda",
-  "list_comprehension",
-  "set_comprehension",
-  "dictionary_comprehension",
-  "generator_expression",
-]);
-
-const COMPREHENSIONS = new Set([
   "list_comprehension",
   "set_comprehension",
   "dictionary_comprehension",
@@ -185,7 +180,9 @@ export function classifyName(levels: readonly Level[]): NameRole {
   if (levels.some((level) => IMPORT_TYPES.has(level.type))) return "none";
   if (PARAMETER_LISTS.has(type)) return "binding";
   if (type === "typed_parameter" && field !== "type") return "binding";
-  if ((type === "default_parameter" || type === "typed_default_parameter") && field === "name") return "binding";
+  if ((type === "default_parameter" || type === "typed_default_parameter") && field === "name") {
+    return "binding";
+  }
   if ((type === "list_splat_pattern" || type === "dictionary_splat_pattern") && levels[1]) {
     const above = levels[1].type;
     if (PARAMETER_LISTS.has(above) || above === "typed_parameter") return "binding";
@@ -199,14 +196,17 @@ export function classifyName(levels: readonly Level[]): NameRole {
   if (target) {
     const via = target.field;
     if (
-      (target.type === "assignment" || target.type === "augmented_assignment" || target.type === "for_statement" ||
+      (target.type === "assignment" || target.type === "augmented_assignment" ||
+        target.type === "for_statement" ||
         target.type === "for_in_clause") && via === "left"
     ) {
       return "binding";
     }
     if (target.type === "as_pattern_target") return "binding";
   }
-  if (levels.some((level) => level.type === "case_pattern") && !levels.some((l) => l.type === "dotted_name")) {
+  if (
+    levels.some((level) => level.type === "case_pattern") && !levels.some((l) => l.type === "dotted_name")
+  ) {
     return "binding";
   }
   return "reference";
@@ -287,7 +287,6 @@ function collectBindings(doc: Document, scope: Scope): void {
   const levels: Level[] = [];
   // (statement start, end) of the innermost statement-like ancestor, for bindings
   const statements: [number, number][] = [[node.startIndex, node.endIndex]];
-  const isRoot = scope.kind === "module";
   let firstComprehensionIterable = -1;
   if (scope.kind === "comprehension") {
     const clause = node.namedChildren.find((child) => child?.type === "for_in_clause");
@@ -325,11 +324,11 @@ function collectBindings(doc: Document, scope: Scope): void {
       if (type === "future_import_statement") return false;
       if (type === "global_statement" || type === "nonlocal_statement") {
         const set = type === "global_statement" ? scope.globals : scope.nonlocals;
-        for (const child of cursor.currentNode.namedChildren) if (child?.type === "identifier") set.add(child.text);
+        for (const child of cursor.currentNode.namedChildren) {
+          if (child?.type === "identifier") set.add(child.text);
+        }
         return false;
       }
-    } else if (!isRoot) {
-      return true;
     }
     if (type === "identifier" && depth > 0) {
       if (cursor.startIndex === firstComprehensionIterable) return false;
@@ -382,7 +381,8 @@ function walkChildren(
     levels[depth - 1].field = field;
     // parts of a function/lambda/class header belong to the enclosing scope
     const skipHeader = depth === 1 && scope.kind !== "module" && scope.kind !== "comprehension" &&
-      (field === "name" || field === "superclasses" || field === "return_type" || field === "type_parameters");
+      (field === "name" || field === "superclasses" || field === "return_type" ||
+        field === "type_parameters");
     const skipIterable = skipStart >= 0 && depth === 2 && cursor.startIndex === skipStart;
     if (!skipHeader && !skipIterable) descend = visit();
     if (descend) {
@@ -537,7 +537,6 @@ function resolveBuiltin(module: Scope, name: string, declaredGlobal = false): Re
   return { status: "missing" };
 }
 
-
 // ---------------------------------------------------------------------------
 // Occurrences of a name
 
@@ -573,7 +572,10 @@ function fieldOf(parent: Node, child: Node): string | null {
   let field: string | null = null;
   if (cursor.gotoFirstChild()) {
     do {
-      if (cursor.startIndex === child.startIndex && cursor.endIndex === child.endIndex && cursor.nodeType === child.type) {
+      if (
+        cursor.startIndex === child.startIndex && cursor.endIndex === child.endIndex &&
+        cursor.nodeType === child.type
+      ) {
         field = cursor.currentFieldName;
         break;
       }
@@ -593,7 +595,11 @@ export function roleOf(node: Node): NameRole {
  * found by a text scan and a node lookup, with its role. Occurrences in
  * strings and comments are left out.
  */
-export function occurrencesOf(doc: Document, name: string, range?: { from: number; to: number }): Occurrence[] {
+export function occurrencesOf(
+  doc: Document,
+  name: string,
+  range?: { from: number; to: number },
+): Occurrence[] {
   const out: Occurrence[] = [];
   const root = doc.tree.rootNode;
   for (const offset of wordOccurrences(doc.file.text, name, range?.from, range?.to)) {

@@ -9,9 +9,9 @@
  */
 
 import { parse } from "../../engine/parse/mod.ts";
-import { JOBS, mapFiles, type MapFilesOptions, type PoolReport } from "../../engine/parse/pool.ts";
+import { mapFiles, type PoolReport } from "../../engine/parse/pool.ts";
 import { type BenchContext, type BenchSection, DENO, REPO_ROOT } from "./context.ts";
-import { type BenchRow, round, rowAtMost, type Sample, spread, timeCommand, timeRuns } from "./stats.ts";
+import { type BenchRow, round, rowAtMost, runCommand, spread, timeInTurns } from "./stats.ts";
 
 /** The ast-grep version the README's figures use (a benchmark-only tool). */
 export const AST_GREP_VERSION = "0.51.1";
@@ -88,6 +88,14 @@ async function graphCommandWorks(bundle: string, dir: string, path: string): Pro
 
 const mbps = (bytes: number, ms: number) => round(bytes / 1e6 / (ms / 1000));
 
+/** Run a command once, failing with its stderr on a non-zero exit. */
+async function mustRun(cmd: string, args: string[]): Promise<void> {
+  const run = await runCommand(cmd, args);
+  if (run.code !== 0) {
+    throw new Error(`Command failed (exit ${run.code}): ${cmd} ${args[0]}: ${run.stderr.slice(0, 500)}`);
+  }
+}
+
 /** The `graph` section. */
 export const graphSection: BenchSection = {
   name: "graph",
@@ -95,150 +103,116 @@ export const graphSection: BenchSection = {
   async run(ctx: BenchContext): Promise<BenchRow[]> {
     const section = "graph";
     const corpus = await ctx.corpusDir();
+    const { bytes, dir, paths } = corpus;
     const rows: BenchRow[] = [];
-    const mb = corpus.bytes / 1e6;
     rows.push({
       section,
       metric: "input",
-      value: round(mb),
+      value: round(bytes / 1e6),
       unit: "MB",
-      note: `${corpus.paths.length} Python files (corpus before files)`,
+      note: `${paths.length} Python files (corpus before files)`,
     });
 
-    // 1. Bare parse: one thread, read + parse each file, nothing else (grammar loaded first).
+    // In-process figures, measured in turns so that load changes hit all alike.
+    // Bare parse: one thread, read + parse each file, nothing else (grammar loaded first).
     await parse("python", "x = 1\n").then((tree) => tree.delete());
-    const bare = await timeRuns(ctx.runs, async () => {
-      for (const path of corpus.paths) {
-        const tree = await parse("python", Deno.readTextFileSync(`${corpus.dir}/${path}`));
-        tree.delete();
-      }
+    // Pool workers start the bundle, as they do for a user of dist/graphplan.js.
+    const entry = new URL(`file://${await ctx.bundle()}`);
+    let poolReport: PoolReport | undefined;
+    const local = await timeInTurns(ctx.runs, {
+      bare: async () => {
+        for (const path of paths) (await parse("python", Deno.readTextFileSync(`${dir}/${path}`))).delete();
+      },
+      graph1: () => mapFiles("graph", paths, { workspace: dir, workers: 0 }),
+      syntax1: () => mapFiles("syntax", paths, { workspace: dir, workers: 0 }),
+      syntaxN: () =>
+        mapFiles("syntax", paths, {
+          workspace: dir,
+          workers: navigator.hardwareConcurrency,
+          entry,
+          report: (r) => poolReport = r,
+        }),
     }, { warmup: 1 });
     rows.push({
       section,
       metric: "bare parse, 1 thread",
-      value: round(bare.median),
+      value: round(local.bare.median),
       unit: "ms",
-      note: `${mbps(corpus.bytes, bare.median)} MB/s; ${spread(bare)}; in-process loop, grammar preloaded`,
+      note: `${mbps(bytes, local.bare.median)} MB/s; ${
+        spread(local.bare)
+      }; in-process loop, grammar preloaded`,
     });
-
-    // 2. The pool on the same input (syntax census: parse + error walk), to show what workers buy.
-    const entry = new URL("../../main.ts", import.meta.url);
-    const pooled = async (workers: number): Promise<{ sample: Sample; report?: PoolReport }> => {
-      let report: PoolReport | undefined;
-      const options: MapFilesOptions & { workspace: string } = {
-        workspace: corpus.dir,
-        workers,
-        entry,
-        report: (r) => report = r,
-      };
-      const sample = await timeRuns(ctx.runs, () => mapFiles("syntax", corpus.paths, options));
-      return { sample, report };
-    };
-    const seq = await pooled(0);
-    const par = await pooled(navigator.hardwareConcurrency);
+    rows.push(rowAtMost({
+      section,
+      metric: "graph, 1 thread / bare parse",
+      value: round(local.graph1.ratio),
+      unit: "x",
+      note: `${round(local.graph1.median)} ms in-process (read + parse + extract, no workers); ${
+        spread(local.graph1)
+      }`,
+    }, 1.3));
     rows.push({
       section,
-      metric: "pool syntax job, in-process",
-      value: round(seq.sample.median),
-      unit: "ms",
-      note: `${mbps(corpus.bytes, seq.sample.median)} MB/s; ${spread(seq.sample)}`,
-    });
-    rows.push({
-      section,
-      metric: `pool syntax job, ${par.report?.workers ?? "?"} workers`,
-      value: round(par.sample.median),
-      unit: "ms",
-      note: `${mbps(corpus.bytes, par.sample.median)} MB/s; speed-up ${
-        round(seq.sample.median / par.sample.median)
-      }x incl. worker start-up; ${par.report?.batches} batches; ${spread(par.sample)}`,
+      metric: `pool speed-up, ${poolReport?.workers ?? "?"} workers`,
+      value: round(local.syntax1.median / local.syntaxN.median),
+      unit: "x",
+      note: `syntax job (parse + error walk): ${round(local.syntax1.median)} ms in-process, ${
+        round(local.syntaxN.median)
+      } ms pooled incl. worker start-up; ${poolReport?.batches} batches`,
     });
 
-    // 3. The graph through the real user path: the bundle's CLI on every file.
+    // The real user path, `graphplan graph` from the bundle, against the native anchor, in turns.
     const bundle = await ctx.bundle();
-    const broken = await graphCommandWorks(bundle, corpus.dir, corpus.paths[0]);
-    let graphMs: number | null = null;
+    const broken = await graphCommandWorks(bundle, dir, paths[0]);
+    const astGrep = await astGrepBinary();
+    const commands: Record<string, () => Promise<void>> = {};
+    if (!broken) {
+      commands.graph = () => mustRun(DENO, ["run", "-A", bundle, "graph", "--repo", dir, "--json", ...paths]);
+    }
+    if ("path" in astGrep) {
+      commands.astGrep = () =>
+        mustRun(astGrep.path, ["run", "-p", AST_GREP_PATTERN, "--lang", "python", dir]);
+    }
+    const cli = await timeInTurns(ctx.runs, commands, { warmup: 1 });
     if (broken) {
       rows.push({ section, metric: "graphplan graph (bundle CLI)", value: null, unit: "ms", note: broken });
     } else {
-      const graph = await timeCommand(DENO, [
-        "run",
-        "-A",
-        bundle,
-        "graph",
-        "--repo",
-        corpus.dir,
-        "--json",
-        ...corpus.paths,
-      ], {
-        runs: ctx.runs,
-        warmup: 1,
-      });
-      graphMs = graph.wall.median;
       rows.push({
         section,
         metric: "graphplan graph (bundle CLI)",
-        value: round(graphMs),
+        value: round(cli.graph.median),
         unit: "ms",
-        note: `${mbps(corpus.bytes, graphMs)} MB/s end to end (process start, workers, JSON out); ${
-          spread(graph.wall)
+        note: `${mbps(bytes, cli.graph.median)} MB/s end to end (process start, workers, JSON out); ${
+          spread(cli.graph)
         }`,
       });
       rows.push(rowAtMost({
         section,
         metric: "graph CLI / bare parse",
-        value: round(graphMs / bare.median),
+        value: round(cli.graph.median / local.bare.median),
         unit: "x",
-        note: "wall of the CLI run over the in-process single-thread parse loop",
+        note: "CLI wall over the in-process single-thread parse loop",
       }, 1.3));
     }
-    if ("graph" in JOBS) {
-      const inProcess = await timeRuns(
-        ctx.runs,
-        () => mapFiles("graph" as never, corpus.paths, { workspace: corpus.dir, workers: 0 }),
-      );
-      rows.push(rowAtMost({
-        section,
-        metric: "graph extraction, 1 thread / bare parse",
-        value: round(inProcess.median / bare.median),
-        unit: "x",
-        note: `${round(inProcess.median)} ms in-process sequential (read + parse + extract); ${
-          spread(inProcess)
-        }`,
-      }, 1.3));
-    }
-
-    // 4. The native anchor.
-    const astGrep = await astGrepBinary();
     if ("skip" in astGrep) {
       rows.push({ section, metric: "ast-grep run (native)", value: null, unit: "ms", note: astGrep.skip });
     } else {
-      const run = await timeCommand(astGrep.path, [
-        "run",
-        "-p",
-        AST_GREP_PATTERN,
-        "--lang",
-        "python",
-        corpus.dir,
-      ], {
-        runs: ctx.runs,
-        warmup: 1,
-      });
       rows.push({
         section,
         metric: "ast-grep run (native)",
-        value: round(run.wall.median),
+        value: round(cli.astGrep.median),
         unit: "ms",
-        note: `@ast-grep/cli@${AST_GREP_VERSION}, ${mbps(corpus.bytes, run.wall.median)} MB/s; ${
-          spread(run.wall)
+        note: `@ast-grep/cli@${AST_GREP_VERSION}, ${mbps(bytes, cli.astGrep.median)} MB/s; ${
+          spread(cli.astGrep)
         }`,
       });
-      if (graphMs !== null) {
+      if (!broken) {
         rows.push(rowAtMost({
           section,
           metric: "graph CLI / ast-grep",
-          value: round(graphMs / run.wall.median),
+          value: round(cli.graph.median / cli.astGrep.median),
           unit: "x",
-          note: "wall times, both end to end",
+          note: "wall times, both end to end, run in turns",
         }, 2));
       }
     }

@@ -1,8 +1,9 @@
 /**
  * Benchmark section `pool`: where parallel parsing starts to pay. Runs the
  * pool's `syntax` job on growing prefixes of the corpus, in-process and with
- * `navigator.hardwareConcurrency` workers (worker start-up included, as a
- * real call pays it), to justify `POOL_DEFAULTS.minBytes`.
+ * `navigator.hardwareConcurrency` workers that start the one-file bundle
+ * (worker start-up included, as a real call pays it), to justify
+ * `POOL_DEFAULTS.minBytes`.
  *
  * @module
  */
@@ -22,7 +23,8 @@ export const poolSection: BenchSection = {
     const section = "pool";
     const corpus = await ctx.corpusDir();
     const sizes = corpus.paths.map((path) => Deno.statSync(`${corpus.dir}/${path}`).size);
-    const entry = new URL("../../main.ts", import.meta.url);
+    // Workers start the bundle, as they do for a user of dist/graphplan.js.
+    const entry = new URL(`file://${await ctx.bundle()}`);
     const workers = navigator.hardwareConcurrency;
     const rows: BenchRow[] = [];
     // Load the grammar in-process first, as any real call after the first would have it.

@@ -33,6 +33,8 @@ export interface BenchResults {
   deno: string;
   cpus: number;
   runs: number;
+  /** 1-minute load average at the start and the end (other processes skew the figures). */
+  load: { start: number | null; end: number | null };
   rows: BenchRow[];
   /** Sections that threw, with the message. */
   failed: { section: string; error: string }[];
@@ -86,6 +88,12 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Invalid --runs: "${values.runs}" (a positive integer)`);
     return 2;
   }
+  const loadStart = loadAverage();
+  if (loadStart !== null && loadStart > 0.5) {
+    console.error(
+      `bench: warning: load average ${loadStart} before the run: other processes skew the figures`,
+    );
+  }
   const tmp = await Deno.makeTempDir({ prefix: "graphplan-bench-" });
   const ctx = new BenchContext({ runs, tmp });
   const rows: BenchRow[] = [];
@@ -121,12 +129,22 @@ async function main(argv: string[]): Promise<number> {
     deno: Deno.version.deno,
     cpus: navigator.hardwareConcurrency,
     runs,
+    load: { start: loadStart, end: loadAverage() },
     rows: [...previous, ...rows].sort((a, b) => order(a.section) - order(b.section)),
     failed,
   };
   await Deno.writeTextFile(values.out!, JSON.stringify(results, null, 2) + "\n");
   console.error(`bench: wrote ${values.out}`);
   return failed.length > 0 ? 1 : 0;
+}
+
+/** The 1-minute load average (Linux), or null. */
+function loadAverage(): number | null {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return null;
+  }
 }
 
 function order(section: string): number {

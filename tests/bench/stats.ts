@@ -83,6 +83,35 @@ export async function timeRuns(
   return summarize(times);
 }
 
+/**
+ * Time several functions in turns (a, b, a, b, ...) so that a change in the
+ * machine's load hits all of them alike; returns one sample per name and the
+ * median of the per-turn ratios of each to the first.
+ */
+export async function timeInTurns<K extends string>(
+  runs: number,
+  fns: Record<K, () => Promise<unknown> | unknown>,
+  options: { warmup?: number } = {},
+): Promise<Record<K, Sample & { ratio: number }>> {
+  const names = Object.keys(fns) as K[];
+  const times = new Map<K, number[]>(names.map((name) => [name, []]));
+  for (let i = 0; i < (options.warmup ?? 0) + runs; i++) {
+    for (const name of names) {
+      const start = performance.now();
+      await fns[name]();
+      if (i >= (options.warmup ?? 0)) times.get(name)!.push(performance.now() - start);
+    }
+  }
+  const out = {} as Record<K, Sample & { ratio: number }>;
+  if (names.length === 0) return out;
+  const base = times.get(names[0])!;
+  for (const name of names) {
+    const own = times.get(name)!;
+    out[name] = { ...summarize(own), ratio: median(own.map((value, i) => value / base[i])) };
+  }
+  return out;
+}
+
 /** The result of one command run. */
 export interface CommandRun {
   code: number;

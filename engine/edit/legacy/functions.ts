@@ -221,7 +221,7 @@ export const replaceFunctionBody: OperatorFn = async (params, ctx) => {
   const braced = text[body.startIndex] === "{" && text[body.endIndex - 1] === "}";
   if (braced) {
     let code = p.new_body.trim();
-    if (code.startsWith("{") && code.endsWith("}")) code = code.slice(1, -1);
+    if (code.startsWith("{") && code.endsWith("}")) code = code.slice(1, -1).replace(/^[ \t]*\r?\n/, "").trimEnd();
     const inner = await reindent(code, { indent: fnIndent + unit, unit, eol, language });
     start = body.startIndex + 1;
     end = body.endIndex - 1;

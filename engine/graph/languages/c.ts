@@ -14,7 +14,7 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { type ImportSpec, type LanguageRules, type SymbolRule, squeeze, unquote } from "../rules.ts";
+import { type ImportSpec, type LanguageRules, squeeze, type SymbolRule, unquote } from "../rules.ts";
 
 /** The name a declarator declares: follow `declarator` fields down to the identifier. */
 function declaratorName(node: Node | null): string | undefined {
@@ -50,12 +50,16 @@ function include(node: Node): ImportSpec[] {
 }
 
 function usingDeclaration(node: Node): ImportSpec[] {
-  const target = node.namedChildren.find((n) => n?.type === "identifier" || n?.type === "qualified_identifier");
+  const target = node.namedChildren.find((n) =>
+    n?.type === "identifier" || n?.type === "qualified_identifier"
+  );
   if (!target) return [];
   const name = squeeze(target.text);
   if (/^using\s+namespace\b/.test(node.text)) return [{ module: name, symbol: "*" }];
   const cut = name.lastIndexOf("::");
-  return cut === -1 ? [{ module: name, symbol: null }] : [{ module: name.slice(0, cut), symbol: name.slice(cut + 2) }];
+  return cut === -1
+    ? [{ module: name, symbol: null }]
+    : [{ module: name.slice(0, cut), symbol: name.slice(cut + 2) }];
 }
 
 const LINE_KINDS: LanguageRules["lineKinds"] = {
@@ -101,7 +105,10 @@ const SKIP = [
 /** C: functions, structs, unions, enums, typedefs, `#include`, control flow. */
 export const C: LanguageRules = {
   symbols: {
-    function_definition: { kind: "function", name: (node) => declaratorName(node.childForFieldName("declarator")) },
+    function_definition: {
+      kind: "function",
+      name: (node) => declaratorName(node.childForFieldName("declarator")),
+    },
     struct_specifier: tagged("struct"),
     union_specifier: tagged("struct"),
     enum_specifier: tagged("enum"),

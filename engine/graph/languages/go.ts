@@ -39,7 +39,9 @@ function importDeclaration(node: Node): ImportSpec[] {
 
 /** The type name of a method receiver: `(s *Store)`, `(Store)`, `(p Pair[K, V])` → the base type name. */
 function receiverType(node: Node): string | undefined {
-  const param = node.childForFieldName("receiver")?.namedChildren.find((n) => n?.type === "parameter_declaration");
+  const param = node.childForFieldName("receiver")?.namedChildren.find((n) =>
+    n?.type === "parameter_declaration"
+  );
   let type = param?.childForFieldName("type") ?? null;
   while (type && type.type !== "type_identifier") {
     type = type.type === "generic_type" ? type.childForFieldName("type") : type.namedChildren[0] ?? null;

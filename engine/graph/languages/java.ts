@@ -23,7 +23,9 @@ function importDeclaration(node: Node): ImportSpec[] {
   if (name === undefined) return [];
   if (star) return [{ module: name, symbol: "*" }];
   const dot = name.lastIndexOf(".");
-  return dot === -1 ? [{ module: name, symbol: null }] : [{ module: name.slice(0, dot), symbol: name.slice(dot + 1) }];
+  return dot === -1
+    ? [{ module: name, symbol: null }]
+    : [{ module: name.slice(0, dot), symbol: name.slice(dot + 1) }];
 }
 
 /** Java: classes, interfaces, enums, records, methods and constructors, imports, control flow. */
@@ -50,7 +52,13 @@ export const JAVA: LanguageRules = {
     try_statement: "try_statement",
     try_with_resources_statement: "try_statement",
   },
-  transparent: ["class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"],
+  transparent: [
+    "class_body",
+    "interface_body",
+    "enum_body",
+    "enum_body_declarations",
+    "annotation_type_body",
+  ],
   decorators: ["marker_annotation", "annotation"],
   modifierLists: ["modifiers"],
   skip: [

@@ -190,7 +190,7 @@ export const JAVASCRIPT: LanguageRules = {
   },
   transparent: ["class_body"],
   decorators: ["decorator"],
-  guards: { call_expression: ["require", "import"] },
+  guards: { call_expression: { first: ["identifier", "import"], words: ["require", "import"] } },
   skip: SHARED_SKIP,
 };
 
@@ -205,7 +205,10 @@ export const TYPESCRIPT: LanguageRules = {
     enum_declaration: { kind: "enum" },
     type_alias_declaration: { kind: "type_alias" },
     internal_module: { kind: "namespace" },
-    module: { kind: "module", name: (node) => unquote(node.childForFieldName("name")?.text ?? "") || undefined },
+    module: {
+      kind: "module",
+      name: (node) => unquote(node.childForFieldName("name")?.text ?? "") || undefined,
+    },
   },
   skip: [
     ...SHARED_SKIP,

@@ -15,7 +15,9 @@ import { type ImportSpec, type LanguageRules, squeeze, unquote } from "../rules.
 function split(path: string): ImportSpec {
   const name = path.replace(/^\\/, "");
   const cut = name.lastIndexOf("\\");
-  return cut === -1 ? { module: name, symbol: null } : { module: name.slice(0, cut), symbol: name.slice(cut + 1) };
+  return cut === -1
+    ? { module: name, symbol: null }
+    : { module: name.slice(0, cut), symbol: name.slice(cut + 1) };
 }
 
 function aliasOf(clause: Node): string | undefined {

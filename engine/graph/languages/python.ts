@@ -39,7 +39,9 @@ function importedName(module: string, name: Node): ImportSpec {
 function fromImport(node: Node, module: string): ImportSpec[] {
   const names = node.childrenForFieldName("name");
   if (names.length === 0) {
-    return node.namedChildren.some((child) => child?.type === "wildcard_import") ? [{ module, symbol: "*" }] : [];
+    return node.namedChildren.some((child) => child?.type === "wildcard_import")
+      ? [{ module, symbol: "*" }]
+      : [];
   }
   return names.flatMap((name) => name ? [importedName(module, name)] : []);
 }
@@ -51,8 +53,10 @@ export const PYTHON: LanguageRules = {
     function_definition: { kind: "function", method: true },
   },
   imports: {
-    import_statement: (node) => node.childrenForFieldName("name").flatMap((n) => n ? [importedModule(n)] : []),
-    import_from_statement: (node) => fromImport(node, squeeze(node.childForFieldName("module_name")?.text ?? "")),
+    import_statement: (node) =>
+      node.childrenForFieldName("name").flatMap((n) => n ? [importedModule(n)] : []),
+    import_from_statement: (node) =>
+      fromImport(node, squeeze(node.childForFieldName("module_name")?.text ?? "")),
     future_import_statement: (node) => fromImport(node, "__future__"),
   },
   lineKinds: {

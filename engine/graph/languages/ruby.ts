@@ -56,7 +56,7 @@ export const RUBY: LanguageRules = {
     call: (node) => bareCallName(node) === "raise" ? "raise_statement" : undefined,
   },
   transparent: ["body_statement", "singleton_class"],
-  guards: { call: ["raise", ...LOADERS] },
+  guards: { call: { first: ["identifier"], words: ["raise", ...LOADERS] } },
   skip: [
     "comment",
     "identifier",

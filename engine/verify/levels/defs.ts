@@ -44,7 +44,12 @@ export interface Definition {
  * Definitions overlapping [start, end), by qualified name: the function-like
  * nodes on the way down to the range and inside it.
  */
-export function definitionsIn(tree: Tree, start: number, end: number, types = FUNCTION_TYPES): Map<string, Definition> {
+export function definitionsIn(
+  tree: Tree,
+  start: number,
+  end: number,
+  types = FUNCTION_TYPES,
+): Map<string, Definition> {
   const out = new Map<string, Definition>();
   const visit = (node: Node, prefix: string, inClass: boolean) => {
     for (const child of node.namedChildren) {

@@ -30,9 +30,7 @@ export function checkSyntax(change: FileChange, env: CheckEnv): Promise<Issue[]>
       known.set(key, left - 1);
       continue;
     }
-    const what = problem.kind === "missing"
-      ? `missing "${problem.text}"`
-      : `cannot parse "${problem.text}"`;
+    const what = problem.kind === "missing" ? `missing "${problem.text}"` : `cannot parse "${problem.text}"`;
     issues.push(error("syntax-error", `Edit leaves a syntax error in "${change.path}": ${what}`, {
       level: "L0",
       step: env.step,

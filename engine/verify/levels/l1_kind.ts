@@ -19,6 +19,7 @@ import { error, type Issue } from "../../issue.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
 import { compatibleKinds, isWrapperKind, kindCategory } from "./kinds.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
+import { lineAt } from "./region.ts";
 
 const BLOCK_LEVEL = new Set(["statement", "function", "class", "import", "declaration"]);
 
@@ -36,7 +37,9 @@ function checkRecord(record: EditRecord, path: string, step: number): Issue[] {
   const issues: Issue[] = [];
   const language = record.after.file.language;
   const text = record.after.file.text;
-  const order = record.edits.map((edit, index) => ({ edit, index })).sort((a, b) => a.edit.start - b.edit.start);
+  const order = record.edits.map((edit, index) => ({ edit, index })).sort((a, b) =>
+    a.edit.start - b.edit.start
+  );
   let delta = 0;
   const afterStart = new Map<number, number>();
   for (const { edit, index } of order) {
@@ -57,7 +60,7 @@ function checkRecord(record: EditRecord, path: string, step: number): Issue[] {
         level: "L1",
         step,
         file: path,
-        line: record.after.tree.rootNode.descendantForIndex(start)?.startPosition.row! + 1,
+        line: lineAt(text, start),
         hint: `replace a ${kindCategory(language, replaced) ?? replaced} with a node of the same kind`,
       }));
     }
@@ -117,7 +120,8 @@ function judge(language: LanguageId, replaced: string, nodes: Node[][] | undefin
   const fits = (chain: Node[]) =>
     chain.some((node) =>
       compatibleKinds(language, replaced, node.type) ||
-      (isWrapperKind(replaced) && ["function", "class", "declaration"].includes(kindCategory(language, node.type)!))
+      (isWrapperKind(replaced) &&
+        ["function", "class", "declaration"].includes(kindCategory(language, node.type)!))
     );
   if (nodes.length === 1) {
     if (fits(nodes[0])) return undefined;

@@ -1,129 +1,239 @@
 /**
- * L2 containment: every node outside the edit region is unchanged.
+ * L2 containment: nothing outside the edit region changes.
  *
- * Both trees are walked down to the changed spans: a node lying strictly
- * outside every span (not even touching one) is recorded by depth, type and
- * extent and not entered; a node wholly inside a span is skipped; a node
- * that straddles or touches a span is entered. Extents before the edit are
- * mapped through it, so equal extents mean equal text (the text outside the
- * spans did not change). The two records must be equal. An unclosed string
- * or bracket that swallows the code after it changes the following nodes;
- * an indentation change that re-parents the following statements changes
- * their depth; both fail. An edit whose effect stays inside its region
- * leaves the records equal.
+ * The text outside the changed spans is identical by construction, so what
+ * can change is how it parses. Two symptoms cover the ways an edit leaks:
  *
- * Cost: the nodes along the span boundaries and their siblings, read
- * through a TreeCursor without creating node objects.
+ * - the tokens next to the region change: an unclosed string or bracket
+ *   swallows the code after it, a stray quote turns code into a string;
+ * - the statements next to the region change parents: an indentation
+ *   change or a dangling header (`else:`) re-parents the following code.
+ *
+ * For each span we take the `WINDOW` tokens (leaves) before it and after it
+ * that do not touch it, in both trees, and compare them by type, extent
+ * (extents before the edit mapped through it) and the chain of block-level
+ * ancestors (statements, blocks, definitions) that start outside the
+ * spans, each by type and mapped start (a block by its owner's start: a
+ * block begins at its first statement, which the edit may have replaced). Ancestor ends are not compared: an
+ * edit that appends a method to a class legitimately grows the class, and
+ * an expression edit may wrap a neighbour (`im(a)` → `im(a).is_zero`).
+ * Nodes starting inside a span are the edit's own and are ignored.
+ *
+ * Worked example: a span replacing `x = 1` inside `if a:` with `x = 1\nelse:`
+ * leaves the tokens of the next statement `y = 2` unchanged, but its
+ * ancestors lose the `if` body block (the `else` body starts inside the
+ * span), so L2 fails.
+ *
+ * Cost: about 2 × `WINDOW` leaves per span and tree, ancestors memoized.
  *
  * @module
  */
 
 import { error, type Issue } from "../../issue.ts";
-import type { LanguageId, Tree } from "../../parse/mod.ts";
+import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import { kindCategory } from "./kinds.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
-import { editSpans, lineAt, mapOffset } from "./region.ts";
+import { editSpans, lineAt, mapOffset, type Span } from "./region.ts";
 
-interface Entry {
-  depth: number;
+/** Tokens compared on each side of a span. */
+const WINDOW = 24;
+
+interface Token {
   type: string;
-  /** Extent in the text after the edit. */
   start: number;
   end: number;
+  ancestors: string;
 }
 
-/** L2: structure outside the changed spans. */
+/** L2: structure next to the changed spans. */
 export function checkContainment(change: FileChange, env: CheckEnv): Promise<Issue[]> {
   const spans = editSpans(change.before, change.after, change.records);
   if (spans.length === 0) return Promise.resolve([]);
   const language = change.after.file.language;
-  const before = outside(
+  const beforeRanges = spans.map((span): [number, number] => [span.beforeStart, span.beforeEnd]);
+  const afterRanges = spans.map((span): [number, number] => [span.afterStart, span.afterEnd]);
+  const beforeSide = new Side(
     language,
     change.before.tree,
-    spans.map((span) => [span.beforeStart, span.beforeEnd]),
+    beforeRanges,
     (offset, side) => mapOffset(spans, offset, side),
   );
-  const after = outside(language, change.after.tree, spans.map((span) => [span.afterStart, span.afterEnd]), (offset) => offset);
-  const mismatch = firstMismatch(before, after);
-  if (!mismatch) return Promise.resolve([]);
-  const text = change.after.file.text;
-  const where = mismatch.before ?? mismatch.after!;
-  const line = lineAt(text, Math.min(where.start, text.length));
-  const what = mismatch.before
-    ? `the "${mismatch.before.type}" at line ${line} is no longer the same node`
-    : `a new "${mismatch.after!.type}" appears at line ${line}`;
-  return Promise.resolve([
-    error("containment-violated", `Edit changes code outside its region in "${change.path}": ${what}`, {
-      level: "L2",
-      step: env.step,
-      file: change.path,
-      line,
-      hint: "an unclosed string or bracket, or an indentation change, leaks into the following code",
-    }),
-  ]);
+  const afterSide = new Side(language, change.after.tree, afterRanges, (offset) => offset);
+  for (const span of spans) {
+    const pairs: [Token[], Token[]][] = [
+      [beforeSide.tokensAfter(span.beforeEnd), afterSide.tokensAfter(span.afterEnd)],
+      [beforeSide.tokensBefore(span.beforeStart), afterSide.tokensBefore(span.afterStart)],
+    ];
+    for (const [old, now] of pairs) {
+      const mismatch = firstMismatch(old, now);
+      if (mismatch) return Promise.resolve([violation(change, env, span, mismatch)]);
+    }
+  }
+  return Promise.resolve([]);
 }
 
-function firstMismatch(before: Entry[], after: Entry[]): { before?: Entry; after?: Entry } | undefined {
-  const n = Math.max(before.length, after.length);
+function violation(
+  change: FileChange,
+  env: CheckEnv,
+  span: Span,
+  mismatch: { old?: Token; now?: Token },
+): Issue {
+  const text = change.after.file.text;
+  const at = mismatch.now?.start ?? mismatch.old?.start ?? span.afterEnd;
+  const line = lineAt(text, Math.min(at, text.length));
+  let what: string;
+  if (
+    mismatch.old && mismatch.now && mismatch.old.type === mismatch.now.type &&
+    mismatch.old.start === mismatch.now.start
+  ) {
+    what = `the code at line ${line} moved to another block`;
+  } else if (mismatch.old) {
+    what = `the "${mismatch.old.type}" token at line ${
+      lineAt(text, Math.min(mismatch.old.start, text.length))
+    } no longer parses the same`;
+  } else {
+    what = `a "${mismatch.now!.type}" token appears at line ${line}`;
+  }
+  return error("containment-violated", `Edit changes code outside its region in "${change.path}": ${what}`, {
+    level: "L2",
+    step: env.step,
+    file: change.path,
+    line,
+    hint: "an unclosed string or bracket, or an indentation change, leaks into the following code",
+  });
+}
+
+function firstMismatch(old: Token[], now: Token[]): { old?: Token; now?: Token } | undefined {
+  const n = Math.min(Math.max(old.length, now.length), WINDOW);
   for (let i = 0; i < n; i++) {
-    const a = before[i];
-    const b = after[i];
-    if (!a || !b || a.depth !== b.depth || a.type !== b.type || a.start !== b.start || a.end !== b.end) {
-      return { before: a, after: b };
+    const a = old[i];
+    const b = now[i];
+    if (
+      !a || !b || a.type !== b.type || a.start !== b.start || a.end !== b.end || a.ancestors !== b.ancestors
+    ) {
+      return { old: a, now: b };
     }
   }
   return undefined;
 }
 
-/**
- * The maximal subtrees lying strictly outside every span (not even touching
- * one), in document order with their depth: a DFS that descends only into
- * nodes that straddle or touch a span and skips nodes wholly inside one.
- */
-function outside(
-  language: LanguageId,
-  tree: Tree,
-  spans: [number, number][],
-  map: (offset: number, side: "start" | "end") => number,
-): Entry[] {
-  const out: Entry[] = [];
-  const cursor = tree.walk();
-  let depth = 0;
-  let descend = true;
-  for (;;) {
-    if (descend && cursor.gotoFirstChild()) {
-      depth++;
-    } else {
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent() || --depth === 0) {
-          cursor.delete();
-          return out;
-        }
+const BLOCK_CATEGORIES = new Set(["statement", "function", "class", "import", "declaration", "block"]);
+
+/** One tree's view: tokens near the spans, ancestor chains memoized. */
+class Side {
+  private readonly chains = new Map<number, string>();
+
+  constructor(
+    private readonly language: LanguageId,
+    private readonly tree: Tree,
+    private readonly ranges: [number, number][],
+    private readonly map: (offset: number, side: "start" | "end") => number,
+  ) {}
+
+  /** Up to WINDOW tokens ending strictly before `offset`, nearest first. */
+  tokensBefore(offset: number): Token[] {
+    const out: Token[] = [];
+    const cursor = this.tree.walk();
+    // descend to the first leaf ending after offset - 1, then step back
+    if (!descendTo(cursor, offset)) {
+      // offset is past the last leaf: start from the last leaf
+      while (cursor.gotoLastChild());
+    }
+    let guard = 0;
+    do {
+      if (cursor.endIndex < offset && this.comparable(cursor)) out.push(this.token(cursor.currentNode));
+      if (++guard > WINDOW * 8) break;
+    } while (out.length < WINDOW && previousLeaf(cursor));
+    cursor.delete();
+    return out;
+  }
+
+  /** Up to WINDOW tokens starting strictly after `offset`, nearest first. */
+  tokensAfter(offset: number): Token[] {
+    const out: Token[] = [];
+    const cursor = this.tree.walk();
+    if (!descendTo(cursor, offset)) {
+      cursor.delete();
+      return out;
+    }
+    let guard = 0;
+    do {
+      if (cursor.startIndex > offset && this.comparable(cursor)) out.push(this.token(cursor.currentNode));
+      if (++guard > WINDOW * 8) break;
+    } while (out.length < WINDOW && nextLeaf(cursor));
+    cursor.delete();
+    return out;
+  }
+
+  /** A token outside every span; comments are left out (the parser attaches them anywhere). */
+  private comparable(cursor: ReturnType<Tree["walk"]>): boolean {
+    return cursor.nodeType !== "comment" && !this.insideSpan(cursor.startIndex, cursor.endIndex);
+  }
+
+  private insideSpan(start: number, end: number): boolean {
+    return this.ranges.some(([s, e]) => start < e && end > s || (start >= s && end <= e));
+  }
+
+  private token(node: Node): Token {
+    return {
+      type: node.type,
+      start: this.map(node.startIndex, "start"),
+      end: this.map(node.endIndex, "end"),
+      ancestors: node.parent ? this.chain(node.parent) : "",
+    };
+  }
+
+  /** Block-level ancestors starting outside the spans, as `type@start` joined. */
+  private chain(node: Node): string {
+    const known = this.chains.get(node.id);
+    if (known !== undefined) return known;
+    const parent = node.parent;
+    const above = parent ? this.chain(parent) : "";
+    const category = kindCategory(this.language, node.type);
+    let own = "";
+    if (category && BLOCK_CATEGORIES.has(category)) {
+      // a block starts at its first statement, which may be new: name it by its owner
+      const anchor = category === "block" && parent ? parent : node;
+      if (!this.startsInSpan(anchor.startIndex)) {
+        own = `${node.type}@${this.map(anchor.startIndex, "start")}/`;
       }
     }
-    const s = cursor.startIndex;
-    const e = cursor.endIndex;
-    descend = false;
-    let inside = false;
-    let near = false;
-    for (const [start, end] of spans) {
-      if (s >= start && e <= end) inside = true;
-      else if (!(e < start || s > end)) near = true;
-    }
-    if (inside) continue;
-    if (near) {
-      descend = true;
-      continue;
-    }
-    const type = cursor.nodeType;
-    out.push({ depth: blockLevel(language, type) ? depth : -1, type, start: map(s, "start"), end: map(e, "end") });
+    const chain = own + above;
+    this.chains.set(node.id, chain);
+    return chain;
+  }
+
+  private startsInSpan(offset: number): boolean {
+    return this.ranges.some(([s, e]) => offset >= s && offset < e);
   }
 }
 
-const BLOCK_CATEGORIES = new Set(["statement", "function", "class", "import", "declaration", "block"]);
+/** Move the cursor (at the root) to the first leaf ending after `offset`; false when there is none. */
+function descendTo(cursor: ReturnType<Tree["walk"]>, offset: number): boolean {
+  for (;;) {
+    if (!cursor.gotoFirstChild()) return true;
+    while (cursor.endIndex <= offset) {
+      if (!cursor.gotoNextSibling()) {
+        // no child ends after offset: the next leaf is after this subtree
+        if (!nextLeafFromHere(cursor)) return false;
+        return true;
+      }
+    }
+  }
+}
 
-/** Statements, definitions and blocks keep their depth; expressions may gain a wrapper. */
-function blockLevel(language: LanguageId, type: string): boolean {
-  const category = kindCategory(language, type);
-  return category !== undefined && BLOCK_CATEGORIES.has(category);
+function nextLeafFromHere(cursor: ReturnType<Tree["walk"]>): boolean {
+  while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return false;
+  while (cursor.gotoFirstChild());
+  return true;
+}
+
+function nextLeaf(cursor: ReturnType<Tree["walk"]>): boolean {
+  return nextLeafFromHere(cursor);
+}
+
+function previousLeaf(cursor: ReturnType<Tree["walk"]>): boolean {
+  while (!cursor.gotoPreviousSibling()) if (!cursor.gotoParent()) return false;
+  while (cursor.gotoLastChild());
+  return true;
 }

@@ -41,20 +41,24 @@ export function checkImports(change: FileChange, env: CheckEnv): Promise<Issue[]
     const node = root.descendantForIndex(name.start, name.end);
     if (!node || resolveName(after, name.name, node).status !== "missing") continue;
     seen.add(name.name);
-    issues.push(warning("import-missing", `Name "${name.name}" is used by the edit but not imported or defined`, {
-      ...details,
-      line: lineAt(text, name.start),
-      hint: importedElsewhere
-        ? `"${name.name}" is imported elsewhere in the file but not in this scope; import it at module level`
-        : `add an import of "${name.name}" before its first use`,
-    }));
+    issues.push(
+      warning("import-missing", `Name "${name.name}" is used by the edit but not imported or defined`, {
+        ...details,
+        line: lineAt(text, name.start),
+        hint: importedElsewhere
+          ? `"${name.name}" is imported elsewhere in the file but not in this scope; import it at module level`
+          : `add an import of "${name.name}" before its first use`,
+      }),
+    );
   }
 
   // new imports after a use in the same scope
   for (const statement of contents.imports) issues.push(...importAfterUse(after, statement, details));
 
   // imports whose last use the edit removed
-  if (!change.path.endsWith("__init__.py")) issues.push(...unusedImports(change, contents.replacedWords, details));
+  if (!change.path.endsWith("__init__.py")) {
+    issues.push(...unusedImports(change, contents.replacedWords, details));
+  }
   return Promise.resolve(issues);
 }
 
@@ -79,7 +83,11 @@ function importAfterUse(doc: Document, statement: Node, details: Record<string, 
   return issues;
 }
 
-function unusedImports(change: FileChange, replacedWords: Set<string>, details: Record<string, unknown>): Issue[] {
+function unusedImports(
+  change: FileChange,
+  replacedWords: Set<string>,
+  details: Record<string, unknown>,
+): Issue[] {
   const issues: Issue[] = [];
   const before = change.before;
   const after = change.after;

@@ -23,7 +23,14 @@ import { definitionsIn } from "./defs.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans } from "./region.ts";
 import { filesMentioning } from "./repo_files.ts";
-import { argumentsOf, callProblem, isStaticMethod, type Parameter, reordered, signatureOf } from "./signature.ts";
+import {
+  argumentsOf,
+  callProblem,
+  isStaticMethod,
+  type Parameter,
+  reordered,
+  signatureOf,
+} from "./signature.ts";
 
 /** A change to a callable's interface. */
 interface InterfaceChange {
@@ -63,7 +70,14 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
     // this file
     for (const call of callSites(change.after, item.name, item.className !== undefined, !item.deleted)) {
       const problem = judgeCall(item, call);
-      if (problem) report(change.path, call, `Call at "${change.path}:${call.startPosition.row + 1}" breaks: ${what}${problem}`, item);
+      if (problem !== undefined) {
+        report(
+          change.path,
+          call,
+          `Call at "${change.path}:${call.startPosition.row + 1}" breaks: ${what}${problem}`,
+          item,
+        );
+      }
     }
     // importers
     const words = item.className ? [item.name, item.className] : [item.name];
@@ -81,7 +95,14 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
       for (const name of names) {
         for (const call of callSites(doc, name, item.className !== undefined, false)) {
           const problem = judgeCall(item, call);
-          if (problem) report(path, call, `Call at "${path}:${call.startPosition.row + 1}" breaks: ${what}${problem}`, item);
+          if (problem !== undefined) {
+            report(
+              path,
+              call,
+              `Call at "${path}:${call.startPosition.row + 1}" breaks: ${what}${problem}`,
+              item,
+            );
+          }
         }
       }
     }
@@ -134,7 +155,9 @@ function interfaceChanges(change: FileChange): InterfaceChange[] {
       if (new RegExp(`\\bdef\\s+${old.name}\\s*\\(`).test(afterText)) continue;
       if (qualname.split(".").length > (className ? 2 : 1)) continue; // nested helper: private
       const prefix = qualname.slice(0, qualname.length - old.name.length);
-      const renamed = added.filter((def) => def.qualname.startsWith(prefix) && !def.qualname.slice(prefix.length).includes("."));
+      const renamed = added.filter((def) =>
+        def.qualname.startsWith(prefix) && !def.qualname.slice(prefix.length).includes(".")
+      );
       out.push({ ...base, deleted: true, renamedTo: renamed.length === 1 ? renamed[0].name : undefined });
     }
   }
@@ -185,7 +208,9 @@ function importsFrom(doc: Document, symbol: string, dotted: string, path: string
     for (const binding of bindings) {
       if (binding.kind !== "import" || binding.imported !== symbol || !binding.module) continue;
       const module = absoluteModule(binding.module, path);
-      if (module === dotted || dotted.endsWith(`.${module}`) || module.endsWith(`.${dotted}`)) out.push(binding);
+      if (module === dotted || dotted.endsWith(`.${module}`) || module.endsWith(`.${dotted}`)) {
+        out.push(binding);
+      }
     }
   }
   return out;

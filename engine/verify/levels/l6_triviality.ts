@@ -15,22 +15,28 @@ import { type Issue, warning } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { definitionsIn } from "./defs.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
-import { editSpans } from "./region.ts";
+import { editSpans, lineAt } from "./region.ts";
 
 const EMPTY_VALUES = new Set(["none", "null", "undefined", "nil"]);
 
 /** L6: degenerate edits. */
 export function checkTriviality(change: FileChange, env: CheckEnv): Promise<Issue[]> {
   const details = { level: "L6", step: env.step, file: change.path };
-  const noop = change.before.file.text === change.after.file.text ||
-    change.records.some((record) =>
-      record.file === change.path &&
-      record.edits.some((edit) => record.before.file.text.slice(edit.start, edit.end) === edit.replacement)
-    );
   const issues: Issue[] = [];
-  if (noop) {
-    issues.push(warning("no-op-edit", `Edit leaves "${change.path}" unchanged where it applies`, {
+  const unchanged = change.before.file.text === change.after.file.text;
+  const identical: number[] = [];
+  for (const record of change.records) {
+    if (record.file !== change.path) continue;
+    for (const edit of record.edits) {
+      const text = record.before.file.text;
+      if (text.slice(edit.start, edit.end) === edit.replacement) identical.push(lineAt(text, edit.start));
+    }
+  }
+  if (unchanged || identical.length > 0) {
+    const where = identical.length > 0 ? ` at line ${identical[0]}` : "";
+    issues.push(warning("no-op-edit", `Edit leaves "${change.path}" unchanged${where}`, {
       ...details,
+      line: identical[0],
       hint: "the replacement equals the original text; change it or drop the step",
     }));
   }
@@ -69,11 +75,13 @@ export function isTrivialBody(definition: Node): boolean {
   }
   if (only.type === "return_statement" || only.type === "return_expression") {
     const value = only.namedChild(0);
-    return !value || EMPTY_VALUES.has(value.type) || (value.type === "identifier" && value.text === "undefined");
+    return !value || EMPTY_VALUES.has(value.type) ||
+      (value.type === "identifier" && value.text === "undefined");
   }
   return false;
 }
 
 function isDocstring(node: Node): boolean {
-  return node.type === "expression_statement" && node.namedChildCount === 1 && node.namedChild(0)?.type === "string";
+  return node.type === "expression_statement" && node.namedChildCount === 1 &&
+    node.namedChild(0)?.type === "string";
 }

@@ -29,7 +29,15 @@ import { checkImports } from "./l4_imports.ts";
 import { checkInterface } from "./l5_interface.ts";
 import { checkTriviality } from "./l6_triviality.ts";
 
-export { checkContainment, checkImports, checkInterface, checkKinds, checkReferences, checkSyntax, checkTriviality };
+export {
+  checkContainment,
+  checkImports,
+  checkInterface,
+  checkKinds,
+  checkReferences,
+  checkSyntax,
+  checkTriviality,
+};
 export { bindingCollisions, checkNewName } from "./rename.ts";
 export { compatibleKinds, kindCategory } from "./kinds.ts";
 export { editSpans, type Span } from "./region.ts";

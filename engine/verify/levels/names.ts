@@ -52,7 +52,10 @@ export function spanContents(change: FileChange): SpanContents {
   const spans = editSpans(change.before, change.after, change.records);
   const replacedWords = new Set<string>();
   for (const span of spans) {
-    for (const word of change.before.file.text.slice(span.beforeStart, span.beforeEnd).match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    for (
+      const word
+        of change.before.file.text.slice(span.beforeStart, span.beforeEnd).match(/[\p{L}\p{N}_]+/gu) ?? []
+    ) {
       replacedWords.add(word);
     }
   }

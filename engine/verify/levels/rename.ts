@@ -25,11 +25,13 @@ import {
   scopeOfNode,
 } from "../scope.ts";
 
+// deno-fmt-ignore
 const PYTHON_KEYWORDS = [
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-  "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+  "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+  "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
 ];
+// deno-fmt-ignore
 const JS_KEYWORDS = [
   "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
   "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
@@ -42,49 +44,61 @@ const KEYWORDS: Record<LanguageId, string[]> = {
   javascript: JS_KEYWORDS,
   typescript: JS_KEYWORDS,
   tsx: JS_KEYWORDS,
+  // deno-fmt-ignore
   java: [
-    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
-    "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
-    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
-    "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
-    "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "_",
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
+    "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for",
+    "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new",
+    "package", "private", "protected", "public", "return", "short", "static", "strictfp", "super",
+    "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while",
+    "true", "false", "null", "_",
   ],
+  // deno-fmt-ignore
   go: [
     "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
     "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
     "switch", "type", "var",
   ],
+  // deno-fmt-ignore
   rust: [
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false",
-    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
-    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while",
   ],
+  // deno-fmt-ignore
   ruby: [
-    "BEGIN", "END", "alias", "and", "begin", "break", "case", "class", "def", "defined?", "do", "else", "elsif",
-    "end", "ensure", "false", "for", "if", "in", "module", "next", "nil", "not", "or", "redo", "rescue",
-    "retry", "return", "self", "super", "then", "true", "undef", "unless", "until", "when", "while", "yield",
+    "BEGIN", "END", "alias", "and", "begin", "break", "case", "class", "def", "defined?", "do", "else",
+    "elsif", "end", "ensure", "false", "for", "if", "in", "module", "next", "nil", "not", "or", "redo",
+    "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until", "when",
+    "while", "yield",
   ],
+  // deno-fmt-ignore
   php: [
     "abstract", "and", "array", "as", "break", "callable", "case", "catch", "class", "clone", "const",
     "continue", "declare", "default", "do", "echo", "else", "elseif", "empty", "enddeclare", "endfor",
     "endforeach", "endif", "endswitch", "endwhile", "extends", "final", "finally", "fn", "for", "foreach",
     "function", "global", "goto", "if", "implements", "include", "instanceof", "insteadof", "interface",
-    "isset", "list", "match", "namespace", "new", "or", "print", "private", "protected", "public", "require",
-    "return", "static", "switch", "throw", "trait", "try", "unset", "use", "var", "while", "xor", "yield",
+    "isset", "list", "match", "namespace", "new", "or", "print", "private", "protected", "public",
+    "require", "return", "static", "switch", "throw", "trait", "try", "unset", "use", "var", "while",
+    "xor", "yield",
   ],
+  // deno-fmt-ignore
   c: [
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while",
   ],
+  // deno-fmt-ignore
   cpp: [
     "alignas", "alignof", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
-    "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
-    "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-    "mutable", "namespace", "new", "noexcept", "nullptr", "operator", "private", "protected", "public",
-    "register", "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert",
-    "static_cast", "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typeid",
-    "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while",
+    "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else",
+    "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline",
+    "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr", "operator", "private",
+    "protected", "public", "register", "reinterpret_cast", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "throw", "true", "try",
+    "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while",
   ],
 };
 
@@ -111,7 +125,8 @@ export function checkNewName(name: string, language: LanguageId): Issue[] {
 }
 
 function within(inner: Scope, outer: Scope): boolean {
-  return inner !== outer && inner.node.startIndex >= outer.node.startIndex && inner.node.endIndex <= outer.node.endIndex;
+  return inner !== outer && inner.node.startIndex >= outer.node.startIndex &&
+    inner.node.endIndex <= outer.node.endIndex;
 }
 
 /**
@@ -134,10 +149,16 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
   const at = (node: Node | number) => typeof node === "number" ? node : node.startPosition.row + 1;
   const same = scope.bindings.get(newName);
   if (same && same.length > 0) {
-    issues.push(error("rename-collision", `Cannot rename "${binding.name}" to "${newName}": "${newName}" is already bound in the same scope`, {
-      file,
-      line: same[0].line,
-    }));
+    issues.push(
+      error(
+        "rename-collision",
+        `Cannot rename "${binding.name}" to "${newName}": "${newName}" is already bound in the same scope`,
+        {
+          file,
+          line: same[0].line,
+        },
+      ),
+    );
     return issues;
   }
   const references = referencesTo(doc, binding);
@@ -145,10 +166,18 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
   for (const reference of references) {
     const resolution = resolveName(doc, newName, reference);
     if (resolution.status === "bound" && resolution.scope && within(resolution.scope, scope)) {
-      issues.push(error("rename-collision", `Cannot rename "${binding.name}" to "${newName}": the use at line ${at(reference)} would refer to the "${newName}" bound at line ${resolution.binding?.line ?? "?"}`, {
-        file,
-        line: at(reference),
-      }));
+      issues.push(
+        error(
+          "rename-collision",
+          `Cannot rename "${binding.name}" to "${newName}": the use at line ${
+            at(reference)
+          } would refer to the "${newName}" bound at line ${resolution.binding?.line ?? "?"}`,
+          {
+            file,
+            line: at(reference),
+          },
+        ),
+      );
       return issues;
     }
   }
@@ -161,29 +190,51 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
     if (now.scope && (now.scope === scope || within(now.scope, scope))) continue;
     const old = resolveName(doc, binding.name, node);
     if (old.scope !== scope) continue;
-    issues.push(error("rename-collision", `Cannot rename "${binding.name}" to "${newName}": the existing use of "${newName}" at line ${at(node)} would refer to the renamed binding`, {
-      file,
-      line: at(node),
-    }));
+    issues.push(
+      error(
+        "rename-collision",
+        `Cannot rename "${binding.name}" to "${newName}": the existing use of "${newName}" at line ${
+          at(node)
+        } would refer to the renamed binding`,
+        {
+          file,
+          line: at(node),
+        },
+      ),
+    );
     return issues;
   }
   // shadowing an outer binding or a builtin
   const outer = scope.parent ? resolveName(doc, newName, scope.node) : resolveName(doc, newName, bindingNode);
   if (outer.status === "builtin" || (outer.status === "bound" && outer.scope !== scope)) {
-    issues.push(warning("rename-shadows", `Renaming "${binding.name}" to "${newName}" shadows ${outer.status === "builtin" ? "the builtin" : "an outer"} "${newName}"`, {
-      file,
-      line: binding.line,
-    }));
+    issues.push(
+      warning(
+        "rename-shadows",
+        `Renaming "${binding.name}" to "${newName}" shadows ${
+          outer.status === "builtin" ? "the builtin" : "an outer"
+        } "${newName}"`,
+        {
+          file,
+          line: binding.line,
+        },
+      ),
+    );
   }
   // being shadowed by an inner binding
   for (const inner of innerScopeNodes(scope)) {
     const innerScope = scopeOfNode(doc, inner);
     const shadow = innerScope.bindings.get(newName);
     if (shadow && shadow.length > 0) {
-      issues.push(warning("rename-shadowed", `Renamed "${newName}" is shadowed by the "${newName}" bound at line ${shadow[0].line}`, {
-        file,
-        line: shadow[0].line,
-      }));
+      issues.push(
+        warning(
+          "rename-shadowed",
+          `Renamed "${newName}" is shadowed by the "${newName}" bound at line ${shadow[0].line}`,
+          {
+            file,
+            line: shadow[0].line,
+          },
+        ),
+      );
       break;
     }
   }

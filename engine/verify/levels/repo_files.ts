@@ -14,7 +14,15 @@ const MAX_LISTED = 20_000;
 const MAX_MATCHES = 40;
 const TTL_MS = 10_000;
 const SKIP_DIRS = new Set([
-  "node_modules", "__pycache__", "venv", "env", "site-packages", "dist", "build", "target", "vendor",
+  "node_modules",
+  "__pycache__",
+  "venv",
+  "env",
+  "site-packages",
+  "dist",
+  "build",
+  "target",
+  "vendor",
 ]);
 
 const listings = new Map<string, { at: number; files: string[] }>();

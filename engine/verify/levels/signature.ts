@@ -43,7 +43,11 @@ export function signatureOf(definition: Node, dropFirst = false): Parameter[] {
         } else if (inner?.type === "dictionary_splat_pattern") {
           out.push({ name: inner.namedChild(0)?.text ?? "", kind: "varkw", required: false });
         } else {
-          out.push({ name: inner?.text ?? "", kind: keywordOnly ? "keyword-only" : "normal", required: true });
+          out.push({
+            name: inner?.text ?? "",
+            kind: keywordOnly ? "keyword-only" : "normal",
+            required: true,
+          });
         }
         break;
       }
@@ -70,7 +74,9 @@ export function signatureOf(definition: Node, dropFirst = false): Parameter[] {
         break;
     }
   }
-  if (dropFirst && out.length > 0 && (out[0].kind === "normal" || out[0].kind === "positional-only")) out.shift();
+  if (dropFirst && out.length > 0 && (out[0].kind === "normal" || out[0].kind === "positional-only")) {
+    out.shift();
+  }
   return out;
 }
 
@@ -78,7 +84,9 @@ export function signatureOf(definition: Node, dropFirst = false): Parameter[] {
 export function isStaticMethod(definition: Node): boolean {
   const parent = definition.parent;
   if (parent?.type !== "decorated_definition") return false;
-  return parent.namedChildren.some((child) => child?.type === "decorator" && /^@\s*staticmethod\b/.test(child.text));
+  return parent.namedChildren.some((child) =>
+    child?.type === "decorator" && /^@\s*staticmethod\b/.test(child.text)
+  );
 }
 
 /** The arguments of a `call` node. */
@@ -109,7 +117,9 @@ export function callProblem(parameters: readonly Parameter[], args: CallArgument
     return `passes ${args.positional} positional arguments but it takes ${positional.length}`;
   }
   for (const keyword of args.keywords) {
-    const target = parameters.find((p) => p.name === keyword && (p.kind === "normal" || p.kind === "keyword-only"));
+    const target = parameters.find((p) =>
+      p.name === keyword && (p.kind === "normal" || p.kind === "keyword-only")
+    );
     if (!target && !varkw) return `passes unexpected keyword argument "${keyword}"`;
   }
   for (const [index, parameter] of parameters.entries()) {

@@ -10,7 +10,7 @@ done`;
 
 Deno.test("session: a line in, a line out, in order, against cat", async () => {
   const env = new LocalEnvironment({ cwd: Deno.cwd() });
-  const session = await env.startSession(["cat"]);
+  const session = env.startSession(["cat"]);
   assert.equal(await session.request("hello"), "hello");
   assert.equal(await session.request('{"id": 2, "method": "version"}'), '{"id": 2, "method": "version"}');
   // Requests made together are answered one after another.
@@ -23,7 +23,7 @@ Deno.test("session: a line in, a line out, in order, against cat", async () => {
 
 Deno.test("session: newline-delimited JSON round trips", async () => {
   const env = new LocalEnvironment({ cwd: Deno.cwd() });
-  const session = await env.startSession(["bash", "-c", JSON_SERVER]);
+  const session = env.startSession(["bash", "-c", JSON_SERVER]);
   for (const id of [1, 2, 3]) {
     const reply = JSON.parse(await session.request(JSON.stringify({ id, method: "version", params: {} })));
     assert.deepEqual(reply, { id, ok: true });
@@ -33,10 +33,10 @@ Deno.test("session: newline-delimited JSON round trips", async () => {
 
 Deno.test("session: a silent process times out, is killed, and restarts", async () => {
   const env = new LocalEnvironment({ cwd: Deno.cwd() });
-  const session = await env.startSession([
+  const session = env.startSession([
     "bash",
     "-c",
-    'read -r first || exit 0; sleep 60',
+    "read -r first || exit 0; sleep 60",
   ]);
   await assert.rejects(
     session.request("anyone there?", { timeout: 0.3 }),
@@ -55,7 +55,7 @@ Deno.test("session: a silent process times out, is killed, and restarts", async 
 
 Deno.test("session: a process that exits reports its stderr, and restart brings it back", async () => {
   const env = new LocalEnvironment({ cwd: Deno.cwd() });
-  const session = await env.startSession([
+  const session = env.startSession([
     "bash",
     "-c",
     'read -r line; echo "$line"; read -r line; echo "helper crashed: bad request" >&2; exit 3',
@@ -77,7 +77,7 @@ Deno.test("session: runs in the environment's directory with its variables", asy
   const dir = await Deno.makeTempDir({ prefix: "gp_session_" });
   try {
     const env = new LocalEnvironment({ cwd: dir, env: { GREETING: "hi" } });
-    const session = await env.startSession([
+    const session = env.startSession([
       "bash",
       "-c",
       'while read -r l; do echo "$GREETING $(pwd)"; done',

@@ -29,7 +29,9 @@ export async function textOf(ctx: StepContext, path: string): Promise<string> {
 
 /** The `before` text of a corpus file, by instance and path. */
 export async function corpusFile(instance: string, path: string): Promise<string> {
-  const found = (await loadCorpus()).find((i) => i.instance_id === instance)?.files.find((f) => f.path === path);
+  const found = (await loadCorpus()).find((i) => i.instance_id === instance)?.files.find((f) =>
+    f.path === path
+  );
   if (!found) throw new Error(`corpus file ${instance}:${path} not found`);
   return found.before;
 }
@@ -57,14 +59,19 @@ export async function assertNodeParses(source: string): Promise<void> {
   await Deno.writeTextFile(file, source);
   const out = await new Deno.Command("node", { args: ["--check", file], stderr: "piped" }).output();
   await Deno.remove(file);
-  if (!out.success) throw new Error(`node rejects the result: ${new TextDecoder().decode(out.stderr)}\n---\n${source}`);
+  if (!out.success) {
+    throw new Error(`node rejects the result: ${new TextDecoder().decode(out.stderr)}\n---\n${source}`);
+  }
 }
 
 /**
  * Assert that `after` equals `before` except for the region between a common
  * prefix and suffix covering `changed` lines at most.
  */
-export function changedLines(before: string, after: string): { prefix: number; removed: string; added: string } {
+export function changedLines(
+  before: string,
+  after: string,
+): { prefix: number; removed: string; added: string } {
   let start = 0;
   while (start < before.length && before[start] === after[start]) start++;
   let endB = before.length;

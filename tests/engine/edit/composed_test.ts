@@ -16,9 +16,11 @@ Deno.test("composed: the built-in programs are valid DSL", () => {
   assert.deepEqual(validateDefinitions([...BUILTIN_DEFINITIONS], { builtin: true }), []);
 });
 
-Deno.test("composed: add_method expands to locate + insert_after_node at the body's last child", () => {
+Deno.test("composed: add_method expands to class_body_anchor + insert_after_node at the body's last child", () => {
   const steps = expandComposed("add_method", { file: "a.py", class: "A", code: "def f(self): pass" });
-  assert.deepEqual(steps[1], {
+  const branch = steps[1] as { if: string; else: unknown[] };
+  assert.equal(branch.if, "$slot.placeholder");
+  assert.deepEqual(branch.else[0], {
     primitive: "insert_after_node",
     params: {
       locator: { kind: "class", name: "A", file: "a.py", field: "body", nth_child: -1 },
@@ -27,11 +29,31 @@ Deno.test("composed: add_method expands to locate + insert_after_node at the bod
   });
 });
 
+Deno.test("add_method: a body that is only pass (after a docstring) has pass replaced", async () => {
+  const source = 'class A:\n    """Doc."""\n\n    pass\n\n\nclass B:\n    ...\n';
+  const { ctx } = await contextWith({ "p.py": source });
+  await COMPOSED_OPS.add_method(
+    { file: "p.py", class_name: "A", method_code: "def f(self):\n    return 1" },
+    ctx,
+  );
+  await COMPOSED_OPS.add_method(
+    { file: "p.py", class_name: "B", method_code: "def g(self):\n    return 2" },
+    ctx,
+  );
+  const after = await textOf(ctx, "p.py");
+  assert.equal(
+    after,
+    'class A:\n    """Doc."""\n\n    def f(self):\n        return 1\n\n\nclass B:\n    def g(self):\n        return 2\n',
+  );
+  await assertPythonParses(after);
+});
+
 Deno.test({
   name: "add_method: after the last method of a class, one blank line as the file does (both spellings)",
   ignore: CORPUS_SKIP !== undefined,
   fn: async () => {
     const { ctx, text } = await onModels();
+    const head = text.slice(0, text.indexOf("class Request(RequestHooksMixin)") - 40);
     await COMPOSED_OPS.add_method({
       file: MODELS,
       class_name: "RequestHooksMixin",
@@ -46,8 +68,12 @@ Deno.test({
     assert.ok(after.includes(
       "            return False\n\n    def clear_hooks(self):\n        self.hooks = {}\n\n\nclass Request(RequestHooksMixin):",
     ));
-    assert.ok(after.endsWith("        return self.raw.release_conn()\n\n    def __len__(self):\n        return len(self.content)\n"));
-    assert.equal(after.length - text.length, after.length - text.length); // sanity: no exception
+    assert.ok(
+      after.endsWith(
+        "        return self.raw.release_conn()\n\n    def __len__(self):\n        return len(self.content)\n",
+      ),
+    );
+    assert.ok(after.startsWith(head));
     await assertPythonParses(after);
   },
 });
@@ -66,7 +92,11 @@ Deno.test("add_method: nested classes, decorators and a class body ending in a c
     "",
   ].join("\n");
   const { ctx } = await contextWith({ "n.py": source });
-  await COMPOSED_OPS.add_method({ file: "n.py", class_name: "Inner", method_code: "@classmethod\ndef build(cls):\n    return cls()" }, ctx);
+  await COMPOSED_OPS.add_method({
+    file: "n.py",
+    class_name: "Inner",
+    method_code: "@classmethod\ndef build(cls):\n    return cls()",
+  }, ctx);
   const after = await textOf(ctx, "n.py");
   assert.equal(
     after,
@@ -97,9 +127,16 @@ Deno.test({
 
 Deno.test("add_import: ignores imports nested in functions; docstring and __future__ placement", async () => {
   const nested = '"""Doc."""\n\n\ndef f():\n    import json\n    return json\n';
-  const { ctx } = await contextWith({ "a.py": nested, "b.py": '"""Doc."""\nfrom __future__ import annotations\n\nimport os\n', "c.py": "x = 1\n" });
+  const { ctx } = await contextWith({
+    "a.py": nested,
+    "b.py": '"""Doc."""\nfrom __future__ import annotations\n\nimport os\n',
+    "c.py": "x = 1\n",
+  });
   await COMPOSED_OPS.add_import({ file: "a.py", import_statement: "import json" }, ctx);
-  assert.equal(await textOf(ctx, "a.py"), '"""Doc."""\n\nimport json\n\n\ndef f():\n    import json\n    return json\n');
+  assert.equal(
+    await textOf(ctx, "a.py"),
+    '"""Doc."""\n\nimport json\n\n\ndef f():\n    import json\n    return json\n',
+  );
   await COMPOSED_OPS.add_import({ file: "b.py", import_statement: "from __future__ import division" }, ctx);
   await COMPOSED_OPS.add_import({ file: "b.py", import_statement: "import re" }, ctx);
   assert.equal(
@@ -116,7 +153,7 @@ Deno.test("add_import: JavaScript module", async () => {
   const { ctx } = await contextWith({ "m.mjs": source });
   await COMPOSED_OPS.add_import({ file: "m.mjs", import_statement: 'import path from "node:path";' }, ctx);
   const after = await textOf(ctx, "m.mjs");
-  assert.equal(after, source.replace(';\n\n', ';\nimport path from "node:path";\n\n'));
+  assert.equal(after, source.replace(";\n\n", ';\nimport path from "node:path";\n\n'));
   await assertNodeParses(after);
 });
 
@@ -125,11 +162,26 @@ Deno.test({
   ignore: CORPUS_SKIP !== undefined,
   fn: async () => {
     const { ctx } = await onModels();
-    await COMPOSED_OPS.add_class_attribute({ file: MODELS, class_name: "Request", attribute: "timeout = None" }, ctx);
-    await COMPOSED_OPS.add_class_attribute({ file: MODELS, class: "RequestHooksMixin", code: "hooks = None" }, ctx);
+    await COMPOSED_OPS.add_class_attribute({
+      file: MODELS,
+      class_name: "Request",
+      attribute: "timeout = None",
+    }, ctx);
+    await COMPOSED_OPS.add_class_attribute(
+      { file: MODELS, class: "RequestHooksMixin", code: "hooks = None" },
+      ctx,
+    );
     const after = await textOf(ctx, MODELS);
-    assert.ok(after.includes('      <PreparedRequest [GET]>\n\n    """\n    timeout = None\n    def __init__(self, method=None'));
-    assert.ok(after.includes("class RequestHooksMixin(object):\n    hooks = None\n\n    def register_hook(self, event, hook):"));
+    assert.ok(
+      after.includes(
+        '      <PreparedRequest [GET]>\n\n    """\n    timeout = None\n\n    def __init__(self, method=None',
+      ),
+    );
+    assert.ok(
+      after.includes(
+        "class RequestHooksMixin(object):\n    hooks = None\n\n    def register_hook(self, event, hook):",
+      ),
+    );
     await assertPythonParses(after);
   },
 });
@@ -138,11 +190,23 @@ Deno.test("add_class_attribute: a class with only a docstring, a tab-indented CR
   const source = 'class A:\r\n\t"""Doc."""\r\n\r\n\r\nclass B:\r\n\tdef f(self):\r\n\t\tpass\r\n';
   const { ctx } = await contextWith({ "t.py": source });
   await COMPOSED_OPS.add_class_attribute({ file: "t.py", class_name: "A", attribute: "x = 1" }, ctx);
-  await COMPOSED_OPS.add_class_attribute({ file: "t.py", class_name: "B", attribute: "    y = [\n        1,\n    ]" }, ctx);
+  await COMPOSED_OPS.add_class_attribute({
+    file: "t.py",
+    class_name: "B",
+    attribute: "    y = [\n        1,\n    ]",
+  }, ctx);
   const after = await textOf(ctx, "t.py");
   assert.equal(
     after,
     'class A:\r\n\t"""Doc."""\r\n\tx = 1\r\n\r\n\r\nclass B:\r\n\ty = [\r\n\t\t1,\r\n\t]\r\n\r\n\tdef f(self):\r\n\t\tpass\r\n',
   );
   await assertPythonParses(after);
+});
+
+Deno.test("add_import: an empty file, a comment-only file", async () => {
+  const { ctx } = await contextWith({ "e.py": "", "c.py": "#!/usr/bin/env python\n# comment\n" });
+  await COMPOSED_OPS.add_import({ file: "e.py", import_statement: "import os" }, ctx);
+  await COMPOSED_OPS.add_import({ file: "c.py", import_statement: "import os" }, ctx);
+  assert.equal(await textOf(ctx, "e.py"), "import os\n");
+  assert.equal(await textOf(ctx, "c.py"), "#!/usr/bin/env python\n# comment\nimport os\n");
 });

@@ -43,7 +43,11 @@ Deno.test("reindent: a first line stripped of its indentation (copied from the f
   );
   // The same body written relative to column 0.
   assert.equal(
-    await reindent("x = compute()\nif x:\n    return x\nreturn None", { ...py, indent: "        ", inlineFirst: true }),
+    await reindent("x = compute()\nif x:\n    return x\nreturn None", {
+      ...py,
+      indent: "        ",
+      inlineFirst: true,
+    }),
     "x = compute()\n        if x:\n            return x\n        return None",
   );
 });
@@ -127,6 +131,38 @@ if (PYTHON_SKIP) console.log(`indent_test: python oracle skipped: ${PYTHON_SKIP}
 if (CORPUS_SKIP) console.log(`indent_test: corpus test skipped: ${CORPUS_SKIP}`);
 
 Deno.test("reindent: an indented first line placed inline keeps the snippet's own relative structure", async () => {
-  const out = await reindent("    if x:\n        y()\n    z()", { ...py, indent: "        ", inlineFirst: true });
+  const out = await reindent("    if x:\n        y()\n    z()", {
+    ...py,
+    indent: "        ",
+    inlineFirst: true,
+  });
   assert.equal(out, "if x:\n            y()\n        z()");
+});
+
+Deno.test("reindent: 4-space code in a 2-space file is converted level by level", async () => {
+  const out = await reindent("if (a) {\n    if (b) {\n        f();\n    }\n}", {
+    unit: "  ",
+    eol: "\n",
+    language: "javascript",
+    indent: "  ",
+  });
+  assert.equal(out, "  if (a) {\n    if (b) {\n      f();\n    }\n  }");
+});
+
+Deno.test("reindent: the module documentation's worked example", async () => {
+  const snippet =
+    'def area(self):\n        """Area.\n\n        In square units."""\n        s = """a\n  b"""\n        return s';
+  assert.equal(
+    await reindent(snippet, { ...py, indent: "    " }),
+    '    def area(self):\n        """Area.\n\n        In square units."""\n        s = """a\n  b"""\n        return s',
+  );
+});
+
+Deno.test("reindent: a hanging continuation does not fool the step detection", async () => {
+  const snippet = "def f(self):\n    x = g(a,\n      b)\n    return x";
+  assert.equal(
+    await reindent(snippet, { unit: "  ", eol: "\n", language: "python", indent: "" }),
+    "def f(self):\n  x = g(a,\n    b)\n  return x",
+  );
+  assert.equal(await reindent(snippet, { ...py, indent: "    " }), snippet.replace(/^/gm, "    "));
 });

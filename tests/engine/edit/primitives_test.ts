@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { PRIMITIVES } from "../../../engine/edit/primitives.ts";
 import { IssueError } from "../../../engine/issue.ts";
-import { assertPythonParses } from "../../_support/python.ts";
+import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../_support/python.ts";
 import { changedLines, contextWith, CORPUS_SKIP, corpusFile, textOf } from "./_edit_support.ts";
 
 const MODELS = "requests/models.py";
@@ -12,7 +12,12 @@ async function onModels() {
   return { ctx, text };
 }
 
-const method = (name: string, cls: string) => ({ kind: "method", name, file: MODELS, parent: { kind: "class", name: cls } });
+const method = (name: string, cls: string) => ({
+  kind: "method",
+  name,
+  file: MODELS,
+  parent: { kind: "class", name: cls },
+});
 
 Deno.test({
   name: "replace_node: a method of requests/models.py, written at column 0, lands at the method's place",
@@ -21,11 +26,17 @@ Deno.test({
     const { ctx, text } = await onModels();
     await PRIMITIVES.replace_node({
       locator: method("__repr__", "Response"),
-      replacement: "def __repr__(self):\n    code = self.status_code\n\n    return '<Response [%s]>' % (code)\n",
+      replacement:
+        "def __repr__(self):\n    code = self.status_code\n\n    return '<Response [%s]>' % (code)\n",
     }, ctx);
     const after = await textOf(ctx, MODELS);
-    assert.equal(after.length - text.length, "code = self.status_code\n\n        ".length - "self.status_code".length + 4);
-    assert.ok(after.includes("    def __repr__(self):\n        code = self.status_code\n\n        return '<Response"));
+    assert.equal(
+      after.length - text.length,
+      "code = self.status_code\n\n        ".length - "self.status_code".length + 4,
+    );
+    assert.ok(
+      after.includes("    def __repr__(self):\n        code = self.status_code\n\n        return '<Response"),
+    );
     await assertPythonParses(after);
   },
 });
@@ -40,13 +51,21 @@ Deno.test({
       replacement: "def ok(self):\n        return self.status_code < 400",
     }, ctx);
     let after = await textOf(ctx, MODELS);
-    assert.ok(after.includes("    @property\n    def ok(self):\n        return self.status_code < 400\n\n    @property"));
+    assert.ok(
+      after.includes(
+        "    @property\n    def ok(self):\n        return self.status_code < 400\n\n    @property",
+      ),
+    );
     await PRIMITIVES.replace_node({
       locator: method("ok", "Response"),
       replacement: "@cached\ndef ok(self):\n    return True",
     }, ctx);
     after = await textOf(ctx, MODELS);
-    assert.ok(after.includes("\n    @cached\n    def ok(self):\n        return True\n\n    @property\n    def is_redirect"));
+    assert.ok(
+      after.includes(
+        "\n    @cached\n    def ok(self):\n        return True\n\n    @property\n    def is_redirect",
+      ),
+    );
     assert.ok(!after.includes("@property\n    @cached"));
     await assertPythonParses(after);
   },
@@ -76,7 +95,11 @@ Deno.test({
   fn: async () => {
     const { ctx, text } = await onModels();
     await assert.rejects(
-      () => PRIMITIVES.replace_node({ locator: { kind: "method", name: "__repr__", file: MODELS }, replacement: "x" }, ctx),
+      () =>
+        PRIMITIVES.replace_node({
+          locator: { kind: "method", name: "__repr__", file: MODELS },
+          replacement: "x",
+        }, ctx),
       (err: unknown) => err instanceof IssueError && err.issues[0].code === "locator-ambiguous",
     );
     assert.equal(await textOf(ctx, MODELS), text);
@@ -84,7 +107,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "insert_after_node: a method after a method gets the file's one blank line; before a decorated one goes above @",
+  name:
+    "insert_after_node: a method after a method gets the file's one blank line; before a decorated one goes above @",
   ignore: CORPUS_SKIP !== undefined,
   fn: async () => {
     const { ctx } = await onModels();
@@ -101,7 +125,11 @@ Deno.test({
       code: "    def is_ok(self):\n        return self.ok",
     }, ctx);
     after = await textOf(ctx, MODELS);
-    assert.ok(after.includes("        return self.iter_content(128)\n\n    def is_ok(self):\n        return self.ok\n\n    @property\n    def ok"));
+    assert.ok(
+      after.includes(
+        "        return self.iter_content(128)\n\n    def is_ok(self):\n        return self.ok\n\n    @property\n    def ok",
+      ),
+    );
     await assertPythonParses(after);
   },
 });
@@ -117,7 +145,11 @@ Deno.test({
       separator: "\n\n",
     }, ctx);
     const after = await textOf(ctx, MODELS);
-    assert.ok(after.includes("        return '<Response [%s]>' % (self.status_code)\n\n        # unreachable\n\n    def __bool__"));
+    assert.ok(
+      after.includes(
+        "        return '<Response [%s]>' % (self.status_code)\n\n        # unreachable\n\n    def __bool__",
+      ),
+    );
     await assertPythonParses(after);
   },
 });
@@ -125,12 +157,31 @@ Deno.test({
 Deno.test("insert: list elements get commas, inline and one per line", async () => {
   const source = "x = f(a, b)\ny = [\n    1,\n    2,\n]\nz = g(c)\n";
   const { ctx } = await contextWith({ "m.py": source });
-  await PRIMITIVES.insert_after_node({ locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "a"))' }, code: "a2" }, ctx);
-  await PRIMITIVES.insert_before_node({ locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "a"))' }, code: "a0" }, ctx);
-  await PRIMITIVES.insert_after_node({ locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "b"))' }, code: "b2" }, ctx);
-  await PRIMITIVES.insert_after_node({ locator: { type: "sexp", file: "m.py", query: "(list (integer) @n)", index: -1 }, code: "3," }, ctx);
-  await PRIMITIVES.insert_before_node({ locator: { type: "sexp", file: "m.py", query: "(list (integer) @n)", index: 0 }, code: "0" }, ctx);
-  await PRIMITIVES.insert_after_node({ locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "c"))' }, code: "d", separator: " + " }, ctx);
+  await PRIMITIVES.insert_after_node({
+    locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "a"))' },
+    code: "a2",
+  }, ctx);
+  await PRIMITIVES.insert_before_node({
+    locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "a"))' },
+    code: "a0",
+  }, ctx);
+  await PRIMITIVES.insert_after_node({
+    locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "b"))' },
+    code: "b2",
+  }, ctx);
+  await PRIMITIVES.insert_after_node({
+    locator: { type: "sexp", file: "m.py", query: "(list (integer) @n)", index: -1 },
+    code: "3,",
+  }, ctx);
+  await PRIMITIVES.insert_before_node({
+    locator: { type: "sexp", file: "m.py", query: "(list (integer) @n)", index: 0 },
+    code: "0",
+  }, ctx);
+  await PRIMITIVES.insert_after_node({
+    locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "c"))' },
+    code: "d",
+    separator: " + ",
+  }, ctx);
   assert.equal(
     await textOf(ctx, "m.py"),
     "x = f(a0, a, a2, b, b2)\ny = [\n    0,\n    1,\n    2,\n    3,\n]\nz = g(c + d)\n",
@@ -138,7 +189,8 @@ Deno.test("insert: list elements get commas, inline and one per line", async () 
 });
 
 Deno.test({
-  name: "delete_node: a method with its blank lines, an argument, an imported name, the last statement → pass",
+  name:
+    "delete_node: a method with its blank lines, an argument, an imported name, the last statement → pass",
   ignore: CORPUS_SKIP !== undefined,
   fn: async () => {
     const { ctx, text } = await onModels();
@@ -147,7 +199,11 @@ Deno.test({
     assert.ok(after.includes("        return self.ok\n\n    def __iter__(self):"));
     assert.equal(changedLines(text, after).added, "");
     await PRIMITIVES.delete_node({
-      locator: { type: "sexp", file: MODELS, query: '(import_from_statement name: (dotted_name) @n (#eq? @n "UnsupportedOperation"))' },
+      locator: {
+        type: "sexp",
+        file: MODELS,
+        query: '(import_from_statement name: (dotted_name) @n (#eq? @n "UnsupportedOperation"))',
+      },
     }, ctx);
     after = await textOf(ctx, MODELS);
     assert.ok(after.includes("from io import BytesIO\nfrom .hooks import default_hooks\n"));
@@ -155,7 +211,11 @@ Deno.test({
       locator: { kind: "statement", file: MODELS, parent: method("__iter__", "Response"), index: -1 },
     }, ctx);
     after = await textOf(ctx, MODELS);
-    assert.ok(after.includes('    def __iter__(self):\n        """Allows you to use a response as an iterator."""\n\n    @property'));
+    assert.ok(
+      after.includes(
+        '    def __iter__(self):\n        """Allows you to use a response as an iterator."""\n\n    @property',
+      ),
+    );
     await assertPythonParses(after);
   },
 });
@@ -166,7 +226,12 @@ Deno.test("delete_node: the only statement of a Python block leaves pass; all: t
   await PRIMITIVES.delete_node({ locator: { kind: "return_statement", file: "m.py" } }, ctx);
   assert.equal(await textOf(ctx, "m.py"), "def f():\n    pass\n\n\nprint(1)\nprint(2)\nx = 3\n");
   const out = await PRIMITIVES.delete_node({
-    locator: { type: "sexp", file: "m.py", query: '(expression_statement (call function: (identifier) @f (#eq? @f "print"))) @s', capture: "s" },
+    locator: {
+      type: "sexp",
+      file: "m.py",
+      query: '(expression_statement (call function: (identifier) @f (#eq? @f "print"))) @s',
+      capture: "s",
+    },
     all: true,
   }, ctx);
   assert.deepEqual((out as { deleted: number }).deleted, 2);
@@ -182,7 +247,10 @@ Deno.test("wrap_node: try/except around a statement, one level deeper, in a tab-
     after: "\nexcept ValueError:\n    x = 0",
   }, ctx);
   const after = await textOf(ctx, "t.py");
-  assert.equal(after, "def f(v):\r\n\ttry:\r\n\t\tx = int(v)\r\n\texcept ValueError:\r\n\t\tx = 0\r\n\treturn x\r\n");
+  assert.equal(
+    after,
+    "def f(v):\r\n\ttry:\r\n\t\tx = int(v)\r\n\texcept ValueError:\r\n\t\tx = 0\r\n\treturn x\r\n",
+  );
   await assertPythonParses(after);
 });
 
@@ -198,9 +266,18 @@ Deno.test({
       indent_body: 2,
     }, ctx);
     let after = await textOf(ctx, MODELS);
-    assert.ok(after.includes("        with lock:\n          return ('location' in self.headers and self.status_code in REDIRECT_STATI)\n"));
+    assert.ok(
+      after.includes(
+        "        with lock:\n          return ('location' in self.headers and self.status_code in REDIRECT_STATI)\n",
+      ),
+    );
     await PRIMITIVES.wrap_node({
-      locator: { type: "sexp", file: MODELS, query: "(return_statement (call) @c)", parent: method("__iter__", "Response") },
+      locator: {
+        type: "sexp",
+        file: MODELS,
+        query: "(return_statement (call) @c)",
+        parent: method("__iter__", "Response"),
+      },
       before: "list(",
       after: ")",
     }, ctx);
@@ -229,7 +306,10 @@ Deno.test("replace_all_matching: renames code, skips strings and comments, follo
   assert.deepEqual(out, { file: "r.py", replaced: 3 });
   assert.equal(
     await textOf(ctx, "r.py"),
-    source.replace("def total", "def grand_total").replace("{total(", "{grand_total(").replace("return total", "return grand_total"),
+    source.replace("def total", "def grand_total").replace("{total(", "{grand_total(").replace(
+      "return total",
+      "return grand_total",
+    ),
   );
 });
 
@@ -254,9 +334,14 @@ Deno.test("locate and locate_region: outputs for DSL binding, nothing edited", a
   };
   assert.equal(found.count, 2);
   assert.deepEqual(found.nodes.map((n) => n.start_line), [2, 5]);
-  const none = await PRIMITIVES.locate({ locator: { kind: "method", name: "h", file: "a.py" } }, ctx) as { found: boolean };
+  const none = await PRIMITIVES.locate({ locator: { kind: "method", name: "h", file: "a.py" } }, ctx) as {
+    found: boolean;
+  };
   assert.equal(none.found, false);
-  const region = await PRIMITIVES.locate_region({ locator: { kind: "method", name: "f", file: "a.py" } }, ctx);
+  const region = await PRIMITIVES.locate_region(
+    { locator: { kind: "method", name: "f", file: "a.py" } },
+    ctx,
+  );
   assert.deepEqual(region, {
     start_byte: 13,
     end_byte: 44,
@@ -277,4 +362,52 @@ Deno.test("non-ASCII text outside the edited region is unchanged byte for byte",
   const after = await textOf(ctx, "u.py");
   assert.equal(after, source.replace("'→'", "'←'"));
   await assertPythonParses(after);
+});
+
+Deno.test("wrap_node: several consecutive sibling matches are wrapped as one block", async () => {
+  const source = "def f(path):\n    fh = open(path)\n    data = fh.read()\n    return data\n";
+  const { ctx } = await contextWith({ "w.py": source });
+  await PRIMITIVES.wrap_node({
+    locator: { kind: "statement", file: "w.py", parent: { kind: "function", name: "f" } },
+    before: "if path:",
+    after: "return None",
+  }, ctx);
+  const after = await textOf(ctx, "w.py");
+  assert.equal(
+    after,
+    "def f(path):\n    if path:\n        fh = open(path)\n        data = fh.read()\n        return data\n    return None\n",
+  );
+  await assertPythonParses(after);
+});
+
+Deno.test({
+  name: "insert_after_node: a multi-line string in the inserted code keeps its value (CPython oracle)",
+  ignore: PYTHON_SKIP !== undefined,
+  fn: async () => {
+    const source = "class A:\n    def f(self):\n        return 1\n";
+    const { ctx } = await contextWith({ "s.py": source });
+    await PRIMITIVES.insert_after_node({
+      locator: { kind: "method", name: "f", file: "s.py" },
+      code:
+        'def g(self):\n    """Doc line.\n\n    More.\n    """\n    text = """first\n  second\n\nthird"""\n    return text\n',
+    }, ctx);
+    const after = await textOf(ctx, "s.py");
+    const values = await runPythonJson<string[]>(
+      `import ast, json, sys
+tree = ast.parse(json.load(sys.stdin))
+print(json.dumps([n.value.value for n in ast.walk(tree) if isinstance(n, ast.Assign)]))`,
+      after,
+    );
+    assert.deepEqual(values, ["first\n  second\n\nthird"]);
+    assert.ok(after.includes('    def g(self):\n        """Doc line.\n\n        More.\n        """\n'));
+  },
+});
+
+Deno.test("insert_after_node: a Python statement sharing its line with the block header is refused", async () => {
+  const { ctx } = await contextWith({ "h.py": "class A: pass\n" });
+  await assert.rejects(
+    () =>
+      PRIMITIVES.insert_after_node({ locator: { kind: "pass_statement", file: "h.py" }, code: "x = 1" }, ctx),
+    (err: unknown) => err instanceof IssueError && err.issues[0].code === "anchor-on-header-line",
+  );
 });

@@ -42,10 +42,22 @@ Deno.test("separators: one element per line loses its whole line", async () => {
 
 Deno.test("separators: imported names; the only name takes its statement along", async () => {
   const source = "import os\nfrom x import a, b, c\nfrom y import z\nprint(1)\n";
-  assert.equal(await remove("python", source, "dotted_name", "b"), "import os\nfrom x import a, c\nfrom y import z\nprint(1)\n");
-  assert.equal(await remove("python", source, "dotted_name", "z"), "import os\nfrom x import a, b, c\nprint(1)\n");
-  assert.equal(await remove("python", source, "dotted_name", "os"), "from x import a, b, c\nfrom y import z\nprint(1)\n");
-  assert.equal(await remove("python", "from x import (\n    a,\n    b,\n)\n", "dotted_name", "a"), "from x import (\n    b,\n)\n");
+  assert.equal(
+    await remove("python", source, "dotted_name", "b"),
+    "import os\nfrom x import a, c\nfrom y import z\nprint(1)\n",
+  );
+  assert.equal(
+    await remove("python", source, "dotted_name", "z"),
+    "import os\nfrom x import a, b, c\nprint(1)\n",
+  );
+  assert.equal(
+    await remove("python", source, "dotted_name", "os"),
+    "from x import a, b, c\nfrom y import z\nprint(1)\n",
+  );
+  assert.equal(
+    await remove("python", "from x import (\n    a,\n    b,\n)\n", "dotted_name", "a"),
+    "from x import (\n    b,\n)\n",
+  );
 });
 
 Deno.test("separators: statements go with their line; an emptied Python block gets pass", async () => {
@@ -60,13 +72,19 @@ Deno.test("separators: statements go with their line; an emptied Python block ge
   );
   // A whole function: its lines and the blank lines above it (the gap below stays).
   assert.equal(
-    await remove("python", "import os\n\n\ndef f():\n    pass\n\n\ndef g():\n    pass\n", "function_definition", "def f():\n    pass"),
+    await remove(
+      "python",
+      "import os\n\n\ndef f():\n    pass\n\n\ndef g():\n    pass\n",
+      "function_definition",
+      "def f():\n    pass",
+    ),
     "import os\n\n\ndef g():\n    pass\n",
   );
 });
 
 Deno.test("separators: decorated definitions are deleted with their decorators", async () => {
-  const source = "class A:\n    x = 1\n\n    @property\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n";
+  const source =
+    "class A:\n    x = 1\n\n    @property\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n";
   const tree = await parse("python", source);
   const fn = tree.rootNode.descendantsOfType("function_definition")[0]!;
   const target = deletionTarget(fn);

@@ -18,9 +18,21 @@ export const STATE_HOME: string = (() => {
   return dir;
 })();
 
-/** A temporary repository with `files` (path → text or bytes). */
+const created: string[] = [];
+globalThis.addEventListener("unload", () => {
+  for (const dir of created) {
+    for (const path of [dir, `${dir}.patch`, `${dir}.plan.json`, `${dir}.params.json`, `${dir}.file`]) {
+      try {
+        Deno.removeSync(path, { recursive: true });
+      } catch { /* already gone */ }
+    }
+  }
+});
+
+/** A temporary repository with `files` (path → text or bytes), removed when the test module unloads. */
 export function makeRepo(files: Record<string, string | Uint8Array>): string {
   const dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "graphplan-repo-" }));
+  created.push(dir);
   for (const [path, content] of Object.entries(files)) {
     const abs = `${dir}/${path}`;
     Deno.mkdirSync(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
@@ -86,4 +98,52 @@ export function spliceBytes(bytes: Uint8Array, old: string, replacement: string)
     return out;
   }
   throw new Error(`"${old}" not found`);
+}
+
+let dispatchProbe: Promise<string | undefined> | undefined;
+
+/**
+ * Reason to skip tests that need the real plan parser and operators (run
+ * through `main.ts apply --dry-run` once), or undefined when they work.
+ */
+export function dispatchSkip(): Promise<string | undefined> {
+  dispatchProbe ??= (async () => {
+    const dir = makeRepo({ "a.py": "x = 1\n" });
+    const plan = JSON.stringify([{
+      op: "replace_code",
+      params: { file: "a.py", pattern: "x = 1", replacement: "x = 2" },
+    }]);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../../main.ts", import.meta.url).pathname,
+        "apply",
+        "-",
+        "--repo",
+        dir,
+        "--dry-run",
+        "--json",
+      ],
+      env: { XDG_STATE_HOME: STATE_HOME },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(plan));
+    await writer.close();
+    const out = await child.output();
+    try {
+      const result = JSON.parse(new TextDecoder().decode(out.stdout));
+      return result.success === true
+        ? undefined
+        : `the operators refuse replace_code: ${JSON.stringify(result.errors)}`;
+    } catch {
+      return `the plan parser or operators do not load: ${
+        new TextDecoder().decode(out.stderr).split("\n")[0]
+      }`;
+    }
+  })();
+  return dispatchProbe;
 }

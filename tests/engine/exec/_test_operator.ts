@@ -6,7 +6,9 @@
  *   occurrence of `old`, failing with `pattern-not-found` when absent;
  * - `{op: "edits", file, edits: [{start, end, replacement}]}`: raw text edits;
  * - `{op: "fail"}`: an operator pre-check that fails;
- * - `{op: "read", file}`: a read-only step returning the file's line count.
+ * - `{op: "read", file}`: a read-only step returning the file's line count;
+ * - `{op: "external", file, text}`: another process overwrites the file on
+ *   disk while the plan runs (no edit).
  *
  * @module
  */
@@ -14,13 +16,15 @@
 import { fail } from "../../../engine/issue.ts";
 import type { StepContext } from "../../../engine/edit/operator.ts";
 import type { TextEdit } from "../../../engine/edit/text_edit.ts";
+import type { ParsedSteps } from "../../../engine/exec/wiring.ts";
 
 /** A test step. */
 export type TestStep =
   | { op: "replace"; file: string; old: string; new: string; all?: boolean }
   | { op: "edits"; file: string; edits: TextEdit[] }
   | { op: "fail" }
-  | { op: "read"; file: string };
+  | { op: "read"; file: string }
+  | { op: "external"; file: string; text: string };
 
 /** Run one test step through `ctx`. */
 export async function runTestStep(step: unknown, ctx: StepContext): Promise<unknown> {
@@ -49,13 +53,16 @@ export async function runTestStep(step: unknown, ctx: StepContext): Promise<unkn
     case "fail":
       fail("precheck-failed", "The test operator's pre-check failed");
       break;
+    case "external":
+      Deno.writeTextFileSync(`${ctx.store.workspace.root}/${s.file}`, s.text);
+      return null;
     case "read":
       return { lines: (await ctx.store.get(s.file)).file.text.split("\n").length };
   }
   fail("op-unknown", `Unknown test op "${(s as { op: string }).op}"`);
 }
 
-/** A plan parser for test steps: the plan is the array itself, unvalidated. */
-export function parseTestPlan(json: unknown): { steps: unknown[]; definitions: unknown[]; issues: [] } {
-  return { steps: json as unknown[], definitions: [], issues: [] };
+/** A plan parser for test steps: the plan is the array itself, unvalidated, run by `runTestStep`. */
+export function parseTestPlan(json: unknown): Promise<ParsedSteps> {
+  return Promise.resolve({ steps: json as unknown[], issues: [], runStep: runTestStep });
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { git, GIT_SKIP, gitInit, makeRepo, snapshot, STATE_HOME } from "./_support.ts";
+import { dispatchSkip, git, GIT_SKIP, gitInit, makeRepo, snapshot, STATE_HOME } from "./_support.ts";
 import { assertPythonParses } from "../../_support/python.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
@@ -30,19 +30,7 @@ function replace(file: string, pattern: string, replacement: string) {
   return { op: "replace_code", params: { file, pattern, replacement } };
 }
 
-/** Whether the real operator dispatch is wired (engine/exec/wiring.ts): probe with a dry run. */
-const DISPATCH_SKIP = await (async () => {
-  const dir = makeRepo({ "a.py": "x = 1\n" });
-  const probe = await graphplan(
-    ["apply", "-", "--repo", dir, "--dry-run", "--json"],
-    JSON.stringify([replace("a.py", "x = 1", "x = 2")]),
-  );
-  try {
-    return JSON.parse(probe.stdout).success === true ? undefined : "the operator dispatch is not wired yet";
-  } catch {
-    return `the apply probe failed: ${probe.stderr}`;
-  }
-})();
+const DISPATCH_SKIP = await dispatchSkip();
 if (DISPATCH_SKIP) console.error(`apply_cli_test: skipping real-operator tests: ${DISPATCH_SKIP}`);
 
 Deno.test("apply: usage errors exit 2, unreadable or invalid plans exit 1", async () => {
@@ -55,9 +43,19 @@ Deno.test("apply: usage errors exit 2, unreadable or invalid plans exit 1", asyn
   const badJson = await graphplan(["apply", "-", "--repo", dir, "--json"], "[{");
   assert.equal(badJson.code, 1);
   assert.equal(JSON.parse(badJson.stdout).errors[0].code, "json-invalid");
+  assert.equal(Deno.readTextFileSync(`${dir}/a.py`), PY);
+});
+
+Deno.test("apply: a document that is not a plan is rejected with issues, nothing written", {
+  ignore: DISPATCH_SKIP !== undefined,
+}, async () => {
+  const dir = makeRepo({ "a.py": PY });
   const notPlan = await graphplan(["apply", "-", "--repo", dir, "--json"], '{"files": ["a.py"]}');
   assert.equal(notPlan.code, 1);
-  assert.equal(JSON.parse(notPlan.stdout).success, false);
+  const result = JSON.parse(notPlan.stdout);
+  assert.equal(result.success, false);
+  assert.equal(result.rolled_back, false);
+  assert.ok(result.errors.length > 0);
   assert.equal(Deno.readTextFileSync(`${dir}/a.py`), PY);
 });
 

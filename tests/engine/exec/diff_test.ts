@@ -57,6 +57,35 @@ Deno.test("git applies unifiedDiff to SWE-bench before/after files, with git's l
   checkWithGit(pairs);
 });
 
+Deno.test("git applies unifiedDiff to random edits and to a file rewritten beyond the minimal-diff limit", {
+  ignore: GIT_SKIP !== undefined,
+}, () => {
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const pairs: [string, string, string][] = [];
+  for (let i = 0; i < 40; i++) {
+    const lines = Array.from(
+      { length: 5 + Math.floor(random() * 60) },
+      () => `x${Math.floor(random() * 8)}\n`,
+    );
+    const edited = [...lines];
+    for (let e = Math.floor(random() * 8); e >= 0; e--) {
+      const at = Math.floor(random() * (edited.length + 1));
+      const what = random();
+      if (what < 0.4) edited.splice(at, 1);
+      else if (what < 0.8) edited.splice(at, 0, `y${Math.floor(random() * 4)}\n`);
+      else edited.splice(at, 2, "z\n");
+    }
+    pairs.push([`r${i}.py`, lines.join(""), edited.join("")]);
+  }
+  const big = Array.from({ length: 3000 }, (_, i) => `a${i}\n`).join("");
+  const rewritten = Array.from({ length: 2600 }, (_, i) => `b${i}\n`).join("");
+  pairs.push(["big.py", big, rewritten]);
+  checkWithGit(pairs);
+  const diff = unifiedDiff("big.py", big, rewritten);
+  assert.equal(diff.split("\n").filter((line) => line.startsWith("-a")).length, 3000);
+});
+
 /** Apply our diffs with `git apply` and compare; compare +/- counts with `git diff --no-index --numstat`. */
 function checkWithGit(pairs: [string, string, string][]): void {
   const before: Record<string, string> = {};

@@ -176,3 +176,41 @@ Deno.test("a state directory inside the repository or not writable is refused wi
   }
   assert.deepEqual([...snapshot(dir).keys()], ["a.py"]);
 });
+
+Deno.test("a plan whose rollback meets a file changed by someone else says rolled_back false and keeps the journal", async () => {
+  const dir = makeRepo({ "a.py": "a = 1\n", "b.py": "b = 1\n" });
+  const ws = Workspace.open(dir);
+  const result = await executePlan(new DocumentStore(ws), [
+    { op: "replace", file: "a.py", old: "a = 1", new: "a = 2" },
+    { op: "replace", file: "b.py", old: "b = 1", new: "b = 2" },
+    { op: "external", file: "a.py", text: "a = 'theirs'\n" },
+    { op: "fail" },
+  ], { runStep: runTestStep });
+  assert.equal(result.success, false);
+  assert.equal(result.rolled_back, false);
+  assert.equal(result.failed_step, 3);
+  assert.deepEqual(result.errors.map((e) => e.code), ["precheck-failed", "rollback-conflict"]);
+  assert.equal(Deno.readTextFileSync(`${dir}/b.py`), "b = 1\n");
+  assert.equal(Deno.readTextFileSync(`${dir}/a.py`), "a = 'theirs'\n");
+  assert.equal(hasPendingJournal(ws), true);
+  const forced = await rollbackRepository(ws, { force: true });
+  assert.deepEqual(forced.restored, ["a.py"]);
+  assert.equal(Deno.readTextFileSync(`${dir}/a.py`), "a = 1\n");
+});
+
+Deno.test("a file changed on disk between the step's read and its write fails the step", async () => {
+  const dir = makeRepo({ "a.py": "a = 1\n" });
+  const ws = Workspace.open(dir);
+  const store = new DocumentStore(ws);
+  const result = await executePlan(store, [{ op: "replace", file: "a.py", old: "a = 1", new: "a = 2" }], {
+    runStep: async (step, ctx) => {
+      const out = await runTestStep(step, ctx);
+      Deno.writeTextFileSync(`${dir}/a.py`, "a = 'theirs'\n");
+      return out;
+    },
+  });
+  assert.equal(result.success, false);
+  assert.equal(result.errors[0].code, "file-changed-on-disk");
+  assert.equal(Deno.readTextFileSync(`${dir}/a.py`), "a = 'theirs'\n");
+  assert.equal(hasPendingJournal(ws), false);
+});

@@ -74,6 +74,7 @@ print(json.dumps(out))
 type AstResult = { error: string } | { defs: [string, number, number][] };
 
 const skip = PYTHON_SKIP ?? CORPUS_SKIP;
+if (skip) console.log(`cpython_oracle_test: skipped: ${skip}`);
 
 function sourceFile(path: string, text: string): SourceFile {
   return { path, absPath: `/corpus/${path}`, language: "python", text, bom: false, eol: "\n", mode: null };
@@ -147,7 +148,10 @@ Deno.test({
   },
 });
 
-type ImportsAndLines = { imports: [string, string | null, string | null, number][]; line_kinds: Record<string, string> };
+type ImportsAndLines = {
+  imports: [string, string | null, string | null, number][];
+  line_kinds: Record<string, string>;
+};
 
 Deno.test({
   name: "graph: Python imports and line kinds match CPython's ast on every corpus before file",
@@ -185,10 +189,13 @@ Deno.test({
       // Compare every line but `elif` lines and the lines of regions the
       // pinned grammar cannot parse (it fails on a few valid strings).
       const excluded = new Set(
-        text.split(/\r?\n/).flatMap((line, row) => line.trimStart().startsWith("elif") ? [String(row + 1)] : []),
+        text.split(/\r?\n/).flatMap((line, row) =>
+          line.trimStart().startsWith("elif") ? [String(row + 1)] : []
+        ),
       );
       for (const problem of problems) {
-        const last = problem.line + (text.slice(problem.startIndex, problem.endIndex).match(/\n/g)?.length ?? 0);
+        const last = problem.line +
+          (text.slice(problem.startIndex, problem.endIndex).match(/\n/g)?.length ?? 0);
         for (let line = problem.line; line <= last; line++) {
           if (!excluded.has(String(line))) brokenLines++;
           excluded.add(String(line));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRepo, STATE_HOME } from "../exec/_support.ts";
+import { dispatchSkip, makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
 import { LANGUAGES } from "../../../engine/parse/mod.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
@@ -109,3 +109,111 @@ Deno.test("--serve answers line by line, survives bad lines and sees files chang
   await lines.cancel().catch(() => {});
   await child.stderr.cancel();
 });
+
+const DISPATCH_SKIP = await dispatchSkip();
+if (DISPATCH_SKIP) console.error(`helper cli_test: skipping the real-operator crash test: ${DISPATCH_SKIP}`);
+
+Deno.test("kill -9 of helper --serve during execute_plan, then helper rollback: byte-identical", {
+  ignore: DISPATCH_SKIP !== undefined,
+}, async () => {
+  const dir = makeRepo({ "a.py": "A = 1\nB = 2\n", "b.py": "\ufeffC = 'é'\r\n" });
+  const before = snapshot(dir);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "helper", "--serve", "--repo", dir],
+    env: {
+      XDG_STATE_HOME: STATE_HOME,
+      GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: "3",
+      GRAPHPLAN_TEST_PAUSE_STAGE: "temp",
+    },
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const step = (file: string, pattern: string, replacement: string) => ({
+    op: "replace_code",
+    params: { file, pattern, replacement },
+  });
+  const plan = [step("a.py", "A = 1", "A = 10"), step("b.py", "'é'", "'è'"), step("a.py", "B = 2", "B = 20")];
+  await writer.write(
+    new TextEncoder().encode(JSON.stringify({ id: 1, method: "execute_plan", params: { plan } }) + "\n"),
+  );
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("graphplan-test: paused")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  await reader.cancel();
+  await writer.close().catch(() => {});
+  assert.match(seen, /paused at write 3 \(temp\)/);
+  assert.notDeepEqual(snapshot(dir), before);
+  const rollback = await helper(["rollback", "--repo", dir]);
+  assert.equal(rollback.code, 0, rollback.stderr);
+  assert.deepEqual((rollback.body.result as { restored: string[] }).restored.sort(), ["a.py", "b.py"]);
+  assert.deepEqual(snapshot(dir), before);
+});
+
+Deno.test(
+  "--serve with real operators: execute_plan, an external edit, execute_step and locate see the new text",
+  {
+    ignore: DISPATCH_SKIP !== undefined,
+  },
+  async () => {
+    const dir = makeRepo({ "m.py": "class A:\n    def f(self):\n        return 1\n" });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "helper", "--serve", "--repo", dir],
+      env: { XDG_STATE_HOME: STATE_HOME },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    const ask = async (request: unknown): Promise<Record<string, unknown>> => {
+      await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+      while (!buffer.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the server closed its output");
+        buffer += value;
+      }
+      const line = buffer.slice(0, buffer.indexOf("\n"));
+      buffer = buffer.slice(line.length + 1);
+      return JSON.parse(line);
+    };
+    const replace = (pattern: string, replacement: string) => ({
+      op: "replace_code",
+      params: { file: "m.py", pattern, replacement },
+    });
+    const first = await ask({
+      id: 1,
+      method: "execute_plan",
+      params: { plan: [replace("return 1", "return 2")] },
+    });
+    assert.equal((first.result as { success: boolean }).success, true, JSON.stringify(first));
+    Deno.writeTextFileSync(`${dir}/m.py`, "class A:\n    X = 0\n\n    def f(self):\n        return 2\n");
+    const second = await ask({ id: 2, method: "execute_step", params: { step: replace("X = 0", "X = 5") } });
+    assert.equal((second.result as { success: boolean }).success, true, JSON.stringify(second));
+    const located = await ask({
+      id: 3,
+      method: "locate",
+      params: { locator: { file: "m.py", kind: "method", name: "f" } },
+    });
+    assert.deepEqual((located.result as { nodes: { start_line: number }[] }).nodes.map((n) => n.start_line), [
+      4,
+    ]);
+    const broken = await ask({ id: 4, method: "execute_step", params: { step: replace("X = 5", "X = (5") } });
+    assert.equal((broken.result as { rolled_back: boolean }).rolled_back, true);
+    await writer.close();
+    assert.equal((await child.status).code, 0);
+    await reader.cancel().catch(() => {});
+    assert.equal(
+      Deno.readTextFileSync(`${dir}/m.py`),
+      "class A:\n    X = 5\n\n    def f(self):\n        return 2\n",
+    );
+  },
+);

@@ -31,7 +31,7 @@ const PY = "def one():\n    return 1\n";
 
 Deno.test("a session executes plans, keeps trees between requests and re-reads files changed on disk", async () => {
   const dir = makeRepo({ "a.py": PY, "b.py": "X = 1\n" });
-  const session = Session.open(dir, { runStep: runTestStep, parsePlan: parseTestPlan });
+  const session = Session.open(dir, { parsePlan: parseTestPlan });
   const client = open(session);
   const first = await client.ask({
     id: 1,
@@ -70,7 +70,7 @@ Deno.test("a session executes plans, keeps trees between requests and re-reads f
 Deno.test("a plan that fails is a result with rolled_back, not an error response", async () => {
   const dir = makeRepo({ "a.py": PY, "b.py": "X = 1\n" });
   const before = snapshot(dir);
-  const session = Session.open(dir, { runStep: runTestStep, parsePlan: parseTestPlan });
+  const session = Session.open(dir, { parsePlan: parseTestPlan });
   const response = await handleRequest(session, "execute_plan", {
     plan: [
       { op: "replace", file: "b.py", old: "X = 1", new: "X = 2" },
@@ -96,7 +96,7 @@ Deno.test("a plan that fails is a result with rolled_back, not an error response
 
 Deno.test("malformed lines, unknown methods and bad params get error responses; the session goes on", async () => {
   const dir = makeRepo({ "a.py": PY });
-  const client = open(Session.open(dir, { runStep: runTestStep, parsePlan: parseTestPlan }));
+  const client = open(Session.open(dir, { parsePlan: parseTestPlan }));
   const bad = await client.ask("{not json");
   assert.equal(bad.id, null);
   assert.equal((bad.error as { issues: { code: string }[] }).issues[0].code, "json-invalid");
@@ -121,11 +121,13 @@ Deno.test("an operator that throws a bug becomes an internal-error response and 
   const dir = makeRepo({ "a.py": PY, "b.py": "X = 1\n" });
   const before = snapshot(dir);
   const session = Session.open(dir, {
-    parsePlan: parseTestPlan,
-    runStep: async (step, ctx) => {
-      if ((step as { op: string }).op === "boom") throw new TypeError("oops");
-      return await runTestStep(step, ctx);
-    },
+    parsePlan: async (json) => ({
+      ...await parseTestPlan(json),
+      runStep: async (step, ctx) => {
+        if ((step as { op: string }).op === "boom") throw new TypeError("oops");
+        return await runTestStep(step, ctx);
+      },
+    }),
   });
   const response = await handleRequest(session, "execute_plan", {
     plan: [{ op: "replace", file: "b.py", old: "1", new: "2" }, { op: "boom" }],
@@ -138,4 +140,36 @@ Deno.test("an operator that throws a bug becomes an internal-error response and 
   assert.deepEqual(rollback, {
     result: { success: true, nothing_to_do: true, restored: [], errors: [], warnings: [] },
   });
+});
+
+Deno.test("locate resolves against the session's live tree; no match is a result with the reason", async () => {
+  const dir = makeRepo({
+    "m.py": "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n",
+  });
+  const session = Session.open(dir, { parsePlan: parseTestPlan });
+  const found = await handleRequest(session, "locate", {
+    locator: { file: "m.py", kind: "method", name: "g", parent: { kind: "class", name: "A" } },
+  });
+  assert.ok("result" in found, JSON.stringify(found));
+  const result = found.result as { found: boolean; count: number; nodes: { start_line: number }[] };
+  assert.equal(result.found, true);
+  assert.deepEqual(result.nodes.map((n) => n.start_line), [5]);
+  await handleRequest(session, "execute_step", {
+    step: { op: "replace", file: "m.py", old: "    def f(self):\n        return 1\n\n", new: "" },
+  });
+  const moved = await handleRequest(session, "locate", {
+    locator: { file: "m.py", kind: "method", name: "g" },
+  });
+  assert.deepEqual(
+    (moved as { result: { nodes: { start_line: number }[] } }).result.nodes.map((n) => n.start_line),
+    [2],
+  );
+  const none = await handleRequest(session, "locate", {
+    locator: { file: "m.py", kind: "method", name: "zzz" },
+  });
+  assert.ok("result" in none);
+  assert.equal((none.result as { found: boolean }).found, false);
+  assert.ok((none.result as { errors: unknown[] }).errors.length > 0);
+  const invalid = await handleRequest(session, "locate", { locator: { kind: "method" } });
+  assert.ok("error" in invalid);
 });

@@ -23,11 +23,11 @@ export interface EditedStep {
 }
 
 /** Edits of a text, built from it. */
-export type EditFn = (text: string) => TextEdit[];
+export type EditFn = (text: string) => TextEdit[] | Promise<TextEdit[]>;
 
 /** Replace the single occurrence of `old` (or the `nth`) in the text by `replacement`. */
-export function replace(old: string, replacement: string, nth = 0): EditFn {
-  return (text) => {
+export function replace(old: string, replacement: string, nth = 0): (text: string) => TextEdit[] {
+  return (text: string) => {
     let start = -1;
     for (let i = 0; i <= nth; i++) {
       start = text.indexOf(old, start + 1);
@@ -38,8 +38,8 @@ export function replace(old: string, replacement: string, nth = 0): EditFn {
 }
 
 /** Insert `insertion` right after the first occurrence of `anchor`. */
-export function insertAfter(anchor: string, insertion: string): EditFn {
-  return (text) => {
+export function insertAfter(anchor: string, insertion: string): (text: string) => TextEdit[] {
+  return (text: string) => {
     const at = text.indexOf(anchor);
     if (at === -1) throw new Error(`Text not found: "${anchor}"`);
     return [{ start: at + anchor.length, end: at + anchor.length, replacement: insertion }];
@@ -65,7 +65,7 @@ export async function editAndCheck(
   const store = new DocumentStore(Workspace.open(dir));
   const ctx = new StepContext(store, 3);
   const before = await ctx.store.get(path);
-  await ctx.edit(path, "test", edit(before.file.text), replacedKinds);
+  await ctx.edit(path, "test", await edit(before.file.text), replacedKinds);
   const [changed] = await ctx.changedFiles();
   const change: FileChange = changed
     ? { ...changed, records: ctx.records }
@@ -80,9 +80,9 @@ export function ofLevel(issues: Issue[], level: string): Issue[] {
   return issues.filter((issue) => issue.level === level);
 }
 
-/** A corpus `before` file by path suffix (throws when absent). */
-export async function corpusFile(suffix: string): Promise<{ path: string; text: string }> {
-  const found = (await corpusBeforeFiles()).find((file) => file.path.endsWith(suffix));
-  if (!found) throw new Error(`Corpus file not found: "${suffix}"`);
+/** A corpus `before` file of an instance, by path (throws when absent). */
+export async function corpusFile(instance: string, path: string): Promise<{ path: string; text: string }> {
+  const found = (await corpusBeforeFiles()).find((file) => file.id === instance && file.path === path);
+  if (!found) throw new Error(`Corpus file not found: "${instance}" "${path}"`);
   return { path: found.path, text: found.text };
 }

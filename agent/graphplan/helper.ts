@@ -1,0 +1,95 @@
+/**
+ * The orchestrator's side of the helper protocol: `graphplan helper --serve`
+ * started in the task's environment as a line session, one JSON request per
+ * line (`{id, method, params}`), one response line back (`{id, result}` or
+ * `{id, error: {issues}}`). A session that dies or times out is restarted
+ * once per call before the call fails.
+ *
+ * @module
+ */
+
+import type { Issue } from "../../engine/issue.ts";
+import { type Environment, type LineSession, SessionError } from "../env/mod.ts";
+
+/** What the phases need from the helper. */
+export interface Helper {
+  /** Call `method`; an `error` response throws {@linkcode HelperError}. */
+  call(method: string, params: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The helper answered with an error, or could not be reached. */
+export class HelperError extends Error {
+  readonly issues: Issue[];
+  constructor(message: string, issues: Issue[] = []) {
+    super(issues.length > 0 ? `${message}: ${issues.map((issue) => issue.message).join("; ")}` : message);
+    this.name = "HelperError";
+    this.issues = issues;
+  }
+}
+
+/** Options of {@linkcode SessionHelper}. */
+export interface SessionHelperOptions {
+  /** Seconds to wait for one answer (default 300: a big plan on a big file takes a while). */
+  timeout?: number;
+}
+
+/** A helper spoken to through a {@linkcode LineSession}. */
+export class SessionHelper implements Helper {
+  readonly #session: LineSession;
+  readonly #timeout: number;
+  #nextId = 1;
+
+  constructor(session: LineSession, options: SessionHelperOptions = {}) {
+    this.#session = session;
+    this.#timeout = options.timeout ?? 300;
+  }
+
+  /**
+   * Start `argv` (the helper command, e.g. `["graphplan", "helper"]`) with
+   * `--serve --repo REPO` in `env`.
+   */
+  static start(
+    env: Environment,
+    argv: string[],
+    options: SessionHelperOptions & { repo?: string } = {},
+  ): SessionHelper {
+    const session = env.startSession([...argv, "--serve", "--repo", options.repo ?? env.cwd]);
+    return new SessionHelper(session, options);
+  }
+
+  /** One request, one response; restarts a dead session once. */
+  async call(method: string, params: Record<string, unknown>): Promise<unknown> {
+    for (let attempt = 0;; attempt++) {
+      if (!this.#session.alive) await this.#session.restart();
+      const id = this.#nextId++;
+      let line: string;
+      try {
+        line = await this.#session.request(JSON.stringify({ id, method, params }), {
+          timeout: this.#timeout,
+        });
+      } catch (err) {
+        if (err instanceof SessionError && attempt === 0) continue;
+        throw new HelperError(`Helper call "${method}" failed: ${(err as Error).message}`);
+      }
+      let response: { id?: unknown; result?: unknown; error?: { issues?: Issue[] } };
+      try {
+        response = JSON.parse(line);
+      } catch {
+        throw new HelperError(
+          `Helper answered "${method}" with a line that is not JSON: ${line.slice(0, 200)}`,
+        );
+      }
+      if (response.id !== id) {
+        throw new HelperError(`Helper answered request ${JSON.stringify(response.id)} when asked ${id}`);
+      }
+      if (response.error) throw new HelperError(`Helper refused "${method}"`, response.error.issues ?? []);
+      return response.result;
+    }
+  }
+
+  /** Close the session. */
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The step every phase is made of: check the limits, ask the model, run the
+ * commands it called, answer each call with its output, save the
+ * trajectory. Leaving the loop is an exception carrying why: the model
+ * submitted ({@linkcode Submitted}) or a limit ran out
+ * ({@linkcode LimitsExceeded}); model errors (bad key, context window) pass
+ * through with their own exit status.
+ *
+ * @module
+ */
+
+import type { Config } from "../config.ts";
+import { type Environment, truncateOutput } from "../env/mod.ts";
+import type { Message, Model } from "../model/mod.ts";
+import { renderTemplate } from "../template.ts";
+import type { Trajectory } from "../trajectory/mod.ts";
+import { findSubmission } from "./extract.ts";
+
+/** Output kept from one command before the observation is cut: a submitted patch must arrive whole. */
+export const FULL_OUTPUT_LIMIT = 50_000_000;
+
+/** The model submitted: the run is over. */
+export class Submitted extends Error {
+  readonly submission: string;
+  constructor(submission: string) {
+    super("Submitted");
+    this.name = "Submitted";
+    this.submission = submission;
+  }
+}
+
+/** A step, cost or time limit ran out. */
+export class LimitsExceeded extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "LimitsExceeded";
+  }
+}
+
+/** What one step produced. */
+export interface StepResult {
+  /** The model's text. */
+  content: string;
+  /** Each command's raw output, in order. */
+  outputs: string[];
+  /** Set when the turn was a format error (nothing ran). */
+  formatError?: string;
+}
+
+/** Everything a step needs. */
+export interface LoopDeps {
+  model: Model;
+  env: Environment;
+  config: Config;
+  trajectory: Trajectory;
+  /** Milliseconds now (tests may fake it). */
+  now?: () => number;
+}
+
+/** The conversation and its steps. */
+export class StepLoop {
+  readonly model: Model;
+  readonly env: Environment;
+  readonly config: Config;
+  readonly trajectory: Trajectory;
+  readonly #now: () => number;
+  readonly #started: number;
+
+  constructor(deps: LoopDeps) {
+    this.model = deps.model;
+    this.env = deps.env;
+    this.config = deps.config;
+    this.trajectory = deps.trajectory;
+    this.#now = deps.now ?? Date.now;
+    this.#started = this.#now();
+  }
+
+  /** The conversation so far (the trajectory's messages). */
+  get messages(): Message[] {
+    return this.trajectory.messages;
+  }
+
+  /** Render the template `name` from the config. */
+  render(name: keyof Config["templates"], vars: Record<string, unknown>): string {
+    return renderTemplate(this.config.templates[name], vars, { name: `templates.${name}` });
+  }
+
+  /** Append a message tagged with `phase`. */
+  add(role: Message["role"], content: string, phase: string, extra: Partial<Message> = {}): void {
+    this.trajectory.add({ role, content, ...extra, extra: { phase, ...extra.extra } });
+  }
+
+  /** Throw {@linkcode LimitsExceeded} when a limit has run out. */
+  checkLimits(): void {
+    const { step_limit, cost_limit, wall_time_limit } = this.config.agent;
+    const stats = this.model.stats;
+    if (step_limit > 0 && stats.calls >= step_limit) {
+      throw new LimitsExceeded(`step limit of ${step_limit} model calls reached`);
+    }
+    if (cost_limit > 0 && stats.cost >= cost_limit) {
+      throw new LimitsExceeded(`cost limit of $${cost_limit} reached ($${stats.cost.toFixed(4)} spent)`);
+    }
+    const elapsed = (this.#now() - this.#started) / 1000;
+    if (wall_time_limit > 0 && elapsed >= wall_time_limit) {
+      throw new LimitsExceeded(`wall time limit of ${wall_time_limit} s reached`);
+    }
+  }
+
+  /** One model turn and the commands it called. */
+  async step(phase: string): Promise<StepResult> {
+    this.checkLimits();
+    const response = await this.model.query(this.messages);
+    this.trajectory.add({ ...response.message, extra: { phase, cost: response.cost } });
+    const calls = response.message.tool_calls ?? [];
+    if (response.formatError) {
+      const text = this.render("format_error", {
+        error: response.formatError,
+        submit_marker: this.config.agent.submit_marker,
+      });
+      if (calls.length === 0) this.add("user", text, phase);
+      for (const call of calls) this.add("tool", text, phase, { tool_call_id: call.id });
+      await this.trajectory.save();
+      return { content: response.content, outputs: [], formatError: response.formatError };
+    }
+    const outputs: string[] = [];
+    for (const action of response.actions) {
+      const timeout = this.config.environment.timeout;
+      const result = await this.env.execute(action.command, { timeout, outputLimit: FULL_OUTPUT_LIMIT });
+      const submission = result.timedOut
+        ? null
+        : findSubmission(result.output, this.config.agent.submit_marker);
+      if (submission !== null) {
+        this.add("tool", result.output, phase, { tool_call_id: action.id });
+        await this.trajectory.save();
+        throw new Submitted(submission);
+      }
+      outputs.push(result.output);
+      const shown = truncateOutput(result.output, this.config.environment.output_limit);
+      const observation = this.render("observation", {
+        output: shown.text,
+        returncode: result.returncode,
+        timed_out: result.timedOut,
+        timeout,
+        truncated: shown.truncated || (result.truncated ?? false),
+      });
+      this.add("tool", observation, phase, { tool_call_id: action.id });
+    }
+    await this.trajectory.save();
+    return { content: response.content, outputs };
+  }
+
+  /** Steps until the model submits or a limit runs out. */
+  async untilSubmitted(phase: string): Promise<never> {
+    for (;;) await this.step(phase);
+  }
+}

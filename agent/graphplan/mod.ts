@@ -1,0 +1,161 @@
+/**
+ * The GraphPlan agent: EXPLORE → GRAPH → PLAN → VERIFY → EXECUTE → SUBMIT,
+ * falling back to the plain step loop (free bash commands, like
+ * mini-swe-agent's default agent) wherever a phase cannot go on, so it is
+ * never worse than the baseline.
+ *
+ * ```ts
+ * const agent = new GraphPlanAgent({ model, env, config, trajectory, helper, operatorCatalog });
+ * const { exitStatus, submission } = await agent.run(problemStatement);
+ * ```
+ *
+ * @module
+ */
+
+import type { Config } from "../config.ts";
+import type { Environment } from "../env/mod.ts";
+import { type Model, ModelError } from "../model/mod.ts";
+import type { Trajectory } from "../trajectory/mod.ts";
+import { explore } from "./explore.ts";
+import type { Helper } from "./helper.ts";
+import { issueLines, planAndExecute } from "./plan.ts";
+import { LimitsExceeded, StepLoop, Submitted } from "./loop.ts";
+
+export { type Helper, HelperError, SessionHelper } from "./helper.ts";
+export { LimitsExceeded, StepLoop, Submitted } from "./loop.ts";
+export { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "./extract.ts";
+
+/** What the agent is built from. */
+export interface AgentDeps {
+  model: Model;
+  env: Environment;
+  config: Config;
+  trajectory: Trajectory;
+  /** The helper, or how to start it (called when the GRAPH phase begins). */
+  helper: Helper | (() => Helper | Promise<Helper>);
+  /** The operator catalog for the plan prompt (generated from the engine's registries). */
+  operatorCatalog: string;
+  /** Milliseconds now (tests may fake it). */
+  now?: () => number;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  /** `Submitted`, `LimitsExceeded`, or a model error's status (`AuthenticationError`, ...). */
+  exitStatus: string;
+  submission: string;
+}
+
+/** The phase machine. */
+export class GraphPlanAgent {
+  readonly #deps: AgentDeps;
+  readonly loop: StepLoop;
+  #helper?: Helper;
+
+  constructor(deps: AgentDeps) {
+    this.#deps = deps;
+    this.loop = new StepLoop(deps);
+  }
+
+  /** Solve `task`; the trajectory is saved after every step and at the end. */
+  async run(task: string): Promise<RunResult> {
+    const { loop } = this;
+    const { config } = this.#deps;
+    try {
+      loop.add("system", loop.render("system", {}), "setup");
+      loop.add(
+        "user",
+        loop.render("instance", { task, cwd: loop.env.cwd }) + "\n" +
+          loop.render("explore", {
+            max_explore_steps: config.agent.max_explore_steps,
+            ready_marker: config.agent.ready_marker,
+          }),
+        "setup",
+      );
+      await loop.trajectory.save();
+      const reason = await this.#structured();
+      await this.#fallback(reason);
+    } catch (err) {
+      return await this.#finish(err);
+    } finally {
+      await this.#helper?.close().catch(() => {});
+    }
+    return await this.#finish(new Error("The step loop ended without a submission"));
+  }
+
+  /** The structured path; returns why it stopped when it falls back (a submission throws). */
+  async #structured(): Promise<string> {
+    const { loop } = this;
+    const files = await explore(loop);
+    if (!files) return `no READY_TO_PLAN within ${loop.config.agent.max_explore_steps} steps`;
+    let helper: Helper;
+    try {
+      helper = await this.#startHelper();
+    } catch (err) {
+      return `the GraphPlan helper could not be started: ${(err as Error).message}`;
+    }
+    const outcome = await planAndExecute(loop, helper, {
+      files,
+      operatorCatalog: this.#deps.operatorCatalog,
+    });
+    if (!outcome.ok) return outcome.reason;
+    const phase = loop.trajectory.startPhase("submit");
+    loop.add(
+      "user",
+      loop.render("submit", {
+        files_changed: outcome.filesChanged,
+        warnings: issueLines(outcome.warnings),
+        submit_marker: loop.config.agent.submit_marker,
+      }),
+      "submit",
+    );
+    try {
+      return await loop.untilSubmitted("submit");
+    } finally {
+      loop.trajectory.endPhase(phase, "ended");
+    }
+  }
+
+  async #fallback(reason: string): Promise<never> {
+    const { loop } = this;
+    loop.trajectory.startPhase("fallback", { reason });
+    loop.add(
+      "user",
+      loop.render("fallback", { reason, submit_marker: loop.config.agent.submit_marker }),
+      "fallback",
+    );
+    await loop.trajectory.save();
+    return await loop.untilSubmitted("fallback");
+  }
+
+  async #startHelper(): Promise<Helper> {
+    const given = this.#deps.helper;
+    this.#helper = typeof given === "function" ? await given() : given;
+    return this.#helper;
+  }
+
+  async #finish(err: unknown): Promise<RunResult> {
+    const { loop } = this;
+    let result: RunResult;
+    if (err instanceof Submitted) {
+      result = { exitStatus: "Submitted", submission: err.submission };
+    } else if (err instanceof LimitsExceeded) {
+      result = { exitStatus: "LimitsExceeded", submission: "" };
+      loop.add("user", loop.render("limits_exceeded", { reason: err.message }), "end");
+    } else if (err instanceof ModelError) {
+      result = { exitStatus: err.exitStatus, submission: "" };
+      loop.trajectory.info.error = err.message;
+    } else {
+      loop.trajectory.finish(err instanceof Error ? err.name : "InternalError");
+      loop.trajectory.info.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      await loop.trajectory.save();
+      throw err;
+    }
+    for (const phase of loop.trajectory.info.phases) {
+      if (phase.status === "running") loop.trajectory.endPhase(phase, result.exitStatus);
+    }
+    loop.trajectory.finish(result.exitStatus, result.submission);
+    await loop.trajectory.save();
+    return result;
+  }
+}

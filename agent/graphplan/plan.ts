@@ -1,0 +1,237 @@
+/**
+ * GRAPH → PLAN → VERIFY → EXECUTE, with the revision loop: the helper builds
+ * the graph of the chosen files; the model writes a plan to `plan_path`
+ * (nudged up to `max_plan_nudges` times, its message text searched for JSON
+ * as a fallback); the helper verifies it and, when it passes, executes it
+ * (all steps or none). A failed verification or execution is fed back and
+ * the model writes the plan again, `max_plan_revisions` plans in all.
+ *
+ * Every way this can fail ends in a {@linkcode PlanOutcome} with a reason,
+ * and the agent falls back to the plain step loop.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { formatIssue, type Issue } from "../../engine/issue.ts";
+import type { CodeGraph } from "../../engine/graph/mod.ts";
+import { renderGraphView } from "../../engine/graph/view.ts";
+import type { Environment } from "../env/mod.ts";
+import { findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
+import { type Helper, HelperError } from "./helper.ts";
+import type { StepLoop } from "./loop.ts";
+
+/** How the plan phases ended. */
+export type PlanOutcome =
+  | { ok: true; plan: unknown; filesChanged: string[]; warnings: Issue[] }
+  | { ok: false; reason: string };
+
+interface VerifyReport {
+  passed: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+interface ExecuteReport {
+  success: boolean;
+  rolled_back?: boolean;
+  failed_step?: number;
+  errors: Issue[];
+  warnings: Issue[];
+  files_changed?: string[];
+}
+
+/** Build the graph, get a plan verified and executed, or say why not. */
+export async function planAndExecute(
+  loop: StepLoop,
+  helper: Helper,
+  options: { files: string[]; operatorCatalog: string },
+): Promise<PlanOutcome> {
+  const { files } = options;
+  const graphPhase = loop.trajectory.startPhase("graph", { files });
+  let graph: CodeGraph;
+  try {
+    graph = await helper.call("build_graph", { files }) as CodeGraph;
+  } catch (err) {
+    loop.trajectory.endPhase(graphPhase, "failed", { error: (err as Error).message });
+    return { ok: false, reason: `the code graph could not be built: ${(err as Error).message}` };
+  }
+  const readable = files.filter((file) =>
+    !graph.errors.some((issue) => issue.file === file && !graph.line_kinds[file])
+  );
+  if (graph.symbols.length === 0 && readable.length === 0) {
+    loop.trajectory.endPhase(graphPhase, "empty", { errors: graph.errors });
+    return { ok: false, reason: `the code graph of ${JSON.stringify(files)} is empty` };
+  }
+  const view = renderGraphView(graph);
+  loop.trajectory.endPhase(graphPhase, "done", { symbols: graph.symbols.length, view });
+
+  const { plan_path, max_plan_revisions } = loop.config.agent;
+  loop.add(
+    "user",
+    loop.render("graph_view", { graph_view: view }) + "\n" +
+      loop.render("plan", { operator_catalog: options.operatorCatalog, plan_path, files }),
+    "plan",
+  );
+  const attempts = Math.max(1, max_plan_revisions);
+  let reason = "";
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const plan = await obtainPlan(loop, attempt);
+    if (plan === undefined) return { ok: false, reason: "no plan was written" };
+    loop.trajectory.info.plan = { plan_files: files, plan_steps: planSteps(plan) };
+
+    const verify = await verifyPlan(helper, plan);
+    loop.trajectory.endPhase(
+      loop.trajectory.startPhase("verify", { attempt }),
+      verify.passed ? "passed" : "failed",
+      {
+        errors: verify.errors,
+        warnings: verify.warnings,
+      },
+    );
+    await loop.trajectory.save();
+    if (!verify.passed) {
+      reason = `the plan failed verification ${attempt} time${attempt === 1 ? "" : "s"}`;
+      if (attempt < attempts) {
+        loop.add(
+          "user",
+          loop.render("verify_feedback", {
+            errors: issueLines(verify.errors),
+            warnings: issueLines(verify.warnings),
+            attempt: attempt + 1,
+            max_attempts: attempts,
+            plan_path,
+          }),
+          "verify",
+        );
+      }
+      continue;
+    }
+
+    const executed = await executePlan(helper, plan);
+    loop.trajectory.endPhase(
+      loop.trajectory.startPhase("execute", { attempt }),
+      executed.success ? "done" : "rolled_back",
+      {
+        failed_step: executed.failed_step,
+        errors: executed.errors,
+        warnings: executed.warnings,
+        files_changed: executed.files_changed ?? [],
+      },
+    );
+    await loop.trajectory.save();
+    if (executed.success) {
+      return {
+        ok: true,
+        plan,
+        filesChanged: executed.files_changed ?? [],
+        warnings: [...verify.warnings, ...executed.warnings],
+      };
+    }
+    reason = `the plan failed to execute (attempt ${attempt})`;
+    if (attempt < attempts) {
+      loop.add(
+        "user",
+        loop.render("execute_failure", {
+          failed_step: executed.failed_step ?? "?",
+          errors: issueLines(executed.errors),
+          attempt: attempt + 1,
+          max_attempts: attempts,
+          plan_path,
+        }),
+        "execute",
+      );
+    }
+  }
+  return { ok: false, reason };
+}
+
+/** Steps until a valid plan is in `plan_path` (or in the model's text); undefined after the nudges run out. */
+async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | undefined> {
+  const { plan_path, max_plan_nudges } = loop.config.agent;
+  const phase = loop.trajectory.startPhase("plan", { attempt });
+  await loop.env.execute(`rm -f ${shellQuote(plan_path)}`);
+  for (let nudge = 0;; nudge++) {
+    const result = await loop.step("plan");
+    const text = await readEnvFile(loop.env, plan_path);
+    let plan = text === null ? undefined : parsePlanText(text);
+    let source = "file";
+    if (plan === undefined) {
+      plan = findPlanInText(result.content);
+      source = "message";
+    }
+    if (plan !== undefined) {
+      loop.trajectory.endPhase(phase, "done", { source, nudges: nudge, plan });
+      return plan;
+    }
+    if (nudge >= max_plan_nudges) {
+      loop.trajectory.endPhase(phase, "failed", { nudges: nudge });
+      return undefined;
+    }
+    const reason = text === null
+      ? `the file does not exist`
+      : `its content is not a JSON list of steps: ${JSON.stringify(text.slice(0, 120))}`;
+    loop.add(
+      "user",
+      loop.render("nudge", { plan_path, attempt: nudge + 1, max_attempts: max_plan_nudges, reason }),
+      "plan",
+    );
+  }
+}
+
+async function verifyPlan(helper: Helper, plan: unknown): Promise<VerifyReport> {
+  try {
+    const report = await helper.call("verify_plan", { plan }) as VerifyReport;
+    return { passed: report.passed === true, errors: report.errors ?? [], warnings: report.warnings ?? [] };
+  } catch (err) {
+    return { passed: false, errors: helperIssues(err), warnings: [] };
+  }
+}
+
+async function executePlan(helper: Helper, plan: unknown): Promise<ExecuteReport> {
+  try {
+    const report = await helper.call("execute_plan", { plan }) as ExecuteReport;
+    return {
+      ...report,
+      success: report.success === true,
+      errors: report.errors ?? [],
+      warnings: report.warnings ?? [],
+    };
+  } catch (err) {
+    return { success: false, errors: helperIssues(err), warnings: [] };
+  }
+}
+
+function helperIssues(err: unknown): Issue[] {
+  if (err instanceof HelperError && err.issues.length > 0) return err.issues;
+  return [{ code: "helper-failed", severity: "error", message: (err as Error).message }];
+}
+
+/** Issues as lines for a prompt. */
+export function issueLines(issues: Issue[]): string {
+  return issues.map((issue) => `- ${formatIssue(issue).replace(/\n/g, "\n  ")}`).join("\n");
+}
+
+function planSteps(plan: unknown): unknown[] {
+  if (Array.isArray(plan)) return plan;
+  if (isValidPlan(plan)) return (plan as { plan: unknown[] }).plan;
+  return [];
+}
+
+/** A file from the environment, read whole (not through the output limit); null when absent. */
+async function readEnvFile(env: Environment, path: string): Promise<string | null> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan_plan_" });
+  try {
+    const local = join(dir, "plan.json");
+    await env.copyOut(path, local);
+    return await Deno.readTextFile(local);
+  } catch {
+    return null;
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,423 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Config, loadConfig } from "../../../agent/config.ts";
+import { LocalEnvironment } from "../../../agent/env/mod.ts";
+import { GraphPlanAgent, type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { AuthenticationError, type Model, ScriptedModel } from "../../../agent/model/mod.ts";
+import { readTrajectory, Trajectory } from "../../../agent/trajectory/mod.ts";
+
+const SOURCE = `class Order:
+    def __init__(self, items):
+        self.items = items
+
+    def total(self):
+        return sum(item.price for item in self.items)
+`;
+const FIXED = SOURCE.replace("item.price for", "item.price * item.quantity for");
+const SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
+
+async function git(dir: string, ...args: string[]) {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+}
+
+/** A repository with one committed Python file, a config with the plan file inside the temp dir. */
+async function setup(overrides: string[] = []) {
+  const root = await Deno.makeTempDir({ prefix: "gp_agent_" });
+  const repo = join(root, "repo");
+  await Deno.mkdir(join(repo, "shop"), { recursive: true });
+  await Deno.writeTextFile(join(repo, "shop", "order.py"), SOURCE);
+  await git(repo, "init", "-q");
+  await git(repo, "add", "-A");
+  await git(repo, "commit", "-q", "-m", "init");
+  const planPath = join(root, "edit_plan.json");
+  const config = await loadConfig([
+    `agent.plan_path=${planPath}`,
+    "model.name=scripted/test",
+    `environment.cwd=${repo}`,
+    ...overrides,
+  ]);
+  return { root, repo, planPath, config, cleanup: () => Deno.remove(root, { recursive: true }) };
+}
+
+const GRAPH = {
+  symbols: [
+    { name: "Order", kind: "class", file: "shop/order.py", start_line: 1, end_line: 6 },
+    { name: "total", kind: "method", file: "shop/order.py", start_line: 5, end_line: 6, parent: "Order" },
+  ],
+  imports: [],
+  line_kinds: { "shop/order.py": { "6": "return_statement" } },
+  errors: [],
+};
+
+/** An in-process helper: scripted verify results; execute_plan writes the fix to disk. */
+function fakeHelper(repo: string, verifyResults: unknown[]) {
+  const calls: { method: string; params: Record<string, unknown> }[] = [];
+  let verifies = 0;
+  const helper: Helper & { closed: boolean } = {
+    closed: false,
+    async call(method, params) {
+      calls.push({ method, params });
+      if (method === "build_graph") return GRAPH;
+      if (method === "verify_plan") {
+        return verifyResults[verifies++] ?? { passed: true, errors: [], warnings: [] };
+      }
+      if (method === "execute_plan") {
+        await Deno.writeTextFile(join(repo, "shop", "order.py"), FIXED);
+        return {
+          success: true,
+          rolled_back: false,
+          errors: [],
+          warnings: [],
+          files_changed: ["shop/order.py"],
+        };
+      }
+      throw new HelperError(`Helper refused "${method}"`, [
+        { code: "method-unknown", severity: "error", message: `Unknown method "${method}"` },
+      ]);
+    },
+    close() {
+      helper.closed = true;
+      return Promise.resolve();
+    },
+  };
+  return { helper, calls };
+}
+
+function planCommand(planPath: string): string {
+  const plan = [{
+    op: "replace_node",
+    params: {
+      locator: {
+        file: "shop/order.py",
+        kind: "method",
+        name: "total",
+        parent: { kind: "class", name: "Order" },
+      },
+      replacement: "def total(self):\n    return sum(item.price * item.quantity for item in self.items)",
+    },
+  }];
+  return `cat > ${planPath} << 'PLAN_EOF'\n${JSON.stringify(plan, null, 2)}\nPLAN_EOF`;
+}
+
+async function runAgent(
+  config: Config,
+  model: Model,
+  helper: Helper,
+  root: string,
+) {
+  const env = new LocalEnvironment({ ...config.environment });
+  const trajectory = new Trajectory(join(root, "out"), "shop__shop-1", { config, stats: () => model.stats });
+  const agent = new GraphPlanAgent({
+    model,
+    env,
+    config,
+    trajectory,
+    helper,
+    operatorCatalog: "replace_node {locator, replacement}: replace the node the locator finds",
+  });
+  const result = await agent.run("Order.total ignores the quantity of each item.");
+  await env.close();
+  return { result, trajectory, saved: await readTrajectory(trajectory.path) };
+}
+
+Deno.test("agent: explore → graph → plan → verify → execute → submit, on a real repository", async () => {
+  const ctx = await setup();
+  try {
+    const model = new ScriptedModel([
+      { content: "Let me find the order code.", command: "grep -rn 'def total' ." },
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { content: "Writing the plan.", command: planCommand(ctx.planPath) },
+      { content: "Reviewing.", command: "git diff" },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+
+    assert.equal(result.exitStatus, "Submitted");
+    assert.match(result.submission, /^diff --git a\/shop\/order\.py b\/shop\/order\.py/);
+    assert.match(
+      result.submission,
+      /\+ {8}return sum\(item\.price \* item\.quantity for item in self\.items\)/,
+    );
+    assert.deepEqual(calls.map((c) => c.method), ["build_graph", "verify_plan", "execute_plan"]);
+    assert.deepEqual(calls[0].params, { files: ["shop/order.py"] });
+    assert.equal((calls[1].params.plan as { op: string }[])[0].op, "replace_node");
+    assert.equal(helper.closed, true);
+
+    // The prompts the model saw: the explore instructions, then the graph view and the catalog.
+    const planPrompt = model.received[2].at(-1)!;
+    assert.equal(planPrompt.role, "user");
+    assert.match(planPrompt.content, /FILE: shop\/order\.py/);
+    assert.match(planPrompt.content, /CLASS: Order \(lines 1-6\)/);
+    assert.match(planPrompt.content, /replace_node \{locator, replacement\}/);
+    assert.match(planPrompt.content, new RegExp(`cat > ${ctx.planPath} << 'PLAN_EOF'`));
+    assert.match(model.received[3].at(-1)!.content, /REVIEW AND SUBMIT[\s\S]*\["shop\/order\.py"\]/);
+
+    assert.equal(saved.info.exit_status, "Submitted");
+    assert.equal(saved.info.submission, result.submission);
+    assert.deepEqual(saved.info.phases.map((p) => `${p.name}:${p.status}`), [
+      "explore:done",
+      "graph:done",
+      "plan:done",
+      "verify:passed",
+      "execute:done",
+      "submit:ended",
+    ]);
+    assert.deepEqual((saved.info.plan as { plan_files: string[] }).plan_files, ["shop/order.py"]);
+    assert.equal(saved.info.model_stats.calls, 5);
+    // Every tool call was answered by a tool message with its id.
+    const messages = saved.messages;
+    for (const [i, message] of messages.entries()) {
+      for (const call of message.tool_calls ?? []) {
+        assert.ok(
+          messages.slice(i + 1).some((m) => m.role === "tool" && m.tool_call_id === call.id),
+          call.id,
+        );
+      }
+    }
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: verification errors are fed back and the plan is revised", async () => {
+  const ctx = await setup();
+  try {
+    const failing = {
+      passed: false,
+      errors: [{
+        code: "locator-not-found",
+        severity: "error",
+        message: 'Cannot resolve locator: no method "totl" in "shop/order.py"',
+        step: 0,
+        layer: "0b",
+        candidates: [{ file: "shop/order.py", line: 5, kind: "method", text: "def total(self):" }],
+      }],
+      warnings: [{ code: "scope-shadow", severity: "warning", message: 'Name "items" is also a parameter' }],
+    };
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: planCommand(ctx.planPath).replace('"total"', '"totl"') },
+      { command: planCommand(ctx.planPath) },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(ctx.repo, [failing]);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.deepEqual(calls.map((c) => c.method), [
+      "build_graph",
+      "verify_plan",
+      "verify_plan",
+      "execute_plan",
+    ]);
+    const feedback = model.received[2].at(-1)!.content;
+    assert.match(feedback, /NOT applied/);
+    assert.match(feedback, /error\[locator-not-found\]\[layer 0b\] Cannot resolve locator: no method "totl"/);
+    assert.match(feedback, /shop\/order\.py:5 method: def total\(self\):/);
+    assert.match(feedback, /Warnings[\s\S]*scope-shadow/);
+    assert.match(feedback, /Revision 2 of 3/);
+    assert.deepEqual(saved.info.phases.filter((p) => p.name === "verify").map((p) => p.status), [
+      "failed",
+      "passed",
+    ]);
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: exploration that never says READY_TO_PLAN falls back to the step loop", async () => {
+  const ctx = await setup(["agent.max_explore_steps=2"]);
+  try {
+    const model = new ScriptedModel([
+      { command: "ls" },
+      { command: "cat shop/order.py" },
+      {
+        content: "Fixing directly.",
+        command: "sed -i 's/item.price for/item.price * item.quantity for/' shop/order.py",
+      },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.match(result.submission, /item\.price \* item\.quantity/);
+    assert.deepEqual(calls, [], "the helper is never started");
+    const fallback = saved.info.phases.find((p) => p.name === "fallback")!;
+    assert.equal(fallback.reason, "no READY_TO_PLAN within 2 steps");
+    assert.match(model.received[2].at(-1)!.content, /could not be used \(no READY_TO_PLAN within 2 steps\)/);
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: no plan file after the nudges falls back; a plan in the message text is accepted", async () => {
+  const ctx = await setup(["agent.max_plan_nudges=1"]);
+  try {
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: "cat shop/order.py" },
+      { command: "echo thinking" },
+      { command: SUBMIT },
+    ]);
+    const { helper } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.equal(result.submission, "");
+    const nudge = model.received[2].at(-1)!.content;
+    assert.match(nudge, /no usable plan in .*edit_plan\.json yet \(the file does not exist\)/);
+    assert.equal(saved.info.phases.find((p) => p.name === "fallback")!.reason, "no plan was written");
+  } finally {
+    await ctx.cleanup();
+  }
+
+  const inline = await setup();
+  try {
+    const plan =
+      '```json\n[{"op": "replace_node", "params": {"locator": {"file": "shop/order.py"}, "replacement": "x"}}]\n```';
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { content: `The plan:\n${plan}`, command: "true" },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(inline.repo, []);
+    const { saved } = await runAgent(inline.config, model, helper, inline.root);
+    assert.deepEqual(calls.map((c) => c.method), ["build_graph", "verify_plan", "execute_plan"]);
+    assert.equal(saved.info.phases.find((p) => p.name === "plan")!.source, "message");
+  } finally {
+    await inline.cleanup();
+  }
+});
+
+Deno.test("agent: a format error is answered and the run goes on", async () => {
+  const ctx = await setup(["agent.max_explore_steps=3"]);
+  try {
+    const model = new ScriptedModel([
+      { content: "I believe the bug is in order.py." },
+      { tool_calls: [{ id: "bad", name: "bash", arguments: "{oops" }] },
+      { command: SUBMIT },
+    ]);
+    const { helper } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    const afterNoCall = model.received[1].at(-1)!;
+    assert.equal(afterNoCall.role, "user");
+    assert.match(afterNoCall.content, /No tool call/);
+    const afterBadJson = model.received[2].at(-1)!;
+    assert.equal(afterBadJson.role, "tool");
+    assert.equal(afterBadJson.tool_call_id, "bad");
+    assert.match(afterBadJson.content, /not valid JSON/);
+    assert.equal(saved.info.exit_status, "Submitted");
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: the step limit ends the run with LimitsExceeded; a model error with its own status", async () => {
+  const ctx = await setup(["agent.step_limit=2"]);
+  try {
+    const model = new ScriptedModel([{ command: "ls" }, { command: "ls" }, { command: "ls" }]);
+    const { helper } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "LimitsExceeded");
+    assert.equal(model.stats.calls, 2);
+    assert.equal(saved.info.exit_status, "LimitsExceeded");
+    assert.match(saved.messages.at(-1)!.content, /step limit of 2 model calls reached/);
+    assert.equal(saved.info.phases[0].status, "LimitsExceeded");
+
+    const refusing: Model = {
+      name: "openai/gpt-5-mini",
+      stats: { cost: 0, calls: 0, input_tokens: 0, output_tokens: 0 },
+      query: () => Promise.reject(new AuthenticationError("Authentication failed (HTTP 401: bad key)")),
+    };
+    const auth = await runAgent(ctx.config, refusing, helper, ctx.root);
+    assert.equal(auth.result.exitStatus, "AuthenticationError");
+    assert.equal(auth.saved.info.exit_status, "AuthenticationError");
+    assert.match(String(auth.saved.info.error), /bad key/);
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: a plan that keeps failing verification ends in the fallback; a failed execution is fed back", async () => {
+  const ctx = await setup(["agent.max_plan_revisions=2"]);
+  try {
+    const failing = {
+      passed: false,
+      errors: [{
+        code: "syntax-error",
+        severity: "error",
+        message: "Replacement produces a syntax error",
+        step: 0,
+      }],
+      warnings: [],
+    };
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: planCommand(ctx.planPath) },
+      { command: planCommand(ctx.planPath) },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(ctx.repo, [failing, failing]);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.deepEqual(calls.map((c) => c.method), ["build_graph", "verify_plan", "verify_plan"]);
+    assert.equal(saved.info.phases.at(-1)!.name, "fallback");
+    assert.equal(saved.info.phases.at(-1)!.reason, "the plan failed verification 2 times");
+  } finally {
+    await ctx.cleanup();
+  }
+
+  const exec = await setup(["agent.max_plan_revisions=2"]);
+  try {
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: planCommand(exec.planPath) },
+      { command: planCommand(exec.planPath) },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(exec.repo, []);
+    let executions = 0;
+    const flaky: Helper = {
+      call: (method, params) =>
+        method === "execute_plan" && executions++ === 0
+          ? Promise.resolve({
+            success: false,
+            rolled_back: true,
+            failed_step: 0,
+            errors: [{
+              code: "kind-changed",
+              severity: "error",
+              message: "The edit changed the node's kind",
+              step: 0,
+            }],
+            warnings: [],
+            files_changed: [],
+          })
+          : helper.call(method, params),
+      close: () => helper.close(),
+    };
+    const { result, saved } = await runAgent(exec.config, model, flaky, exec.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.match(result.submission, /item\.quantity/);
+    const feedback = model.received[2].at(-1)!.content;
+    assert.match(feedback, /failed at step 0[\s\S]*rolled back[\s\S]*kind-changed/);
+    assert.deepEqual(saved.info.phases.filter((p) => p.name === "execute").map((p) => p.status), [
+      "rolled_back",
+      "done",
+    ]);
+    assert.deepEqual(calls.map((c) => c.method), [
+      "build_graph",
+      "verify_plan",
+      "verify_plan",
+      "execute_plan",
+    ]);
+  } finally {
+    await exec.cleanup();
+  }
+});

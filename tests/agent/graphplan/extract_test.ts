@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "../../../agent/graphplan/mod.ts";
+
+const MARKER = "READY_TO_PLAN:";
+
+Deno.test("READY_TO_PLAN: a JSON list after the marker, made repository-relative", () => {
+  assert.deepEqual(
+    findReadyFiles('READY_TO_PLAN: ["django/core/validators.py", "./django/forms/fields.py"]\n', MARKER),
+    [
+      "django/core/validators.py",
+      "django/forms/fields.py",
+    ],
+  );
+  assert.deepEqual(
+    findReadyFiles('noise\nREADY_TO_PLAN: ["/testbed/astropy/io/fits/card.py"]', MARKER, { cwd: "/testbed" }),
+    ["astropy/io/fits/card.py"],
+  );
+  // Not JSON: names on the rest of the line.
+  assert.deepEqual(findReadyFiles("READY_TO_PLAN: [src/a.py, 'src/b.py']", MARKER), ["src/a.py", "src/b.py"]);
+  assert.deepEqual(findReadyFiles('READY_TO_PLAN: ["a.py", "a.py"]', MARKER), ["a.py"]);
+  assert.equal(findReadyFiles("READY_TO_PLAN: []", MARKER), null);
+  assert.equal(findReadyFiles("still looking", MARKER), null);
+});
+
+Deno.test("plans: the seed's validity rule, in files and in message text", () => {
+  assert.equal(isValidPlan([{ op: "replace_node", params: {} }]), true);
+  assert.equal(isValidPlan({ define_operators: [], plan: [{ op: "x" }] }), true);
+  assert.equal(isValidPlan([{ template: "guard_clause", params: {} }]), true);
+  assert.equal(isValidPlan([]), false);
+  assert.equal(isValidPlan({ steps: [] }), false);
+  assert.equal(isValidPlan(["replace_node"]), false);
+
+  const fenced =
+    'Here is the plan:\n```json\n[{"op": "delete_node", "params": {"locator": {"file": "a.py"}}}]\n```\nDone.';
+  assert.deepEqual(findPlanInText(fenced), [{ op: "delete_node", params: { locator: { file: "a.py" } } }]);
+  const heredoc = 'cat > /tmp/edit_plan.json << \'PLAN_EOF\'\n[{"op": "add_import", "params": {}}]\nPLAN_EOF';
+  assert.deepEqual(findPlanInText(heredoc), [{ op: "add_import", params: {} }]);
+  assert.deepEqual(findPlanInText('I will use {"plan": [{"op": "x", "params": {}}]} now'), {
+    plan: [{ op: "x", params: {} }],
+  });
+  assert.equal(findPlanInText("no plan [here] at all"), undefined);
+});
+
+Deno.test("submission: everything after a first line that is the marker", () => {
+  const marker = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT";
+  assert.equal(findSubmission(`${marker}\ndiff --git a/x b/x\n+y\n`, marker), "diff --git a/x b/x\n+y\n");
+  assert.equal(findSubmission(`\n  ${marker}\n`, marker), "");
+  assert.equal(findSubmission(`echo ${marker}\n`, marker), null);
+  assert.equal(findSubmission(`output\n${marker}\n`, marker), null);
+});

@@ -1,0 +1,177 @@
+/**
+ * The one-file bundle: built from the current sources with `deno bundle`,
+ * copied to a directory with no deno.json, and run with `--allow-read`
+ * only (grammars are embedded: loading them needs no permission). Its
+ * `graph --json` output must equal the in-process `buildGraph`, including
+ * a run large enough to go through the worker pool, whose workers start the
+ * bundle itself.
+ */
+
+import assert from "node:assert/strict";
+import { buildGraph } from "../../engine/graph/mod.ts";
+import { POOL_DEBUG_ENV } from "../../engine/parse/pool.ts";
+import { Workspace } from "../../engine/workspace.ts";
+import { VERSION } from "../../version.ts";
+import { CORPUS_SKIP, corpusBeforeFiles } from "../_support/corpus.ts";
+
+if (CORPUS_SKIP) console.log(`bundle_test: corpus tests skipped: ${CORPUS_SKIP}`);
+
+const REPO_ROOT = new URL("../../", import.meta.url).pathname;
+
+let bundled: Promise<{ bundle: string; dir: string }> | undefined;
+
+/** Build the bundle once for this file, into a temp dir without deno.json. */
+function bundle(): Promise<{ bundle: string; dir: string }> {
+  bundled ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "graphplan-bundle-" });
+    const built = `${dir}/build/graphplan.js`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["bundle", "--quiet", "--platform", "deno", "main.ts", "-o", built],
+      cwd: REPO_ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    // The copy lives where no deno.json can be found (the bundle must not need one).
+    await Deno.mkdir(`${dir}/app`);
+    await Deno.copyFile(built, `${dir}/app/graphplan.js`);
+    for (let up = `${dir}/app`; up !== "/" && up !== ""; up = up.slice(0, up.lastIndexOf("/")) || "/") {
+      for (const name of ["deno.json", "deno.jsonc", "package.json"]) {
+        assert.throws(() => Deno.statSync(`${up}/${name}`), `unexpected ${up}/${name}`);
+      }
+    }
+    return { bundle: `${dir}/app/graphplan.js`, dir };
+  })();
+  return bundled;
+}
+
+async function runBundle(
+  args: string[],
+  options: { cwd?: string; permissions?: string[]; env?: Record<string, string> } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { bundle: path } = await bundle();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(options.permissions ?? ["--allow-read"]), path, ...args],
+    cwd: options.cwd,
+    env: options.env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+Deno.test("the bundle prints its version and lists every command", async () => {
+  const version = await runBundle(["--version"], { permissions: [] });
+  assert.equal(version.code, 0, version.stderr);
+  assert.equal(version.stdout.trim(), VERSION);
+  const help = await runBundle(["--help"], { permissions: [] });
+  assert.equal(help.code, 0, help.stderr);
+  for (const name of ["graph", "locate", "apply", "rollback", "schema", "helper"]) {
+    assert.match(help.stdout, new RegExp(`^  ${name}\\s`, "m"));
+  }
+});
+
+Deno.test({
+  name: "graph --json from the bundle equals buildGraph in-process, for good, broken and missing files",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir } = await bundle();
+    const repo = `${dir}/repo-small`;
+    await Deno.mkdir(`${repo}/pkg`, { recursive: true });
+    const [first] = await corpusBeforeFiles(".py");
+    await Deno.writeTextFile(`${repo}/pkg/real.py`, first.text);
+    await Deno.writeTextFile(`${repo}/pkg/broken.py`, "import os\n\ndef f(:\n    return os.sep\n");
+    const files = ["pkg/real.py", "pkg/broken.py"];
+    const good = await runBundle(["graph", ...files, "--json"], { cwd: repo });
+    assert.equal(good.code, 0, good.stderr);
+    const expected = await buildGraph(Workspace.open(repo), files);
+    assert.deepEqual(JSON.parse(good.stdout), JSON.parse(JSON.stringify(expected)));
+    assert.ok(expected.symbols.some((symbol) => symbol.file === "pkg/real.py"));
+    assert.ok(
+      expected.errors.some((issue) => issue.file === "pkg/broken.py" && issue.severity === "warning"),
+    );
+
+    // A missing file is an error issue and exit 1; --repo works from another directory.
+    const missing = await runBundle(["graph", "--repo", repo, "--json", "pkg/real.py", "pkg/gone.py"], {
+      cwd: dir,
+    });
+    assert.equal(missing.code, 1, missing.stderr);
+    const graph = JSON.parse(missing.stdout);
+    assert.ok(
+      graph.errors.some((issue: { file?: string; severity: string }) => issue.file === "pkg/gone.py"),
+    );
+    assert.ok(graph.symbols.length > 0);
+  },
+});
+
+Deno.test({
+  name: "graph from the bundle runs the worker pool on a large input and matches in-process",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir } = await bundle();
+    const repo = `${dir}/repo-large`;
+    const paths: string[] = [];
+    let bytes = 0;
+    for (const file of await corpusBeforeFiles(".py")) {
+      const rel = `${file.id}/${file.path}`;
+      await Deno.mkdir(`${repo}/${rel.slice(0, rel.lastIndexOf("/"))}`, { recursive: true });
+      await Deno.writeTextFile(`${repo}/${rel}`, file.text);
+      paths.push(rel);
+      bytes += file.text.length;
+      if (bytes > 3_000_000) break;
+    }
+    const run = await runBundle(["graph", "--json", "--workers", "2", ...paths], {
+      cwd: repo,
+      permissions: ["--allow-read", `--allow-env=${POOL_DEBUG_ENV}`],
+      env: { [POOL_DEBUG_ENV]: "1" },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    // The pool says how it ran: 2 workers, nothing left to the main thread.
+    const report = JSON.parse(/graphplan pool: graph: (\{.*\})/.exec(run.stderr)?.[1] ?? "null");
+    assert.equal(report?.workers, 2, run.stderr);
+    assert.equal(report?.inProcess, 0, run.stderr);
+    const expected = await buildGraph(Workspace.open(repo), paths);
+    assert.deepEqual(JSON.parse(run.stdout), JSON.parse(JSON.stringify(expected)));
+  },
+});
+
+Deno.test({
+  name: "graph from the bundle falls back in-process when it may read the repository but not itself",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir } = await bundle();
+    const repo = `${dir}/repo-scoped`;
+    await Deno.mkdir(repo);
+    const paths: string[] = [];
+    let bytes = 0;
+    for (const file of await corpusBeforeFiles(".py")) {
+      const rel = `f${paths.length}.py`;
+      await Deno.writeTextFile(`${repo}/${rel}`, file.text);
+      paths.push(rel);
+      bytes += file.text.length;
+      if (bytes > 1_500_000) break;
+    }
+    const run = await runBundle(["graph", "--json", ...paths], {
+      cwd: repo,
+      permissions: [`--allow-read=${repo}`, `--allow-env=${POOL_DEBUG_ENV}`],
+      env: { [POOL_DEBUG_ENV]: "1" },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /"reason":"no read permission on the entry module"/);
+    const expected = await buildGraph(Workspace.open(repo), paths);
+    assert.deepEqual(JSON.parse(run.stdout), JSON.parse(JSON.stringify(expected)));
+  },
+});
+
+Deno.test({
+  name: "cleanup: remove the bundle directory",
+  async fn() {
+    if (!bundled) return;
+    const { dir } = await bundled;
+    await Deno.remove(dir, { recursive: true });
+  },
+});
