@@ -8,7 +8,15 @@ import { IssueError } from "../engine/issue.ts";
 import { locateResult, parseLocator, resolveSome } from "../engine/locate/mod.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
-import { type Command, EXIT, printIssues, printJson, readJsonArg, stringOption, UsageError } from "./command.ts";
+import {
+  type Command,
+  EXIT,
+  printIssues,
+  printJson,
+  readJsonArg,
+  stringOption,
+  UsageError,
+} from "./command.ts";
 
 const command: Command = {
   name: "locate",
@@ -53,8 +61,16 @@ Exit codes: 0 found, 1 nothing found or the locator is invalid, 2 usage error.
       return EXIT.ok;
     } catch (err) {
       if (!(err instanceof IssueError) || err.issues[0]?.code !== "locator-not-found") throw err;
-      if (json) printJson({ found: false, count: 0, file: locator.file, nodes: [], errors: err.issues, warnings: [] });
-      else printIssues(err.issues);
+      if (json) {
+        printJson({
+          found: false,
+          count: 0,
+          file: locator.file,
+          nodes: [],
+          errors: err.issues,
+          warnings: [],
+        });
+      } else printIssues(err.issues);
       return EXIT.rejected;
     }
   },

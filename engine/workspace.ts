@@ -94,7 +94,9 @@ export class Workspace {
           if (err instanceof Error && err.name === "IssueError") throw err;
           // ENAMETOOLONG, ELOOP, ENOTDIR...: the path cannot name a file here.
           const shown = path.length > 80 ? `${path.slice(0, 77)}...` : path;
-          fail("path-invalid", `Cannot resolve "${shown}": ${(err as Error).message.split(":")[0]}`, { file: shown });
+          fail("path-invalid", `Cannot resolve "${shown}": ${(err as Error).message.split(":")[0]}`, {
+            file: shown,
+          });
         }
         const slash = probe.lastIndexOf("/");
         if (slash <= this.root.length) return { rel, abs };

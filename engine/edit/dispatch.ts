@@ -26,7 +26,11 @@ import type { OperatorFn, StepContext } from "./operator.ts";
 import { PRIMITIVES } from "./primitives.ts";
 
 /** Run one validated step through `ctx`; returns the operator's output. */
-export async function runStep(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan): Promise<unknown> {
+export async function runStep(
+  step: NormalizedStep,
+  ctx: StepContext,
+  plan?: NormalizedPlan,
+): Promise<unknown> {
   try {
     return await dispatch(step, ctx, plan);
   } catch (err) {

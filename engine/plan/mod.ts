@@ -26,8 +26,8 @@ import {
   LEGACY_OP_NAMES,
   MAX_CODE_LENGTH,
   type OperatorKind,
-  type OperatorSpec,
   OPERATORS,
+  type OperatorSpec,
   pathProblem,
   requiredParams,
   TEMPLATE_NAMES,
@@ -97,7 +97,10 @@ export function parsePlanText(text: string): ParseResult {
   } catch (err) {
     return {
       issues: [
-        error("json-invalid", `The plan is not valid JSON: ${(err as Error).message}`, { path: [], hint: PLAN_SHAPE_HINT }),
+        error("json-invalid", `The plan is not valid JSON: ${(err as Error).message}`, {
+          path: [],
+          hint: PLAN_SHAPE_HINT,
+        }),
       ],
     };
   }
@@ -123,10 +126,18 @@ export function checkParams(op: string, params: unknown, step?: number): Record<
   const spec = OPERATORS.get(op);
   if (!spec) throw new IssueError(error("unknown-operator", `Unknown operator '${op}'`, { step }));
   const collector = new Collector();
-  const scope: Scope = { prefix: step === undefined ? op : `Step ${step}`, owner: op, step, base: ["params"], params: true };
+  const scope: Scope = {
+    prefix: step === undefined ? op : `Step ${step}`,
+    owner: op,
+    step,
+    base: ["params"],
+    params: true,
+  };
   const out = checkBuiltinParams(spec, params, scope, collector);
   const errors = collector.done().filter((issue) => issue.severity === "error");
-  if (errors.length > 0 || !out) throw new IssueError(errors.length > 0 ? errors : [error("plan-invalid", `Invalid params for ${op}`)]);
+  if (errors.length > 0 || !out) {
+    throw new IssueError(errors.length > 0 ? errors : [error("plan-invalid", `Invalid params for ${op}`)]);
+  }
   return out;
 }
 
@@ -175,9 +186,15 @@ function parseDocument(doc: Json, out: Collector): NormalizedPlan | undefined {
   } else if (isObject(doc) && Object.hasOwn(doc, "plan")) {
     for (const key of Object.keys(doc)) {
       if (key !== "plan" && key !== "define_operators") {
-        out.add(warning("unknown-field", `Unknown top-level field '${key}' (a plan object has "define_operators" and "plan")`, {
-          path: [key],
-        }));
+        out.add(
+          warning(
+            "unknown-field",
+            `Unknown top-level field '${key}' (a plan object has "define_operators" and "plan")`,
+            {
+              path: [key],
+            },
+          ),
+        );
       }
     }
     stepsPath = ["plan"];
@@ -204,13 +221,19 @@ function parseDocument(doc: Json, out: Collector): NormalizedPlan | undefined {
     const sample = JSON.stringify((list[0] as string).slice(0, 60));
     out.add(error(
       "plan-invalid",
-      `The plan is a list of strings (${sample}${list.length > 1 ? ", ..." : ""}), not of steps: ${PLAN_SHAPE_HINT}`,
+      `The plan is a list of strings (${sample}${
+        list.length > 1 ? ", ..." : ""
+      }), not of steps: ${PLAN_SHAPE_HINT}`,
       { path: stepsPath, hint: "a list of file names is not a plan: write the edits as steps" },
     ));
     return undefined;
   }
   if (list.length > MAX_STEPS) {
-    out.add(error("plan-too-large", `The plan has ${list.length} steps, more than ${MAX_STEPS}`, { path: stepsPath }));
+    out.add(
+      error("plan-too-large", `The plan has ${list.length} steps, more than ${MAX_STEPS}`, {
+        path: stepsPath,
+      }),
+    );
     return undefined;
   }
 
@@ -242,9 +265,13 @@ function notAPlan(doc: Json): Issue {
     }
     return error("plan-invalid", `The plan object has no "plan" field: ${PLAN_SHAPE_HINT}`, { path: [] });
   }
-  return error("plan-invalid", `The plan must be an array of steps, got ${describe(doc)}: ${PLAN_SHAPE_HINT}`, {
-    path: [],
-  });
+  return error(
+    "plan-invalid",
+    `The plan must be an array of steps, got ${describe(doc)}: ${PLAN_SHAPE_HINT}`,
+    {
+      path: [],
+    },
+  );
 }
 
 /**
@@ -278,7 +305,9 @@ function parseStep(
   }
   const tags = ["op", "template", "fragment"].filter((key) => Object.hasOwn(raw, key));
   if (tags.length === 0) {
-    const guess = ["operator", "operation", "action", "name", "type", "tool"].find((key) => typeof raw[key] === "string");
+    const guess = ["operator", "operation", "action", "name", "type", "tool"].find((key) =>
+      typeof raw[key] === "string"
+    );
     out.add(error("plan-invalid", `${prefix}: A step needs "op", "template" or "fragment"`, {
       step: index,
       path,
@@ -308,7 +337,14 @@ function parseStep(
     }));
     return undefined;
   }
-  warnUnknownKeys(raw, ["op", "params", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
+  warnUnknownKeys(
+    raw,
+    ["op", "params", "description"],
+    `${prefix}: Unknown field '%s' in the step`,
+    index,
+    path,
+    out,
+  );
   const spec = OPERATORS.get(op);
   const def = defined.get(op);
   if (!spec && !def) {
@@ -322,7 +358,9 @@ function parseStep(
     if (misplaced.length > 0) {
       out.add(error(
         "plan-invalid",
-        `${prefix}: The parameters of ${op} belong in "params": move ${misplaced.map((key) => `'${key}'`).join(", ")} into "params"`,
+        `${prefix}: The parameters of ${op} belong in "params": move ${
+          misplaced.map((key) => `'${key}'`).join(", ")
+        } into "params"`,
         { step: index, path: paramsPath },
       ));
       return undefined;
@@ -349,32 +387,48 @@ function checkBuiltinParams(
   out: Collector,
 ): Record<string, unknown> | undefined {
   if (!isObject(params)) {
-    out.add(error("wrong-type", `${scope.prefix}: The params of ${spec.name} must be an object, got ${describe(params)}`, {
-      step: scope.step,
-      path: scope.base,
-    }));
+    out.add(
+      error(
+        "wrong-type",
+        `${scope.prefix}: The params of ${spec.name} must be an object, got ${describe(params)}`,
+        {
+          step: scope.step,
+          path: scope.base,
+        },
+      ),
+    );
     return undefined;
   }
   const before = out.errorCount;
   const declared = Object.keys(spec.params.shape);
-  const legacyHint = spec.kind === "legacy" && Object.hasOwn(params, "locator") ? legacyLocatorHint(spec.name) : undefined;
+  const legacyHint = spec.kind === "legacy" && Object.hasOwn(params, "locator")
+    ? legacyLocatorHint(spec.name)
+    : undefined;
   const result = spec.params.safeParse(params);
   if (!result.success) {
     const issues = translateZodIssues(result.error.issues, params, scope);
-    out.add(...issues.map((issue) => (legacyHint && issue.code === "missing-parameter" ? { ...issue, hint: legacyHint } : issue)));
+    out.add(
+      ...issues.map((
+        issue,
+      ) => (legacyHint && issue.code === "missing-parameter" ? { ...issue, hint: legacyHint } : issue)),
+    );
   }
   for (const group of spec.oneOf ?? []) {
     const given = group.filter((key) => params[key] !== undefined);
     if (given.length === 0) {
-      out.add(error("missing-parameter", `${scope.prefix}: Missing parameter '${group[0]}' for ${spec.name}`, {
-        step: scope.step,
-        path: [...scope.base, group[0]],
-        hint: group.length > 1 ? `give one of ${group.map((key) => `"${key}"`).join(", ")}` : undefined,
-      }));
+      out.add(
+        error("missing-parameter", `${scope.prefix}: Missing parameter '${group[0]}' for ${spec.name}`, {
+          step: scope.step,
+          path: [...scope.base, group[0]],
+          hint: group.length > 1 ? `give one of ${group.map((key) => `"${key}"`).join(", ")}` : undefined,
+        }),
+      );
     } else if (given.length > 1 && new Set(given.map((key) => JSON.stringify(params[key]))).size > 1) {
       out.add(error(
         "conflicting-parameters",
-        `${scope.prefix}: ${spec.name} takes one of ${given.map((key) => `'${key}'`).join(" and ")}, with different values given`,
+        `${scope.prefix}: ${spec.name} takes one of ${
+          given.map((key) => `'${key}'`).join(" and ")
+        }, with different values given`,
         { step: scope.step, path: [...scope.base, given[1]], hint: "keep one of them" },
       ));
     }
@@ -383,11 +437,13 @@ function checkBuiltinParams(
     if (declared.includes(key)) continue;
     const suggestion = didYouMean(closestNames(key, declared, 2));
     const hint = key === "locator" && legacyHint ? legacyHint : suggestion;
-    out.add(warning("unknown-parameter", `${scope.prefix}: Unknown parameter '${key}' for ${spec.name} (ignored)`, {
-      step: scope.step,
-      path: [...scope.base, key],
-      hint: hint ?? `${spec.name} takes ${declared.map((name) => `"${name}"`).join(", ")}`,
-    }));
+    out.add(
+      warning("unknown-parameter", `${scope.prefix}: Unknown parameter '${key}' for ${spec.name} (ignored)`, {
+        step: scope.step,
+        path: [...scope.base, key],
+        hint: hint ?? `${spec.name} takes ${declared.map((name) => `"${name}"`).join(", ")}`,
+      }),
+    );
   }
   for (const [key, value] of Object.entries(params)) {
     if (key !== "file" && declared.includes(key)) checkLocatorFiles(value, [...scope.base, key], scope, out);
@@ -410,10 +466,16 @@ function checkLocatorFiles(value: Json, path: Path, scope: Scope, out: Collector
     if (key === "file" && typeof inner === "string") {
       const problem = pathProblem(inner);
       if (problem) {
-        out.add(error(problem.code, `${scope.prefix}: Locator file ${describe(inner).replace(/^the string /, "")} ${problem.message}`, {
-          step: scope.step,
-          path: [...path, key],
-        }));
+        out.add(
+          error(
+            problem.code,
+            `${scope.prefix}: Locator file ${describe(inner).replace(/^the string /, "")} ${problem.message}`,
+            {
+              step: scope.step,
+              path: [...path, key],
+            },
+          ),
+        );
       }
     } else {
       checkLocatorFiles(inner, [...path, key], scope, out);
@@ -427,13 +489,15 @@ function legacyLocatorHint(op: string): string {
     replace_code: "replace_node",
     insert_code: "insert_before_node or insert_after_node",
     delete_lines: "delete_node",
-    modify_function_signature: "replace_node (locator with \"field\": \"parameters\")",
+    modify_function_signature: 'replace_node (locator with "field": "parameters")',
     rename_symbol: "replace_all_matching or rename_identifier",
     wrap_block: "wrap_node",
-    replace_function_body: "replace_node (locator with \"field\": \"body\")",
+    replace_function_body: 'replace_node (locator with "field": "body")',
   };
   const required = requiredParams(OPERATORS.get(op)!).map((key) => `"${key}"`).join(", ");
-  return `${op} is a legacy operator taking ${required}; to target a node by locator use ${equivalent[op] ?? "a primitive"}`;
+  return `${op} is a legacy operator taking ${required}; to target a node by locator use ${
+    equivalent[op] ?? "a primitive"
+  }`;
 }
 
 /** Validate the params of a `define_operators` operator against its `params_schema`. */
@@ -444,10 +508,16 @@ function checkDefinedParams(
   out: Collector,
 ): Record<string, unknown> | undefined {
   if (!isObject(params)) {
-    out.add(error("wrong-type", `${scope.prefix}: The params of ${def.define} must be an object, got ${describe(params)}`, {
-      step: scope.step,
-      path: scope.base,
-    }));
+    out.add(
+      error(
+        "wrong-type",
+        `${scope.prefix}: The params of ${def.define} must be an object, got ${describe(params)}`,
+        {
+          step: scope.step,
+          path: scope.base,
+        },
+      ),
+    );
     return undefined;
   }
   const before = out.errorCount;
@@ -477,18 +547,26 @@ function checkDefinedParams(
     if (expected && !expected.test(value)) {
       out.add(error(
         "wrong-type",
-        `${scope.prefix}: Parameter '${name}' of ${def.define} must be ${expected.text}, got ${describe(value)}`,
+        `${scope.prefix}: Parameter '${name}' of ${def.define} must be ${expected.text}, got ${
+          describe(value)
+        }`,
         { step: scope.step, path },
       ));
     }
   }
   for (const key of Object.keys(params)) {
     if (Object.hasOwn(schema, key)) continue;
-    out.add(warning("unknown-parameter", `${scope.prefix}: Unknown parameter '${key}' for ${def.define} (ignored)`, {
-      step: scope.step,
-      path: [...scope.base, key],
-      hint: didYouMean(closestNames(key, Object.keys(schema), 2)),
-    }));
+    out.add(
+      warning(
+        "unknown-parameter",
+        `${scope.prefix}: Unknown parameter '${key}' for ${def.define} (ignored)`,
+        {
+          step: scope.step,
+          path: [...scope.base, key],
+          hint: didYouMean(closestNames(key, Object.keys(schema), 2)),
+        },
+      ),
+    );
   }
   return out.errorCount > before ? undefined : params;
 }
@@ -510,7 +588,12 @@ const TYPE_CHECKS: Record<string, { text: string; test: (value: unknown) => bool
 };
 
 /** `Step 3: Unknown operator 'edit_file'`, with the closest names as a hint. */
-function unknownOperator(op: string, index: number, path: Path, defined: Map<string, OperatorDefinition>): Issue {
+function unknownOperator(
+  op: string,
+  index: number,
+  path: Path,
+  defined: Map<string, OperatorDefinition>,
+): Issue {
   const shown = op.length > 80 ? `${op.slice(0, 77)}...` : op;
   let hint: string | undefined;
   if (TEMPLATE_NAMES.includes(op) && !OPERATORS.has(op)) {
@@ -522,7 +605,9 @@ function unknownOperator(op: string, index: number, path: Path, defined: Map<str
     step: index,
     path: [...path, "op"],
     hint: hint ??
-      `operators: ${[...OPERATORS.keys()].join(", ")}${defined.size > 0 ? `, ${[...defined.keys()].join(", ")}` : ""}`,
+      `operators: ${[...OPERATORS.keys()].join(", ")}${
+        defined.size > 0 ? `, ${[...defined.keys()].join(", ")}` : ""
+      }`,
   });
 }
 
@@ -548,7 +633,14 @@ function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path,
     }));
     return undefined;
   }
-  warnUnknownKeys(raw, ["template", "params", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
+  warnUnknownKeys(
+    raw,
+    ["template", "params", "description"],
+    `${prefix}: Unknown field '%s' in the step`,
+    index,
+    path,
+    out,
+  );
   const result = TEMPLATE_STEP_SCHEMA.safeParse(raw);
   const scope: Scope = { prefix, owner: name, step: index, base: path, params: false };
   if (!result.success) {
@@ -572,7 +664,14 @@ function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path,
 
 function parseFragmentStep(raw: Record<string, Json>, index: number, path: Path, tier: Tier, out: Collector) {
   const prefix = `Step ${index}`;
-  warnUnknownKeys(raw, ["fragment", "action", "target", "description"], `${prefix}: Unknown field '%s' in the step`, index, path, out);
+  warnUnknownKeys(
+    raw,
+    ["fragment", "action", "target", "description"],
+    `${prefix}: Unknown field '%s' in the step`,
+    index,
+    path,
+    out,
+  );
   const result = FRAGMENT_STEP_SCHEMA.safeParse(raw);
   const scope: Scope = { prefix, owner: "the fragment step", step: index, base: path, params: false };
   if (!result.success) {
@@ -583,7 +682,15 @@ function parseFragmentStep(raw: Record<string, Json>, index: number, path: Path,
   checkLocatorFiles(result.data.target, [...path, "target"], scope, out);
   if (out.errorCount > before) return undefined;
   const { fragment, action, target } = result.data;
-  const step: NormalizedStep = { index, tier, kind: "fragment", op: "fragment", params: { fragment, action, target }, raw, path };
+  const step: NormalizedStep = {
+    index,
+    tier,
+    kind: "fragment",
+    op: "fragment",
+    params: { fragment, action, target },
+    raw,
+    path,
+  };
   return step;
 }
 
@@ -604,4 +711,3 @@ function warnUnknownKeys(
     }));
   }
 }
-

@@ -42,7 +42,7 @@ export interface OperatorSpec {
 export const FILE_PATH = z.string().superRefine((value, ctx) => {
   const problem = pathProblem(value);
   if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code } });
-}).meta({ description: "Path relative to the repository root (no absolute paths, no \"..\")" });
+}).meta({ description: 'Path relative to the repository root (no absolute paths, no "..")' });
 
 /** Why `path` cannot name a file in the repository, or undefined. */
 export function pathProblem(path: string): { code: string; message: string } | undefined {
@@ -56,7 +56,7 @@ export function pathProblem(path: string): { code: string; message: string } | u
     return { code: "path-outside-repo", message: "must be relative to the repository root, not absolute" };
   }
   if (path.split(/[\\/]/).includes("..")) {
-    return { code: "path-outside-repo", message: "must not contain \"..\" (paths stay inside the repository)" };
+    return { code: "path-outside-repo", message: 'must not contain ".." (paths stay inside the repository)' };
   }
   return undefined;
 }
@@ -80,10 +80,13 @@ const NAME = z.string().min(1).max(1_000);
 /** An identifier (letters, digits, `_`, `$`; not starting with a digit). */
 export const IDENTIFIER = z.string().max(1_000).superRefine((value, ctx) => {
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(value)) {
-    ctx.addIssue({ code: "custom", message: "must be an identifier", params: { code: "invalid-identifier" } });
+    ctx.addIssue({
+      code: "custom",
+      message: "must be an identifier",
+      params: { code: "invalid-identifier" },
+    });
   }
 }).meta({ description: "An identifier" });
-
 
 /** Where `copy_node`/`move_node` put the node relative to `destination`. */
 export const SURGERY_POSITIONS = ["before", "after", "append_to_body", "prepend_to_body"] as const;
@@ -131,15 +134,20 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
     },
     [["locator", "target"]],
   ),
-  spec("wrap_node", "primitive", "Wrap a node (or consecutive sibling matches) between `before` and `after`", {
-    locator: LOCATOR_SCHEMA,
-    before: CODE,
-    after: CODE.optional(),
-    indent_body: z.union([z.number().int().min(0), z.string()]).optional().meta({
-      description: "Indentation added to the wrapped lines: a number of spaces or a string",
-    }),
-    file: FILE_PATH.optional(),
-  }),
+  spec(
+    "wrap_node",
+    "primitive",
+    "Wrap a node (or consecutive sibling matches) between `before` and `after`",
+    {
+      locator: LOCATOR_SCHEMA,
+      before: CODE,
+      after: CODE.optional(),
+      indent_body: z.union([z.number().int().min(0), z.string()]).optional().meta({
+        description: "Indentation added to the wrapped lines: a number of spaces or a string",
+      }),
+      file: FILE_PATH.optional(),
+    },
+  ),
   spec("replace_all_matching", "primitive", "Replace every node a locator matches", {
     locator: LOCATOR_SCHEMA,
     replacement: CODE,

@@ -32,9 +32,13 @@ export function sanitize(input: unknown): { value?: unknown; issues: Issue[] } {
   } catch (err) {
     return {
       issues: [
-        error("plan-not-json", `The plan cannot be read as JSON data: ${(err as Error)?.message ?? String(err)}`, {
-          path: [],
-        }),
+        error(
+          "plan-not-json",
+          `The plan cannot be read as JSON data: ${(err as Error)?.message ?? String(err)}`,
+          {
+            path: [],
+          },
+        ),
       ],
     };
   }
@@ -61,12 +65,18 @@ function copy(input: unknown, issues: Issue[]): unknown {
     if (++count > MAX_VALUES) {
       throw new Error(`it has more than ${MAX_VALUES} values`);
     }
-    if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") {
+    if (
+      value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number"
+    ) {
       return value;
     }
     if (value === undefined) return undefined;
     if (typeof value !== "object") {
-      report("plan-not-json", `The plan contains a ${typeof value} at ${where(path)}: a plan is plain JSON data`, path);
+      report(
+        "plan-not-json",
+        `The plan contains a ${typeof value} at ${where(path)}: a plan is plain JSON data`,
+        path,
+      );
       return undefined;
     }
     if (onPath.has(value)) {
@@ -77,7 +87,11 @@ function copy(input: unknown, issues: Issue[]): unknown {
     const proto = Object.getPrototypeOf(value);
     if (!isArray && proto !== Object.prototype && proto !== null) {
       const name = (value as { constructor?: { name?: string } }).constructor?.name ?? "object";
-      report("plan-not-json", `The plan contains a ${name} at ${where(path)}: a plan is plain JSON data`, path);
+      report(
+        "plan-not-json",
+        `The plan contains a ${name} at ${where(path)}: a plan is plain JSON data`,
+        path,
+      );
       return undefined;
     }
     if (stack.length >= MAX_DEPTH) {
@@ -108,7 +122,11 @@ function copy(input: unknown, issues: Issue[]): unknown {
     const key = frame.keys[frame.next++];
     const path = [...frame.path, key];
     if (typeof key === "string" && FORBIDDEN_KEYS.has(key)) {
-      report("forbidden-key", `The plan contains the key "${key}" at ${where(frame.path)}: it is not allowed in a plan`, path);
+      report(
+        "forbidden-key",
+        `The plan contains the key "${key}" at ${where(frame.path)}: it is not allowed in a plan`,
+        path,
+      );
       continue;
     }
     const child = enter((frame.source as Record<string | number, unknown>)[key], path);

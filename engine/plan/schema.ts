@@ -17,12 +17,7 @@
 
 import { z } from "zod";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
-import {
-  FRAGMENT_ACTIONS,
-  type OperatorSpec,
-  OPERATORS,
-  TEMPLATE_NAMES,
-} from "./operators.ts";
+import { FRAGMENT_ACTIONS, OPERATORS, type OperatorSpec, TEMPLATE_NAMES } from "./operators.ts";
 
 /** Free text on a step, for people; ignored by the engine. */
 const DESCRIPTION = z.string().optional().meta({ description: "What the step is for (ignored)" });

@@ -55,6 +55,8 @@ export function closestNames(name: string, names: Iterable<string>, limit = 3): 
 export function didYouMean(suggestions: string[]): string | undefined {
   if (suggestions.length === 0) return undefined;
   const quoted = suggestions.map((name) => `"${name}"`);
-  const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
+  const list = quoted.length === 1
+    ? quoted[0]
+    : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
   return `did you mean ${list}?`;
 }

@@ -44,17 +44,29 @@ function translateOne(issue: ZodIssue, prefixPath: Path, root: unknown, scope: S
       if (actual === undefined) {
         const { word, label } = nameOf(rel, scope);
         if (label !== "") {
-          return [error("missing-parameter", `${scope.prefix}: Missing ${word} '${label}' for ${scope.owner}`, details)];
+          return [
+            error(
+              "missing-parameter",
+              `${scope.prefix}: Missing ${word} '${label}' for ${scope.owner}`,
+              details,
+            ),
+          ];
         }
       }
       return [
-        error("wrong-type", `${scope.prefix}: ${subject} must be ${expectedText(issue.expected)}, got ${describe(actual)}`, details),
+        error(
+          "wrong-type",
+          `${scope.prefix}: ${subject} must be ${expectedText(issue.expected)}, got ${describe(actual)}`,
+          details,
+        ),
       ];
     }
     case "invalid_value": {
       const options = issue.values.map((v) => JSON.stringify(v));
       const must = options.length === 1 ? `be ${options[0]}` : `be one of ${options.join(", ")}`;
-      return [error("invalid-value", `${scope.prefix}: ${subject} must ${must}, got ${describe(actual)}`, details)];
+      return [
+        error("invalid-value", `${scope.prefix}: ${subject} must ${must}, got ${describe(actual)}`, details),
+      ];
     }
     case "too_small": {
       const origin = issue.origin;
@@ -91,10 +103,20 @@ function translateOne(issue: ZodIssue, prefixPath: Path, root: unknown, scope: S
       return [error(code, `${scope.prefix}: ${subject} ${text}, got ${describe(actual)}`, details)];
     }
     case "invalid_format":
-      return [error("invalid-value", `${scope.prefix}: ${subject} has the wrong format, got ${describe(actual)}`, details)];
+      return [
+        error(
+          "invalid-value",
+          `${scope.prefix}: ${subject} has the wrong format, got ${describe(actual)}`,
+          details,
+        ),
+      ];
     case "not_multiple_of":
       return [
-        error("invalid-value", `${scope.prefix}: ${subject} must be a multiple of ${issue.divisor}, got ${describe(actual)}`, details),
+        error(
+          "invalid-value",
+          `${scope.prefix}: ${subject} must be a multiple of ${issue.divisor}, got ${describe(actual)}`,
+          details,
+        ),
       ];
     case "invalid_key":
     case "invalid_element":
@@ -109,17 +131,29 @@ function translateOne(issue: ZodIssue, prefixPath: Path, root: unknown, scope: S
  * a branch whose literal tag did not match counts as far away). When the
  * value has the wrong type for every branch, say what types would do.
  */
-function translateUnion(issue: ZodIssue & { code: "invalid_union" }, rel: Path, root: unknown, scope: Scope): Issue[] {
+function translateUnion(
+  issue: ZodIssue & { code: "invalid_union" },
+  rel: Path,
+  root: unknown,
+  scope: Scope,
+): Issue[] {
   const branches = issue.errors.filter((branch) => branch.length > 0);
   if (branches.length === 0) {
-    return [error("invalid-value", `${scope.prefix}: ${subjectOf(rel, scope)} is invalid`, { step: scope.step, path: [...scope.base, ...rel] })];
+    return [
+      error("invalid-value", `${scope.prefix}: ${subjectOf(rel, scope)} is invalid`, {
+        step: scope.step,
+        path: [...scope.base, ...rel],
+      }),
+    ];
   }
   const rootTypeErrors = branches.every((branch) =>
     branch.length === 1 && branch[0].code === "invalid_type" && branch[0].path.length === 0
   );
   const actual = valueAt(root, rel);
   if (rootTypeErrors && actual !== undefined) {
-    const expected = [...new Set(branches.map((branch) => expectedText((branch[0] as { expected: string }).expected)))];
+    const expected = [
+      ...new Set(branches.map((branch) => expectedText((branch[0] as { expected: string }).expected))),
+    ];
     return [
       error(
         "wrong-type",
@@ -196,12 +230,16 @@ export function describe(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    if (value.length > 60) return `a string of ${value.length} characters ${JSON.stringify(value.slice(0, 40) + "...")}`;
+    if (value.length > 60) {
+      return `a string of ${value.length} characters ${JSON.stringify(value.slice(0, 40) + "...")}`;
+    }
     return `the string ${JSON.stringify(value)}`;
   }
   if (typeof value === "number") return Number.isFinite(value) ? `the number ${value}` : String(value);
   if (typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : `an array of ${value.length} items`;
+  if (Array.isArray(value)) {
+    return value.length === 0 ? "an empty array" : `an array of ${value.length} items`;
+  }
   if (typeof value === "object") return "an object";
   return `a ${typeof value}`;
 }

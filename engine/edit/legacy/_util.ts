@@ -55,7 +55,13 @@ export function lineTable(text: string): LineTable {
  * Refuse a line range outside the file: `start_line > end_line`, or lines
  * past the end (seed 002 runtime guard "out of bounds").
  */
-export function checkRange(ctx: StepContext, file: string, lines: LineTable, start: number, end: number): void {
+export function checkRange(
+  ctx: StepContext,
+  file: string,
+  lines: LineTable,
+  start: number,
+  end: number,
+): void {
   if (start > end) {
     fail("line-range-invalid", `start_line > end_line: ${start} > ${end}`, {
       ...at(ctx, file, "start_line", start),

@@ -30,9 +30,32 @@ import { at, prepare, preview } from "./_util.ts";
 /** Node types of function-like definitions, per language. */
 const FUNCTION_TYPES: Record<LanguageId, readonly string[]> = {
   python: ["function_definition"],
-  javascript: ["function_declaration", "generator_function_declaration", "method_definition", "function_expression", "function", "arrow_function"],
-  typescript: ["function_declaration", "generator_function_declaration", "method_definition", "function_expression", "function", "arrow_function", "function_signature", "method_signature"],
-  tsx: ["function_declaration", "generator_function_declaration", "method_definition", "function_expression", "function", "arrow_function"],
+  javascript: [
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "function_expression",
+    "function",
+    "arrow_function",
+  ],
+  typescript: [
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "function_signature",
+    "method_signature",
+  ],
+  tsx: [
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "function_expression",
+    "function",
+    "arrow_function",
+  ],
   java: ["method_declaration", "constructor_declaration"],
   go: ["function_declaration", "method_declaration"],
   rust: ["function_item"],
@@ -42,7 +65,8 @@ const FUNCTION_TYPES: Record<LanguageId, readonly string[]> = {
   php: ["function_definition", "method_declaration"],
 };
 
-const CLASS_TYPE = /^(class_definition|class_declaration|class|class_specifier|struct_specifier|struct_item|impl_item|trait_item|interface_declaration|enum_declaration|module|abstract_class_declaration|object|record_declaration)$/;
+const CLASS_TYPE =
+  /^(class_definition|class_declaration|class|class_specifier|struct_specifier|struct_item|impl_item|trait_item|interface_declaration|enum_declaration|module|abstract_class_declaration|object|record_declaration)$/;
 
 /** A function found by name. */
 interface FoundFunction {
@@ -63,7 +87,9 @@ function functionName(node: Node): string | undefined {
       const text = declarator.text;
       return text.slice(text.lastIndexOf("::") + (text.includes("::") ? 2 : 0));
     }
-    declarator = declarator.childForFieldName("declarator") ?? declarator.namedChildren.find((c) => c !== null) ?? null;
+    declarator = declarator.childForFieldName("declarator") ?? declarator.namedChildren.find((c) =>
+      c !== null
+    ) ?? null;
   }
   // JS: `const f = () => ...`, `f: function () {...}`, `this.f = function () {...}`.
   const parent = node.parent;
@@ -126,7 +152,7 @@ function theFunction(doc: Document, funcName: string, ctx: StepContext, file: st
   if (found.length > 1) {
     fail("function-ambiguous", `${found.length} functions named '${funcName}' in "${file}"`, {
       ...at(ctx, file, "func_name", found[0].node.startPosition.row + 1),
-      hint: "qualify the name with its class, e.g. \"ClassName.method\"",
+      hint: 'qualify the name with its class, e.g. "ClassName.method"',
       candidates: found.map((f) => ({
         file,
         line: f.node.startPosition.row + 1,
@@ -157,7 +183,9 @@ export const modifyFunctionSignature: OperatorFn = async (params, ctx) => {
   const headerEnd = bodyOf(fn.node)?.startIndex ?? fn.node.endIndex;
   const header = text.slice(headerStart, headerEnd);
   const exact: number[] = [];
-  for (let i = header.indexOf(p.old_signature); i !== -1; i = header.indexOf(p.old_signature, i + 1)) exact.push(i);
+  for (let i = header.indexOf(p.old_signature); i !== -1; i = header.indexOf(p.old_signature, i + 1)) {
+    exact.push(i);
+  }
   let start: number;
   let end: number;
   let replacement = p.new_signature;
@@ -165,10 +193,14 @@ export const modifyFunctionSignature: OperatorFn = async (params, ctx) => {
     start = headerStart + exact[0];
     end = start + p.old_signature.length;
   } else if (exact.length > 1) {
-    fail("signature-ambiguous", `Old signature occurs ${exact.length} times in the header of '${p.func_name}'`, {
-      ...at(ctx, file, "old_signature", fn.node.startPosition.row + 1),
-      hint: "give the whole signature",
-    });
+    fail(
+      "signature-ambiguous",
+      `Old signature occurs ${exact.length} times in the header of '${p.func_name}'`,
+      {
+        ...at(ctx, file, "old_signature", fn.node.startPosition.row + 1),
+        hint: "give the whole signature",
+      },
+    );
   } else {
     const loose = looseMatches(header, p.old_signature, p.new_signature);
     if (loose.length !== 1) {
@@ -221,7 +253,9 @@ export const replaceFunctionBody: OperatorFn = async (params, ctx) => {
   const braced = text[body.startIndex] === "{" && text[body.endIndex - 1] === "}";
   if (braced) {
     let code = p.new_body.trim();
-    if (code.startsWith("{") && code.endsWith("}")) code = code.slice(1, -1).replace(/^[ \t]*\r?\n/, "").trimEnd();
+    if (code.startsWith("{") && code.endsWith("}")) {
+      code = code.slice(1, -1).replace(/^[ \t]*\r?\n/, "").trimEnd();
+    }
     const inner = await reindent(code, { indent: fnIndent + unit, unit, eol, language });
     start = body.startIndex + 1;
     end = body.endIndex - 1;

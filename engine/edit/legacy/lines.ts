@@ -24,7 +24,9 @@ import { at, checkRange, lineTable, prepare, withEol } from "./_util.ts";
 
 /** The legacy `insert_code` operator. */
 export const insertCode: OperatorFn = async (params, ctx) => {
-  const { p, doc, file } = await prepare<{ file: string; anchor_line: number; position: "before" | "after"; code: string }>(
+  const { p, doc, file } = await prepare<
+    { file: string; anchor_line: number; position: "before" | "after"; code: string }
+  >(
     "insert_code",
     params,
     ctx,
@@ -33,10 +35,14 @@ export const insertCode: OperatorFn = async (params, ctx) => {
   const eol = doc.file.eol;
   const lines = lineTable(text);
   if (p.anchor_line > lines.count) {
-    fail("line-out-of-range", `anchor_line ${p.anchor_line} out of range: "${file}" has ${lines.count} lines`, {
-      ...at(ctx, file, "anchor_line"),
-      hint: "line numbers are 1-based; earlier steps may have moved them",
-    });
+    fail(
+      "line-out-of-range",
+      `anchor_line ${p.anchor_line} out of range: "${file}" has ${lines.count} lines`,
+      {
+        ...at(ctx, file, "anchor_line"),
+        hint: "line numbers are 1-based; earlier steps may have moved them",
+      },
+    );
   }
   if (p.code.trim() === "") {
     fail("code-empty", `Nothing to insert: 'code' is empty`, at(ctx, file, "code", p.anchor_line));

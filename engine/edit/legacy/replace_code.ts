@@ -70,7 +70,9 @@ export const replaceCode: OperatorFn = async (params, ctx) => {
       ...at(ctx, file, "pattern", closest?.startLine),
       hint: closest
         ? `the closest text (${Math.round(closest.score * 100)}% similar, below the 80% needed) is at line${
-          closest.endLine > closest.startLine ? `s ${closest.startLine}-${closest.endLine}` : ` ${closest.startLine}`
+          closest.endLine > closest.startLine
+            ? `s ${closest.startLine}-${closest.endLine}`
+            : ` ${closest.startLine}`
         }: ${preview(closest.text)}`
         : result.skipped
         ? `no fuzzy search was made: ${result.skipped}`
@@ -78,8 +80,18 @@ export const replaceCode: OperatorFn = async (params, ctx) => {
     });
   }
   if (match.layer !== "exact") ctx.warnings.push(inexactWarning(match, ctx.step, file));
-  await ctx.edit(file, "replace_code", [{ start: match.start, end: match.end, replacement: match.replacement }]);
-  return { file, layer: match.layer, score: match.score, start_line: match.startLine, end_line: match.endLine };
+  await ctx.edit(file, "replace_code", [{
+    start: match.start,
+    end: match.end,
+    replacement: match.replacement,
+  }]);
+  return {
+    file,
+    layer: match.layer,
+    score: match.score,
+    start_line: match.startLine,
+    end_line: match.endLine,
+  };
 };
 
 /** The warning for a match found by a layer other than `exact`. */
@@ -99,5 +111,9 @@ function lineRange(match: TextMatch): string {
 }
 
 function layerName(match: TextMatch): string {
-  return match.layer === "exact" ? "exactly" : match.layer === "fuzzy" ? "fuzzy, equally similar" : LAYER_TEXT[match.layer];
+  return match.layer === "exact"
+    ? "exactly"
+    : match.layer === "fuzzy"
+    ? "fuzzy, equally similar"
+    : LAYER_TEXT[match.layer];
 }

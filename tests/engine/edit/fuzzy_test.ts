@@ -30,7 +30,11 @@ Deno.test({
     const random = prng(42);
     const pairs: [string, string][] = [];
     const alphabet = "abc de_f(x)\n  ";
-    const word = () => Array.from({ length: Math.floor(random() * 80) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+    const word = () =>
+      Array.from(
+        { length: Math.floor(random() * 80) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      ).join("");
     for (let i = 0; i < 200; i++) pairs.push([word(), word()]);
     // Real code: windows of corpus files against their neighbours.
     const files = (await corpusBeforeFiles(".py")).slice(0, 20);
@@ -46,7 +50,10 @@ print(json.dumps([difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() fo
       pairs,
     );
     pairs.forEach(([a, b], i) => {
-      assert.ok(Math.abs(similarity(a, b) - expected[i]) < 1e-12, `pair ${i}: ${similarity(a, b)} vs ${expected[i]}`);
+      assert.ok(
+        Math.abs(similarity(a, b) - expected[i]) < 1e-12,
+        `pair ${i}: ${similarity(a, b)} vs ${expected[i]}`,
+      );
     });
     assert.equal(similarity("", ""), 1);
   },
@@ -102,7 +109,10 @@ Deno.test({
         replacement: "hashlib.sha256(s).hexdigest()[:16]",
       }, ctx);
       const text = await repo.text(ctx, AUTH);
-      assert.equal(text, before.replace("(hashlib.sha1(s).hexdigest()[:16])", "(hashlib.sha256(s).hexdigest()[:16])"));
+      assert.equal(
+        text,
+        before.replace("(hashlib.sha1(s).hexdigest()[:16])", "(hashlib.sha256(s).hexdigest()[:16])"),
+      );
       assert.equal(ctx.warnings[0].code, "match-whitespace");
       assert.equal(ctx.warnings[0].line, 122);
     } finally {
@@ -121,15 +131,22 @@ Deno.test({
       await LEGACY_OPS.replace_code({
         file: AUTH,
         pattern: "if algorithm is None:\n    _algorithm = 'MD5'\nelse:\n    _algorithm = algorithm.upper()",
-        replacement: "if algorithm is None:\n    _algorithm = 'MD5'\nelse:\n    _algorithm = algorithm.upper().strip()",
+        replacement:
+          "if algorithm is None:\n    _algorithm = 'MD5'\nelse:\n    _algorithm = algorithm.upper().strip()",
       }, ctx);
       const text = await repo.text(ctx, AUTH);
       assert.equal(
         text,
-        before.replace("            _algorithm = algorithm.upper()\n", "            _algorithm = algorithm.upper().strip()\n"),
+        before.replace(
+          "            _algorithm = algorithm.upper()\n",
+          "            _algorithm = algorithm.upper().strip()\n",
+        ),
       );
       assert.equal(ctx.warnings[0].code, "match-indentation");
-      assert.match(ctx.warnings[0].message, /^Pattern not found exactly; matched at a different indentation at lines 76-79 of/);
+      assert.match(
+        ctx.warnings[0].message,
+        /^Pattern not found exactly; matched at a different indentation at lines 76-79 of/,
+      );
       await assertPythonParses(text);
     } finally {
       await repo.cleanup();
@@ -147,7 +164,8 @@ Deno.test({
       const out = await LEGACY_OPS.replace_code({
         file: AUTH,
         pattern: "if p_parsed.query:\n    path += '?' + p_parsed.querry",
-        replacement: "if p_parsed.query:\n    path += '?' + p_parsed.query\nlog.debug('digest path %s', path)",
+        replacement:
+          "if p_parsed.query:\n    path += '?' + p_parsed.query\nlog.debug('digest path %s', path)",
       }, ctx);
       const score = (out as { score: number }).score;
       assert.ok(score >= 0.8 && score < 1, `score ${score}`);
@@ -192,7 +210,10 @@ Deno.test({
         message,
         `Pattern not found in "requests/auth.py": "if qop is None: respdig = compute_response(HA1, HA2, nonce)"`,
       );
-      assert.match(issues[0].hint!, /^the closest text \(\d+% similar, below the 80% needed\) is at lines? \d+/);
+      assert.match(
+        issues[0].hint!,
+        /^the closest text \(\d+% similar, below the 80% needed\) is at lines? \d+/,
+      );
       assert.equal(await repo.text(ctx, AUTH), before);
     } finally {
       await repo.cleanup();
@@ -216,11 +237,17 @@ Deno.test("layer 4: two equally similar places are an error listing both", async
   try {
     const ctx = repo.ctx();
     const { message, issues } = await rejection(() =>
-      LEGACY_OPS.replace_code({ file: "m.py", pattern: "x = compute(3)\nreturn x + 3", replacement: "pass" }, ctx)
+      LEGACY_OPS.replace_code(
+        { file: "m.py", pattern: "x = compute(3)\nreturn x + 3", replacement: "pass" },
+        ctx,
+      )
     );
     assert.equal(issues[0].code, "pattern-ambiguous");
     assert.match(message, /^Pattern matches 2 places in "m.py" \(fuzzy, equally similar, lines 2-3, 7-8\)/);
-    assert.deepEqual(issues[0].candidates?.map((c) => [c.line, c.text]), [[2, "x = compute(1)"], [7, "x = compute(2)"]]);
+    assert.deepEqual(issues[0].candidates?.map((c) => [c.line, c.text]), [[2, "x = compute(1)"], [
+      7,
+      "x = compute(2)",
+    ]]);
     assert.equal(await repo.text(ctx, "m.py"), source);
   } finally {
     await repo.cleanup();
@@ -228,8 +255,13 @@ Deno.test("layer 4: two equally similar places are an error listing both", async
 });
 
 Deno.test("layer 4: a clearly better candidate wins over a weaker one", () => {
-  const source = "def a():\n    value = compute(1, 2)\n    return value\n\n\ndef b():\n    other = build(9)\n    return other\n";
-  const found = findText(source, "value = compute(1, 3)\nreturn value", "value = compute(1, 3)\nreturn value");
+  const source =
+    "def a():\n    value = compute(1, 2)\n    return value\n\n\ndef b():\n    other = build(9)\n    return other\n";
+  const found = findText(
+    source,
+    "value = compute(1, 3)\nreturn value",
+    "value = compute(1, 3)\nreturn value",
+  );
   assert.equal(found.match?.layer, "fuzzy");
   assert.equal(found.match?.startLine, 2);
   assert.equal(found.match?.replacement, "    value = compute(1, 3)\n    return value");

@@ -28,19 +28,41 @@ Deno.test({
     const repo = await makeRepo({ [AUTH]: before });
     try {
       const plan = planOf([
-        { op: "replace_code", params: { file: AUTH, pattern: "qop=auth, nc", replacement: 'qop="auth", nc' } },
+        {
+          op: "replace_code",
+          params: { file: AUTH, pattern: "qop=auth, nc", replacement: 'qop="auth", nc' },
+        },
         { op: "add_import", params: { file: AUTH, import_statement: "import sys" } },
-        { op: "add_method", params: { file: AUTH, class: "HTTPProxyAuth", code: "def __repr__(self):\n    return 'HTTPProxyAuth'" } },
+        {
+          op: "add_method",
+          params: {
+            file: AUTH,
+            class: "HTTPProxyAuth",
+            code: "def __repr__(self):\n    return 'HTTPProxyAuth'",
+          },
+        },
         {
           op: "replace_node",
           params: {
-            locator: { file: AUTH, kind: "function", name: "__init__", parent: { kind: "class", name: "HTTPBasicAuth" } },
-            replacement: "def __init__(self, username, password):\n        self.username = username\n        self.password = password\n        self.realm = None",
+            locator: {
+              file: AUTH,
+              kind: "function",
+              name: "__init__",
+              parent: { kind: "class", name: "HTTPBasicAuth" },
+            },
+            replacement:
+              "def __init__(self, username, password):\n        self.username = username\n        self.password = password\n        self.realm = None",
           },
         },
         { op: "delete_node", params: { target: { file: AUTH, kind: "class", name: "AuthBase" } } },
       ]);
-      assert.deepEqual(plan.steps.map((step) => step.kind), ["legacy", "composed", "composed", "primitive", "surgery"]);
+      assert.deepEqual(plan.steps.map((step) => step.kind), [
+        "legacy",
+        "composed",
+        "composed",
+        "primitive",
+        "surgery",
+      ]);
       let text = before;
       for (const step of plan.steps) {
         const ctx = repo.ctx(step.index);
@@ -50,7 +72,9 @@ Deno.test({
       }
       assert.ok(text.includes(`base += ', qop="auth", nc=%s, cnonce="%s"' % (ncvalue, cnonce)`));
       assert.ok(text.includes("from .utils import parse_dict_header\nimport sys\n"));
-      assert.ok(text.includes("        return r\n\n    def __repr__(self):\n        return 'HTTPProxyAuth'\n"));
+      assert.ok(
+        text.includes("        return r\n\n    def __repr__(self):\n        return 'HTTPProxyAuth'\n"),
+      );
       assert.ok(text.includes("        self.password = password\n        self.realm = None\n"));
       assert.ok(!text.includes("class AuthBase"));
       await assertPythonParses(text);
@@ -69,7 +93,10 @@ Deno.test("runStep: an operator from define_operators runs with the plan's defin
         params_schema: { file: "string", name: "string" },
         steps: [{
           primitive: "insert_after_node",
-          params: { locator: { file: "$file", kind: "class", name: "A", field: "body", nth_child: -1 }, code: "$name = True" },
+          params: {
+            locator: { file: "$file", kind: "class", name: "A", field: "body", nth_child: -1 },
+            code: "$name = True",
+          },
         }],
       }],
       plan: [{ op: "add_flag", params: { file: "m.py", name: "enabled" } }],
@@ -99,7 +126,12 @@ Deno.test("runStep: tier-1 surgery (but delete_node), templates and fragments ar
       got.push([issues[0].code, issues[0].step, issues[0].path, message]);
     }
     assert.deepEqual(got, [
-      ["not-implemented", 0, ["plan", 0], "AST surgery operator 'rename_identifier' (tier 1) is not implemented yet"],
+      [
+        "not-implemented",
+        0,
+        ["plan", 0],
+        "AST surgery operator 'rename_identifier' (tier 1) is not implemented yet",
+      ],
       ["not-implemented", 1, ["plan", 1], "Template 'guard_clause' (tier 2) is not implemented yet"],
       ["not-implemented", 2, ["plan", 2], "Fragment steps (tier 3) is not implemented yet"],
     ]);
@@ -151,7 +183,10 @@ Deno.test("executePlan with runStep: a plan is written as a whole, or not at all
 
     const passed = await run([
       { op: "rename_symbol", params: { file: "m.py", old_name: "f", new_name: "h" } },
-      { op: "modify_function_signature", params: { file: "m.py", func_name: "h", old_signature: "(a)", new_signature: "(a, b=0)" } },
+      {
+        op: "modify_function_signature",
+        params: { file: "m.py", func_name: "h", old_signature: "(a)", new_signature: "(a, b=0)" },
+      },
     ]);
     assert.equal(passed.success, true, JSON.stringify(passed.errors));
     assert.deepEqual(passed.files_changed, ["m.py"]);

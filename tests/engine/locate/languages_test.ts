@@ -376,7 +376,7 @@ const CASES: Record<string, Case[]> = {
     [{ kind: "for" }, ["for (int i = 0"]],
     [{ kind: "while" }, ["while (total < 3)"]],
     [{ kind: "if", parent: { kind: "function", name: "find" } }, ["if (strcmp("]],
-    [{ kind: "return", parent: { kind: "function", name: "find" } }, ["return i;", /^    return -1;$/]],
+    [{ kind: "return", parent: { kind: "function", name: "find" } }, ["return i;", /^ {4}return -1;$/]],
     [{ kind: "call", name: "printf" }, ["printf("]],
     [{ kind: "call", name: "find" }, ["if (find(inv"]],
     [{ kind: "parameter", parent: { kind: "function", name: "add" } }, ["int add(struct", "int add(struct"]],

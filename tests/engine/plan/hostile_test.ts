@@ -62,19 +62,33 @@ function baseSteps(): Record<string, unknown>[] {
     { op: "delete_lines", params: { file: A, start_line: 99, end_line: 100 } },
     {
       op: "wrap_block",
-      params: { file: A, start_line: 169, end_line: 170, before_code: "try:", after_code: "except Exception:\n    pass" },
+      params: {
+        file: A,
+        start_line: 169,
+        end_line: 170,
+        before_code: "try:",
+        after_code: "except Exception:\n    pass",
+      },
     },
     { op: "rename_symbol", params: { file: A, old_name: "nonce", new_name: "n2" } },
     {
       op: "modify_function_signature",
-      params: { file: A, func_name: "handle_401", old_signature: "(self, r, **kwargs)", new_signature: "(self, r, *a, **kwargs)" },
+      params: {
+        file: A,
+        func_name: "handle_401",
+        old_signature: "(self, r, **kwargs)",
+        new_signature: "(self, r, *a, **kwargs)",
+      },
     },
     { op: "replace_function_body", params: { file: A, func_name: "_basic_auth_str", new_body: "return ''" } },
     { op: "add_import", params: { file: A, import_statement: "import sys" } },
     { op: "add_method", params: { file: A, class: "AuthBase", code: "def x(self):\n    return 1" } },
     { op: "add_class_attribute", params: { file: A, class_name: "AuthBase", attribute: "flag = True" } },
     { op: "replace_node", params: { locator: FN, replacement: "def _basic_auth_str(u, p):\n    return ''" } },
-    { op: "insert_after_node", params: { locator: { file: A, kind: "import", index: -1 }, code: "import sys" } },
+    {
+      op: "insert_after_node",
+      params: { locator: { file: A, kind: "import", index: -1 }, code: "import sys" },
+    },
     { op: "delete_node", params: { locator: { file: A, kind: "class", name: "HTTPProxyAuth" } } },
     { op: "wrap_node", params: { locator: FN, before: "if True:", after: "" } },
     {
@@ -89,9 +103,16 @@ function baseSteps(): Record<string, unknown>[] {
     { op: "locate_region", params: { locator: { file: A, kind: "class", name: "AuthBase" } } },
     { op: "rename_identifier", params: { target: FN, new_name: "basic" } },
     { op: "delete_node", params: { target: { file: JS, kind: "function", name: "add" } } },
-    { template: "guard_clause", params: { target: FN, condition: "username is None", guard_body: "return ''" } },
     {
-      fragment: { kind: "if_statement", properties: { condition: "x" }, children: [{ kind: "pass_statement" }] },
+      template: "guard_clause",
+      params: { target: FN, condition: "username is None", guard_body: "return ''" },
+    },
+    {
+      fragment: {
+        kind: "if_statement",
+        properties: { condition: "x" },
+        children: [{ kind: "pass_statement" }],
+      },
       action: "replace",
       target: FN,
     },
@@ -171,7 +192,11 @@ function hostileValue(): unknown {
     case 10:
       return nested(int(200) + 10);
     case 11:
-      return { type: "sexp", file: A, query: pick(["(((", '(identifier) @x (#eq? @x "a" "b" "c")', "(nonexistent_node) @n", ""]) };
+      return {
+        type: "sexp",
+        file: A,
+        query: pick(["(((", '(identifier) @x (#eq? @x "a" "b" "c")', "(nonexistent_node) @n", ""]),
+      };
     case 12:
       return "$__proto__.polluted";
     default:
@@ -220,7 +245,14 @@ function container(root: unknown, path: Path): Record<string | number, unknown> 
 
 function setAt(root: unknown, path: Path, value: unknown): void {
   const parent = container(root, path);
-  if (parent) Object.defineProperty(parent, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
+  if (parent) {
+    Object.defineProperty(parent, path[path.length - 1], {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
 }
 
 function deleteAt(root: unknown, path: Path): void {
@@ -274,7 +306,10 @@ function nonJsonValue(): unknown {
     // deno-lint-ignore no-sparse-arrays
     [, , { op: "locate" }],
     Object.create(null),
-    [Object.assign(Object.create(null), { op: "replace_code", params: { file: "/etc/passwd", pattern: "a", replacement: "b" } })],
+    [Object.assign(Object.create(null), {
+      op: "replace_code",
+      params: { file: "/etc/passwd", pattern: "a", replacement: "b" },
+    })],
     [{ op: "locate", params: { locator: { file: A, kind: "class", index: NaN } } }],
   ]);
 }
@@ -306,9 +341,21 @@ function hostileDefinitions(): unknown {
     [{ define: "a", steps: [{ primitive: "b" }] }, { define: "b", steps: [{ primitive: "a" }] }],
     [{ define: "__proto__", steps: [{ primitive: "locate", params: { locator: FN } }] }],
     [{ define: "constructor", steps: [{ primitive: "locate", params: { locator: FN } }] }],
-    [{ define: "x", params_schema: { file: "string" }, steps: [{ if: "$file.__proto__ == 1 and (((", then: [] }] }],
-    [{ define: "x", params_schema: { file: "nonsense" }, steps: [{ primitive: "delete_node", params: { locator: { file: "$file" } } }] }],
-    [{ define: "x", params_schema: { f: "string" }, steps: [{ primitive: "replace_code", params: { file: "../../etc/passwd" } }] }],
+    [{
+      define: "x",
+      params_schema: { file: "string" },
+      steps: [{ if: "$file.__proto__ == 1 and (((", then: [] }],
+    }],
+    [{
+      define: "x",
+      params_schema: { file: "nonsense" },
+      steps: [{ primitive: "delete_node", params: { locator: { file: "$file" } } }],
+    }],
+    [{
+      define: "x",
+      params_schema: { f: "string" },
+      steps: [{ primitive: "replace_code", params: { file: "../../etc/passwd" } }],
+    }],
     [{ define: "replace_code", steps: [{ primitive: "locate", params: { locator: FN } }] }],
     "not an array",
     [null, 3, "x"],
@@ -360,10 +407,16 @@ function generate(i: number): Case {
       const s = pick([
         { op: "replace_node", params: { locator: target, replacement: "pass" } },
         { op: "delete_node", params: { locator: target, all: random() < 0.5 } },
-        { op: "wrap_node", params: { locator: target, before: "try:", after: "except Exception:\n    pass" } },
+        {
+          op: "wrap_node",
+          params: { locator: target, before: "try:", after: "except Exception:\n    pass" },
+        },
         { op: "replace_all_matching", params: { locator: target, replacement: "x" } },
         { op: "locate", params: { locator: target } },
-        { op: "insert_before_node", params: { locator: target, code: "x = 1", separator: pick(["\n", "", ", ", "\n\n\n"]) } },
+        {
+          op: "insert_before_node",
+          params: { locator: target, code: "x = 1", separator: pick(["\n", "", ", ", "\n\n\n"]) },
+        },
         { op: "delete_node", params: { target } },
         { template: "wrap_try_except", params: { target } },
       ]);
@@ -382,7 +435,9 @@ function generate(i: number): Case {
     case 5: {
       const depth = i % 120 === 5 ? 100_000 : int(3000) + 60;
       const shape = int(3);
-      if (shape === 0) return { family: "deep", value: [{ op: "locate", params: { locator: nested(depth) } }] };
+      if (shape === 0) {
+        return { family: "deep", value: [{ op: "locate", params: { locator: nested(depth) } }] };
+      }
       if (shape === 1) {
         let arr: unknown = [];
         for (let k = 0; k < depth; k++) arr = [arr];
@@ -394,22 +449,42 @@ function generate(i: number): Case {
     }
     case 6: {
       const s = step();
-      const where = pick([[], ...paths(s).filter((path) => {
-        const parent = container(s, [...path, "x"]);
-        return parent && !Array.isArray(parent);
-      })]);
+      const where = pick([
+        [],
+        ...paths(s).filter((path) => {
+          const parent = container(s, [...path, "x"]);
+          return parent && !Array.isArray(parent);
+        }),
+      ]);
       const target = where.length === 0 ? s : container(s, [...where, "x"])!;
       const key = pick(["__proto__", "constructor", "prototype"]);
-      Object.defineProperty(target, key, { value: { polluted: true, file: "/etc/passwd" }, enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(target, key, {
+        value: { polluted: true, file: "/etc/passwd" },
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
       return { family: "prototype", value: wrap([s]) };
     }
     case 7: {
       const s = pick([
-        { op: "insert_code", params: { file: A, anchor_line: pick(BAD_NUMBERS), position: "after", code: "x = 1" } },
-        { op: "delete_lines", params: { file: A, start_line: pick(BAD_NUMBERS), end_line: pick(BAD_NUMBERS) } },
+        {
+          op: "insert_code",
+          params: { file: A, anchor_line: pick(BAD_NUMBERS), position: "after", code: "x = 1" },
+        },
+        {
+          op: "delete_lines",
+          params: { file: A, start_line: pick(BAD_NUMBERS), end_line: pick(BAD_NUMBERS) },
+        },
         {
           op: "wrap_block",
-          params: { file: A, start_line: pick(BAD_NUMBERS), end_line: pick(BAD_NUMBERS), before_code: "try:", after_code: "finally:\n    pass" },
+          params: {
+            file: A,
+            start_line: pick(BAD_NUMBERS),
+            end_line: pick(BAD_NUMBERS),
+            before_code: "try:",
+            after_code: "finally:\n    pass",
+          },
         },
         { op: "locate", params: { locator: { file: A, kind: "class", index: pick(BAD_NUMBERS) } } },
         { op: "locate", params: { locator: { file: A, kind: "class", nth_child: pick(BAD_NUMBERS) } } },
@@ -418,7 +493,9 @@ function generate(i: number): Case {
       return { family: "numbers", value: wrap([structuredClone(s)]) };
     }
     case 8:
-      return random() < 0.5 ? { family: "non-json-value", value: nonJsonValue() } : { family: "non-json-text", text: garbageText() };
+      return random() < 0.5
+        ? { family: "non-json-value", value: nonJsonValue() }
+        : { family: "non-json-text", text: garbageText() };
     case 9:
       return {
         family: "top-level",
@@ -448,19 +525,35 @@ function generate(i: number): Case {
       return { family: "multi", value: wrap(list) };
     }
     default: {
-      if (i % 120 === 11 || i % 120 === 23) {
+      const k = Math.floor(i / 12);
+      if (k % 16 === 0) {
+        // One case of each, in turn (10 MB texts are slow to move around; six are enough).
         const big = tenMegabytes();
-        const s = pick([
+        const s = [
           { op: "replace_code", params: { file: A, pattern: big, replacement: "x" } },
           { op: "replace_code", params: { file: A, pattern: "import os\n", replacement: big } },
           { op: "insert_code", params: { file: A, anchor_line: 1, position: "before", code: big } },
           { op: "rename_symbol", params: { file: A, old_name: big, new_name: "y" } },
           { op: "locate", params: { locator: { file: A, kind: "function", name: big } } },
           { op: big, params: {} },
+        ][(k / 16) % 6];
+        return { family: "huge", value: [s] };
+      }
+      if (k % 16 === 8) {
+        // Just over and well under the 1 MB limit on code parameters.
+        const big = "y = 2\n".repeat(pick([166_667, 80_000]));
+        const s = pick([
+          { op: "replace_code", params: { file: A, pattern: "import os\n", replacement: big } },
+          { op: "insert_code", params: { file: A, anchor_line: 1, position: "before", code: big } },
+          { op: "replace_node", params: { locator: FN, replacement: big } },
+          { op: "add_import", params: { file: A, import_statement: big } },
         ]);
         return { family: "huge", value: [s] };
       }
-      return { family: "definitions", value: { define_operators: hostileDefinitions(), plan: [step(), { op: "loop", params: {} }] } };
+      return {
+        family: "definitions",
+        value: { define_operators: hostileDefinitions(), plan: [step(), { op: "loop", params: {} }] },
+      };
     }
   }
 }
@@ -470,8 +563,14 @@ function checkIssues(issues: Issue[], label: string): void {
   assert.ok(issues.length > 0, `${label}: no issues`);
   for (const issue of issues) {
     assert.match(issue.code ?? "", KEBAB, `${label}: bad code ${JSON.stringify(issue.code)}`);
-    assert.ok(typeof issue.message === "string" && issue.message.trim().length > 0, `${label}: empty message`);
-    assert.ok(issue.message.length < 2_000, `${label}: ${issue.code} message of ${issue.message.length} characters: ${issue.message.slice(0, 300)}`);
+    assert.ok(
+      typeof issue.message === "string" && issue.message.trim().length > 0,
+      `${label}: empty message`,
+    );
+    assert.ok(
+      issue.message.length < 2_000,
+      `${label}: ${issue.code} message of ${issue.message.length} characters: ${issue.message.slice(0, 300)}`,
+    );
     assert.ok(issue.severity === "error" || issue.severity === "warning", `${label}: bad severity`);
   }
 }
@@ -518,7 +617,9 @@ Deno.test({
 
       const workspace = Workspace.open(repo);
       const store = new DocumentStore(workspace);
-      const sentinel = parsePlan([{ op: "delete_lines", params: { file: A, start_line: 1, end_line: 1_000_000 } }]).plan!.steps[0];
+      const sentinel =
+        parsePlan([{ op: "delete_lines", params: { file: A, start_line: 1, end_line: 1_000_000 } }]).plan!
+          .steps[0];
       const counts = { parsed: 0, rejected: 0, stepFailures: 0, stepSuccesses: 0, executed: 0 };
       const families = new Map<string, number>();
 
@@ -548,7 +649,9 @@ Deno.test({
             await runStep(step, ctx, plan);
             counts.stepSuccesses++;
           } catch (err) {
-            if (!(err instanceof IssueError)) assert.fail(`${label}: runStep threw ${(err as Error)?.stack ?? err}`);
+            if (!(err instanceof IssueError)) {
+              assert.fail(`${label}: runStep threw ${(err as Error)?.stack ?? err}`);
+            }
             counts.stepFailures++;
             checkIssues(err.issues, label);
           }
@@ -567,7 +670,9 @@ Deno.test({
         checkIssues(outcome.errors, label);
         timing.set(c.family, (timing.get(c.family) ?? 0) + performance.now() - started);
       }
-      if (Deno.env.get("HOSTILE_TIMING")) console.log(Object.fromEntries([...timing].map(([k, v]) => [k, Math.round(v)])));
+      if (Deno.env.get("HOSTILE_TIMING")) {
+        console.log(Object.fromEntries([...timing].map(([k, v]) => [k, Math.round(v)])));
+      }
 
       assert.equal(hasPendingJournal(workspace), false);
       const after = await hashTree(root);
@@ -581,7 +686,9 @@ Deno.test({
       assert.ok(counts.rejected > CASES / 2, JSON.stringify(counts));
       assert.ok(counts.executed > 50, JSON.stringify(counts));
       assert.equal(families.size, 14, JSON.stringify([...families]));
-      console.log(`hostile plans: ${JSON.stringify(counts)}; families ${JSON.stringify(Object.fromEntries(families))}`);
+      console.log(
+        `hostile plans: ${JSON.stringify(counts)}; families ${JSON.stringify(Object.fromEntries(families))}`,
+      );
     } finally {
       await Deno.remove(root, { recursive: true });
     }

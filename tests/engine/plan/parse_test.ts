@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import type { Issue } from "../../../engine/issue.ts";
 import { detectTier, MAX_ISSUES, parsePlan, parsePlanText } from "../../../engine/plan/mod.ts";
 
-const LOC = { file: "src/query.py", kind: "function", name: "defer", parent: { kind: "class", name: "QuerySet" } };
+const LOC = {
+  file: "src/query.py",
+  kind: "function",
+  name: "defer",
+  parent: { kind: "class", name: "QuerySet" },
+};
 
 function errorsOf(value: unknown): Issue[] {
   const { plan, issues } = parsePlan(value);
@@ -27,30 +32,72 @@ function only(value: unknown): Issue {
 Deno.test("every step kind parses, with its tier, kind and path", () => {
   const plan = [
     { op: "replace_node", params: { locator: LOC, replacement: "def defer(self): ..." } },
-    { op: "insert_after_node", params: { locator: { kind: "import", file: "src/query.py", index: -1 }, code: "import os" } },
+    {
+      op: "insert_after_node",
+      params: { locator: { kind: "import", file: "src/query.py", index: -1 }, code: "import os" },
+    },
     { op: "delete_node", params: { locator: LOC } },
     { op: "delete_node", params: { target: LOC } },
     { op: "rename_identifier", params: { target: LOC, new_name: "postpone" } },
-    { op: "move_node", params: { target: LOC, destination: { file: "src/query.py", kind: "class", name: "Q" }, position: "append_to_body" } },
-    { op: "swap_nodes", params: { target: LOC, other: { file: "src/query.py", kind: "function", name: "only" } } },
-    { op: "reorder_children", params: { target: { file: "src/query.py", kind: "class", name: "Q" }, order: [1, 0] } },
+    {
+      op: "move_node",
+      params: {
+        target: LOC,
+        destination: { file: "src/query.py", kind: "class", name: "Q" },
+        position: "append_to_body",
+      },
+    },
+    {
+      op: "swap_nodes",
+      params: { target: LOC, other: { file: "src/query.py", kind: "function", name: "only" } },
+    },
+    {
+      op: "reorder_children",
+      params: { target: { file: "src/query.py", kind: "class", name: "Q" }, order: [1, 0] },
+    },
     { op: "add_method", params: { file: "src/query.py", class: "QuerySet", code: "def f(self):\n    pass" } },
     { op: "add_import", params: { file: "src/query.py", import_statement: "import os" } },
-    { op: "add_class_attribute", params: { file: "src/query.py", class_name: "QuerySet", attribute: "x = 1" } },
+    {
+      op: "add_class_attribute",
+      params: { file: "src/query.py", class_name: "QuerySet", attribute: "x = 1" },
+    },
     { op: "replace_code", params: { file: "src/query.py", pattern: "a", replacement: "b" } },
-    { op: "insert_code", params: { file: "src/query.py", anchor_line: 3, position: "before", code: "x = 1" } },
+    {
+      op: "insert_code",
+      params: { file: "src/query.py", anchor_line: 3, position: "before", code: "x = 1" },
+    },
     { op: "delete_lines", params: { file: "src/query.py", start_line: 3, end_line: 4 } },
-    { op: "modify_function_signature", params: { file: "a.py", func_name: "f", old_signature: "(a)", new_signature: "(a, b)" } },
+    {
+      op: "modify_function_signature",
+      params: { file: "a.py", func_name: "f", old_signature: "(a)", new_signature: "(a, b)" },
+    },
     { op: "rename_symbol", params: { file: "a.py", old_name: "x", new_name: "y" } },
-    { op: "wrap_block", params: { file: "a.py", start_line: 1, end_line: 2, before_code: "try:", after_code: "finally:\n    pass" } },
+    {
+      op: "wrap_block",
+      params: {
+        file: "a.py",
+        start_line: 1,
+        end_line: 2,
+        before_code: "try:",
+        after_code: "finally:\n    pass",
+      },
+    },
     { op: "replace_function_body", params: { file: "a.py", func_name: "f", new_body: "return 1" } },
     { template: "guard_clause", params: { target: LOC, condition: "x is None", guard_body: "return" } },
     {
-      fragment: { kind: "if_statement", properties: { condition: "x" }, children: [{ kind: "return_statement" }] },
+      fragment: {
+        kind: "if_statement",
+        properties: { condition: "x" },
+        children: [{ kind: "return_statement" }],
+      },
       action: "insert_before",
       target: LOC,
     },
-    { op: "locate", params: { locator: { type: "sexp", file: "a.py", query: "(identifier) @id" } }, description: "look" },
+    {
+      op: "locate",
+      params: { locator: { type: "sexp", file: "a.py", query: "(identifier) @id" } },
+      description: "look",
+    },
   ];
   const { plan: parsed, issues } = parsePlan(plan);
   assert.deepEqual(issues, []);
@@ -82,7 +129,11 @@ Deno.test("every step kind parses, with its tier, kind and path", () => {
     ],
   );
   assert.deepEqual(parsed.steps[12].params, plan[12].params);
-  assert.deepEqual(parsed.steps[19].params, { fragment: plan[19].fragment, action: "insert_before", target: LOC });
+  assert.deepEqual(parsed.steps[19].params, {
+    fragment: plan[19].fragment,
+    action: "insert_before",
+    target: LOC,
+  });
   assert.deepEqual(parsed.steps[18].params, plan[18].params);
   assert.deepEqual(parsed.steps[5].path, [5]);
   assert.deepEqual(parsed.steps[0].raw, plan[0]);
@@ -93,7 +144,13 @@ Deno.test("the object format: define_operators and calls of the defined operator
   const doc = {
     define_operators: [{
       define: "add_cached_property",
-      params_schema: { file: "string", class_name: "string", prop_name: "string", body: "string", note: "string?" },
+      params_schema: {
+        file: "string",
+        class_name: "string",
+        prop_name: "string",
+        body: "string",
+        note: "string?",
+      },
       steps: [{
         primitive: "insert_after_node",
         params: {
@@ -103,8 +160,14 @@ Deno.test("the object format: define_operators and calls of the defined operator
       }],
     }],
     plan: [
-      { op: "add_import", params: { file: "query.py", import_statement: "from functools import cached_property" } },
-      { op: "add_cached_property", params: { file: "query.py", class_name: "QuerySet", prop_name: "_key", body: "        return 1" } },
+      {
+        op: "add_import",
+        params: { file: "query.py", import_statement: "from functools import cached_property" },
+      },
+      {
+        op: "add_cached_property",
+        params: { file: "query.py", class_name: "QuerySet", prop_name: "_key", body: "        return 1" },
+      },
     ],
   };
   const { plan, issues } = parsePlan(doc);
@@ -116,15 +179,27 @@ Deno.test("the object format: define_operators and calls of the defined operator
     ["composed", "add_cached_property", ["plan", 1]],
   ]);
 
-  const bad = errorsOf({ ...doc, plan: [{ op: "add_cached_property", params: { file: "q.py", class_name: 3, prop_name: "p" } }] });
+  const bad = errorsOf({
+    ...doc,
+    plan: [{ op: "add_cached_property", params: { file: "q.py", class_name: 3, prop_name: "p" } }],
+  });
   assert.deepEqual(bad.map((issue) => [issue.code, issue.message, issue.path]), [
-    ["wrong-type", "Step 0: Parameter 'class_name' of add_cached_property must be a string, got the number 3", [
+    [
+      "wrong-type",
+      "Step 0: Parameter 'class_name' of add_cached_property must be a string, got the number 3",
+      [
+        "plan",
+        0,
+        "params",
+        "class_name",
+      ],
+    ],
+    ["missing-parameter", "Step 0: Missing parameter 'body' for add_cached_property", [
       "plan",
       0,
       "params",
-      "class_name",
+      "body",
     ]],
-    ["missing-parameter", "Step 0: Missing parameter 'body' for add_cached_property", ["plan", 0, "params", "body"]],
   ]);
 });
 
@@ -153,7 +228,10 @@ Deno.test("unknown operator: the seed's message, the closest names, step and pat
     hint: 'did you mean "replace_function_body", "replace_code" or "replace_node"?',
   });
   assert.match(only([{ op: "edit_file", params: {} }]).hint!, /^operators: replace_node, /);
-  assert.match(only([{ op: "guard_clause", params: {} }]).hint!, /is a template: write \{"template": "guard_clause"/);
+  assert.match(
+    only([{ op: "guard_clause", params: {} }]).hint!,
+    /is a template: write \{"template": "guard_clause"/,
+  );
   for (const name of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
     assert.equal(only([{ op: name, params: {} }]).code, "unknown-operator", name);
   }
@@ -167,7 +245,12 @@ Deno.test("missing and mistyped parameters, with the seed's wording and JSON pat
     { op: "delete_lines", params: { file: "a.py", start_line: 0, end_line: 2.5 } },
   ]);
   assert.deepEqual(errors.map((issue) => [issue.code, issue.step, issue.path, issue.message]), [
-    ["missing-parameter", 0, [0, "params", "pattern"], "Step 0: Missing parameter 'pattern' for replace_code"],
+    [
+      "missing-parameter",
+      0,
+      [0, "params", "pattern"],
+      "Step 0: Missing parameter 'pattern' for replace_code",
+    ],
     [
       "wrong-type",
       1,
@@ -180,7 +263,12 @@ Deno.test("missing and mistyped parameters, with the seed's wording and JSON pat
       [1, "params", "position"],
       `Step 1: Parameter 'position' of insert_code must be one of "before", "after", got the string "middle"`,
     ],
-    ["wrong-type", 1, [1, "params", "code"], "Step 1: Parameter 'code' of insert_code must be a string, got the number 3"],
+    [
+      "wrong-type",
+      1,
+      [1, "params", "code"],
+      "Step 1: Parameter 'code' of insert_code must be a string, got the number 3",
+    ],
     [
       "wrong-type",
       2,
@@ -216,7 +304,10 @@ Deno.test("locator problems: a missing file, an unknown field, not an object", (
   ]);
   assert.equal(errors[0].message, "Step 0: Missing parameter 'locator.file' for replace_node");
   assert.equal(errors[1].message, "Step 1: Unknown field 'nmae' in parameter 'locator' of delete_node");
-  assert.equal(errors[2].message, `Step 2: Parameter 'locator' of locate must be an object, got the string "function f"`);
+  assert.equal(
+    errors[2].message,
+    `Step 2: Parameter 'locator' of locate must be an object, got the string "function f"`,
+  );
 });
 
 Deno.test("paths that leave the repository are refused in the plan already", () => {
@@ -230,7 +321,10 @@ Deno.test("paths that leave the repository are refused in the plan already", () 
     ["path-outside-repo", [1, "params", "file"]],
     ["path-outside-repo", [2, "params", "file"]],
   ]);
-  assert.match(errors[1].message, /^Step 1: Parameter 'file' of delete_lines must be relative to the repository root/);
+  assert.match(
+    errors[1].message,
+    /^Step 1: Parameter 'file' of delete_lines must be relative to the repository root/,
+  );
 });
 
 Deno.test("alternative spellings: one is required, two different values conflict", () => {
@@ -240,9 +334,15 @@ Deno.test("alternative spellings: one is required, two different values conflict
     "Step 0: Missing parameter 'class_name' for add_method",
     'give one of "class_name", "class"',
   ]]);
-  const conflict = only([{ op: "add_method", params: { file: "a.py", class: "A", class_name: "B", code: "x" } }]);
+  const conflict = only([{
+    op: "add_method",
+    params: { file: "a.py", class: "A", class_name: "B", code: "x" },
+  }]);
   assert.equal(conflict.code, "conflicting-parameters");
-  const sameTwice = parsePlan([{ op: "add_method", params: { file: "a.py", class: "A", class_name: "A", code: "x" } }]);
+  const sameTwice = parsePlan([{
+    op: "add_method",
+    params: { file: "a.py", class: "A", class_name: "A", code: "x" },
+  }]);
   assert.ok(sameTwice.plan);
   const both = only([{ op: "delete_node", params: { locator: LOC, target: { ...LOC, name: "other" } } }]);
   assert.equal(both.code, "conflicting-parameters");
@@ -252,7 +352,11 @@ Deno.test("alternative spellings: one is required, two different values conflict
 
 Deno.test("unknown parameters and fields are warnings with a suggestion; the plan still parses", () => {
   const { plan, issues } = parsePlan([
-    { op: "replace_code", params: { file: "a.py", pattern: "x", replacement: "y", replacment: "z" }, why: "because" },
+    {
+      op: "replace_code",
+      params: { file: "a.py", pattern: "x", replacement: "y", replacment: "z" },
+      why: "because",
+    },
   ]);
   assert.ok(plan);
   assert.deepEqual(issues.map((issue) => [issue.severity, issue.code, issue.path, issue.hint]), [
@@ -268,17 +372,23 @@ Deno.test("a legacy operator given a locator points to its primitive equivalent"
   const issue = errors[0];
   assert.equal(issue.code, "missing-parameter");
   assert.equal(issue.message, "Step 0: Missing parameter 'file' for replace_code");
-  assert.match(issue.hint!, /replace_code is a legacy operator taking "file", "pattern", "replacement"; to target a node by locator use replace_node/);
+  assert.match(
+    issue.hint!,
+    /replace_code is a legacy operator taking "file", "pattern", "replacement"; to target a node by locator use replace_node/,
+  );
 });
 
 Deno.test("steps that are not steps", () => {
-  assert.deepEqual(errorsOf([42, "x", null, { params: {} }, { operation: "replace_code" }]).map((i) => [i.step, i.code]), [
-    [0, "plan-invalid"],
-    [1, "plan-invalid"],
-    [2, "plan-invalid"],
-    [3, "plan-invalid"],
-    [4, "plan-invalid"],
-  ]);
+  assert.deepEqual(
+    errorsOf([42, "x", null, { params: {} }, { operation: "replace_code" }]).map((i) => [i.step, i.code]),
+    [
+      [0, "plan-invalid"],
+      [1, "plan-invalid"],
+      [2, "plan-invalid"],
+      [3, "plan-invalid"],
+      [4, "plan-invalid"],
+    ],
+  );
   assert.match(only([{ operation: "replace_code" }]).hint!, /name the operator in "op" \(not "operation"\)/);
   assert.equal(
     only([{ op: "replace_code", template: "guard_clause" }]).message,
@@ -288,8 +398,14 @@ Deno.test("steps that are not steps", () => {
     only([{ op: "replace_code", file: "a.py", pattern: "x", replacement: "y" }]).message,
     `Step 0: The parameters of replace_code belong in "params": move 'file', 'pattern', 'replacement' into "params"`,
   );
-  assert.equal(only([{ op: 7, params: {} }]).message, `Step 0: "op" must be an operator name, got the number 7`);
-  assert.equal(only([{ op: "locate", params: [1] }]).message, "Step 0: The params of locate must be an object, got an array of 1 items");
+  assert.equal(
+    only([{ op: 7, params: {} }]).message,
+    `Step 0: "op" must be an operator name, got the number 7`,
+  );
+  assert.equal(
+    only([{ op: "locate", params: [1] }]).message,
+    "Step 0: The params of locate must be an object, got an array of 1 items",
+  );
 });
 
 Deno.test("templates and fragments: unknown names and shape errors", () => {
@@ -299,7 +415,10 @@ Deno.test("templates and fragments: unknown names and shape errors", () => {
     "Step 0: Unknown template 'guard_claus'",
     'did you mean "guard_clause"?',
   ]);
-  assert.match(only([{ template: "replace_code", params: {} }]).hint!, /is an operator: write \{"op": "replace_code"/);
+  assert.match(
+    only([{ template: "replace_code", params: {} }]).hint!,
+    /is an operator: write \{"op": "replace_code"/,
+  );
   const noTarget = only([{ template: "wrap_try_except", params: { exc_type: "ValueError" } }]);
   assert.deepEqual([noTarget.code, noTarget.path], ["missing-parameter", [0, "params", "target"]]);
   assert.equal(noTarget.message, "Step 0: Missing parameter 'target' for wrap_try_except");
@@ -314,17 +433,26 @@ Deno.test("templates and fragments: unknown names and shape errors", () => {
 Deno.test("not a plan: file lists, empty arrays, scalars, objects without steps", () => {
   const files = only(["src/foo.py", "src/bar.py"]);
   assert.equal(files.code, "plan-invalid");
-  assert.match(files.message, /^The plan is a list of strings \("src\/foo.py", \.\.\.\), not of steps: a plan is a JSON array of steps, e\.g\. \[\{"op": "replace_code"/);
+  assert.match(
+    files.message,
+    /^The plan is a list of strings \("src\/foo.py", \.\.\.\), not of steps: a plan is a JSON array of steps, e\.g\. \[\{"op": "replace_code"/,
+  );
   assert.match(only([]).message, /^The plan has no steps: a plan is a JSON array of steps/);
   assert.match(only({ plan: [] }).message, /^The plan has no steps/);
   assert.deepEqual(only({ plan: [] }).path, ["plan"]);
   assert.match(only(null).message, /^The plan must be an array of steps, got null: a plan is/);
   assert.match(only(42).message, /got the number 42/);
-  assert.match(only("[{\"op\": 1}]").message, /got the string/);
-  assert.match(only({ op: "replace_code", params: {} }).message, /single step, not an array of steps: wrap it in \[ \]/);
+  assert.match(only('[{"op": 1}]').message, /got the string/);
+  assert.match(
+    only({ op: "replace_code", params: {} }).message,
+    /single step, not an array of steps: wrap it in \[ \]/,
+  );
   assert.match(only({ steps: [{ op: "x" }] }).hint!, /rename "steps" to "plan"/);
   assert.equal(only({ plan: "x" }).code, "wrong-type");
-  assert.equal(only({ define_operators: {}, plan: [{ op: "locate", params: { locator: LOC } }] }).code, "dsl-invalid");
+  assert.equal(
+    only({ define_operators: {}, plan: [{ op: "locate", params: { locator: LOC } }] }).code,
+    "dsl-invalid",
+  );
 });
 
 Deno.test("define_operators problems come from the DSL validator with plan paths", () => {
@@ -332,7 +460,11 @@ Deno.test("define_operators problems come from the DSL validator with plan paths
     define_operators: [{ define: "add_method", steps: [{ primitive: "locate", params: { locator: LOC } }] }],
     plan: [{ op: "locate", params: { locator: LOC } }],
   });
-  assert.deepEqual(errors.map((issue) => [issue.code, issue.path]), [["dsl-name-reserved", ["define_operators", 0, "define"]]]);
+  assert.deepEqual(errors.map((issue) => [issue.code, issue.path]), [["dsl-name-reserved", [
+    "define_operators",
+    0,
+    "define",
+  ]]]);
 });
 
 Deno.test("all problems are collected, in step order, up to a cap", () => {
@@ -355,7 +487,10 @@ Deno.test("input that is not JSON data is refused cleanly", () => {
   cyclic.params = cyclic;
   assert.equal(only([cyclic]).code, "plan-not-json");
   assert.equal(only([{ op: "locate", params: { locator: () => 1 } }]).code, "plan-not-json");
-  assert.equal(only([{ op: "locate", params: { locator: new Map() } }]).message, `The plan contains a Map at [0,"params","locator"]: a plan is plain JSON data`);
+  assert.equal(
+    only([{ op: "locate", params: { locator: new Map() } }]).message,
+    `The plan contains a Map at [0,"params","locator"]: a plan is plain JSON data`,
+  );
   assert.equal(only([{ op: 10n }]).code, "plan-not-json");
   const polluted = JSON.parse('[{"op": "locate", "params": {"__proto__": {"locator": {"file": "a.py"}}}}]');
   assert.deepEqual(only(polluted), {
@@ -368,8 +503,18 @@ Deno.test("input that is not JSON data is refused cleanly", () => {
   let deep: Record<string, unknown> = { file: "a.py", kind: "function" };
   for (let i = 0; i < 10_000; i++) deep = { file: "a.py", kind: "class", parent: deep };
   assert.equal(only([{ op: "locate", params: { locator: deep } }]).code, "plan-too-deep");
-  assert.equal(only([{ op: "insert_code", params: { file: "a.py", anchor_line: NaN, position: "after", code: "x" } }]).message, "Step 0: Parameter 'anchor_line' of insert_code must be a number, got NaN");
-  assert.equal(only([{ op: "insert_code", params: { file: "a.py", anchor_line: Infinity, position: "after", code: "x" } }]).code, "wrong-type");
+  assert.equal(
+    only([{ op: "insert_code", params: { file: "a.py", anchor_line: NaN, position: "after", code: "x" } }])
+      .message,
+    "Step 0: Parameter 'anchor_line' of insert_code must be a number, got NaN",
+  );
+  assert.equal(
+    only([{
+      op: "insert_code",
+      params: { file: "a.py", anchor_line: Infinity, position: "after", code: "x" },
+    }]).code,
+    "wrong-type",
+  );
   const text = parsePlanText("[{op: replace_code}]");
   assert.equal(text.plan, undefined);
   assert.equal(text.issues[0].code, "json-invalid");
@@ -379,7 +524,10 @@ Deno.test("input that is not JSON data is refused cleanly", () => {
 Deno.test("locator files that leave the repository are refused too, parents and targets included", () => {
   const errors = errorsOf([
     { op: "replace_node", params: { locator: { file: "/etc/passwd", kind: "function" }, replacement: "x" } },
-    { op: "locate", params: { locator: { file: "a.py", kind: "function", parent: { file: "../x.py", kind: "class" } } } },
+    {
+      op: "locate",
+      params: { locator: { file: "a.py", kind: "function", parent: { file: "../x.py", kind: "class" } } },
+    },
     { template: "guard_clause", params: { target: { file: "../../etc/passwd", kind: "function" } } },
     { fragment: { kind: "pass_statement" }, action: "replace", target: { file: "/root/a.py" } },
   ]);
@@ -389,5 +537,8 @@ Deno.test("locator files that leave the repository are refused too, parents and 
     ["path-outside-repo", [2, "params", "target", "file"]],
     ["path-outside-repo", [3, "target", "file"]],
   ]);
-  assert.equal(errors[0].message, `Step 0: Locator file "/etc/passwd" must be relative to the repository root, not absolute`);
+  assert.equal(
+    errors[0].message,
+    `Step 0: Locator file "/etc/passwd" must be relative to the repository root, not absolute`,
+  );
 });

@@ -42,16 +42,27 @@ Deno.test({
     const plans: unknown[] = [
       [{ op: "replace_code", params: { file: "a.py", pattern: "x", replacement: "y" } }],
       [{ op: "insert_code", params: { file: "a.py", anchor_line: 2, position: "after", code: "x = 1" } }],
-      [{ op: "replace_node", params: { locator: { ...LOC, parent: { kind: "class", name: "A" } }, replacement: "y" } }],
+      [{
+        op: "replace_node",
+        params: { locator: { ...LOC, parent: { kind: "class", name: "A" } }, replacement: "y" },
+      }],
       [{ op: "locate", params: { locator: { type: "sexp", file: "a.py", query: "(identifier) @id" } } }],
       [{ op: "add_method", params: { file: "a.py", class: "A", code: "def f(self): pass" } }],
       [{ op: "add_method", params: { file: "a.py", class_name: "A", method_code: "def f(self): pass" } }],
       [{ op: "delete_node", params: { target: LOC } }],
       [{ op: "move_node", params: { target: LOC, destination: LOC, position: "after" } }],
       [{ template: "guard_clause", params: { target: LOC, condition: "x" } }],
-      [{ fragment: { kind: "if_statement", children: [{ kind: "pass_statement" }] }, action: "replace", target: LOC }],
+      [{
+        fragment: { kind: "if_statement", children: [{ kind: "pass_statement" }] },
+        action: "replace",
+        target: LOC,
+      }],
       {
-        define_operators: [{ define: "noop", params_schema: { file: "string" }, steps: [{ primitive: "locate", params: { locator: LOC } }] }],
+        define_operators: [{
+          define: "noop",
+          params_schema: { file: "string" },
+          steps: [{ primitive: "locate", params: { locator: LOC } }],
+        }],
         plan: [{ op: "noop", params: { file: "a.py" } }],
       },
       // Invalid:
@@ -76,7 +87,11 @@ print(json.dumps([validator.is_valid(p) for p in data["plans"]]))`,
     );
     plans.forEach((plan, i) => {
       const parsed = parsePlan(plan).plan !== undefined;
-      assert.equal(verdicts[i], parsed, `plan ${i}: jsonschema says ${verdicts[i]}, parsePlan says ${parsed}: ${JSON.stringify(plan)}`);
+      assert.equal(
+        verdicts[i],
+        parsed,
+        `plan ${i}: jsonschema says ${verdicts[i]}, parsePlan says ${parsed}: ${JSON.stringify(plan)}`,
+      );
     });
   },
 });
@@ -95,7 +110,11 @@ Deno.test("graphplan schema prints the schema; --json the same; --check validate
       await writer.close();
     }
     const out = await child.output();
-    return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(out.stderr) };
+    return {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+    };
   };
   const plain = await run([]);
   assert.equal(plain.code, 0, plain.stderr);
