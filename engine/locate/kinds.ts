@@ -89,13 +89,6 @@ export function ownerOf(node: Node, language: Lang): Node | null {
   return up && CLASS_LIKE[language].has(up.type) ? up : null;
 }
 
-/** The language of a node's tree (as GraphPlan names it). */
-export function languageOf(node: Node): Lang | undefined {
-  const name = node.tree.language.name;
-  if (name === "c_sharp" || !name) return undefined;
-  return name as Lang;
-}
-
 // ---------------------------------------------------------------------------
 // Predicates.
 

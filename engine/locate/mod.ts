@@ -10,7 +10,7 @@
  * - `locator.ts`: the `Locator` type and `parseLocator` (shape validation).
  * - `kinds.ts`: `NORMALIZED_KINDS`, the per-language kind table.
  * - `names.ts`: what `name` matches (`nodeName`).
- * - `resolve.ts`: resolution and its errors.
+ * - `resolve.ts`: resolution and its errors; `predicates.ts`: query text repair.
  * - `schema.ts`: the zod schema (`LOCATOR_SCHEMA`) for plan schemas.
  *
  * The table of kinds and the exact rules are in `engine/locate/README.md`.

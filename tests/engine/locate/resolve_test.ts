@@ -16,7 +16,7 @@ import {
   resolveOne,
   resolveSome,
 } from "../../../engine/locate/mod.ts";
-import { attachTopLevelPredicates } from "../../../engine/locate/resolve.ts";
+import { attachTopLevelPredicates } from "../../../engine/locate/predicates.ts";
 import { assertLines, fixtureStore, lineOf, tempStore } from "./_support.ts";
 
 const PY = "sample.py";
