@@ -28,6 +28,7 @@ export const TEMPLATE_NAMES = [
   "observation",
   "format_error",
   "limits_exceeded",
+  "patch_rejected",
 ] as const;
 
 const count = z.number().int().min(0);
@@ -44,6 +45,8 @@ const AgentSchema = z.strictObject({
   plan_path: z.string().min(1),
   ready_marker: z.string().min(1),
   submit_marker: z.string().min(1),
+  max_format_errors: count,
+  max_patch_rejections: count,
 });
 
 const ModelSchema = z.strictObject({
@@ -71,6 +74,9 @@ const EnvironmentSchema = z.strictObject({
   run_args: z.array(z.string()),
   container_command: z.array(z.string()).min(1),
   executable: z.string().nullable(),
+  image_template: z.string().min(1),
+  helper_command: z.array(z.string()).min(1).nullable(),
+  helper_timeout: z.number().positive(),
 });
 
 const TemplatesSchema = z.strictObject(

@@ -52,9 +52,11 @@ export class SessionHelper implements Helper {
   static start(
     env: Environment,
     argv: string[],
-    options: SessionHelperOptions & { repo?: string } = {},
+    options: SessionHelperOptions & { repo?: string; env?: Record<string, string> } = {},
   ): SessionHelper {
-    const session = env.startSession([...argv, "--serve", "--repo", options.repo ?? env.cwd]);
+    const session = env.startSession([...argv, "--serve", "--repo", options.repo ?? env.cwd], {
+      env: options.env,
+    });
     return new SessionHelper(session, options);
   }
 

@@ -37,6 +37,25 @@ export class LimitsExceeded extends Error {
   }
 }
 
+/** Too many answers in a row could not be acted on. */
+export class FormatErrorLimit extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "FormatError";
+  }
+}
+
+/** A progress report after each step (for `graphplan run`'s stderr lines). */
+export interface StepProgress {
+  phase: string;
+  /** Model calls so far in the run. */
+  step: number;
+  /** Dollars spent so far. */
+  cost: number;
+  /** The commands this step ran. */
+  commands: string[];
+}
+
 /** What one step produced. */
 export interface StepResult {
   /** The model's text. */
@@ -55,6 +74,13 @@ export interface LoopDeps {
   trajectory: Trajectory;
   /** Milliseconds now (tests may fake it). */
   now?: () => number;
+  /** Called after every step. */
+  onStep?: (progress: StepProgress) => void;
+  /**
+   * Checks a submission before it ends the run: null accepts it; a text
+   * refuses it, is shown to the model, and the loop goes on.
+   */
+  checkSubmission?: (submission: string) => Promise<string | null>;
 }
 
 /** The conversation and its steps. */
@@ -65,6 +91,9 @@ export class StepLoop {
   readonly trajectory: Trajectory;
   readonly #now: () => number;
   readonly #started: number;
+  readonly #onStep?: (progress: StepProgress) => void;
+  readonly #checkSubmission?: (submission: string) => Promise<string | null>;
+  #formatErrors = 0;
 
   constructor(deps: LoopDeps) {
     this.model = deps.model;
@@ -73,6 +102,8 @@ export class StepLoop {
     this.trajectory = deps.trajectory;
     this.#now = deps.now ?? Date.now;
     this.#started = this.#now();
+    this.#onStep = deps.onStep;
+    this.#checkSubmission = deps.checkSubmission;
   }
 
   /** The conversation so far (the trajectory's messages). */
@@ -112,7 +143,21 @@ export class StepLoop {
     const response = await this.model.query(this.messages);
     this.trajectory.add({ ...response.message, extra: { phase, cost: response.cost } });
     const calls = response.message.tool_calls ?? [];
+    this.#onStep?.({
+      phase,
+      step: this.model.stats.calls,
+      cost: this.model.stats.cost,
+      commands: response.actions.map((action) => action.command),
+    });
     if (response.formatError) {
+      this.#formatErrors++;
+      const limit = this.config.agent.max_format_errors;
+      if (limit > 0 && this.#formatErrors >= limit) {
+        await this.trajectory.save();
+        throw new FormatErrorLimit(
+          `${this.#formatErrors} answers in a row could not be acted on; the last: ${response.formatError}`,
+        );
+      }
       const text = this.render("format_error", {
         error: response.formatError,
         submit_marker: this.config.agent.submit_marker,
@@ -122,8 +167,16 @@ export class StepLoop {
       await this.trajectory.save();
       return { content: response.content, outputs: [], formatError: response.formatError };
     }
+    this.#formatErrors = 0;
     const outputs: string[] = [];
+    let refusal: string | null = null;
     for (const action of response.actions) {
+      if (refusal !== null) {
+        this.add("tool", "Not run: an earlier command of this answer submitted.", phase, {
+          tool_call_id: action.id,
+        });
+        continue;
+      }
       const timeout = this.config.environment.timeout;
       const result = await this.env.execute(action.command, { timeout, outputLimit: FULL_OUTPUT_LIMIT });
       const submission = result.timedOut
@@ -131,8 +184,13 @@ export class StepLoop {
         : findSubmission(result.output, this.config.agent.submit_marker);
       if (submission !== null) {
         this.add("tool", result.output, phase, { tool_call_id: action.id });
-        await this.trajectory.save();
-        throw new Submitted(submission);
+        refusal = this.#checkSubmission ? await this.#checkSubmission(submission) : null;
+        if (refusal === null) {
+          await this.trajectory.save();
+          throw new Submitted(submission);
+        }
+        outputs.push(result.output);
+        continue;
       }
       outputs.push(result.output);
       const shown = truncateOutput(result.output, this.config.environment.output_limit);
@@ -145,6 +203,7 @@ export class StepLoop {
       });
       this.add("tool", observation, phase, { tool_call_id: action.id });
     }
+    if (refusal !== null) this.add("user", refusal, phase);
     await this.trajectory.save();
     return { content: response.content, outputs };
   }

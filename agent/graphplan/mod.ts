@@ -18,12 +18,26 @@ import { type Model, ModelError } from "../model/mod.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
 import { explore } from "./explore.ts";
 import type { Helper } from "./helper.ts";
-import { issueLines, planAndExecute } from "./plan.ts";
-import { LimitsExceeded, StepLoop, Submitted } from "./loop.ts";
+import { type FallbackPoint, issueLines, planAndExecute } from "./plan.ts";
+import { FormatErrorLimit, LimitsExceeded, StepLoop, type StepProgress, Submitted } from "./loop.ts";
+import { checkPatch } from "./patch.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
-export { LimitsExceeded, StepLoop, Submitted } from "./loop.ts";
+export { FormatErrorLimit, LimitsExceeded, StepLoop, type StepProgress, Submitted } from "./loop.ts";
 export { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "./extract.ts";
+export type { FallbackPoint } from "./plan.ts";
+export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
+export { operatorCatalog } from "./catalog.ts";
+export {
+  CONTAINER_HELPER_DIR,
+  deployHelper,
+  type DeployInfo,
+  ensureBundle,
+  type HelperLaunch,
+  helperLaunch,
+  isCompiled,
+  shellQuote,
+} from "./deploy.ts";
 
 /** What the agent is built from. */
 export interface AgentDeps {
@@ -37,13 +51,22 @@ export interface AgentDeps {
   operatorCatalog: string;
   /** Milliseconds now (tests may fake it). */
   now?: () => number;
+  /** Called after every step. */
+  onStep?: (progress: StepProgress) => void;
+  /** Check submitted patches (seed 002 "Phase 5"; default true). */
+  checkPatches?: boolean;
 }
 
 /** How a run ended. */
 export interface RunResult {
-  /** `Submitted`, `LimitsExceeded`, or a model error's status (`AuthenticationError`, ...). */
+  /**
+   * `Submitted`, `LimitsExceeded`, `FormatError`, or a model error's status
+   * (`AuthenticationError`, `ModelUnavailable`, ...).
+   */
   exitStatus: string;
   submission: string;
+  /** Where the structured path fell back to the step loop, if it did. */
+  fallback?: { point: FallbackPoint; reason: string };
 }
 
 /** The phase machine. */
@@ -51,10 +74,15 @@ export class GraphPlanAgent {
   readonly #deps: AgentDeps;
   readonly loop: StepLoop;
   #helper?: Helper;
+  #rejections = 0;
+  #fallbackInfo?: { point: FallbackPoint; reason: string };
 
   constructor(deps: AgentDeps) {
     this.#deps = deps;
-    this.loop = new StepLoop(deps);
+    this.loop = new StepLoop({
+      ...deps,
+      checkSubmission: deps.checkPatches === false ? undefined : (patch) => this.#checkSubmission(patch),
+    });
   }
 
   /** Solve `task`; the trajectory is saved after every step and at the end. */
@@ -73,8 +101,8 @@ export class GraphPlanAgent {
         "setup",
       );
       await loop.trajectory.save();
-      const reason = await this.#structured();
-      await this.#fallback(reason);
+      const stop = await this.#structured();
+      await this.#fallback(stop.point, stop.reason);
     } catch (err) {
       return await this.#finish(err);
     } finally {
@@ -83,22 +111,29 @@ export class GraphPlanAgent {
     return await this.#finish(new Error("The step loop ended without a submission"));
   }
 
-  /** The structured path; returns why it stopped when it falls back (a submission throws). */
-  async #structured(): Promise<string> {
+  /** The structured path; returns where and why it stopped when it falls back (a submission throws). */
+  async #structured(): Promise<{ point: FallbackPoint; reason: string }> {
     const { loop } = this;
     const files = await explore(loop);
-    if (!files) return `no READY_TO_PLAN within ${loop.config.agent.max_explore_steps} steps`;
+    if (!files) {
+      return {
+        point: "explore",
+        reason: `no READY_TO_PLAN within ${loop.config.agent.max_explore_steps} steps`,
+      };
+    }
     let helper: Helper;
     try {
       helper = await this.#startHelper();
     } catch (err) {
-      return `the GraphPlan helper could not be started: ${(err as Error).message}`;
+      const phase = loop.trajectory.startPhase("graph", { files });
+      loop.trajectory.endPhase(phase, "failed", { error: (err as Error).message });
+      return { point: "graph", reason: `the GraphPlan helper is unavailable: ${(err as Error).message}` };
     }
     const outcome = await planAndExecute(loop, helper, {
       files,
       operatorCatalog: this.#deps.operatorCatalog,
     });
-    if (!outcome.ok) return outcome.reason;
+    if (!outcome.ok) return { point: outcome.point, reason: outcome.reason };
     const phase = loop.trajectory.startPhase("submit");
     loop.add(
       "user",
@@ -116,9 +151,11 @@ export class GraphPlanAgent {
     }
   }
 
-  async #fallback(reason: string): Promise<never> {
+  async #fallback(point: FallbackPoint, reason: string): Promise<never> {
     const { loop } = this;
-    loop.trajectory.startPhase("fallback", { reason });
+    this.#fallbackInfo = { point, reason };
+    loop.trajectory.info.fallback = this.#fallbackInfo;
+    loop.trajectory.startPhase("fallback", { point, reason });
     loop.add(
       "user",
       loop.render("fallback", { reason, submit_marker: loop.config.agent.submit_marker }),
@@ -126,6 +163,20 @@ export class GraphPlanAgent {
     );
     await loop.trajectory.save();
     return await loop.untilSubmitted("fallback");
+  }
+
+  /** Phase 5: refuse a malformed patch (`max_patch_rejections` times), then accept it as it is. */
+  async #checkSubmission(patch: string): Promise<string | null> {
+    const { loop } = this;
+    const report = await checkPatch(loop.env, patch);
+    loop.trajectory.info.patch_check = report;
+    if (report.ok) return null;
+    this.#rejections++;
+    if (this.#rejections > loop.config.agent.max_patch_rejections) return null;
+    return loop.render("patch_rejected", {
+      problems: report.problems.map((problem) => `- ${problem}`).join("\n"),
+      submit_marker: loop.config.agent.submit_marker,
+    });
   }
 
   async #startHelper(): Promise<Helper> {
@@ -142,6 +193,10 @@ export class GraphPlanAgent {
     } else if (err instanceof LimitsExceeded) {
       result = { exitStatus: "LimitsExceeded", submission: "" };
       loop.add("user", loop.render("limits_exceeded", { reason: err.message }), "end");
+      loop.trajectory.info.error = err.message;
+    } else if (err instanceof FormatErrorLimit) {
+      result = { exitStatus: "FormatError", submission: "" };
+      loop.trajectory.info.error = err.message;
     } else if (err instanceof ModelError) {
       result = { exitStatus: err.exitStatus, submission: "" };
       loop.trajectory.info.error = err.message;
@@ -151,6 +206,7 @@ export class GraphPlanAgent {
       await loop.trajectory.save();
       throw err;
     }
+    if (this.#fallbackInfo) result.fallback = this.#fallbackInfo;
     for (const phase of loop.trajectory.info.phases) {
       if (phase.status === "running") loop.trajectory.endPhase(phase, result.exitStatus);
     }

@@ -24,7 +24,10 @@ import type { StepLoop } from "./loop.ts";
 /** How the plan phases ended. */
 export type PlanOutcome =
   | { ok: true; plan: unknown; filesChanged: string[]; warnings: Issue[] }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; point: FallbackPoint };
+
+/** Where the structured path gave up (seed 002, "Graceful Degradation"). */
+export type FallbackPoint = "explore" | "graph" | "plan" | "verify" | "execute";
 
 interface VerifyReport {
   passed: boolean;
@@ -54,14 +57,18 @@ export async function planAndExecute(
     graph = await helper.call("build_graph", { files }) as CodeGraph;
   } catch (err) {
     loop.trajectory.endPhase(graphPhase, "failed", { error: (err as Error).message });
-    return { ok: false, reason: `the code graph could not be built: ${(err as Error).message}` };
+    return {
+      ok: false,
+      point: "graph",
+      reason: `the code graph could not be built: ${(err as Error).message}`,
+    };
   }
   const readable = files.filter((file) =>
     !graph.errors.some((issue) => issue.file === file && !graph.line_kinds[file])
   );
   if (graph.symbols.length === 0 && readable.length === 0) {
     loop.trajectory.endPhase(graphPhase, "empty", { errors: graph.errors });
-    return { ok: false, reason: `the code graph of ${JSON.stringify(files)} is empty` };
+    return { ok: false, point: "graph", reason: `the code graph of ${JSON.stringify(files)} is empty` };
   }
   const view = renderGraphView(graph);
   loop.trajectory.endPhase(graphPhase, "done", { symbols: graph.symbols.length, view });
@@ -75,9 +82,17 @@ export async function planAndExecute(
   );
   const attempts = Math.max(1, max_plan_revisions);
   let reason = "";
+  let point: FallbackPoint = "verify";
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const plan = await obtainPlan(loop, attempt);
-    if (plan === undefined) return { ok: false, reason: "no plan was written" };
+    if (plan === undefined) {
+      const nudges = loop.config.agent.max_plan_nudges;
+      return {
+        ok: false,
+        point: "plan",
+        reason: `no plan was written after ${nudges} reminder${nudges === 1 ? "" : "s"}`,
+      };
+    }
     loop.trajectory.info.plan = { plan_files: files, plan_steps: planSteps(plan) };
 
     const verify = await verifyPlan(helper, plan);
@@ -85,6 +100,7 @@ export async function planAndExecute(
       loop.trajectory.startPhase("verify", { attempt }),
       verify.passed ? "passed" : "failed",
       {
+        method: verify.method,
         errors: verify.errors,
         warnings: verify.warnings,
       },
@@ -92,6 +108,7 @@ export async function planAndExecute(
     await loop.trajectory.save();
     if (!verify.passed) {
       reason = `the plan failed verification ${attempt} time${attempt === 1 ? "" : "s"}`;
+      point = "verify";
       if (attempt < attempts) {
         loop.add(
           "user",
@@ -129,6 +146,7 @@ export async function planAndExecute(
       };
     }
     reason = `the plan failed to execute (attempt ${attempt})`;
+    point = "execute";
     if (attempt < attempts) {
       loop.add(
         "user",
@@ -143,7 +161,7 @@ export async function planAndExecute(
       );
     }
   }
-  return { ok: false, reason };
+  return { ok: false, reason, point };
 }
 
 /** Steps until a valid plan is in `plan_path` (or in the model's text); undefined after the nudges run out. */
@@ -179,12 +197,42 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | un
   }
 }
 
-async function verifyPlan(helper: Helper, plan: unknown): Promise<VerifyReport> {
+/** Helpers without `verify_plan`: their plans are verified by a dry run of `execute_plan`. */
+const NO_VERIFY = new WeakSet<Helper>();
+
+/**
+ * `verify_plan`; a helper that does not have it yet (`method-unknown`,
+ * `method-unavailable`) verifies by `execute_plan` with `dry_run` instead:
+ * the plan is validated, every locator resolved and every step run in
+ * memory with its post-checks, and nothing is written.
+ */
+async function verifyPlan(helper: Helper, plan: unknown): Promise<VerifyReport & { method: string }> {
+  if (!NO_VERIFY.has(helper)) {
+    try {
+      const report = await helper.call("verify_plan", { plan }) as VerifyReport;
+      return {
+        passed: report.passed === true,
+        errors: report.errors ?? [],
+        warnings: report.warnings ?? [],
+        method: "verify_plan",
+      };
+    } catch (err) {
+      const missing = err instanceof HelperError &&
+        err.issues.some((issue) => issue.code === "method-unknown" || issue.code === "method-unavailable");
+      if (!missing) return { passed: false, errors: helperIssues(err), warnings: [], method: "verify_plan" };
+      NO_VERIFY.add(helper);
+    }
+  }
   try {
-    const report = await helper.call("verify_plan", { plan }) as VerifyReport;
-    return { passed: report.passed === true, errors: report.errors ?? [], warnings: report.warnings ?? [] };
+    const report = await helper.call("execute_plan", { plan, dry_run: true }) as ExecuteReport;
+    return {
+      passed: report.success === true,
+      errors: report.errors ?? [],
+      warnings: report.warnings ?? [],
+      method: "execute_plan dry_run",
+    };
   } catch (err) {
-    return { passed: false, errors: helperIssues(err), warnings: [] };
+    return { passed: false, errors: helperIssues(err), warnings: [], method: "execute_plan dry_run" };
   }
 }
 

@@ -42,8 +42,10 @@
  * The ratio is Ratcliff/Obershelp as Python's `difflib.SequenceMatcher`
  * computes it (`2 * matches / total`), without difflib's "autojunk"
  * heuristic. Scoring every window exactly is quadratic, so windows are
- * first ranked by a cheap character-bigram overlap and only the best
- * `FUZZY_CANDIDATES` are scored exactly.
+ * first ranked by the overlap of their character bigrams with the
+ * pattern's (a Dice coefficient kept up to date as the window slides, one
+ * line in and one out) and only the best `FUZZY_CANDIDATES` are scored
+ * exactly.
  *
  * @module
  */
@@ -90,7 +92,7 @@ export interface FindOptions {
 
 /** Patterns longer than this are only matched exactly and by whitespace. */
 export const FUZZY_MAX_PATTERN = 20_000;
-/** Upper bound on window characters scanned by the fuzzy layer. */
+/** Upper bound on characters scanned by the fuzzy layer (window sizes times the text's length). */
 export const FUZZY_MAX_WORK = 15_000_000;
 /** How many bigram-ranked windows get an exact ratio. */
 export const FUZZY_CANDIDATES = 24;
@@ -119,10 +121,15 @@ export function findText(
   const threshold = options.threshold ?? 0.8;
   const tie = options.tie ?? 0.02;
   const crlf = text.includes("\r\n");
-  const pat = crlf ? toCrlf(pattern) : pattern;
-  const rep = crlf ? toCrlf(replacement) : replacement;
+  let pat = crlf ? toCrlf(pattern) : pattern;
+  let rep = crlf ? toCrlf(replacement) : replacement;
 
-  const exact = allIndexes(text, pat);
+  let exact = allIndexes(text, pat);
+  if (exact.length === 0 && pat !== pattern) {
+    // A file with mixed line endings: the pattern as written may still be there.
+    exact = allIndexes(text, pattern);
+    [pat, rep] = [pattern, replacement];
+  }
   if (exact.length > 0) {
     const matches = exact.map((start) => makeMatch(text, "exact", start, start + pat.length, 1, rep));
     return exact.length === 1 ? { match: matches[0] } : { ambiguous: matches };
@@ -134,8 +141,49 @@ export function findText(
 
   const lines = splitLines(text);
   const eol = crlf ? "\r\n" : "\n";
-  const patLines = trimBlankEnds(pattern.split(/\r?\n/));
-  const repLines = trimBlankEnds(replacement.split(/\r?\n/));
+  const patBlock = splitBlock(pattern);
+  const repBlock = splitBlock(replacement);
+  const patLines = patBlock.lines.slice(patBlock.lead, patBlock.lines.length - patBlock.trail);
+  /**
+   * A match of the pattern's non-blank core at lines `i..i+n-1`: widened by
+   * the blank lines the pattern has around its core where the file has them
+   * too, with the replacement (re-indented from the pattern's indentation to
+   * `indent`) losing the blank margins the file lacks. Replacing by nothing
+   * removes the lines with their line breaks.
+   */
+  const lineMatch = (i: number, n: number, layer: MatchLayer, score: number, indent?: string): TextMatch => {
+    let before = 0;
+    while (before < patBlock.lead && i - before - 1 >= 0 && lines[i - before - 1].text.trim() === "") {
+      before++;
+    }
+    let after = 0;
+    while (
+      after < patBlock.trail && i + n + after < lines.length && lines[i + n + after].text.trim() === ""
+    ) after++;
+    const first = i - before;
+    const last = i + n + after - 1;
+    const start = lines[first].start;
+    let end = lines[last].end;
+    let rep = "";
+    if (replacement.trim() === "") {
+      end = last + 1 < lines.length ? lines[last + 1].start : text.length;
+    } else {
+      const dropLead = Math.min(patBlock.lead - before, repBlock.lead);
+      const dropTrail = Math.min(patBlock.trail - after, repBlock.trail);
+      const repLines = repBlock.lines.slice(dropLead, repBlock.lines.length - dropTrail);
+      rep = (indent === undefined ? repLines : reindent(repLines, patIndent, indent)).join(eol);
+    }
+    return {
+      layer,
+      start,
+      end,
+      startLine: first + 1,
+      endLine: last + 1,
+      score,
+      text: text.slice(start, end),
+      replacement: rep,
+    };
+  };
 
   // Layers 2 and 3: equal normalized lines, same or shifted indentation.
   const normPat = patLines.map(normalizeLine);
@@ -152,12 +200,8 @@ export function findText(
     const winIndent = commonIndent(window);
     const relEqual = window.every((line, k) => relativeIndent(line, winIndent) === relPat[k]);
     const sameIndent = window.every((line, k) => indentWidth(line) === indentWidth(patLines[k]));
-    if (sameIndent) {
-      same.push(lineMatch(text, lines, i, patLines.length, "whitespace", 1, repLines.join(eol)));
-    } else if (relEqual) {
-      const reindented = reindent(repLines, patIndent, winIndent).join(eol);
-      shifted.push(lineMatch(text, lines, i, patLines.length, "indentation", 1, reindented));
-    }
+    if (sameIndent) same.push(lineMatch(i, patLines.length, "whitespace", 1));
+    else if (relEqual) shifted.push(lineMatch(i, patLines.length, "indentation", 1, winIndent));
   }
   if (same.length > 0) return same.length === 1 ? { match: same[0] } : { ambiguous: same };
   if (patLines.length === 1) {
@@ -174,25 +218,65 @@ export function findText(
   const sizes = [...new Set([patLines.length, patLines.length - 1, patLines.length + 1])].filter((n) =>
     n >= 1 && n <= lines.length
   );
-  if (sizes.length * lines.length * (patText.length + 1) > FUZZY_MAX_WORK) {
+  if (sizes.length * text.length > FUZZY_MAX_WORK) {
     return { skipped: "the file and pattern are too large for fuzzy matching" };
   }
-  const patGrams = bigrams(patText);
-  const ranked: { i: number; n: number; text: string; rank: number }[] = [];
+  // Rank windows by the overlap of their character bigrams with the pattern's (lines trimmed, so
+  // indentation does not count), kept up to date as the window slides: O(text) per window size.
+  const patGrams = new Map<number, number>();
+  let patTotal = 0;
+  for (const line of patLines) patTotal += addBigrams(patGrams, line.trim());
+  const lineGrams = lines.map((line) => {
+    const grams = new Map<number, number>();
+    addBigrams(grams, line.text.trim());
+    return grams;
+  });
+  const ranked: { i: number; n: number; rank: number }[] = [];
   for (const n of sizes) {
+    const counts = new Map<number, number>();
+    let common = 0;
+    let total = 0;
+    let chars = 0;
+    let blank = 0;
+    const slide = (k: number, sign: 1 | -1) => {
+      for (const [gram, count] of lineGrams[k]) {
+        for (let c = 0; c < count; c++) {
+          const have = counts.get(gram) ?? 0;
+          const want = patGrams.get(gram) ?? 0;
+          if (sign === 1) {
+            if (have < want) common++;
+            counts.set(gram, have + 1);
+          } else {
+            if (have <= want) common--;
+            counts.set(gram, have - 1);
+          }
+          total += sign;
+        }
+      }
+      const trimmed = lines[k].text.trim().length;
+      chars += sign * trimmed;
+      if (trimmed === 0) blank += sign;
+    };
+    for (let k = 0; k < n; k++) slide(k, 1);
     for (let i = 0; i + n <= lines.length; i++) {
-      const window = lines.slice(i, i + n).map((line) => line.text);
-      if (window.every((line) => line.trim() === "")) continue;
-      const windowText = dedentLines(window).join("\n");
-      const total = windowText.length + patText.length;
-      if (total === 0 || (2 * Math.min(windowText.length, patText.length)) / total < threshold) continue;
-      ranked.push({ i, n, text: windowText, rank: diceOverlap(patGrams, windowText) });
+      if (i > 0) {
+        slide(i - 1, -1);
+        slide(i + n - 1, 1);
+      }
+      if (blank === n) continue;
+      const length = chars + n - 1;
+      const sum = length + patText.length;
+      if (sum === 0 || (2 * Math.min(length, patText.length)) / sum < threshold * 0.9) continue;
+      ranked.push({ i, n, rank: total + patTotal === 0 ? 0 : (2 * common) / (total + patTotal) });
     }
   }
   ranked.sort((a, b) => b.rank - a.rank || a.i - b.i);
   const scored = ranked.slice(0, FUZZY_CANDIDATES).map((candidate) => ({
     ...candidate,
-    score: similarity(patText, candidate.text),
+    score: similarity(
+      patText,
+      dedentLines(lines.slice(candidate.i, candidate.i + candidate.n).map((l) => l.text)).join("\n"),
+    ),
   }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i || a.n - b.n);
   const best = scored[0];
@@ -209,8 +293,7 @@ export function findText(
   }
   const toMatch = (candidate: typeof best) => {
     const window = lines.slice(candidate.i, candidate.i + candidate.n).map((line) => line.text);
-    const reindented = reindent(repLines, patIndent, commonIndent(window)).join(eol);
-    return lineMatch(text, lines, candidate.i, candidate.n, "fuzzy", candidate.score, reindented);
+    return lineMatch(candidate.i, candidate.n, "fuzzy", candidate.score, commonIndent(window));
   };
   const rivals = scored.filter((other) =>
     other !== best && other.score >= threshold && best.score - other.score < tie &&
@@ -354,12 +437,15 @@ function normalizeLine(line: string): string {
   return line.trim().replace(/\s+/g, " ");
 }
 
-function trimBlankEnds(lines: string[]): string[] {
-  let from = 0;
-  let to = lines.length;
-  while (from < to && lines[from].trim() === "") from++;
-  while (to > from && lines[to - 1].trim() === "") to--;
-  return lines.slice(from, to);
+/** A snippet's lines (a final line break starts no line) and its count of leading and trailing blank lines. */
+function splitBlock(snippet: string): { lines: string[]; lead: number; trail: number } {
+  const lines = snippet.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  let lead = 0;
+  while (lead < lines.length && lines[lead].trim() === "") lead++;
+  let trail = 0;
+  while (trail < lines.length - lead && lines[lines.length - 1 - trail].trim() === "") trail++;
+  return { lines, lead, trail };
 }
 
 function toCrlf(text: string): string {
@@ -397,30 +483,6 @@ function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
   return n;
-}
-
-/** A match of whole lines `i .. i+n-1` (their content, not the last line's newline). */
-function lineMatch(
-  text: string,
-  lines: Line[],
-  i: number,
-  n: number,
-  layer: MatchLayer,
-  score: number,
-  replacement: string,
-): TextMatch {
-  const start = lines[i].start;
-  const end = lines[i + n - 1].end;
-  return {
-    layer,
-    start,
-    end,
-    startLine: i + 1,
-    endLine: i + n,
-    score,
-    text: text.slice(start, end),
-    replacement,
-  };
 }
 
 /**
@@ -471,27 +533,13 @@ export function looseMatches(text: string, pattern: string, replacement: string)
   return inlineMatches(text, pattern, replacement, "\\s");
 }
 
-/** Character bigrams of a string (as numbers), with counts. */
-function bigrams(text: string): Map<number, number> {
-  const grams = new Map<number, number>();
+/** Add the character bigrams of `text` (as numbers) to `grams`; returns how many. */
+function addBigrams(grams: Map<number, number>, text: string): number {
   for (let i = 0; i + 1 < text.length; i++) {
     const gram = text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
     grams.set(gram, (grams.get(gram) ?? 0) + 1);
   }
-  return grams;
-}
-
-/** Dice coefficient of the bigram multisets of the pattern (pre-counted) and `text`. */
-function diceOverlap(patGrams: Map<number, number>, text: string): number {
-  const grams = bigrams(text);
-  let common = 0;
-  let total = 0;
-  for (const count of patGrams.values()) total += count;
-  for (const [gram, count] of grams) {
-    total += count;
-    common += Math.min(count, patGrams.get(gram) ?? 0);
-  }
-  return total === 0 ? 0 : (2 * common) / total;
+  return Math.max(0, text.length - 1);
 }
 
 /** Keep the first of each group of overlapping windows (sorted by start). */

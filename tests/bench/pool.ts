@@ -10,10 +10,10 @@
 
 import { mapFiles, POOL_DEFAULTS } from "../../engine/parse/pool.ts";
 import type { BenchContext, BenchSection } from "./context.ts";
-import { type BenchRow, round, timeRuns } from "./stats.ts";
+import { type BenchRow, round, timeInTurns } from "./stats.ts";
 
 /** Input sizes probed, in KiB. */
-export const PROBE_KIB = [128, 512, 1024, 2048, 4096];
+export const PROBE_KIB = [512, 1024, 2048, 3072, 4096, 6144, 1 << 20];
 
 /** The `pool` section. */
 export const poolSection: BenchSection = {
@@ -36,14 +36,11 @@ export const poolSection: BenchSection = {
         paths.push(corpus.paths[i]);
         bytes += sizes[i];
       }
-      const one = await timeRuns(
-        ctx.runs,
-        () => mapFiles("syntax", paths, { workspace: corpus.dir, workers: 0 }),
-      );
-      const many = await timeRuns(
-        ctx.runs,
-        () => mapFiles("syntax", paths, { workspace: corpus.dir, workers, entry, minBytes: 0 }),
-      );
+      const turns = await timeInTurns(ctx.runs, {
+        one: () => mapFiles("syntax", paths, { workspace: corpus.dir, workers: 0 }),
+        many: () => mapFiles("syntax", paths, { workspace: corpus.dir, workers, entry, minBytes: 0 }),
+      });
+      const { one, many } = turns;
       rows.push({
         section,
         metric: `${paths.length} files, ${round(bytes / 1024)} KiB`,

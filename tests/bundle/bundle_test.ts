@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { buildGraph } from "../../engine/graph/mod.ts";
-import { POOL_DEBUG_ENV } from "../../engine/parse/pool.ts";
+import { POOL_DEBUG_ENV, POOL_DEFAULTS } from "../../engine/parse/pool.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { VERSION } from "../../version.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../_support/corpus.ts";
@@ -121,8 +121,8 @@ Deno.test({
       await Deno.mkdir(`${repo}/${rel.slice(0, rel.lastIndexOf("/"))}`, { recursive: true });
       await Deno.writeTextFile(`${repo}/${rel}`, file.text);
       paths.push(rel);
-      bytes += file.text.length;
-      if (bytes > 3_000_000) break;
+      bytes += new TextEncoder().encode(file.text).length;
+      if (bytes > POOL_DEFAULTS.minBytes + 500_000) break;
     }
     const run = await runBundle(["graph", "--json", "--workers", "2", ...paths], {
       cwd: repo,
@@ -152,8 +152,8 @@ Deno.test({
       const rel = `f${paths.length}.py`;
       await Deno.writeTextFile(`${repo}/${rel}`, file.text);
       paths.push(rel);
-      bytes += file.text.length;
-      if (bytes > 1_500_000) break;
+      bytes += new TextEncoder().encode(file.text).length;
+      if (bytes > POOL_DEFAULTS.minBytes + 500_000) break;
     }
     const run = await runBundle(["graph", "--json", ...paths], {
       cwd: repo,

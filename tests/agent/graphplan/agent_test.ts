@@ -40,6 +40,8 @@ async function setup(overrides: string[] = []) {
     `agent.plan_path=${planPath}`,
     "model.name=scripted/test",
     `environment.cwd=${repo}`,
+    // Patches are checked but never sent back (tests/e2e covers the rejections).
+    "agent.max_patch_rejections=0",
     ...overrides,
   ]);
   return { root, repo, planPath, config, cleanup: () => Deno.remove(root, { recursive: true }) };
@@ -271,7 +273,7 @@ Deno.test("agent: no plan file after the nudges falls back; a plan in the messag
     assert.equal(result.submission, "");
     const nudge = model.received[2].at(-1)!.content;
     assert.match(nudge, /no usable plan in .*edit_plan\.json yet \(the file does not exist\)/);
-    assert.equal(saved.info.phases.find((p) => p.name === "fallback")!.reason, "no plan was written");
+    assert.equal(saved.info.phases.find((p) => p.name === "fallback")!.reason, "no plan was written after 1 reminder");
   } finally {
     await ctx.cleanup();
   }

@@ -163,6 +163,7 @@ Deno.test("runStep: an operator's issue gets the step and a path into the plan",
 
 Deno.test("executePlan with runStep: a plan is written as a whole, or not at all", async () => {
   const state = await Deno.makeTempDir({ prefix: "graphplan-state-" });
+  const previousState = Deno.env.get("XDG_STATE_HOME");
   Deno.env.set("XDG_STATE_HOME", state);
   const source = "def f(a):\n    return a\n\n\ndef g():\n    return f(1)\n";
   const repo = await makeRepo({ "m.py": source });
@@ -195,6 +196,8 @@ Deno.test("executePlan with runStep: a plan is written as a whole, or not at all
       "def h(a, b=0):\n    return a\n\n\ndef g():\n    return h(1)\n",
     );
   } finally {
+    if (previousState === undefined) Deno.env.delete("XDG_STATE_HOME");
+    else Deno.env.set("XDG_STATE_HOME", previousState);
     await repo.cleanup();
     await Deno.remove(state, { recursive: true });
   }

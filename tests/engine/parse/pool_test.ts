@@ -11,6 +11,7 @@ import {
   type FileOutcome,
   graphMapper,
   mapFiles,
+  POOL_DEFAULTS,
   type PoolReport,
   type SyntaxCensus,
 } from "../../../engine/parse/pool.ts";
@@ -134,7 +135,7 @@ Deno.test({
         }),
       );
       assert.match(reasons[0]!, /no worker entry module/);
-      assert.match(reasons[1]!, /input below 1048576 bytes/);
+      assert.equal(reasons[1], `input below ${POOL_DEFAULTS.minBytes} bytes`);
       assert.equal(reasons[2], "workers disabled");
       assert.deepEqual(runs[1], runs[0]);
       assert.deepEqual(runs[2], runs[0]);

@@ -558,10 +558,14 @@ function generate(i: number): Case {
   }
 }
 
+/** Every code seen, with how often (to check the families reach their targets). */
+const seen = new Map<string, number>();
+
 /** Every issue has a kebab-case code and a short, non-empty message. */
 function checkIssues(issues: Issue[], label: string): void {
   assert.ok(issues.length > 0, `${label}: no issues`);
   for (const issue of issues) {
+    seen.set(issue.code, (seen.get(issue.code) ?? 0) + 1);
     assert.match(issue.code ?? "", KEBAB, `${label}: bad code ${JSON.stringify(issue.code)}`);
     assert.ok(
       typeof issue.message === "string" && issue.message.trim().length > 0,
@@ -597,6 +601,7 @@ Deno.test({
     const repo = `${root}/repo`;
     const outside = `${root}/outside`;
     const state = `${root}/state`;
+    const previousState = Deno.env.get("XDG_STATE_HOME");
     Deno.env.set("XDG_STATE_HOME", state);
     try {
       await Deno.mkdir(`${repo}/requests`, { recursive: true });
@@ -686,10 +691,34 @@ Deno.test({
       assert.ok(counts.rejected > CASES / 2, JSON.stringify(counts));
       assert.ok(counts.executed > 50, JSON.stringify(counts));
       assert.equal(families.size, 14, JSON.stringify([...families]));
+      const expected = [
+        "plan-invalid",
+        "plan-not-json",
+        "plan-too-deep",
+        "forbidden-key",
+        "json-invalid",
+        "unknown-operator",
+        "unknown-template",
+        "missing-parameter",
+        "wrong-type",
+        "invalid-value",
+        "path-outside-repo",
+        "path-invalid",
+        "line-out-of-range",
+        "not-implemented",
+      ];
+      for (const code of expected) {
+        assert.ok(seen.has(code), `no case produced "${code}": ${JSON.stringify([...seen])}`);
+      }
       console.log(
         `hostile plans: ${JSON.stringify(counts)}; families ${JSON.stringify(Object.fromEntries(families))}`,
       );
+      console.log(
+        `issue codes: ${JSON.stringify(Object.fromEntries([...seen].sort((a, b) => b[1] - a[1])))}`,
+      );
     } finally {
+      if (previousState === undefined) Deno.env.delete("XDG_STATE_HOME");
+      else Deno.env.set("XDG_STATE_HOME", previousState);
       await Deno.remove(root, { recursive: true });
     }
   },
