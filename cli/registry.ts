@@ -28,6 +28,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./locate.ts")).default,
   },
   {
+    name: "verify",
+    summary: "Verify an edit plan in memory (layers 0-6, levels L0-L6); write nothing",
+    load: async () => (await import("./verify.ts")).default,
+  },
+  {
     name: "apply",
     summary: "Execute an edit plan as one transaction (or --dry-run for the diff)",
     load: async () => (await import("./apply.ts")).default,
@@ -41,6 +46,11 @@ export const COMMANDS: CommandEntry[] = [
     name: "schema",
     summary: "Print the JSON Schema of edit plans",
     load: async () => (await import("./schema.ts")).default,
+  },
+  {
+    name: "run",
+    summary: "Run the GraphPlan agent on a task (repository + text, or a SWE-bench instance)",
+    load: async () => (await import("./run.ts")).default,
   },
   {
     name: "helper",

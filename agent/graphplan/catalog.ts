@@ -35,7 +35,7 @@ export function operatorCatalog(): string {
   const parts: string[] = [];
   for (const [kind, lines] of groups) parts.push(`${GROUP_TITLES[kind] ?? kind}:\n${lines.join("\n")}`);
   parts.push(
-    "A locator is {\"file\", \"kind\", \"name\", \"parent\"?, \"field\"?, \"nth_child\"?, \"index\"?}; kinds: " +
+    'A locator is {"file", "kind", "name", "parent"?, "field"?, "nth_child"?, "index"?}; kinds: ' +
       "function, class, method, import, statement, ... (`?` marks an optional parameter).",
   );
   return parts.join("\n\n");

@@ -72,24 +72,33 @@ function runningBundle(): string | null {
 /** How to start the helper in an environment of type `type` (`local`, `docker`, `podman`). */
 export async function helperLaunch(
   type: string,
-  options: { bundle?: string; dir?: string } = {},
+  options: { bundle?: string; dir?: string; compiled?: boolean } = {},
 ): Promise<HelperLaunch> {
   const exe = Deno.execPath();
+  const compiled = options.compiled ?? isCompiled();
   if (type === "local") {
-    if (isCompiled()) return { mode: "compiled", argv: [exe, "helper"], env: {}, copies: [] };
+    if (compiled) return { mode: "compiled", argv: [exe, "helper"], env: {}, copies: [] };
     const bundle = options.bundle ?? runningBundle();
     if (bundle) return { mode: "bundle", argv: [exe, "run", "-A", bundle, "helper"], env: {}, copies: [] };
     if (!SOURCE_ROOT) throw new HelperError("Cannot find main.ts to start the helper from");
     return {
       mode: "source",
-      argv: [exe, "run", "-A", "--config", join(SOURCE_ROOT, "deno.json"), join(SOURCE_ROOT, "main.ts"), "helper"],
+      argv: [
+        exe,
+        "run",
+        "-A",
+        "--config",
+        join(SOURCE_ROOT, "deno.json"),
+        join(SOURCE_ROOT, "main.ts"),
+        "helper",
+      ],
       env: {},
       copies: [],
     };
   }
   const dir = options.dir ?? CONTAINER_HELPER_DIR;
   const env = { DENO_DIR: `${dir}/deno_dir`, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
-  if (isCompiled()) {
+  if (compiled) {
     return {
       mode: "compiled",
       argv: [`${dir}/graphplan`, "helper"],
@@ -196,7 +205,9 @@ export async function deployHelper(
     }
     for (const copy of launch.copies) await env.copyIn(copy.from, copy.to);
     const chmod = await env.execute(`chmod +x ${shellQuote(launch.copies[0].to)}`, { timeout: 60 });
-    if (chmod.returncode !== 0) throw new HelperError(`Cannot make the helper executable: ${chmod.output.trim()}`);
+    if (chmod.returncode !== 0) {
+      throw new HelperError(`Cannot make the helper executable: ${chmod.output.trim()}`);
+    }
   }
   const check = await env.execute(`${launch.argv.map(shellQuote).join(" ")} version < /dev/null`, {
     timeout: 120,

@@ -66,7 +66,9 @@ export async function checkPatch(env: Environment, patch: string): Promise<Patch
       { timeout: 120 },
     );
     if (result.returncode !== 0) {
-      report.problems.push(`\`git apply --check\` refuses it against HEAD: ${result.output.trim().slice(0, 1000)}`);
+      report.problems.push(
+        `\`git apply --check\` refuses it against HEAD: ${result.output.trim().slice(0, 1000)}`,
+      );
     }
   } catch (err) {
     report.notes.push(`\`git apply --check\` could not be run: ${(err as Error).message}`);

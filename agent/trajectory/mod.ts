@@ -64,15 +64,17 @@ export class Trajectory {
   readonly messages: Message[] = [];
   readonly info: TrajectoryInfo;
   readonly #stats?: () => ModelStats;
+  readonly #onPhase?: (record: PhaseRecord) => void;
 
   constructor(
     outDir: string,
     instanceId: string,
-    options: { config?: unknown; stats?: () => ModelStats } = {},
+    options: { config?: unknown; stats?: () => ModelStats; onPhase?: (record: PhaseRecord) => void } = {},
   ) {
     this.instanceId = instanceId;
     this.path = trajectoryPath(outDir, instanceId);
     this.#stats = options.stats;
+    this.#onPhase = options.onPhase;
     const now = new Date().toISOString();
     this.info = {
       exit_status: null,
@@ -95,12 +97,14 @@ export class Trajectory {
   startPhase(name: string, details: Record<string, unknown> = {}): PhaseRecord {
     const record: PhaseRecord = { name, status: "running", started_at: new Date().toISOString(), ...details };
     this.info.phases.push(record);
+    this.#onPhase?.(record);
     return record;
   }
 
   /** Mark `record` ended with `status`, adding `details`. */
   endPhase(record: PhaseRecord, status: string, details: Record<string, unknown> = {}): void {
     Object.assign(record, details, { status, ended_at: new Date().toISOString() });
+    this.#onPhase?.(record);
   }
 
   /** Record how the run ended. */

@@ -100,10 +100,14 @@ export async function expressionType(value: string, language: LanguageId): Promi
     const right = assignment.childForFieldName("right");
     const close = text.lastIndexOf(")");
     if (!right || right.startIndex !== prefix.length - 1 || right.endIndex !== close + 1) return undefined;
+    // `a) + (b` also spans our parentheses, as a `+` of two parenthesised expressions.
+    if (!/^(parenthesized_expression|tuple|generator_expression)$/.test(right.type)) return undefined;
     const inner = right.type === "parenthesized_expression"
       ? right.namedChildren.filter((child) => child && child.type !== "comment")
       : [right];
     if (inner.length !== 1) return right.type;
+    // The grammar reads a lone keyword (`pass`) as an identifier.
+    if (/identifier/.test(inner[0]!.type) && checkNewName(inner[0]!.text, language).length) return undefined;
     return inner[0]!.type;
   });
 }
@@ -131,10 +135,20 @@ async function checkStatements(value: string, options: ParamOptions): Promise<Is
   const body = dedent(value);
   const text = isJsFamily(language)
     ? `async function* __f() {\n${body}\n}\n`
-    : `async def __f():\n${body.split("\n").map((line) => line.trim() === "" ? "" : `    ${line}`).join("\n")}\n`;
-  const ok = await withTree(language, text, (tree) => !hasProblems(tree));
+    : `async def __f():\n${
+      body.split("\n").map((line) => line.trim() === "" ? "" : `    ${line}`).join("\n")
+    }\n`;
+  const ok = await withTree(language, text, (tree) => !hasProblems(tree) && !emptyBlock(tree.rootNode));
   if (ok) return [];
-  return [invalid(name, `Parameter "${name}" must be statements, got code that does not parse: "${short(value)}"`)];
+  return [
+    invalid(name, `Parameter "${name}" must be statements, got code that does not parse: "${short(value)}"`),
+  ];
+}
+
+/** A Python block without statements (the grammar accepts `if x:` followed by a dedent). */
+function emptyBlock(node: Node): boolean {
+  if (node.type === "block" && !node.namedChildren.some((child) => child && child.type !== "comment")) return true;
+  return node.namedChildren.some((child) => !!child && emptyBlock(child));
 }
 
 async function checkTypeAnnotation(value: string, options: ParamOptions): Promise<Issue[]> {
@@ -145,7 +159,7 @@ async function checkTypeAnnotation(value: string, options: ParamOptions): Promis
   const prefix = isJsFamily(language) ? "let __x: " : "__x: ";
   const text = `${prefix}${value.trim()}${isJsFamily(language) ? ";" : ""}\n`;
   const ok = value.trim() !== "" && !value.includes("\n") && await withTree(language, text, (tree) => {
-    if (hasProblems(tree)) return false;
+    if (hasProblems(tree) || tree.rootNode.descendantsOfType("constrained_type").length) return false;
     const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
     if (statements.length !== 1) return false;
     let found = false;
@@ -228,7 +242,11 @@ function checkPosition(value: string, options: ParamOptions): Issue[] {
  * Problems with `value` as a parameter of `kind` in `language`: an empty list
  * when it is valid. Code-typed values are parsed in their grammatical role.
  */
-export async function validateParam(kind: ParamKind, value: unknown, options: ParamOptions): Promise<Issue[]> {
+export async function validateParam(
+  kind: ParamKind,
+  value: unknown,
+  options: ParamOptions,
+): Promise<Issue[]> {
   const { name } = options;
   if (kind === "boolean") {
     return typeof value === "boolean"

@@ -3,7 +3,8 @@
  * written. A check looks at one changed file (its document before the step
  * and after it) and returns issues; an error blocks the step, a warning is
  * reported. The list is pluggable: L0 (no new syntax problem) is built in,
- * the verification levels L1–L6 add their own checks.
+ * the verification levels L1–L6 (`engine/verify/levels`) come through
+ * `editLevelChecks` (L1–L2 errors, L3–L6 warnings).
  *
  * ## "No new syntax problem" (L0)
  *
@@ -38,7 +39,22 @@ export type PostCheck = (change: FileChange, ctx: StepContext) => Issue[] | Prom
 
 /** The post-checks every step gets unless the caller passes its own list. */
 export function defaultPostChecks(): PostCheck[] {
-  return [noNewSyntaxProblems];
+  return [noNewSyntaxProblems, editLevelChecks];
+}
+
+/**
+ * L1–L6 of the edit-level hierarchy (`runEditChecks`), given the step's
+ * records for the file. Its own L0 finding is dropped: `noNewSyntaxProblems`
+ * is L0 here. Loaded on first use, so commands that never edit don't pay for it.
+ */
+export async function editLevelChecks(change: FileChange, ctx: StepContext): Promise<Issue[]> {
+  const { runEditChecks } = await import("../verify/levels/mod.ts");
+  const records = ctx.records.filter((record) => record.file === change.path);
+  const { errors, warnings } = await runEditChecks({ ...change, records }, {
+    step: ctx.step,
+    store: ctx.store,
+  });
+  return [...errors, ...warnings].filter((issue) => issue.level !== "L0");
 }
 
 /** L0: the new text has no ERROR or MISSING node that the old text did not have. */

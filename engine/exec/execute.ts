@@ -34,7 +34,7 @@ export type StepRunner<S> = (step: S, ctx: StepContext) => Promise<unknown>;
 export interface ExecuteOptions<S> {
   /** The operator dispatch (the real one is `defaultRunStep` in `wiring.ts`). */
   runStep: StepRunner<S>;
-  /** Post-checks for every changed file; default `defaultPostChecks()` (L0). */
+  /** Post-checks for every changed file; default `defaultPostChecks()` (L0–L6). */
   checks?: PostCheck[];
   /** Compute everything, write nothing, return the diff. */
   dryRun?: boolean;

@@ -8,6 +8,7 @@
 export { type ExecuteOptions, executePlan, type PlanResult, type StepRunner } from "./execute.ts";
 export {
   defaultPostChecks,
+  editLevelChecks,
   type FileChange,
   newSyntaxProblems,
   noNewSyntaxProblems,

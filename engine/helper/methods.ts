@@ -3,7 +3,7 @@
  * (an object) and the session and returns the `result`; it throws an
  * `IssueError` when the request cannot be carried out. A check that ran and
  * failed (a plan rolled back) is a result, not an error. To add a method
- * (`verify_plan`, `lift`), add an entry here and a section in docs/helper.md.
+ * (`lift`), add an entry here and a section in docs/helper.md.
  *
  * @module
  */
@@ -63,6 +63,12 @@ export const METHODS: Record<string, MethodFn> = {
     if (hasErrors(parsed.issues)) return rejected(parsed.issues);
     const result = await run(session, parsed, params.dry_run === true);
     return { ...result, warnings: [...parsed.issues, ...result.warnings] };
+  },
+
+  verify_plan: async (params, session) => {
+    if (!("plan" in params)) missing("plan", "array or object");
+    const { verifyPlan } = await import("../verify/mod.ts");
+    return await verifyPlan(session.store, params.plan, { checks: session.checks });
   },
 
   rollback: async (params, session) => {

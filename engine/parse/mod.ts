@@ -56,6 +56,59 @@ export async function parserFor(id: LanguageId): Promise<Parser> {
 }
 
 /**
+ * Trees live in the WebAssembly heap, which JavaScript's garbage collector
+ * neither sees nor frees: a tree nobody deletes leaks its memory until the
+ * heap (2 GB at most) is exhausted and every later parse aborts. A 1.5 MB
+ * Python file's tree takes ~100 MB there.
+ *
+ * So each tree from `parse()` is registered with a FinalizationRegistry and
+ * deleted once unreachable from JavaScript (a `Node` keeps its tree
+ * reachable). Two details make that work in practice:
+ * - a zero-filled ArrayBuffer sized like the tree's allocation hangs off each
+ *   tree (its pages are never touched, so it costs address space, not RAM),
+ *   which makes the memory visible to the collector's heuristics;
+ * - finalizers run only from the event loop, never between microtasks, so
+ *   while the estimated live tree memory is above a budget `parse()` yields
+ *   one macrotask first, letting pending finalizers run.
+ * Code that knows a tree is dead may still call `tree.delete()` early.
+ */
+const BYTES_PER_CHAR = 64;
+const LIVE_BUDGET = 512 * 1024 * 1024;
+let liveEstimate = 0;
+let TreeClass: { prototype: Tree } | undefined;
+const PRESSURE = Symbol("gcPressure");
+
+const treeFinalizer = new FinalizationRegistry<{ address: number; bytes: number }>((held) => {
+  liveEstimate -= held.bytes;
+  // `Tree.prototype.delete` only reads `this[0]`, the tree's address.
+  if (held.address && TreeClass) {
+    (TreeClass.prototype.delete as (this: { 0: number }) => void).call({ 0: held.address });
+  }
+});
+
+function track(tree: Tree, textLength: number): Tree {
+  TreeClass ??= Object.getPrototypeOf(tree).constructor;
+  const bytes = Math.max(4096, textLength * BYTES_PER_CHAR);
+  liveEstimate += bytes;
+  Object.defineProperty(tree, PRESSURE, { value: new ArrayBuffer(Math.min(bytes, 2 ** 31)) });
+  const held = { address: (tree as unknown as { 0: number })[0], bytes };
+  treeFinalizer.register(tree, held, tree);
+  const original = tree.delete;
+  tree.delete = function (this: Tree) {
+    if (treeFinalizer.unregister(this)) liveEstimate -= bytes;
+    if ((this as unknown as { 0: number })[0]) original.call(this);
+  };
+  return tree;
+}
+
+/** Let pending tree finalizers run when the live estimate is over budget. */
+async function relieveTreeMemory(): Promise<void> {
+  for (let round = 0; round < 3 && liveEstimate > LIVE_BUDGET; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/**
  * Parse `text` as `language`. Pass `oldTree` (already `edit()`ed to match
  * the change) for an incremental re-parse.
  */
@@ -65,9 +118,10 @@ export async function parse(
   oldTree?: Tree,
 ): Promise<Tree> {
   const parser = await parserFor(language);
+  if (liveEstimate > LIVE_BUDGET) await relieveTreeMemory();
   const tree = parser.parse(text, oldTree ?? null);
   if (!tree) throw new Error(`Parser for "${language}" returned no tree`);
-  return tree;
+  return track(tree, text.length);
 }
 
 const queryCache = new Map<string, Query>();

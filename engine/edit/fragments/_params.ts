@@ -1,15 +1,13 @@
 /**
- * A minimal, Python-only stand-in for `validateParam` of
- * `engine/edit/params.ts` (typed parameters checked by parsing them in their
- * grammatical role), with the same signature, used until that module exists.
- * It also checks assignment/loop targets, a role `params.ts` does not have.
+ * Python roles fragments need beyond `validateParam` of
+ * `engine/edit/params.ts`: assignment/loop targets, items of a class's base
+ * list, identifiers (sync).
  *
  * @module
  */
 
-import type { ParamKind } from "../catalog_types.ts";
 import { error, type Issue } from "../../issue.ts";
-import { type LanguageId, type Node, parse } from "../../parse/mod.ts";
+import { type Node, parse } from "../../parse/mod.ts";
 
 /** Python's hard keywords: not usable as identifiers. */
 export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
@@ -55,56 +53,7 @@ export function isPythonIdentifier(value: string): boolean {
   return /^[\p{L}_][\p{L}\p{N}_]*$/u.test(value) && !PYTHON_KEYWORDS.has(value);
 }
 
-const ROLE_NAMES: Partial<Record<ParamKind, string>> = {
-  expression: "an expression",
-  condition: "a condition expression",
-  type_annotation: "a type annotation",
-  parameters: "a parameter list",
-  decorator: "a decorator expression",
-  identifier: "an identifier",
-};
-
 const EXPRESSION_TOPS = new Set(["parenthesized_expression", "tuple", "generator_expression"]);
-
-/**
- * Problems with `value` as a parameter of kind `kind` (Python only; other
- * kinds and languages are accepted unchecked). `name` names the parameter
- * in messages.
- */
-export async function validateParam(
-  kind: ParamKind,
-  value: unknown,
-  options: { language: LanguageId; name: string },
-): Promise<Issue[]> {
-  const { name, language } = options;
-  const path = ["params", name];
-  if (typeof value !== "string") {
-    return [error("param-invalid", `Parameter "${name}" must be a string`, { path })];
-  }
-  if (language !== "python") return [];
-  const invalid = (why: string) =>
-    error("param-invalid", `Parameter "${name}" must be ${ROLE_NAMES[kind] ?? kind}: ${why}`, { path });
-  switch (kind) {
-    case "identifier":
-      return isPythonIdentifier(value) ? [] : [invalid(`"${clip(value)}" is not a Python identifier`)];
-    case "expression":
-    case "condition":
-    case "type_annotation":
-    case "decorator": {
-      const text = kind === "decorator" ? value.replace(/^\s*@/, "") : value;
-      if (text.trim() === "") return [invalid("it is empty")];
-      const ok = await expressionCheck(text, () => true);
-      return ok ? [] : [invalid(`"${clip(value)}" does not parse as one`)];
-    }
-    case "parameters": {
-      if (value.trim() === "") return [];
-      const ok = await parsesAs(`def _(${value}\n): pass\n`, "function_definition");
-      return ok ? [] : [invalid(`"${clip(value)}" does not parse as one`)];
-    }
-    default:
-      return [];
-  }
-}
 
 /** Problems with `value` as an assignment or loop target (`x`, `a, b`, `self.x`, `d[k]`, `*rest`). */
 export async function validateTarget(value: string, name: string): Promise<Issue[]> {
@@ -115,6 +64,31 @@ export async function validateTarget(value: string, name: string): Promise<Issue
       path,
       hint: 'a name, attribute, subscript or a tuple of them, e.g. "x", "self.x", "a, b"',
     }),
+  ];
+}
+
+/** Problems with `value` as one item of a class's base list (`Base`, `metaclass=Meta`, `*bases`). */
+export async function validateBase(value: string, name: string): Promise<Issue[]> {
+  if (value.trim() !== "") {
+    const tree = await parse("python", `class _(${value}\n): pass\n`);
+    try {
+      const root = tree.rootNode;
+      const statements = named(root);
+      const args = statements[0]?.childForFieldName("superclasses");
+      if (!root.hasError && statements.length === 1 && args && named(args).length === 1) return [];
+    } finally {
+      tree.delete();
+    }
+  }
+  return [
+    error(
+      "param-invalid",
+      `Parameter "${name}" must be a base class or keyword: "${clip(value)}" is not one`,
+      {
+        path: ["params", name],
+        hint: 'e.g. "Base", "Generic[T]", "metaclass=ABCMeta"',
+      },
+    ),
   ];
 }
 
@@ -159,17 +133,6 @@ async function expressionCheck(text: string, accept: (node: Node) => boolean): P
 
 function named(node: Node): Node[] {
   return node.namedChildren.filter((child): child is Node => !!child && child.type !== "comment");
-}
-
-async function parsesAs(source: string, type: string): Promise<boolean> {
-  const tree = await parse("python", source);
-  try {
-    const root = tree.rootNode;
-    const statements = root.namedChildren.filter((child) => child && child.type !== "comment");
-    return !root.hasError && statements.length === 1 && statements[0]!.type === type;
-  } finally {
-    tree.delete();
-  }
 }
 
 function clip(value: string): string {

@@ -100,7 +100,12 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
     role: "statement",
     summary: "def NAME(PARAMETERS) -> RETURN_TYPE: body",
     properties: {
-      name: { required: true, shape: { type: "identifier" }, kind: "identifier", description: "function name" },
+      name: {
+        required: true,
+        shape: { type: "identifier" },
+        kind: "identifier",
+        description: "function name",
+      },
       parameters: text("parameters", true, 'parameter list text, e.g. "self, x=1" ("" for none)'),
       return_type: text("type_annotation", false, "return annotation"),
       async: ASYNC,
@@ -129,7 +134,10 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
     role: "statement",
     summary: "if CONDITION: body, then elif_clause..., else_clause?",
     properties: { condition: text("condition", true, "the condition expression") },
-    children: { body: true, clauses: [{ kind: "elif_clause", many: true }, { kind: "else_clause", many: false }] },
+    children: {
+      body: true,
+      clauses: [{ kind: "elif_clause", many: true }, { kind: "else_clause", many: false }],
+    },
   },
   elif_clause: {
     role: "clause",
@@ -147,7 +155,12 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
     role: "statement",
     summary: "for TARGET in ITERABLE: body, else_clause?",
     properties: {
-      target: { required: true, shape: { type: "target" }, kind: "expression", description: "loop variable(s)" },
+      target: {
+        required: true,
+        shape: { type: "target" },
+        kind: "expression",
+        description: "loop variable(s)",
+      },
       iterable: text("expression", true, "the iterated expression"),
       async: ASYNC,
     },
@@ -175,7 +188,8 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
   },
   try_statement: {
     role: "statement",
-    summary: "try: body, then except_clause..., else_clause?, finally_clause? (at least one except or finally)",
+    summary:
+      "try: body, then except_clause..., else_clause?, finally_clause? (at least one except or finally)",
     properties: {},
     children: {
       body: true,
@@ -218,7 +232,12 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
     role: "statement",
     summary: "TARGET: ANNOTATION = VALUE",
     properties: {
-      target: { required: true, shape: { type: "target" }, kind: "expression", description: "assigned target" },
+      target: {
+        required: true,
+        shape: { type: "target" },
+        kind: "expression",
+        description: "assigned target",
+      },
       value: text("expression", true, "assigned value"),
       annotation: text("type_annotation", false, "type annotation"),
     },
@@ -227,8 +246,18 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
     role: "statement",
     summary: "TARGET OPERATOR VALUE, e.g. x += 1",
     properties: {
-      target: { required: true, shape: { type: "target" }, kind: "expression", description: "assigned target" },
-      operator: { required: true, shape: { type: "operator" }, kind: "string", description: '"+=", "-=", ...' },
+      target: {
+        required: true,
+        shape: { type: "target" },
+        kind: "expression",
+        description: "assigned target",
+      },
+      operator: {
+        required: true,
+        shape: { type: "operator" },
+        kind: "string",
+        description: '"+=", "-=", ...',
+      },
       value: text("expression", true, "right-hand side"),
     },
   },

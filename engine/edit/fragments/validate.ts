@@ -14,7 +14,8 @@ import type { LanguageId } from "../../parse/mod.ts";
 import { parse, syntaxProblems } from "../../parse/mod.ts";
 import { closestNames, didYouMean } from "../../plan/suggest.ts";
 import type { ParamKind } from "../catalog_types.ts";
-import { isPythonIdentifier, validateParam, validateTarget } from "./_params.ts";
+import { validateParam } from "../params.ts";
+import { isPythonIdentifier, validateBase, validateTarget } from "./_params.ts";
 import { FRAGMENT_KINDS, type PropertySpec } from "./kinds.ts";
 import { serializeFragment } from "./serialize.ts";
 
@@ -49,7 +50,7 @@ const NODE_FIELDS = ["kind", "properties", "children"];
 
 /** Source text found in a fragment, to be parsed in its role. */
 interface TextCheck {
-  role: ParamKind | "target";
+  role: ParamKind | "target" | "base";
   value: string;
   name: string;
   path: JsonPath;
@@ -82,16 +83,27 @@ export async function checkFragment(
   for (const check of texts) {
     const found = check.role === "target"
       ? await validateTarget(check.value, check.name)
+      : check.role === "base"
+      ? await validateBase(check.value, check.name)
       : await validateParam(check.role, check.value, { language, name: check.name });
     issues.push(...found.map((issue) => ({ ...issue, path: check.path })));
   }
   if (issues.some((issue) => issue.severity === "error")) return issues;
-  const source = serializeFragment(fragment as Fragment);
-  const tree = await parse(language, source);
+  const frag = fragment as Fragment;
+  // A clause is parsed in a compound statement that can hold it.
+  const host = frag.kind === "elif_clause" || frag.kind === "else_clause"
+    ? "if _:\n    pass\n"
+    : FRAGMENT_KINDS[frag.kind].role === "clause"
+    ? "try:\n    pass\n"
+    : "";
+  const source = serializeFragment(frag);
+  const tree = await parse(language, host + source + "\n");
   try {
     const problems = syntaxProblems(tree, 1);
+    const hostLines = host.split("\n").length - 1;
+    const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
     if (problems.length > 0) {
-      const line = problems[0].line;
+      const line = Math.max(1, problems[0].line - hostLines);
       issues.push(
         error(
           "fragment-syntax",
@@ -99,6 +111,16 @@ export async function checkFragment(
             JSON.stringify(source.split("\n")[line - 1] ?? "")
           }`,
           { path, hint: "check the source text in the properties of that statement" },
+        ),
+      );
+    } else if (statements.length !== 1) {
+      issues.push(
+        error(
+          "fragment-syntax",
+          `The fragment serializes to ${statements.length} statements instead of one: ${
+            JSON.stringify(source.split("\n")[0])
+          }`,
+          { path, hint: "a property holds more than its part of the statement" },
         ),
       );
     }
@@ -122,9 +144,11 @@ function typeName(value: unknown): string {
 function walk(node: unknown, path: JsonPath, issues: Issue[], texts: TextCheck[]): void {
   if (!isObject(node)) {
     issues.push(
-      error("fragment-invalid", `A fragment must be an object {"kind", "properties", "children"}, got ${
-        typeName(node)
-      }`, { path }),
+      error(
+        "fragment-invalid",
+        `A fragment must be an object {"kind", "properties", "children"}, got ${typeName(node)}`,
+        { path },
+      ),
     );
     return;
   }
@@ -149,7 +173,7 @@ function walk(node: unknown, path: JsonPath, issues: Issue[], texts: TextCheck[]
   if (!spec) {
     issues.push(error("fragment-unknown-kind", `Unknown fragment kind "${clip(kind)}"`, {
       path: [...path, "kind"],
-      hint: didYouMean(closestNames(kind, Object.keys(FRAGMENT_KINDS))) ??
+      hint: didYouMean(suggestKinds(kind)) ??
         `kinds: ${Object.keys(FRAGMENT_KINDS).join(", ")}`,
     }));
     return;
@@ -168,9 +192,11 @@ function checkProperties(
   const spec = FRAGMENT_KINDS[kind];
   const base = [...path, "properties"];
   if (raw !== undefined && raw !== null && !isObject(raw)) {
-    issues.push(error("fragment-invalid", `"properties" of "${kind}" must be an object, got ${typeName(raw)}`, {
-      path: base,
-    }));
+    issues.push(
+      error("fragment-invalid", `"properties" of "${kind}" must be an object, got ${typeName(raw)}`, {
+        path: base,
+      }),
+    );
     return;
   }
   const props = (raw ?? {}) as Record<string, unknown>;
@@ -218,7 +244,7 @@ function checkValue(
   issues: Issue[],
   texts: TextCheck[],
 ): void {
-  const wrongType = (expected: string) =>
+  const wrongType = (expected: string): void => {
     issues.push(
       error(
         "fragment-property-type",
@@ -226,6 +252,7 @@ function checkValue(
         { path, hint: prop.description },
       ),
     );
+  };
   const shape = prop.shape;
   switch (shape.type) {
     case "text":
@@ -236,9 +263,13 @@ function checkValue(
     case "identifier":
       if (typeof value !== "string") return wrongType("a string");
       if (!isPythonIdentifier(value)) {
-        issues.push(error("param-invalid", `Property "${name}" of "${kind}" must be an identifier, got "${
-          clip(value)
-        }"`, { path }));
+        issues.push(
+          error(
+            "param-invalid",
+            `Property "${name}" of "${kind}" must be an identifier, got "${clip(value)}"`,
+            { path },
+          ),
+        );
       }
       return;
     case "module": {
@@ -248,9 +279,13 @@ function checkValue(
         ? /^\.+$/.test(value) || dotted.test(value.replace(/^\.+/, ""))
         : dotted.test(value);
       if (!ok) {
-        issues.push(error("param-invalid", `Property "${name}" of "${kind}" must be a dotted module name, got "${
-          clip(value)
-        }"`, { path, hint: shape.relative ? 'e.g. "os.path", ".models", ".."' : 'e.g. "os.path"' }));
+        issues.push(
+          error(
+            "param-invalid",
+            `Property "${name}" of "${kind}" must be a dotted module name, got "${clip(value)}"`,
+            { path, hint: shape.relative ? 'e.g. "os.path", ".models", ".."' : 'e.g. "os.path"' },
+          ),
+        );
       }
       return;
     }
@@ -263,20 +298,29 @@ function checkValue(
     case "operator":
       if (typeof value !== "string") return wrongType("a string");
       if (!AUGMENTED_OPERATORS.includes(value) && !AUGMENTED_OPERATORS.includes(`${value}=`)) {
-        issues.push(error("param-invalid", `Property "${name}" of "${kind}" must be an augmented operator, got "${
-          clip(value)
-        }"`, { path, hint: AUGMENTED_OPERATORS.join(" ") }));
+        issues.push(
+          error(
+            "param-invalid",
+            `Property "${name}" of "${kind}" must be an augmented operator, got "${clip(value)}"`,
+            { path, hint: AUGMENTED_OPERATORS.join(" ") },
+          ),
+        );
       }
       return;
     case "text_list":
       if (!Array.isArray(value)) return wrongType("an array of strings");
       value.forEach((item, index) => {
         if (typeof item !== "string") {
-          issues.push(error("fragment-property-type", `Item ${index} of "${name}" must be a string, got ${
-            typeName(item)
-          }`, { path: [...path, index] }));
+          issues.push(
+            error(
+              "fragment-property-type",
+              `Item ${index} of "${name}" must be a string, got ${typeName(item)}`,
+              { path: [...path, index] },
+            ),
+          );
         } else {
-          texts.push({ role: shape.role, value: item, name, path: [...path, index] });
+          const role = kind === "class_definition" && name === "bases" ? "base" : shape.role;
+          texts.push({ role, value: item, name, path: [...path, index] });
         }
       });
       return;
@@ -297,16 +341,19 @@ function checkValue(
 
 function checkWithItem(item: unknown, path: JsonPath, issues: Issue[], texts: TextCheck[]): void {
   if (!isObject(item)) {
-    issues.push(error("fragment-property-type", `A "with" item must be {"expression", "as"?}, got ${
-      typeName(item)
-    }`, { path }));
+    issues.push(
+      error("fragment-property-type", `A "with" item must be {"expression", "as"?}, got ${typeName(item)}`, {
+        path,
+      }),
+    );
     return;
   }
   for (const key of Object.keys(item)) {
     if (key === "expression" || key === "as") continue;
     issues.push(error("fragment-unknown-property", `Unknown field "${clip(key)}" in a "with" item`, {
       path: [...path, key],
-      hint: didYouMean(closestNames(key, ["expression", "as"], 1)) ?? 'a "with" item has "expression" and "as"',
+      hint: didYouMean(closestNames(key, ["expression", "as"], 1)) ??
+        'a "with" item has "expression" and "as"',
     }));
   }
   if (typeof item.expression !== "string") {
@@ -318,13 +365,20 @@ function checkWithItem(item: unknown, path: JsonPath, issues: Issue[], texts: Te
       { path: [...path, "expression"] },
     ));
   } else {
-    texts.push({ role: "expression", value: item.expression, name: "expression", path: [...path, "expression"] });
+    texts.push({
+      role: "expression",
+      value: item.expression,
+      name: "expression",
+      path: [...path, "expression"],
+    });
   }
   if (item.as !== undefined && item.as !== null) {
     if (typeof item.as !== "string") {
-      issues.push(error("fragment-property-type", `"as" of a "with" item must be a string, got ${
-        typeName(item.as)
-      }`, { path: [...path, "as"] }));
+      issues.push(
+        error("fragment-property-type", `"as" of a "with" item must be a string, got ${typeName(item.as)}`, {
+          path: [...path, "as"],
+        }),
+      );
     } else {
       texts.push({ role: "target", value: item.as, name: "as", path: [...path, "as"] });
     }
@@ -338,7 +392,9 @@ function checkImportName(item: unknown, count: number, path: JsonPath, issues: I
         error("fragment-property-type", `${what} must be a string, got ${typeName(value)}`, { path: at }),
       );
     } else if (!isPythonIdentifier(value)) {
-      issues.push(error("param-invalid", `${what} must be an identifier, got "${clip(value)}"`, { path: at }));
+      issues.push(
+        error("param-invalid", `${what} must be an identifier, got "${clip(value)}"`, { path: at }),
+      );
     }
   };
   if (item === "*") {
@@ -349,9 +405,13 @@ function checkImportName(item: unknown, count: number, path: JsonPath, issues: I
   }
   if (typeof item === "string") return checkName(item, path, "An imported name");
   if (!isObject(item)) {
-    issues.push(error("fragment-property-type", `An imported name must be a string or {"name", "as"}, got ${
-      typeName(item)
-    }`, { path }));
+    issues.push(
+      error(
+        "fragment-property-type",
+        `An imported name must be a string or {"name", "as"}, got ${typeName(item)}`,
+        { path },
+      ),
+    );
     return;
   }
   for (const key of Object.keys(item)) {
@@ -362,7 +422,9 @@ function checkImportName(item: unknown, count: number, path: JsonPath, issues: I
     }));
   }
   checkName(item.name, [...path, "name"], `"name" of an imported name`);
-  if (item.as !== undefined && item.as !== null) checkName(item.as, [...path, "as"], `"as" of an imported name`);
+  if (item.as !== undefined && item.as !== null) {
+    checkName(item.as, [...path, "as"], `"as" of an imported name`);
+  }
 }
 
 function checkChildren(
@@ -446,17 +508,54 @@ function checkChildren(
 function tryHandlers(kinds: unknown[], path: JsonPath, issues: Issue[]): void {
   const except = kinds.includes("except_clause");
   if (!except && !kinds.includes("finally_clause")) {
-    issues.push(error("fragment-try-handlers", `"try_statement" needs at least one "except_clause" or a "finally_clause"`, {
-      path,
-    }));
+    issues.push(
+      error(
+        "fragment-try-handlers",
+        `"try_statement" needs at least one "except_clause" or a "finally_clause"`,
+        {
+          path,
+        },
+      ),
+    );
   } else if (!except && kinds.includes("else_clause")) {
-    issues.push(error("fragment-try-handlers", `"try_statement" with an "else_clause" needs an "except_clause"`, {
-      path,
-    }));
+    issues.push(
+      error("fragment-try-handlers", `"try_statement" with an "else_clause" needs an "except_clause"`, {
+        path,
+      }),
+    );
   }
 }
 
 function clip(value: string): string {
   const flat = value.replace(/\s+/g, " ");
   return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
+}
+
+const KIND_ALIASES: Record<string, string> = {
+  def: "function_definition",
+  function: "function_definition",
+  method: "function_definition",
+  class: "class_definition",
+  assign: "assignment",
+  call: "expression_statement",
+  expression: "expression_statement",
+  from_import: "import_from_statement",
+  import_from: "import_from_statement",
+  except: "except_clause",
+  catch: "except_clause",
+  elif: "elif_clause",
+  else: "else_clause",
+  finally: "finally_clause",
+};
+
+/** Kinds a misspelled kind may have meant: close names, an alias, or kinds starting with its first word. */
+function suggestKinds(kind: string): string[] {
+  const names = Object.keys(FRAGMENT_KINDS);
+  const close = closestNames(kind, names);
+  if (close.length) return close;
+  const lower = kind.toLowerCase();
+  if (Object.hasOwn(KIND_ALIASES, lower)) return [KIND_ALIASES[lower]];
+  const first = lower.split(/[_\s-]+/)[0];
+  if (Object.hasOwn(KIND_ALIASES, first)) return [KIND_ALIASES[first]];
+  return names.filter((name) => name.split("_")[0] === first).slice(0, 3);
 }

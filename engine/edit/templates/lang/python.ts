@@ -192,10 +192,11 @@ export const PYTHON: LanguageTable = {
     const tryNode = block?.parent;
     if (!block || tryNode?.type !== "try_statement" || !fieldIs(tryNode, "body", block)) return false;
     if (statementsOf(block).length !== 1) return false;
-    return tryNode.namedChildren.some((clause) =>
-      clause?.type === "except_clause" &&
-      normalizeCode(clause.namedChild(0)?.text ?? "") === normalizeCode(excType)
-    );
+    return tryNode.namedChildren.some((clause) => {
+      if (clause?.type !== "except_clause") return false;
+      const handled = /^except\s*\*?\s*([\s\S]*?)(\s+as\s+\w+)?\s*:/.exec(clause.text)?.[1] ?? "";
+      return normalizeCode(handled) === normalizeCode(excType);
+    });
   },
 
   withBlock: (context, asName) => [
@@ -251,7 +252,9 @@ export const PYTHON: LanguageTable = {
     const clauses = ifNode.childrenForFieldName("alternative").filter((c): c is Node => !!c);
     const elseClause = clauses.find((c) => c.type === "else_clause");
     if (condition === undefined) {
-      if (elseClause) return { error: `The if statement at line ${ifNode.startPosition.row + 1} has an else branch` };
+      if (elseClause) {
+        return { error: `The if statement at line ${ifNode.startPosition.row + 1} has an else branch` };
+      }
       return { at: ifNode.endIndex, inline: false, parts: [{ line: "else:" }, { body }] };
     }
     const present = [ifNode, ...clauses].some((c) =>
@@ -304,7 +307,9 @@ export const PYTHON: LanguageTable = {
 
   definedName(code) {
     const definition = code.type === "decorated_definition" ? code.childForFieldName("definition") : code;
-    return definition?.type === "function_definition" ? definition.childForFieldName("name")?.text : undefined;
+    return definition?.type === "function_definition"
+      ? definition.childForFieldName("name")?.text
+      : undefined;
   },
 
   unwrapExpression(node) {
@@ -313,7 +318,9 @@ export const PYTHON: LanguageTable = {
   },
 
   isExpression(node) {
-    if (/statement|definition|clause|block|module|parameters|argument_list|keyword_argument/.test(node.type)) {
+    if (
+      /statement|definition|clause|block|module|parameters|argument_list|keyword_argument/.test(node.type)
+    ) {
       return false;
     }
     if (node.type === "assignment" || node.type === "augmented_assignment" || node.type === "comment") {

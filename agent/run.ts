@@ -1,0 +1,202 @@
+/**
+ * One task, start to end: the environment (a host directory or a container,
+ * with the repository copied in when one is given), the helper deployed into
+ * it, the model, the phase machine, and the outputs:
+ * `<out>/<id>/<id>.traj.json` and `<out>/preds.json`.
+ *
+ * ```ts
+ * const outcome = await runTask({ config, task: "Fix ...", instanceId: "demo", outDir: "runs", repo: "." });
+ * ```
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import type { Config } from "./config.ts";
+import { createEnvironment, type Environment } from "./env/mod.ts";
+import {
+  deployHelper,
+  type DeployInfo,
+  GraphPlanAgent,
+  type Helper,
+  HelperError,
+  operatorCatalog,
+  SessionHelper,
+  type StepProgress,
+} from "./graphplan/mod.ts";
+import { createModel, type Model, ModelError } from "./model/mod.ts";
+import { renderTemplate } from "./template.ts";
+import { savePrediction, Trajectory } from "./trajectory/mod.ts";
+import { dockerInstanceId } from "./dataset.ts";
+
+/** What {@linkcode runTask} needs. */
+export interface RunTaskOptions {
+  config: Config;
+  /** The problem statement. */
+  task: string;
+  instanceId: string;
+  outDir: string;
+  /**
+   * The repository on the host: the working directory of the `local`
+   * environment; copied into the container (to `environment.cwd`) otherwise.
+   */
+  repo?: string;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+  /** The model (default: built from `config.model`). */
+  model?: Model;
+}
+
+/** How the task ended. */
+export interface RunTaskOutcome {
+  exitStatus: string;
+  submission: string;
+  trajectoryPath: string;
+  predsPath: string;
+  /** True when a non-empty patch was submitted. */
+  patched: boolean;
+  fallback?: { point: string; reason: string };
+  helper?: DeployInfo;
+}
+
+/** The image for a dataset instance from `environment.image_template`. */
+export function instanceImage(config: Config, instanceId: string): string {
+  return renderTemplate(config.environment.image_template, {
+    instance_id: instanceId,
+    instance_id_docker: dockerInstanceId(instanceId),
+  }, { name: "environment.image_template" });
+}
+
+/** Run the agent on one task and write its trajectory and prediction. */
+export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> {
+  const { config, instanceId, outDir } = options;
+  const log = options.log ?? (() => {});
+  let model: Model | undefined = options.model;
+  let modelError: ModelError | undefined;
+  try {
+    model ??= await createModel(config.model);
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    modelError = err;
+  }
+  const stats = model ? () => model!.stats : undefined;
+  const trajectory = new Trajectory(outDir, instanceId, {
+    config,
+    stats,
+    onPhase: (record) => {
+      if (record.name === "setup") return;
+      if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
+        return;
+      }
+      const detail = record.status === "running"
+        ? "started"
+        : `${record.status}${typeof record.method === "string" ? ` (${record.method})` : ""}${
+          typeof record.reason === "string" ? `: ${record.reason}` : ""
+        }`;
+      log(`[${instanceId}] ${record.name}: ${detail}`);
+    },
+  });
+  const setup = trajectory.startPhase("setup", { environment: config.environment.type });
+  let env: Environment | undefined;
+  let helper: Helper | undefined;
+  let helperFailure: Error | undefined;
+  let deployed: DeployInfo | undefined;
+  const finishEarly = async (status: string, err: Error) => {
+    trajectory.endPhase(setup, "failed", { error: err.message });
+    trajectory.info.error = err.message;
+    trajectory.finish(status);
+    await trajectory.save();
+    await savePrediction(outDir, {
+      instance_id: instanceId,
+      model_name_or_path: config.model.name,
+      model_patch: "",
+    });
+    return {
+      exitStatus: status,
+      submission: "",
+      trajectoryPath: trajectory.path,
+      predsPath: resolve(outDir, "preds.json"),
+      patched: false,
+    };
+  };
+  try {
+    if (!model) return await finishEarly(modelError!.exitStatus, modelError!);
+    const envConfig = { ...config.environment };
+    if (envConfig.type === "local") {
+      envConfig.cwd = resolve(options.repo ?? envConfig.cwd ?? Deno.cwd());
+    } else if (options.repo && !envConfig.cwd) {
+      envConfig.cwd = "/repo";
+    }
+    log(`[${instanceId}] setup: starting the ${envConfig.type} environment`);
+    try {
+      env = await createEnvironment(envConfig);
+      if (envConfig.type !== "local" && options.repo) {
+        const made = await env.execute(`mkdir -p '${env.cwd.replace(/'/g, `'\\''`)}'`, { timeout: 60 });
+        if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
+        await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
+      }
+    } catch (err) {
+      return await finishEarly("EnvironmentError", err as Error);
+    }
+    log(`[${instanceId}] setup: deploying the helper`);
+    try {
+      const command = config.environment.helper_command;
+      const result = await deployHelper(env, {
+        timeout: config.environment.helper_timeout,
+        launch: command ? { mode: "compiled", argv: command, env: {}, copies: [] } : undefined,
+      });
+      helper = result.helper;
+      deployed = result.info;
+      log(
+        `[${instanceId}] setup: helper ${deployed.version} (${deployed.mode}) ready in ${
+          deployed.seconds.toFixed(1)
+        } s`,
+      );
+    } catch (err) {
+      helperFailure = err as Error;
+      log(`[${instanceId}] setup: the helper is unavailable: ${helperFailure.message}`);
+    }
+    trajectory.endPhase(setup, helper ? "done" : "helper_unavailable", {
+      cwd: env.cwd,
+      ...(deployed ? { helper: deployed } : { helper_error: helperFailure?.message }),
+    });
+    await trajectory.save();
+
+    const agent = new GraphPlanAgent({
+      model,
+      env,
+      config,
+      trajectory,
+      helper: () => {
+        if (helper) return helper;
+        throw helperFailure ?? new HelperError("The helper was not deployed");
+      },
+      operatorCatalog: operatorCatalog(),
+      onStep: (progress: StepProgress) => {
+        const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
+        log(
+          `[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`,
+        );
+      },
+    });
+    const result = await agent.run(options.task);
+    const patched = result.exitStatus === "Submitted" && result.submission.trim() !== "";
+    await savePrediction(outDir, {
+      instance_id: instanceId,
+      model_name_or_path: config.model.name,
+      model_patch: result.submission,
+    });
+    return {
+      exitStatus: result.exitStatus,
+      submission: result.submission,
+      trajectoryPath: trajectory.path,
+      predsPath: resolve(outDir, "preds.json"),
+      patched,
+      ...(result.fallback ? { fallback: result.fallback } : {}),
+      ...(deployed ? { helper: deployed } : {}),
+    };
+  } finally {
+    if (helper instanceof SessionHelper) await helper.close().catch(() => {});
+    await env?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * `graphplan run`: the agent on one task, in a host directory or a
+ * container. Prints the submitted patch on stdout and progress, the exit
+ * status and the output paths on stderr; exit 0 when a patch was
+ * submitted, 1 when none was.
+ *
+ * @module
+ */
+
+import { basename, resolve } from "node:path";
+import { type Command, EXIT, stringOption, UsageError } from "./command.ts";
+import { ConfigError, loadConfig } from "../agent/config.ts";
+import { DatasetError, findInstance } from "../agent/dataset.ts";
+import { instanceImage, runTask } from "../agent/run.ts";
+
+const command: Command = {
+  name: "run",
+  summary: "Run the GraphPlan agent on a task and print the patch it submits",
+  usage: "(--repo DIR --task TEXT | --task-file FILE | --instance ID --dataset FILE)\n" +
+    "       [--env local|docker|podman] [--image IMAGE] [--model NAME] [-c FILE|key=value]... [-o OUT]",
+  help: `
+Runs EXPLORE → GRAPH → PLAN → VERIFY → EXECUTE → SUBMIT (falling back to a
+plain step loop where a phase cannot go on), then prints the submitted patch
+on stdout. Progress lines (phase, step, cost) go to stderr.
+
+Task:
+  --task TEXT          the problem statement (with --repo DIR, default .)
+  --task-file FILE     the problem statement from a file
+  --instance ID        a SWE-bench instance from --dataset FILE (JSONL, optionally .gz);
+                       for --env local the repository is --repo, for containers the image
+                       defaults to environment.image_template (SWE-bench names)
+  --id NAME            the instance id for --task/--task-file (default: the repository's name)
+
+Options:
+  --env TYPE           local (default), docker or podman (= -c environment.type=TYPE)
+  --image IMAGE        container image (= -c environment.image=IMAGE)
+  --model NAME         provider/model, e.g. openai/gpt-5-mini (= -c model.name=NAME)
+  -c, --config SPEC    a YAML file or a key.path=value override; repeatable, applied in order
+  -o, --output OUT     output directory (default: graphplan-runs): OUT/ID/ID.traj.json, OUT/preds.json
+
+Examples:
+  graphplan run --repo . --task "Fix the crash in parse()" --model openai/gpt-5-mini
+  graphplan run --instance astropy__astropy-12907 --dataset swebench.jsonl.gz --env podman
+  graphplan run --repo proj --task-file issue.md -c model.base_url=http://localhost:8000/v1
+
+Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage error.`,
+  options: {
+    task: { type: "string" },
+    "task-file": { type: "string" },
+    instance: { type: "string" },
+    dataset: { type: "string" },
+    id: { type: "string" },
+    env: { type: "string" },
+    image: { type: "string" },
+    model: { type: "string" },
+    config: { type: "string", short: "c", multiple: true },
+    output: { type: "string", short: "o" },
+  },
+  async run(args) {
+    if (args.positionals.length > 0) {
+      throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
+    }
+    const text = stringOption(args, "task");
+    const taskFile = stringOption(args, "task-file");
+    const instance = stringOption(args, "instance");
+    const dataset = stringOption(args, "dataset");
+    const sources = [text, taskFile, instance].filter((value) => value !== undefined).length;
+    if (sources !== 1) throw new UsageError("Give exactly one of --task, --task-file and --instance");
+    if (instance !== undefined && dataset === undefined) {
+      throw new UsageError("--instance needs --dataset FILE");
+    }
+    const repoArg = stringOption(args, "repo");
+    const specs = [...((args.values.config as string[] | undefined) ?? [])];
+    const envType = stringOption(args, "env");
+    if (envType) specs.push(`environment.type=${envType}`);
+    const image = stringOption(args, "image");
+    if (image) specs.push(`environment.image=${JSON.stringify(image)}`);
+    const modelName = stringOption(args, "model");
+    if (modelName) specs.push(`model.name=${JSON.stringify(modelName)}`);
+
+    let task: string;
+    let instanceId = stringOption(args, "id");
+    let repo = repoArg;
+    let imageDefault: ((config: Awaited<ReturnType<typeof loadConfig>>) => string) | undefined;
+    try {
+      if (instance !== undefined) {
+        const row = await findInstance(dataset!, instance);
+        task = row.problem_statement;
+        instanceId = row.instance_id;
+        imageDefault = (config) => instanceImage(config, row.instance_id);
+      } else if (taskFile !== undefined) {
+        task = await Deno.readTextFile(taskFile);
+      } else {
+        task = text!;
+      }
+    } catch (err) {
+      if (err instanceof DatasetError || err instanceof Deno.errors.NotFound) {
+        console.error(`graphplan run: ${(err as Error).message}`);
+        return EXIT.usage;
+      }
+      throw err;
+    }
+    if (task.trim() === "") throw new UsageError("The task is empty");
+
+    let config;
+    try {
+      config = await loadConfig(specs);
+      if (config.environment.type !== "local" && !config.environment.image && imageDefault) {
+        config = await loadConfig([...specs, `environment.image=${JSON.stringify(imageDefault(config))}`]);
+      }
+      if (instance !== undefined && config.environment.type !== "local" && !config.environment.cwd && !repo) {
+        config = await loadConfig([...specs, "environment.cwd=/testbed"]);
+      }
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        console.error(`graphplan run: ${err.message}`);
+        return EXIT.usage;
+      }
+      throw err;
+    }
+    if (config.environment.type === "local") repo ??= config.environment.cwd ?? ".";
+    instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
+    const outDir = stringOption(args, "output", "graphplan-runs")!;
+
+    const outcome = await runTask({
+      config,
+      task,
+      instanceId,
+      outDir,
+      repo,
+      log: (line) => console.error(line),
+    });
+    if (outcome.submission.trim() !== "") {
+      await Deno.stdout.write(
+        new TextEncoder().encode(
+          outcome.submission.endsWith("\n") ? outcome.submission : outcome.submission + "\n",
+        ),
+      );
+    }
+    const via = outcome.fallback
+      ? ` (after falling back at ${outcome.fallback.point}: ${outcome.fallback.reason})`
+      : "";
+    console.error(`[${instanceId}] exit status: ${outcome.exitStatus}${via}`);
+    console.error(`[${instanceId}] trajectory: ${resolve(outcome.trajectoryPath)}`);
+    console.error(`[${instanceId}] predictions: ${outcome.predsPath}`);
+    if (!outcome.patched) console.error(`[${instanceId}] no patch was submitted`);
+    return outcome.patched ? EXIT.ok : EXIT.rejected;
+  },
+};
+
+function sanitizeId(name: string): string {
+  const id = name.replace(/[^\w.-]+/g, "_").replace(/^[._]+/, "");
+  return id || "task";
+}
+
+export default command;

@@ -1,0 +1,250 @@
+/**
+ * Tier 1, AST surgery: operators that move existing code around without the
+ * model retyping it. Each takes a `target` locator:
+ *
+ * | op | parameters besides `target` | file |
+ * | --- | --- | --- |
+ * | `rename_identifier` | `new_name`, `include_strings?`, `include_comments?` | `rename.ts` |
+ * | `copy_node`, `move_node` | `destination`, `position` | `move.ts` |
+ * | `swap_nodes` | `other` | `swap.ts` |
+ * | `delete_node` | — (the primitive; `locator` accepted too) | `../primitives.ts` |
+ * | `reorder_children` | `order` | `reorder.ts` |
+ *
+ * What travels with a node (decorators, `export`, attached comments) and
+ * where code can be put is in `units.ts`. `SURGERY_OPS` is the registry:
+ * catalog data and the operator together, so the catalog cannot drift.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { LOCATOR_SCHEMA } from "../../locate/schema.ts";
+import type { CatalogEntry } from "../catalog_types.ts";
+import type { OperatorFn } from "../operator.ts";
+import { PRIMITIVES } from "../primitives.ts";
+import { copyNode, moveNode } from "./move.ts";
+import { renameIdentifier } from "./rename.ts";
+import { reorderChildren } from "./reorder.ts";
+import { swapNodes } from "./swap.ts";
+import { POSITIONS } from "./units.ts";
+
+/** A surgery operator: catalog entry, zod schema of its params, and code. */
+export interface SurgeryOp extends CatalogEntry {
+  run: OperatorFn;
+  /** The shape of `params` (values are checked again, with better messages, when the op runs). */
+  paramsSchema: z.ZodType;
+}
+
+const EXAMPLE_FILE = "requests/auth.py";
+const ALL = ["python", "javascript", "typescript", "tsx"];
+
+const target = {
+  name: "target",
+  kind: "locator",
+  required: true,
+  description: "The node to operate on.",
+} as const;
+
+const POSITION_SCHEMA = z.enum(POSITIONS as unknown as [string, ...string[]]);
+
+/** Tier-1 surgery operators by name. */
+export const SURGERY_OPS: Record<string, SurgeryOp> = {
+  rename_identifier: {
+    name: "rename_identifier",
+    group: "surgery",
+    summary: "Rename a binding and exactly its uses (scope-aware; strings and comments untouched).",
+    params: [
+      { ...target, description: "The binding (def, class, parameter, assignment, import) or any use of it." },
+      { name: "new_name", kind: "identifier", required: true, description: "The new name." },
+      {
+        name: "include_strings",
+        kind: "boolean",
+        required: false,
+        description: "Also rename whole-word occurrences in string literals of the scope.",
+      },
+      {
+        name: "include_comments",
+        kind: "boolean",
+        required: false,
+        description: "Also rename whole-word occurrences in comments of the scope.",
+      },
+    ],
+    example: {
+      op: "rename_identifier",
+      params: {
+        target: { file: EXAMPLE_FILE, kind: "function", name: "_basic_auth_str" },
+        new_name: "_basic_auth_header",
+      },
+    },
+    languages: ["python"],
+    run: renameIdentifier,
+    paramsSchema: z.looseObject({
+      target: LOCATOR_SCHEMA,
+      new_name: z.string().min(1),
+      include_strings: z.boolean().optional(),
+      include_comments: z.boolean().optional(),
+    }),
+  },
+  copy_node: {
+    name: "copy_node",
+    group: "surgery",
+    summary: "Copy a node (with its decorators and comments) before/after another node or into a body.",
+    params: [
+      target,
+      { name: "destination", kind: "locator", required: true, description: "Where the copy goes." },
+      {
+        name: "position",
+        kind: "position",
+        required: true,
+        description: "before | after | append_to_body | prepend_to_body (after a docstring).",
+      },
+    ],
+    example: {
+      op: "copy_node",
+      params: {
+        target: {
+          file: EXAMPLE_FILE,
+          kind: "method",
+          name: "__init__",
+          parent: { kind: "class", name: "HTTPBasicAuth" },
+        },
+        destination: { file: EXAMPLE_FILE, kind: "class", name: "HTTPProxyAuth" },
+        position: "prepend_to_body",
+      },
+    },
+    languages: ALL,
+    run: copyNode,
+    paramsSchema: z.looseObject({
+      target: LOCATOR_SCHEMA,
+      destination: LOCATOR_SCHEMA,
+      position: POSITION_SCHEMA,
+    }),
+  },
+  move_node: {
+    name: "move_node",
+    group: "surgery",
+    summary: "Move a node (with its decorators and comments) before/after another node or into a body.",
+    params: [
+      target,
+      { name: "destination", kind: "locator", required: true, description: "Where the node goes." },
+      {
+        name: "position",
+        kind: "position",
+        required: true,
+        description: "before | after | append_to_body | prepend_to_body (after a docstring).",
+      },
+    ],
+    example: {
+      op: "move_node",
+      params: {
+        target: {
+          file: EXAMPLE_FILE,
+          kind: "method",
+          name: "handle_401",
+          parent: { kind: "class", name: "HTTPDigestAuth" },
+        },
+        destination: {
+          file: EXAMPLE_FILE,
+          kind: "method",
+          name: "__call__",
+          parent: { kind: "class", name: "HTTPDigestAuth" },
+        },
+        position: "after",
+      },
+    },
+    languages: ALL,
+    run: moveNode,
+    paramsSchema: z.looseObject({
+      target: LOCATOR_SCHEMA,
+      destination: LOCATOR_SCHEMA,
+      position: POSITION_SCHEMA,
+    }),
+  },
+  swap_nodes: {
+    name: "swap_nodes",
+    group: "surgery",
+    summary: "Swap two statements, definitions or arguments; each takes the other's place and indentation.",
+    params: [
+      target,
+      { name: "other", kind: "locator", required: true, description: "The node to swap with (same kind)." },
+    ],
+    example: {
+      op: "swap_nodes",
+      params: {
+        target: {
+          file: EXAMPLE_FILE,
+          kind: "method",
+          name: "__init__",
+          parent: { kind: "class", name: "HTTPBasicAuth" },
+        },
+        other: {
+          file: EXAMPLE_FILE,
+          kind: "method",
+          name: "__call__",
+          parent: { kind: "class", name: "HTTPBasicAuth" },
+        },
+      },
+    },
+    languages: ALL,
+    run: swapNodes,
+    paramsSchema: z.looseObject({ target: LOCATOR_SCHEMA, other: LOCATOR_SCHEMA }),
+  },
+  delete_node: {
+    name: "delete_node",
+    group: "surgery",
+    summary: "Delete a node with its separator (a list element's comma, a statement's line).",
+    params: [
+      { ...target, description: "The node to delete (the primitive's `locator` is accepted too)." },
+      { name: "all", kind: "boolean", required: false, description: "Delete every match of the locator." },
+    ],
+    example: {
+      op: "delete_node",
+      params: {
+        target: {
+          file: EXAMPLE_FILE,
+          kind: "method",
+          name: "__call__",
+          parent: { kind: "class", name: "HTTPProxyAuth" },
+        },
+      },
+    },
+    languages: ALL,
+    run: PRIMITIVES.delete_node,
+    paramsSchema: z.looseObject({
+      target: LOCATOR_SCHEMA.optional(),
+      locator: LOCATOR_SCHEMA.optional(),
+      all: z.boolean().optional(),
+    }),
+  },
+  reorder_children: {
+    name: "reorder_children",
+    group: "surgery",
+    summary: "Reorder a class's members, a block's statements, a call's arguments or decorators.",
+    params: [
+      {
+        ...target,
+        description:
+          "A class/function/block (its members), a call or list (its elements), a decorated definition.",
+      },
+      {
+        name: "order",
+        kind: "names",
+        required: true,
+        description: "Every child once, in the new order: names or 0-based indices (docstring excluded).",
+      },
+    ],
+    example: {
+      op: "reorder_children",
+      params: {
+        target: { file: EXAMPLE_FILE, kind: "class", name: "HTTPDigestAuth" },
+        order: ["__init__", "__call__", "handle_401", "build_digest_header"],
+      },
+    },
+    languages: ALL,
+    run: reorderChildren,
+    paramsSchema: z.looseObject({
+      target: LOCATOR_SCHEMA,
+      order: z.array(z.union([z.string(), z.number().int()])),
+    }),
+  },
+};

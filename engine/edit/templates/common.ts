@@ -1,0 +1,210 @@
+/**
+ * The machinery every template shares: parameter checks before and after
+ * the target is resolved, the language table lookup, the file's layout,
+ * exact locators for primitives, and fitting an expression into a slot
+ * (parentheses where precedence needs them).
+ *
+ * A template run is: names (`param-unknown`, `param-missing`) → the target
+ * locator's shape → resolve the target → the language's table (else
+ * `language-unsupported`) → every parameter validated in its grammatical role
+ * for that language (`param-invalid`) → the template's own preconditions
+ * (`template-precondition` and friends) → edits through the primitives or
+ * `ctx.edit()`. Nothing is edited when any check fails.
+ *
+ * @module
+ */
+
+import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
+import { parseLocator, resolveOne } from "../../locate/mod.ts";
+import type { Document } from "../../parse/documents.ts";
+import { type LanguageId, type Node, parse } from "../../parse/mod.ts";
+import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
+import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";
+import type { OperatorFn, StepContext } from "../operator.ts";
+import { checkParamNames, dedent, isJsFamily, validateParams } from "../params.ts";
+import { JAVASCRIPT } from "./lang/javascript.ts";
+import { PYTHON } from "./lang/python.ts";
+import type { LanguageTable, Layout } from "./lang/table.ts";
+
+/** The tables by language. */
+export const TABLES: Partial<Record<LanguageId, LanguageTable>> = {
+  python: PYTHON,
+  javascript: JAVASCRIPT,
+  typescript: JAVASCRIPT,
+  tsx: JAVASCRIPT,
+};
+
+/** What a template's `apply` gets. */
+export interface TemplateRun {
+  ctx: StepContext;
+  doc: Document;
+  /** The resolved target. */
+  node: Node;
+  params: Record<string, unknown>;
+  table: LanguageTable;
+  language: LanguageId;
+  /** The template's name (for issues and edit records). */
+  name: string;
+}
+
+/** A template as written: catalog data plus its code. */
+export interface TemplateDefinition extends CatalogEntry {
+  /** Check and edit; return the step's output. */
+  apply(run: TemplateRun): Promise<Record<string, unknown>>;
+}
+
+/** A registry entry: catalog data and the operator that runs it. */
+export type TemplateEntry = CatalogEntry & { run: OperatorFn };
+
+/** The `target` parameter every template has. */
+export function targetParam(description: string): ParamSpec {
+  return { name: "target", kind: "locator", required: true, description };
+}
+
+/** Turn a definition into a registry entry whose `run` performs all the checks first. */
+export function defineTemplate(definition: TemplateDefinition): TemplateEntry {
+  const { apply, ...entry } = definition;
+  const run: OperatorFn = async (raw, ctx) => {
+    const params = (raw ?? {}) as Record<string, unknown>;
+    const shape = checkParamNames(entry.params, params);
+    if (params.target !== undefined) {
+      try {
+        parseLocator(params.target, ["params", "target"]);
+      } catch (caught) {
+        if (!(caught instanceof IssueError)) throw caught;
+        shape.push(...caught.issues);
+      }
+    }
+    if (shape.length) throw new IssueError(shape);
+    const locator = parseLocator(params.target, ["params", "target"]);
+    const { doc, node } = await resolveOne(ctx.store, locator, { path: ["params", "target"] });
+    const language = doc.file.language;
+    const table = TABLES[language];
+    if (!table || !entry.languages.includes(language)) {
+      fail("language-unsupported", `Template "${entry.name}" does not support ${language} files`, {
+        file: doc.file.path,
+        hint: `supported: ${entry.languages.join(", ")}`,
+      });
+    }
+    const issues = await validateParams(entry.params, params, language);
+    if (issues.length) throw new IssueError(issues.map((issue) => ({ ...issue, file: doc.file.path })));
+    const output = await apply({ ctx, doc, node, params, table, language, name: entry.name });
+    return { template: entry.name, file: doc.file.path, ...output };
+  };
+  return { ...entry, run };
+}
+
+/** A string parameter (validated already) or undefined. */
+export function str(params: Record<string, unknown>, name: string): string | undefined {
+  const value = params[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Throw a `template-precondition` error (or another code) about the target. */
+export function refuse(
+  run: TemplateRun,
+  message: string,
+  details: { code?: string; node?: Node; hint?: string } = {},
+): never {
+  const node = details.node ?? run.node;
+  throw new IssueError(error(details.code ?? "template-precondition", message, {
+    file: run.doc.file.path,
+    line: node.startPosition.row + 1,
+    ...(details.hint ? { hint: details.hint } : {}),
+  }));
+}
+
+/** Record an `already-present` warning; the step changes nothing. */
+export function alreadyPresent(run: TemplateRun, message: string): Record<string, unknown> {
+  run.ctx.warnings.push(warning("already-present", message, {
+    file: run.doc.file.path,
+    line: run.node.startPosition.row + 1,
+  }));
+  return { changed: false };
+}
+
+/** The file's layout at `offset`'s line. */
+export function layoutAt(doc: Document, offset: number): Layout {
+  return {
+    indent: lineIndent(doc.file.text, offset),
+    unit: detectIndentUnit(doc.file.text),
+    eol: doc.file.eol,
+    language: doc.file.language,
+  };
+}
+
+/**
+ * A sexp locator matching exactly `node` in `doc` (its type, and its index
+ * among the nodes of that type in the resolver's order), for primitives.
+ */
+export function exactLocator(doc: Document, node: Node): Record<string, unknown> {
+  const all = doc.tree.rootNode.descendantsOfType(node.type).filter((n): n is Node => !!n)
+    .sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+  const index = all.findIndex((candidate) => candidate.id === node.id);
+  if (index < 0) throw new Error(`node ${node.type} not found in its own document`);
+  return { type: "sexp", file: doc.file.path, query: `(${node.type}) @node`, capture: "node", index };
+}
+
+/** The node's ancestors, nearest first. */
+export function ancestors(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let current = node.parent; current; current = current.parent) out.push(current);
+  return out;
+}
+
+/** The statement holding `node` directly in a block (or the file). */
+export function enclosingStatement(node: Node, table: LanguageTable): Node | undefined {
+  let current: Node | null = node;
+  while (current && current.parent && !table.blockTypes.has(current.parent.type)) current = current.parent;
+  return current?.parent ? current : undefined;
+}
+
+/** The node type of an expression snippet (parsed in context) and its precedence. */
+export async function snippetPrecedence(
+  table: LanguageTable,
+  language: LanguageId,
+  expression: string,
+): Promise<number> {
+  const prefix = "__x = (";
+  const text = `${prefix}\n${dedent(expression).trim()}\n)${isJsFamily(language) ? ";" : ""}\n`;
+  const tree = await parse(language, text);
+  try {
+    const statement = tree.rootNode.namedChild(0);
+    const right = statement?.namedChild(0)?.childForFieldName("right");
+    const inner = right?.namedChildren.filter((c) => c && c.type !== "comment") ?? [];
+    return inner.length === 1 ? table.precedence(inner[0]!) : 0;
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * The text that replaces `slot` by `expression`: fitted to the slot's line
+ * (continuation lines re-indented) and parenthesised when its precedence is
+ * lower than the slot's context needs (`a + b` for `x` in `x * 2`).
+ */
+export async function fitExpression(
+  run: TemplateRun,
+  slot: Node,
+  expression: string,
+): Promise<{ text: string; parenthesized: boolean }> {
+  const trimmed = dedent(expression).trim();
+  const needs = run.table.requiredPrecedence(slot);
+  const has = await snippetPrecedence(run.table, run.language, trimmed);
+  const parenthesized = has < needs;
+  const body = parenthesized ? `(${trimmed})` : trimmed;
+  const layout = layoutAt(run.doc, slot.startIndex);
+  return { text: await reindent(body, { ...layout, inlineFirst: true }), parenthesized };
+}
+
+/** Issues as an error to throw, when there are errors; warnings go to the step. */
+export function raise(run: TemplateRun, issues: Issue[]): void {
+  const errors = issues.filter((issue) => issue.severity === "error");
+  if (errors.length) throw new IssueError(errors);
+  run.ctx.warnings.push(...issues);
+}
+
+/** The op name edits of a template are recorded under. */
+export function opName(run: TemplateRun): string {
+  return `template:${run.name}`;
+}

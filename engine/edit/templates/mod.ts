@@ -1,0 +1,323 @@
+/**
+ * Tier 2: the 15 parameterized templates. Each entry is catalog data (name,
+ * group, summary, typed parameters, a worked example that really applies to
+ * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
+ * {@link OperatorFn} that validates every parameter in its grammatical role,
+ * checks the template's preconditions, and edits through the primitives or
+ * `ctx.edit()` (so each step gets the same transaction and verification).
+ *
+ * A template never hard-codes a language: what a block, a guard, a try, a
+ * parameter list, a condition, a return or an import looks like comes from
+ * the language's table (`lang/python.ts`, `lang/javascript.ts`).
+ *
+ * Applying a step twice never duplicates an edit: the second run is either a
+ * no-op with an `already-present` warning (guard_clause, wrap_*,
+ * add_decorator, replace_*, modify_condition, change_return_value,
+ * add_conditional_branch, add_method / add_class_attribute with identical
+ * code, add_import_and_use) or an error (add_parameter: `param-exists`,
+ * extract_variable: `name-bound`, inline_variable: nothing left to inline).
+ *
+ * @module
+ */
+
+import type { ParamSpec } from "../catalog_types.ts";
+import { ADDING_IMPLS } from "./adding.ts";
+import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
+import { MODIFYING_IMPLS } from "./modifying.ts";
+import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
+
+export type { TemplateEntry } from "./common.ts";
+export { TABLES } from "./common.ts";
+
+const FILE = "app/session.py";
+const PY = ["python"];
+const PY_JS = ["python", "javascript", "typescript", "tsx"];
+
+const session = { file: FILE, kind: "class", name: "Session" };
+const method = (name: string) => ({
+  file: FILE,
+  kind: "method",
+  name,
+  parent: { kind: "class", name: "Session" },
+});
+const fn = (name: string) => ({ file: FILE, kind: "function", name });
+
+function p(name: string, kind: ParamSpec["kind"], required: boolean, description: string): ParamSpec {
+  return { name, kind, required, description };
+}
+
+const IMPLS = { ...ADDING_IMPLS, ...MODIFYING_IMPLS, ...RESTRUCTURING_IMPLS };
+
+const ENTRIES: TemplateEntry[] = [
+  defineTemplate({
+    name: "guard_clause",
+    group: "adding",
+    summary: "Insert `if <condition>: <guard_body>` before a statement, or at the start of a function's body",
+    params: [
+      targetParam("a statement, or a function (the guard goes first in its body, after the docstring)"),
+      p("condition", "condition", true, "when the guard fires"),
+      p("guard_body", "statements", true, "what it does, usually return or raise"),
+    ],
+    example: {
+      template: "guard_clause",
+      params: {
+        target: method("request"),
+        condition: "not url",
+        guard_body: 'raise ValueError("url must not be empty")',
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.guard_clause,
+  }),
+  defineTemplate({
+    name: "wrap_try_except",
+    group: "wrapping",
+    summary: "Wrap a statement in try/except (JS: try/catch), keeping its indentation and comments",
+    params: [
+      targetParam("the statement to wrap"),
+      p("exc_type", "expression", true, "exception type(s) handled (JS: checked with instanceof; `*` = any)"),
+      p("handler", "statements", true, "the except/catch body"),
+      p("as_name", "identifier", false, "name bound to the exception"),
+      p("finally_body", "statements", false, "a finally block"),
+    ],
+    example: {
+      template: "wrap_try_except",
+      params: {
+        target: { file: FILE, kind: "assignment", name: "response", parent: method("request") },
+        exc_type: "ConnectionError",
+        as_name: "exc",
+        handler: 'log.warning("request to %s failed: %s", full_url, exc)\nraise',
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.wrap_try_except,
+  }),
+  defineTemplate({
+    name: "add_parameter",
+    group: "adding",
+    summary: "Add a parameter to a function, keeping defaults after non-defaults; call sites are not changed",
+    params: [
+      targetParam("the function"),
+      p("name", "identifier", true, "the parameter's name"),
+      p("default", "expression", false, "its default value"),
+      p("annotation", "type_annotation", false, "its type"),
+      p(
+        "position",
+        "position",
+        false,
+        '"end" (default: end of the positional parameters), "start", or "after:NAME"',
+      ),
+      p("keyword_only", "boolean", false, "Python: put it after `*` (added if missing)"),
+    ],
+    example: {
+      template: "add_parameter",
+      params: { target: fn("merge_settings"), name: "dict_class", default: "dict" },
+    },
+    languages: PY_JS,
+    apply: IMPLS.add_parameter,
+  }),
+  defineTemplate({
+    name: "replace_expression",
+    group: "modifying",
+    summary: "Replace one expression, adding parentheses where precedence needs them",
+    params: [targetParam("the expression"), p("expression", "expression", true, "the new expression")],
+    example: {
+      template: "replace_expression",
+      params: {
+        target: { file: FILE, kind: "call", name: "dict", parent: fn("merge_settings") },
+        expression: "{**session_setting}",
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.replace_expression,
+  }),
+  defineTemplate({
+    name: "extract_variable",
+    group: "restructuring",
+    summary: "Assign an expression to a new variable before its statement and use the variable instead",
+    params: [
+      targetParam("the expression"),
+      p("name", "identifier", true, "the new variable, unbound in the scope"),
+    ],
+    example: {
+      template: "extract_variable",
+      params: {
+        target: { file: FILE, kind: "attribute", name: "self.timeout", parent: method("request") },
+        name: "timeout",
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.extract_variable,
+  }),
+  defineTemplate({
+    name: "add_import_and_use",
+    group: "adding",
+    summary: "Add an import (if missing) and replace an expression with one that uses it",
+    params: [
+      targetParam("the expression to replace"),
+      p("import", "import_statement", true, "one import statement"),
+      p("expression", "expression", true, "the new expression"),
+    ],
+    example: {
+      template: "add_import_and_use",
+      params: {
+        target: { type: "sexp", file: FILE, query: "(binary_operator) @e", parent: method("request") },
+        import: "from urllib.parse import urljoin",
+        expression: "urljoin(self.base_url, url)",
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.add_import_and_use,
+  }),
+  defineTemplate({
+    name: "add_method",
+    group: "adding",
+    summary: "Add a method at the end of a class (replacing a lone `pass`)",
+    params: [targetParam("the class"), p("code", "statements", true, "one method definition")],
+    example: {
+      template: "add_method",
+      params: { target: session, code: "def __enter__(self):\n    return self" },
+    },
+    languages: PY_JS,
+    apply: IMPLS.add_method,
+  }),
+  defineTemplate({
+    name: "modify_condition",
+    group: "modifying",
+    summary: "Replace only the condition of an if / elif / while",
+    params: [targetParam("the if, elif or while"), p("condition", "condition", true, "the new condition")],
+    example: {
+      template: "modify_condition",
+      params: {
+        target: { file: FILE, kind: "if", parent: fn("merge_settings") },
+        condition: "not session_setting",
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.modify_condition,
+  }),
+  defineTemplate({
+    name: "add_conditional_branch",
+    group: "adding",
+    summary: "Add an elif (else if) branch before the else, or an else branch",
+    params: [
+      targetParam("the if statement"),
+      p("body", "statements", true, "the branch's body"),
+      p("condition", "condition", false, "the branch's condition; absent = else branch"),
+    ],
+    example: {
+      template: "add_conditional_branch",
+      params: {
+        target: { file: FILE, kind: "if", parent: fn("merge_settings") },
+        condition: "request_setting is None",
+        body: "return session_setting",
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.add_conditional_branch,
+  }),
+  defineTemplate({
+    name: "replace_function_body",
+    group: "modifying",
+    summary: "Replace a function's body, keeping its signature, decorators and (by default) docstring",
+    params: [
+      targetParam("the function"),
+      p("body", "statements", true, "the new body"),
+      p("keep_docstring", "boolean", false, "keep the docstring (default true)"),
+    ],
+    example: {
+      template: "replace_function_body",
+      params: { target: fn("retry_delay"), body: "return base * 2 ** attempt" },
+    },
+    languages: PY_JS,
+    apply: IMPLS.replace_function_body,
+  }),
+  defineTemplate({
+    name: "wrap_context_manager",
+    group: "wrapping",
+    summary: "Wrap a statement in `with <context> as <name>:`",
+    params: [
+      targetParam("the statement to wrap"),
+      p("context", "expression", true, "the context manager"),
+      p("as_name", "identifier", false, "name bound by `as`"),
+    ],
+    example: {
+      template: "wrap_context_manager",
+      params: {
+        target: { file: FILE, kind: "for", parent: method("close") },
+        context: "contextlib.suppress(OSError)",
+      },
+    },
+    languages: PY,
+    apply: IMPLS.wrap_context_manager,
+  }),
+  defineTemplate({
+    name: "add_decorator",
+    group: "adding",
+    summary: "Add a decorator to a function or class (outermost; `innermost: true` for just above the def)",
+    params: [
+      targetParam("the function or class"),
+      p("decorator", "decorator", true, "the decorator without `@`"),
+      p("innermost", "boolean", false, "put it directly above the def instead of on top"),
+    ],
+    example: {
+      template: "add_decorator",
+      params: { target: fn("retry_delay"), decorator: "functools.lru_cache(maxsize=128)" },
+    },
+    languages: PY,
+    apply: IMPLS.add_decorator,
+  }),
+  defineTemplate({
+    name: "inline_variable",
+    group: "restructuring",
+    summary:
+      "Replace the uses of a once-assigned variable by its value (parenthesised as needed) and drop it",
+    params: [
+      targetParam("the scope holding the assignment (function, class or file)"),
+      p("name", "identifier", true, "the variable"),
+    ],
+    example: {
+      template: "inline_variable",
+      params: { target: fn("retry_delay"), name: "total" },
+    },
+    languages: PY,
+    apply: IMPLS.inline_variable,
+  }),
+  defineTemplate({
+    name: "change_return_value",
+    group: "modifying",
+    summary: "Replace the value of a return statement (or give a bare return one)",
+    params: [targetParam("the return statement"), p("value", "expression", true, "the new value")],
+    example: {
+      template: "change_return_value",
+      params: {
+        target: { file: FILE, kind: "return", parent: method("get_adapter"), index: -1 },
+        value: 'self.adapters.get("http://")',
+      },
+    },
+    languages: PY_JS,
+    apply: IMPLS.change_return_value,
+  }),
+  defineTemplate({
+    name: "add_class_attribute",
+    group: "adding",
+    summary: "Add a class attribute after the existing ones (or first in the body, after the docstring)",
+    params: [
+      targetParam("the class"),
+      p("name", "identifier", true, "the attribute"),
+      p("value", "expression", true, "its value"),
+      p("annotation", "type_annotation", false, "its type"),
+    ],
+    example: {
+      template: "add_class_attribute",
+      params: { target: session, name: "default_timeout", value: "10", annotation: "int" },
+    },
+    languages: PY_JS,
+    apply: IMPLS.add_class_attribute,
+  }),
+];
+
+/** The 15 templates by name. */
+export const TEMPLATES: Record<string, TemplateEntry> = Object.fromEntries(
+  ENTRIES.map((entry) => [entry.name, entry]),
+);

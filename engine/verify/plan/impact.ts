@@ -1,0 +1,176 @@
+/**
+ * Layer 6 (seed 002), cross-file impact: a step that renames, deletes or
+ * changes the signature of a module-level symbol breaks the files that
+ * import it, unless the plan edits them too.
+ *
+ * What a step changed is read from the simulation, not guessed from its
+ * operator: the module-level symbols of the file's graph before and after
+ * the step (a name gone: renamed or deleted, e.g. by `rename_symbol` or
+ * `delete_lines`), and the parameter lists of the top-level functions the
+ * edit touched (changed: e.g. `modify_function_signature`). The importers
+ * come from the code graph when one is given, else from a scan of the
+ * repository's files of that language that mention the name
+ * (`filesMentioning`), whose imports are then read from their graphs. An
+ * import counts when its module resolves to the edited file: dotted Python
+ * modules (absolute, matched as a path suffix, or relative `.x`/`..x`) and
+ * relative JS/TS paths.
+ *
+ * `Step 1 (rename_symbol): 'helper_func' is imported by files not in this plan: "other.py", "test.py"`
+ *
+ * @module
+ */
+
+import { type Issue, warning } from "../../issue.ts";
+import type { CodeGraph, GraphImport } from "../../graph/mod.ts";
+import { diffEdit, type Document, type DocumentStore } from "../../parse/documents.ts";
+import type { LanguageId } from "../../parse/mod.ts";
+import type { NormalizedStep } from "../../plan/mod.ts";
+import { definitionsIn } from "../levels/defs.ts";
+import { filesMentioning } from "../levels/repo_files.ts";
+import { graphOf, tryGet } from "./graphs.ts";
+
+/** One file a step changed. */
+export interface ChangedFile {
+  path: string;
+  before: Document;
+  after: Document;
+}
+
+/** Finds the files outside a plan that import what its steps change. */
+export class ImpactAnalyzer {
+  private readonly cache = new Map<string, string[]>();
+
+  /**
+   * `store` is the simulation's (importers are read as they are at that
+   * point); `planFiles` are the files the plan edits; `graph`, when given,
+   * supplies the imports instead of a repository scan.
+   */
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly planFiles: ReadonlySet<string>,
+    private readonly graph?: CodeGraph,
+  ) {}
+
+  /** Layer 6 warnings for one simulated step. */
+  async check(step: NormalizedStep, changes: readonly ChangedFile[]): Promise<Issue[]> {
+    const issues: Issue[] = [];
+    for (const change of changes) {
+      const language = change.after.file.language;
+      for (const [name, how] of changedSymbols(change)) {
+        const importers = (await this.importers(change.path, name, language)).filter((file) =>
+          !this.planFiles.has(file)
+        );
+        if (importers.length === 0) continue;
+        const list = importers.slice(0, 10).map((file) => `"${file}"`).join(", ");
+        issues.push(warning(
+          "cross-file-impact",
+          `Step ${step.index} (${step.op}): '${name}' is imported by files not in this plan: ${list}${
+            importers.length > 10 ? `, ... (${importers.length} files)` : ""
+          }`,
+          {
+            step: step.index,
+            layer: "6",
+            file: change.path,
+            path: step.path,
+            hint: how === "removed"
+              ? `the step renames or deletes '${name}' in "${change.path}": update those imports in the plan, or keep the old name as an alias`
+              : `the step changes the parameters of '${name}' in "${change.path}": check its calls in those files`,
+          },
+        ));
+      }
+    }
+    return issues;
+  }
+
+  /** Files (other than `file`) that import `name` from `file`. */
+  private async importers(file: string, name: string, language: LanguageId): Promise<string[]> {
+    const key = `${file}\u0000${name}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const out = new Set<string>();
+    const consider = (imp: GraphImport) => {
+      if (imp.file !== file && importsFrom(imp, file, name)) out.add(imp.file);
+    };
+    if (this.graph) {
+      for (const imp of this.graph.imports) consider(imp);
+    } else {
+      for (const path of await filesMentioning(this.store, language, [name], file)) {
+        const got = await tryGet(this.store, path);
+        if (got.doc) { for (const imp of graphOf(got.doc).imports) consider(imp); }
+      }
+    }
+    const list = [...out].sort();
+    this.cache.set(key, list);
+    return list;
+  }
+}
+
+/** Module-level names a change removed, and top-level functions whose parameters changed. */
+export function changedSymbols(change: ChangedFile): Map<string, "removed" | "changed"> {
+  const out = new Map<string, "removed" | "changed">();
+  const top = (doc: Document) => new Set(graphOf(doc).symbols.filter((s) => !s.parent).map((s) => s.name));
+  const after = top(change.after);
+  for (const name of top(change.before)) if (!after.has(name)) out.set(name, "removed");
+  const edit = diffEdit(change.before.file.text, change.after.file.text);
+  if (!edit) return out;
+  const old = definitionsIn(change.before.tree, edit.startIndex, edit.oldEndIndex);
+  const now = definitionsIn(change.after.tree, edit.startIndex, edit.newEndIndex);
+  for (const [qualname, def] of old) {
+    if (qualname.includes(".") || out.has(qualname)) continue;
+    const next = now.get(qualname);
+    if (!next) continue;
+    const params = (node: typeof def.node) => node.childForFieldName("parameters")?.text ?? "";
+    if (params(def.node) !== params(next.node)) out.set(qualname, "changed");
+  }
+  return out;
+}
+
+/** Whether `imp` imports `name` from the file `target` (or the module itself, which mentions it). */
+export function importsFrom(imp: GraphImport, target: string, name: string): boolean {
+  if (imp.symbol === name || imp.symbol === "*") return moduleIs(imp.module, imp.file, target);
+  if (imp.symbol === null) return moduleIs(imp.module, imp.file, target);
+  // `from pkg import mod` then `mod.name`.
+  const joined = imp.module.endsWith(".") || imp.module.endsWith("/")
+    ? imp.module + imp.symbol
+    : `${imp.module}${isPathModule(imp.module) ? "/" : "."}${imp.symbol}`;
+  return moduleIs(joined, imp.file, target);
+}
+
+function isPathModule(module: string): boolean {
+  return module.includes("/") || module.startsWith("./") || module.startsWith("../");
+}
+
+/** Whether `module`, as written in `importer`, names the file `target`. */
+function moduleIs(module: string, importer: string, target: string): boolean {
+  const stem = target.replace(/\.[^./]+$/, "");
+  const names = [stem];
+  if (/\/(__init__|index|mod)$/.test(stem) || /^(__init__|index|mod)$/.test(stem)) {
+    names.push(stem.slice(0, Math.max(0, stem.lastIndexOf("/"))));
+  }
+  const importerDir = importer.includes("/") ? importer.slice(0, importer.lastIndexOf("/")) : "";
+  if (isPathModule(module)) {
+    if (!module.startsWith(".")) return false;
+    const resolved = normalize(`${importerDir}/${module}`).replace(/\.[^./]+$/, "");
+    return names.includes(resolved);
+  }
+  const dots = /^\.*/.exec(module)![0].length;
+  const rest = module.slice(dots).replaceAll(".", "/");
+  if (dots > 0) {
+    let base = importerDir;
+    for (let i = 1; i < dots; i++) base = base.includes("/") ? base.slice(0, base.lastIndexOf("/")) : "";
+    const resolved = normalize(rest ? `${base}/${rest}` : base);
+    return names.includes(resolved);
+  }
+  if (!rest) return false;
+  return names.some((candidate) => candidate === rest || candidate.endsWith(`/${rest}`));
+}
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return out.join("/");
+}

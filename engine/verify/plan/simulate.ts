@@ -1,0 +1,212 @@
+/**
+ * Plan verification (seed 002, phase 3): the whole plan simulated in
+ * memory, each step checked against the files as the earlier steps left
+ * them, every problem collected.
+ *
+ * ## The walk
+ *
+ * The plan is validated (`parsePlan`, layer 0: operators, parameters,
+ * paths); a step with schema errors is reported and skipped, the others go
+ * on. The simulation state is an overlay of the store (`store.overlay()`):
+ * nothing is ever written. For each step, in order:
+ *
+ * 1. layer 0 on the current state (files exist, classes and functions in
+ *    the graph, line numbers in range), layer 1's duplicate-method check,
+ *    layer 2 (line drift through the earlier steps' edits) and layer 4
+ *    (where a renamed name occurs);
+ * 2. the step runs through the real dispatcher (`runStep`) in a
+ *    `StepContext` over the state, exactly as `executePlan` would run it:
+ *    a locator resolves against the tree the earlier steps produced (layer
+ *    0b; inside a composed operator, after its earlier primitives, so
+ *    runtime-bound variables resolve), a pattern is searched with the fuzzy
+ *    layers (layer 1), and what the operator throws or warns gets the layer
+ *    of its code (`layerOf`);
+ * 3. the executor's post-checks run on every changed file (by default
+ *    `defaultPostChecks()`: L0 syntax, L1–L2 errors, L3–L6 warnings, each
+ *    issue with its `level`); a new syntax error is also layer 5, the
+ *    preflight syntax of the simulated replacement;
+ * 4. when the step has no error, its result becomes the new state, and
+ *    layer 3 (a `replace_code` match inside a string or comment) and layer 6
+ *    (module-level symbols renamed, deleted or re-signed that files outside
+ *    the plan import) look at what it did.
+ *
+ * A step with an error leaves the state as it was (the last good state),
+ * and the walk goes on; the issues of a later step on a file a failed step
+ * meant to edit say in their hint that they may follow from that failure.
+ *
+ * @module
+ */
+
+import { StepContext } from "../../edit/operator.ts";
+import { runStep } from "../../edit/dispatch.ts";
+import { defaultPostChecks, type PostCheck } from "../../exec/checks.ts";
+import type { CodeGraph } from "../../graph/mod.ts";
+import { error, type Issue, IssueError, partition } from "../../issue.ts";
+import type { DocumentStore } from "../../parse/documents.ts";
+import type { NormalizedPlan, NormalizedStep } from "../../plan/mod.ts";
+import { contentChecks, layerOf } from "./content.ts";
+import { patternContext } from "./context.ts";
+import { DriftTracker, lineStepFile } from "./drift.ts";
+import { tryGet } from "./graphs.ts";
+import { type ChangedFile, ImpactAnalyzer } from "./impact.ts";
+import { renameOccurrences } from "./occurrences.ts";
+import { stepFiles, verifySteps } from "./steps.ts";
+import { structuralChecks } from "./structure.ts";
+
+/** Options of `verifyPlan`. */
+export interface VerifyOptions {
+  /** Post-checks run on every simulated step; default `defaultPostChecks()` (L0–L6), as when executing. */
+  checks?: PostCheck[];
+  /** The code graph, for layer 6's import graph; default: a scan of the repository's files. */
+  graph?: CodeGraph;
+}
+
+/** The verification report (ARCHITECTURE.md: `verify_plan` → `{passed, errors, warnings}`). */
+export interface VerifyResult {
+  passed: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+/** A step that failed, and the files it meant to edit (empty: unknown). */
+interface Failure {
+  step: number;
+  files: Set<string>;
+}
+
+/** Verify a plan document against the repository of `store` (see the module notes); writes nothing. */
+export async function verifyPlan(
+  store: DocumentStore,
+  planJson: unknown,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
+  const { plan, slots, issues: schema } = verifySteps(planJson);
+  const issues: Issue[] = [...schema];
+  const raw = rawStepList(planJson);
+  const state = store.overlay();
+  const planFiles = new Set<string>();
+  for (const step of raw) for (const file of stepFiles(step)) planFiles.add(file);
+  const walk: Walk = {
+    plan,
+    state,
+    checks: options.checks ?? defaultPostChecks(),
+    drift: new DriftTracker(),
+    impact: new ImpactAnalyzer(state, planFiles, options.graph),
+  };
+  const failures: Failure[] = [];
+  for (let index = 0; index < slots.length; index++) {
+    const step = slots[index];
+    const files = stepFiles(step ? step.params : raw[index]);
+    if (!step) {
+      failures.push({ step: index, files });
+      continue;
+    }
+    const found = await verifyStep(step, walk);
+    const cause = failures.find((failure) =>
+      failure.files.size === 0 || files.size === 0 || [...files].some((file) => failure.files.has(file))
+    );
+    issues.push(...(cause ? found.map((issue) => consequence(issue, cause.step)) : found));
+    if (found.some((issue) => issue.severity === "error")) failures.push({ step: index, files });
+  }
+  // By step (a stable sort: the plan's own problems first, then each step's in the order found).
+  issues.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
+  const { errors, warnings } = partition(issues);
+  return { passed: errors.length === 0, errors, warnings };
+}
+
+interface Walk {
+  plan: NormalizedPlan;
+  /** The simulated files after the steps so far that passed. */
+  state: DocumentStore;
+  checks: PostCheck[];
+  drift: DriftTracker;
+  impact: ImpactAnalyzer;
+}
+
+/** Every issue of one step; on success the state moves on by the step's edits. */
+async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
+  const issues = await structuralChecks(step, walk.state);
+  if (hasErrors(issues)) return issues;
+  issues.push(...await contentChecks(step, walk.state));
+  const lineFile = lineStepFile(step);
+  if (lineFile !== undefined) {
+    const got = await tryGet(walk.state, lineFile);
+    if (got.doc) issues.push(...walk.drift.check(step, got.doc.file.path));
+  }
+  if (step.op === "rename_symbol" && typeof step.params.file === "string") {
+    const got = await tryGet(walk.state, step.params.file);
+    if (got.doc) issues.push(...renameOccurrences(step, got.doc));
+  }
+
+  const ctx = new StepContext(walk.state, step.index);
+  let changes: ChangedFile[] = [];
+  const simulated: Issue[] = [];
+  const checked: Issue[] = [];
+  try {
+    await runStep(step, ctx, walk.plan);
+    changes = await ctx.changedFiles();
+    for (const change of changes) {
+      for (const check of walk.checks) checked.push(...await check(change, ctx));
+    }
+  } catch (err) {
+    if (err instanceof IssueError) simulated.push(...err.issues);
+    else {
+      simulated.push(
+        error("step-crashed", `The operator failed unexpectedly: ${(err as Error)?.message ?? err}`, {
+          hint: "this is a bug in GraphPlan, not in the plan; the step cannot be verified",
+        }),
+      );
+    }
+  }
+  for (const warning of ctx.warnings) {
+    // Layer 4 reports where a renamed name is left alone, with the full classification.
+    if (step.op === "rename_symbol" && warning.code === "rename-skipped-text") continue;
+    simulated.push(warning);
+  }
+  issues.push(...simulated.map((issue) => planLayer(issue, step)));
+  issues.push(...checked.map((issue) => ({
+    ...issue,
+    step: issue.step ?? step.index,
+    ...(issue.code === "syntax-error" && issue.layer === undefined ? { layer: "5" } : {}),
+  })));
+  if (hasErrors(issues)) return issues;
+
+  for (const change of changes) walk.state.set(change.after);
+  walk.drift.record(step.index, ctx.records);
+  issues.push(...patternContext(step, ctx.records));
+  issues.push(...await walk.impact.check(step, changes));
+  return issues;
+}
+
+/** An issue the simulated operator raised, with its layer and the seed's `Step {i} ({op}):` prefix. */
+function planLayer(issue: Issue, step: NormalizedStep): Issue {
+  const message = /^Step \d/.test(issue.message)
+    ? issue.message
+    : `Step ${step.index} (${step.op}): ${issue.message}`;
+  const path = issue.path;
+  const inStep = path && (path[0] === "params" || path[0] === "op" || path[0] === "target");
+  return {
+    ...issue,
+    message,
+    step: issue.step ?? step.index,
+    layer: issue.layer ?? layerOf(issue.code),
+    ...(inStep ? { path: [...step.path, ...path] } : {}),
+  };
+}
+
+/** Mark an issue of a step that comes after a failed step on the same files. */
+function consequence(issue: Issue, failed: number): Issue {
+  const note =
+    `may follow from step ${failed} failing: this step was verified against the files as they were before step ${failed}`;
+  return { ...issue, hint: issue.hint ? `${issue.hint}; ${note}` : note };
+}
+
+function hasErrors(issues: readonly Issue[]): boolean {
+  return issues.some((issue) => issue.severity === "error");
+}
+
+function rawStepList(json: unknown): unknown[] {
+  if (Array.isArray(json)) return json;
+  const plan = json && typeof json === "object" ? (json as { plan?: unknown }).plan : undefined;
+  return Array.isArray(plan) ? plan : [];
+}

@@ -1,0 +1,238 @@
+/**
+ * `graphplan run` end to end in a real container: an image built in the
+ * test from the host's glibc files (bash, coreutils, grep, sed, find, git;
+ * no Node, no Python, no Deno), the helper copied in at setup (the `deno`
+ * executable + `dist/graphplan.js`), one `--serve` session over `exec -i`,
+ * no network. Once through the `podman` CLI and once through the `docker`
+ * CLI against `podman system service`. Skipped where podman is absent.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildMinimalImage } from "../../tools/minimal_image.ts";
+import {
+  bash,
+  fakeServer,
+  FIX,
+  fixPlan,
+  graphplanRun,
+  readJson,
+  ROOT,
+  sampleRepo,
+  SUBMIT,
+  TASK,
+  writePlan,
+} from "./_support.ts";
+
+const CONTAINERS_CONF = "/work/shared/env/containers.conf";
+
+function has(name: string): boolean {
+  try {
+    return new Deno.Command("bash", { args: ["-c", `type -P ${name}`], stdout: "null", stderr: "null" })
+      .outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+const PODMAN_SKIP = has("podman") ? "" : "podman is not installed";
+const DOCKER_SKIP = PODMAN_SKIP || (has("docker") ? "" : "the docker CLI is not installed");
+if (PODMAN_SKIP) console.log(`container_test: skipped: ${PODMAN_SKIP}`);
+else if (DOCKER_SKIP) console.log(`container_test: docker CLI test skipped: ${DOCKER_SKIP}`);
+
+/** podman's environment: the shared containers.conf (runc, ulimits) when the machine has it. */
+function podmanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (!Deno.env.get("CONTAINERS_CONF")) {
+    try {
+      Deno.statSync(CONTAINERS_CONF);
+      env.CONTAINERS_CONF = CONTAINERS_CONF;
+    } catch {
+      // podman's own defaults
+    }
+  }
+  return env;
+}
+
+async function sh(command: string, env: Record<string, string> = {}) {
+  const out = await new Deno.Command("bash", {
+    args: ["-c", command],
+    env: { ...podmanEnv(), ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+let image: Promise<string> | undefined;
+
+/** The minimal image, built once per test file. */
+function minimalImage(): Promise<string> {
+  image ??= (async () => {
+    const name = `localhost/graphplan-e2e-${crypto.randomUUID().slice(0, 8)}:latest`;
+    const saved = Deno.env.get("CONTAINERS_CONF");
+    for (const [key, value] of Object.entries(podmanEnv())) Deno.env.set(key, value);
+    try {
+      await buildMinimalImage(name, { cli: "podman" });
+    } finally {
+      if (saved === undefined && podmanEnv().CONTAINERS_CONF) Deno.env.delete("CONTAINERS_CONF");
+    }
+    return name;
+  })();
+  return image;
+}
+
+/** Run the sample task in a container of `cli` (`podman` or `docker`) with the fake model server. */
+async function containerRun(cli: "podman" | "docker", env: Record<string, string> = {}) {
+  const name = await minimalImage();
+  const ctx = await sampleRepo();
+  // The plan file lives in the container: the model writes it there.
+  const planPath = "/tmp/edit_plan.json";
+  const server = fakeServer([
+    bash(
+      "grep -n discount app/service.py && command -v python3 node deno || echo 'no python3, node or deno'",
+    ),
+    bash(`echo 'READY_TO_PLAN: ["app/service.py"]'`),
+    bash(writePlan(planPath, fixPlan())),
+    bash("git diff --stat"),
+    bash(SUBMIT),
+  ]);
+  try {
+    const result = await graphplanRun([
+      "--repo",
+      ctx.repo,
+      "--task",
+      TASK,
+      "--id",
+      `container-${cli}`,
+      "--env",
+      cli,
+      "--image",
+      name,
+      "--model",
+      "openai/fake-model",
+      "-o",
+      ctx.out,
+      "-c",
+      `model.base_url=${server.url}/v1`,
+      "-c",
+      "model.cost_tracking=ignore",
+      "-c",
+      "environment.run_args=[--network, none]",
+    ], { env: { ...podmanEnv(), OPENAI_API_KEY: "test-key", ...env } });
+    const id = `container-${cli}`;
+    const trajectory = await readJson<{
+      info: {
+        exit_status: string;
+        phases: { name: string; status: string; [key: string]: unknown }[];
+        patch_check?: { ok: boolean };
+      };
+      messages: { role: string; content: string }[];
+    }>(join(ctx.out, id, `${id}.traj.json`));
+    return { ...result, ctx, trajectory, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+async function assertContainerRun(outcome: Awaited<ReturnType<typeof containerRun>>, cli: string) {
+  assert.equal(outcome.code, 0, outcome.stderr);
+  assert.ok(outcome.stdout.includes(`+        ${FIX}`), outcome.stdout);
+  const { info, messages } = outcome.trajectory;
+  assert.equal(info.exit_status, "Submitted");
+  assert.deepEqual(info.phases.map((phase) => phase.name), [
+    "setup",
+    "explore",
+    "graph",
+    "plan",
+    "verify",
+    "execute",
+    "submit",
+  ]);
+  const setup = info.phases[0] as {
+    environment: string;
+    cwd: string;
+    helper: { mode: string; argv: string[] };
+  };
+  assert.equal(setup.environment, cli);
+  assert.equal(setup.cwd, "/repo");
+  assert.equal(setup.helper.mode, "bundle");
+  assert.deepEqual(setup.helper.argv.slice(0, 2), ["/tmp/graphplan-helper/deno", "run"]);
+  assert.equal(info.phases.find((phase) => phase.name === "verify")!.status, "passed");
+  assert.equal(info.patch_check?.ok, true);
+  // The image has no interpreter of its own.
+  assert.ok(messages.some((m) => m.role === "tool" && m.content.includes("no python3, node or deno")));
+  // The host copy is untouched: the edit happened inside the container.
+  assert.ok(!(await Deno.readTextFile(join(outcome.ctx.repo, "app/service.py"))).includes(FIX));
+}
+
+Deno.test({
+  name: "e2e container: graphplan run with --env podman in an image without Node, Python or network",
+  ignore: PODMAN_SKIP !== "",
+  async fn() {
+    const outcome = await containerRun("podman");
+    try {
+      await assertContainerRun(outcome, "podman");
+      const left = await sh(`podman ps -a -q --filter ancestor=${await minimalImage()}`);
+      assert.equal(left.stdout.trim(), "", "the container was removed");
+    } finally {
+      await outcome.ctx.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "e2e container: graphplan run with --env docker against podman system service",
+  ignore: DOCKER_SKIP !== "",
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "gp_podman_sock_" });
+    const socket = join(dir, "podman.sock");
+    const service = new Deno.Command("podman", {
+      args: ["system", "service", "--time=0", `unix://${socket}`],
+      env: podmanEnv(),
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      for (let i = 0; i < 100; i++) {
+        try {
+          Deno.statSync(socket);
+          break;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+      const dockerHost = `unix://${socket}`;
+      const ping = await sh("docker version --format '{{.Server.Version}}'", { DOCKER_HOST: dockerHost });
+      assert.equal(ping.code, 0, ping.stderr);
+      const outcome = await containerRun("docker", { DOCKER_HOST: dockerHost });
+      try {
+        await assertContainerRun(outcome, "docker");
+        const left = await sh(`docker ps -a -q --filter ancestor=${await minimalImage()}`, {
+          DOCKER_HOST: dockerHost,
+        });
+        assert.equal(left.stdout.trim(), "", "the container was removed");
+      } finally {
+        await outcome.ctx.cleanup();
+      }
+    } finally {
+      service.kill("SIGTERM");
+      await service.status;
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "e2e container: remove the test image",
+  ignore: PODMAN_SKIP !== "",
+  async fn() {
+    if (!image) return;
+    const name = await image;
+    const removed = await sh(`podman rmi -f ${name}`);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.ok(ROOT.length > 0);
+  },
+});
