@@ -53,6 +53,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./run.ts")).default,
   },
   {
+    name: "catalog",
+    summary: "Print the operator catalog the model sees (templates, surgery, fragments, primitives)",
+    load: async () => (await import("./catalog.ts")).default,
+  },
+  {
     name: "helper",
     summary: "Run the in-container helper: one request, or a --serve session",
     load: async () => (await import("./helper.ts")).default,

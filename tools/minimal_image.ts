@@ -45,8 +45,12 @@ export const PROGRAMS = [
 ] as const;
 
 async function output(argv: string[]): Promise<{ code: number; text: string }> {
-  const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).output();
-  return { code: out.code, text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
+  const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" })
+    .output();
+  return {
+    code: out.code,
+    text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr),
+  };
 }
 
 /** The shared libraries `binary` loads, with the loader, as absolute host paths. */
@@ -70,7 +74,10 @@ async function copyInto(root: string, hostPath: string, as = hostPath): Promise<
 }
 
 /** Write the root filesystem of the image into `root` (an empty directory). */
-export async function buildRootfs(root: string, options: { programs?: readonly string[] } = {}): Promise<void> {
+export async function buildRootfs(
+  root: string,
+  options: { programs?: readonly string[] } = {},
+): Promise<void> {
   const libs = new Set<string>(["/lib64/ld-linux-x86-64.so.2"]);
   for (const name of options.programs ?? PROGRAMS) {
     const found = await output(["bash", "-c", `type -P ${name}`]);

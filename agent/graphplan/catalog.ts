@@ -1,42 +1,16 @@
 /**
- * The operator catalog shown in the PLAN prompt.
- *
- * TEMPORARY: `engine/edit/catalog.ts` (`renderCatalog()`, generated from
- * every registry with descriptions and examples) is being written; until it
- * lands, this renders a plainer catalog from the plan schema's operator
- * registry (`OPERATORS`: names, one-line summaries, required and optional
- * parameters), so prompt and engine still cannot drift apart. Replace the
- * body of {@linkcode operatorCatalog} with `renderCatalog()` then.
+ * The operator catalog shown in the PLAN prompt: `renderCatalog()` of
+ * `engine/edit/catalog.ts`, generated from the template, surgery, fragment,
+ * primitive, composed and legacy registries (names, summaries, typed
+ * parameters, one worked example each), so prompt and engine cannot drift
+ * apart.
  *
  * @module
  */
 
-import { OPERATORS, requiredParams } from "../../engine/plan/operators.ts";
-
-const GROUP_TITLES: Record<string, string> = {
-  primitive: "AST-node primitives (targets found by locators)",
-  surgery: "Tree surgery (targets given as `target` locators)",
-  composed: "Composed operators",
-  legacy: "Legacy operators (text and line based; prefer the ones above)",
-};
+import { renderCatalog } from "../../engine/edit/catalog.ts";
 
 /** The catalog text for the `plan` template. */
 export function operatorCatalog(): string {
-  const groups = new Map<string, string[]>();
-  for (const spec of OPERATORS.values()) {
-    const required = requiredParams(spec);
-    const optional = Object.keys(spec.params.shape).filter((name) => !required.includes(name));
-    const params = [...required, ...optional.map((name) => `${name}?`)].join(", ");
-    const line = `- ${spec.name} {${params}}: ${spec.summary}`;
-    const list = groups.get(spec.kind) ?? [];
-    list.push(line);
-    groups.set(spec.kind, list);
-  }
-  const parts: string[] = [];
-  for (const [kind, lines] of groups) parts.push(`${GROUP_TITLES[kind] ?? kind}:\n${lines.join("\n")}`);
-  parts.push(
-    'A locator is {"file", "kind", "name", "parent"?, "field"?, "nth_child"?, "index"?}; kinds: ' +
-      "function, class, method, import, statement, ... (`?` marks an optional parameter).",
-  );
-  return parts.join("\n\n");
+  return renderCatalog().trimEnd();
 }

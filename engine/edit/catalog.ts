@@ -27,9 +27,8 @@ import { COMPOSED_OPS } from "./composed.ts";
 import { FRAGMENT_ENTRY, fragmentKindLines } from "./fragments/mod.ts";
 import { LEGACY_OPS } from "./legacy/mod.ts";
 import { PRIMITIVES } from "./primitives.ts";
-// PENDING: switch to the real registries once engine/edit/surgery/mod.ts and templates/mod.ts exist.
-const SURGERY_OPS: Readonly<Record<string, CatalogEntry>> = {};
-const TEMPLATES: Readonly<Record<string, CatalogEntry>> = {};
+import { SURGERY_OPS } from "./surgery/mod.ts";
+import { TEMPLATES } from "./templates/mod.ts";
 
 /** A catalog entry with the shape of its step, for rendering. */
 export interface CatalogItem extends CatalogEntry {
@@ -289,8 +288,8 @@ export const OPERATOR_NOTES: Readonly<Record<string, OperatorNote>> = {
       op: "wrap_block",
       params: {
         file: F,
-        start_line: 24,
-        end_line: 25,
+        start_line: 23,
+        end_line: 24,
         before_code: "try:",
         after_code: "except OSError:\n    return Config({})",
       },

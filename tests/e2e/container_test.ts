@@ -151,7 +151,7 @@ async function assertContainerRun(outcome: Awaited<ReturnType<typeof containerRu
     "execute",
     "submit",
   ]);
-  const setup = info.phases[0] as {
+  const setup = info.phases[0] as unknown as {
     environment: string;
     cwd: string;
     helper: { mode: string; argv: string[] };

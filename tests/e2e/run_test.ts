@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Received } from "../agent/model/_fake_llm.ts";
+import { operatorCatalog } from "../../agent/graphplan/catalog.ts";
 import {
   bash,
   fakeServer,
@@ -180,7 +181,9 @@ Deno.test("e2e run: every phase through HTTP hiccups (429, 500, malformed call, 
     const planPrompt = lastMessage(outcome.requests, 7);
     assert.match(planPrompt, /OrderService/);
     assert.match(planPrompt, /order_total/);
-    assert.match(planPrompt, /replace_node \{locator, replacement/);
+    // The catalog is the engine's own (operatorCatalog(), from the registries).
+    assert.ok(planPrompt.includes(operatorCatalog()), "the operator catalog is in the prompt");
+    assert.match(planPrompt, /`replace_node`/);
     assert.match(planPrompt, /Only the files \["app\/service\.py"\] may be edited/);
     // The SUBMIT prompt names the changed file.
     assert.match(lastMessage(outcome.requests, 8), /Phase 3 of 3: REVIEW AND SUBMIT[\s\S]*app\/service\.py/);

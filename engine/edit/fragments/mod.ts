@@ -22,18 +22,18 @@
  * @module
  */
 
-import { error, fail, IssueError } from "../../issue.ts";
+import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { compileQuery, type Node } from "../../parse/mod.ts";
 import { closestNames, didYouMean } from "../../plan/suggest.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
-import { detectIndentUnit, lineIndent } from "../indent.ts";
+import { detectIndentUnit, firstOnLine, lineIndent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
 import { FRAGMENT_KINDS } from "./kinds.ts";
 import { serializeFragment } from "./serialize.ts";
-import { checkFragment, type Fragment } from "./validate.ts";
+import { checkFragment, type Fragment, validateFragment } from "./validate.ts";
 
 export {
   CLAUSE_KINDS,
@@ -92,18 +92,26 @@ export async function runFragment(
   ctx: StepContext,
 ): Promise<unknown> {
   const { fragment, action, target } = step as FragmentStep;
+  // Problems of the step itself first, all of them, before the target is looked up.
+  const problems: Issue[] = [];
   if (typeof action !== "string" || !(FRAGMENT_ACTIONS as readonly string[]).includes(action)) {
-    fail("fragment-action", `Unknown fragment action ${JSON.stringify(action)}`, {
-      path: ["action"],
-      hint: (typeof action === "string" ? didYouMean(closestNames(action, FRAGMENT_ACTIONS)) : undefined) ??
-        `actions: ${FRAGMENT_ACTIONS.join(", ")}`,
-    });
+    problems.push(
+      error("fragment-action", `Unknown fragment action ${JSON.stringify(action) ?? "undefined"}`, {
+        path: ["action"],
+        hint: (typeof action === "string" ? didYouMean(closestNames(action, FRAGMENT_ACTIONS)) : undefined) ??
+          `actions: ${FRAGMENT_ACTIONS.join(", ")}`,
+      }),
+    );
   }
-  if (target === undefined) fail("param-missing", `The fragment step has no "target"`, { path: ["target"] });
+  if (target === undefined) {
+    problems.push(error("param-missing", `The fragment step has no "target"`, { path: ["target"] }));
+  }
+  problems.push(...validateFragment(fragment, ["fragment"]));
+  if (problems.length > 0) throw new IssueError(problems);
   const { doc, node } = await resolveOne(ctx.store, parseLocator(target, ["target"]), { path: ["target"] });
   const language = doc.file.language;
   if (!FRAGMENT_LANGUAGES.includes(language)) {
-    fail("language-unsupported", `Fragments serialize to Python only, "${doc.file.path}" is ${language}`, {
+    fail("language-unsupported", `Fragments serialize to Python only, "${doc.file.path}" is "${language}"`, {
       path: ["target"],
       file: doc.file.path,
       hint: "use a template or a primitive (replace_node, insert_after_node) for this file",
@@ -134,6 +142,13 @@ export async function runFragment(
       });
     }
     const code = serializeFragment(frag, { ...style, indent: lineIndent(doc.file.text, node.startIndex) });
+    if (action === "replace" && code.includes("\n") && !firstOnLine(doc.file.text, node.startIndex)) {
+      fail("fragment-target", `The target shares line ${node.startPosition.row + 1} with other code`, {
+        path: ["target"],
+        ...where(node),
+        hint: "a multi-line fragment replaces a statement on its own lines: target the enclosing statement",
+      });
+    }
     const locator = await exactLocator(doc, node);
     const out = action === "replace"
       ? await PRIMITIVES.replace_node({ locator, replacement: code }, ctx)
@@ -158,6 +173,17 @@ export async function runFragment(
     });
   }
   const statements = body.namedChildren.filter((child): child is Node => !!child && child.type !== "comment");
+  if (body.parent && statements[0] && !firstOnLine(doc.file.text, statements[0].startIndex)) {
+    fail(
+      "fragment-target",
+      `The body of the "${owner.type}" shares line ${body.startPosition.row + 1} with its header`,
+      {
+        path: ["target"],
+        ...where(owner),
+        hint: 'replace the whole statement instead (action "replace")',
+      },
+    );
+  }
   const docstring = statements[0] && isDocstring(statements[0]) ? statements[0] : undefined;
   let lead = docstring ? 1 : 0;
   if (!body.parent) {

@@ -32,6 +32,7 @@
 
 import { fail } from "../../issue.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
+import { lineIndent } from "../indent.ts";
 import { deletionEdit } from "../separators.ts";
 import { applyEdits, type TextEdit } from "../text_edit.ts";
 import { locatedParam, positionParam, span } from "./params.ts";
@@ -74,7 +75,8 @@ async function transfer(mode: "copy" | "move", params: Record<string, unknown>, 
     const listType = unit.node.parent!.type;
     insertion = await placeInList(dest.doc, text, { destination: dest.node, position, listType });
   } else if (unit.layout === "line") {
-    insertion = await placeLines(dest.doc, { text, definition: isDefinition(unit.node) }, {
+    const indent = lineIndent(doc.file.text, unit.node.startIndex);
+    insertion = await placeLines(dest.doc, { text, definition: isDefinition(unit.node), indent }, {
       destination: dest.node,
       position,
     });
@@ -98,7 +100,7 @@ async function transfer(mode: "copy" | "move", params: Record<string, unknown>, 
   };
   if (mode === "copy") {
     await ctx.edit(dest.doc.file.path, op, [insertion]);
-    return { ...output, inserted_at_line: lineAt(dest.doc.file.text, insertion.start) };
+    return { ...output, inserted_at_line: insertedLine(dest.doc.file.text, insertion) };
   }
   const removal = unit.listElement
     ? deletionEdit(doc.file.text, unit.node, doc.file.language)
@@ -111,14 +113,11 @@ async function transfer(mode: "copy" | "move", params: Record<string, unknown>, 
   const edits = combine(insertion, removal);
   if (applyEdits(doc.file.text, edits, doc.file.path) === doc.file.text) return { ...output, noop: true };
   await ctx.edit(doc.file.path, op, edits);
+  // lines the removal above the insertion takes away
   const shift = removal.end <= insertion.start
-    ? removal.replacement.length - (removal.end - removal.start)
+    ? newlines(removal.replacement) - newlines(doc.file.text.slice(removal.start, removal.end))
     : 0;
-  return {
-    ...output,
-    noop: false,
-    inserted_at_line: lineAt(doc.file.text, insertion.start) + lineShift(shift, doc.file.text, removal),
-  };
+  return { ...output, noop: false, inserted_at_line: insertedLine(doc.file.text, insertion) + shift };
 }
 
 /** The insertion and the deletion as non-overlapping edits (one edit when the insertion falls in the deletion). */
@@ -137,12 +136,13 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** How many lines an earlier removal shifts a later line by. */
-function lineShift(shift: number, text: string, removal: TextEdit): number {
-  if (shift === 0) return 0;
-  const removed = text.slice(removal.start, removal.end).split("\n").length - 1;
-  const added = removal.replacement.split("\n").length - 1;
-  return added - removed;
+function newlines(text: string): number {
+  return text.split("\n").length - 1;
+}
+
+/** The 1-based line where the inserted code's first non-blank line lands. */
+function insertedLine(text: string, insertion: TextEdit): number {
+  return lineAt(text, insertion.start) + newlines(/^(\s*\n)?/.exec(insertion.replacement)![0]);
 }
 
 /** `copy_node`: duplicate a node's unit at a position of a destination. */

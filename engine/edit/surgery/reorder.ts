@@ -32,7 +32,7 @@ import { type Candidate, fail } from "../../issue.ts";
 import { nodeName } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
-import { lineEnd, lineIndent, reindent } from "../indent.ts";
+import { lineEnd, lineIndent, lineStart, reindent } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";
 import { applyEdits, type TextEdit } from "../text_edit.ts";
 import { locatedParam, span } from "./params.ts";
@@ -197,7 +197,12 @@ export const reorderChildren: OperatorFn = async (params, ctx) => {
   const result = { ...span(doc, container.startIndex, container.endIndex), order };
   if (order.every((index, position) => index === position)) return { ...result, changed: false };
   const text = doc.file.text;
-  const units: Unit[] = children.map((child) => unitOf(doc, child));
+  // comments above the container (above a first decorator) belong to the container, not to a child
+  const floor = lineStart(doc.file.text, container.startIndex);
+  const units: Unit[] = children.map((child) => {
+    const unit = unitOf(doc, child);
+    return unit.start < floor ? { ...unit, start: lineStart(doc.file.text, unit.node.startIndex) } : unit;
+  });
   const comments = units.map((unit) => (unit.listElement ? trailingComment(unit.node) : undefined));
   const from = Math.min(container.startIndex, units[0].start);
   const to = Math.max(

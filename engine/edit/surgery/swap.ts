@@ -22,10 +22,10 @@
 import { fail } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { compatibleKinds, kindCategory } from "../../verify/levels/kinds.ts";
-import { lineIndent, reindent } from "../indent.ts";
+import { lineIndent } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";
 import { locatedParam, span } from "./params.ts";
-import { describe, styleOf, type Unit, unitOf, unitText, unwrap } from "./units.ts";
+import { describe, fit, styleOf, type Unit, unitOf, unitText, unwrap } from "./units.ts";
 
 /** The swap category of a unit: two units swap when their categories are equal. */
 export function swapCategory(unit: Unit, language: LanguageId): string {
@@ -80,14 +80,14 @@ export const swapNodes: OperatorFn = async (params, ctx) => {
     );
   }
   const inline = ua.layout === "inline";
-  const fit = async (code: string, into: Unit, doc: typeof a.doc) =>
-    await reindent(code, {
+  const place = async (from: Unit, fromDoc: typeof a.doc, into: Unit, doc: typeof a.doc) =>
+    await fit(unitText(fromDoc, from), lineIndent(fromDoc.file.text, from.node.startIndex), {
       ...styleOf(doc),
       indent: lineIndent(doc.file.text, into.node.startIndex),
       inlineFirst: inline,
     });
-  const intoA = await fit(unitText(b.doc, ub), ua, a.doc);
-  const intoB = await fit(unitText(a.doc, ua), ub, b.doc);
+  const intoA = await place(ub, b.doc, ua, a.doc);
+  const intoB = await place(ua, a.doc, ub, b.doc);
   const kindA = compatibleKinds(language, unwrap(ua.node).type, unwrap(ub.node).type)
     ? ua.node.type
     : undefined;

@@ -53,6 +53,7 @@ import {
   lineStart,
   nextLineStart,
   reindent,
+  type ReindentOptions,
 } from "../indent.ts";
 import { isListElement, listContext } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
@@ -79,6 +80,18 @@ export interface Unit {
 /** The file's layout, as `reindent()` needs it. */
 export function styleOf(doc: Document): { unit: string; eol: string; language: LanguageId } {
   return { unit: detectIndentUnit(doc.file.text), eol: doc.file.eol, language: doc.file.language };
+}
+
+/**
+ * `reindent()` unless the code already sits at `indent` (its first line's
+ * indentation, `from`) with the file's line endings: then it is kept byte
+ * for byte, whitespace-only lines included.
+ */
+export async function fit(code: string, from: string, options: ReindentOptions): Promise<string> {
+  const crlf = code.includes("\r\n");
+  const sameEol = options.eol === "\r\n" ? crlf || !code.includes("\n") : !code.includes("\r");
+  if (from === options.indent && sameEol) return code.replace(/\r?\n$/, "");
+  return await reindent(code, options);
 }
 
 /** The decorated (Python) or exported (JS/TS) wrapper of a definition, else the node. */
@@ -152,15 +165,32 @@ function attachedStart(doc: Document, node: Node): number {
   }
 }
 
+/**
+ * The outermost node with the same span as `node` (a call that is a whole
+ * expression statement is the statement; in JS its `;` does not count), up
+ * to but not including a body.
+ */
+function outermost(node: Node, text: string): Node {
+  let current = node;
+  for (let parent = current.parent; parent && !BODY.test(parent.type); parent = current.parent) {
+    if (parent.startIndex !== current.startIndex) break;
+    const rest = text.slice(current.endIndex, parent.endIndex).trim();
+    if (rest !== "" && !(rest === ";" && parent.type === "expression_statement")) break;
+    current = parent;
+  }
+  return current;
+}
+
 /** The unit of a located node. */
 export function unitOf(doc: Document, located: Node): Unit {
   const text = doc.file.text;
   const language = doc.file.language;
-  const node = withWrapper(located);
+  const node = withWrapper(outermost(located, text));
   const listElement = isListElement(node);
   const end = endOf(node);
   if (!listElement && firstOnLine(text, node.startIndex) && lastOnLine(text, end, language)) {
-    const start = lineStart(text, attachedStart(doc, node));
+    // a decorator's comments above belong to its definition
+    const start = lineStart(text, node.type === "decorator" ? node.startIndex : attachedStart(doc, node));
     return { node, start, end: lineEnd(text, end), layout: "line", listElement };
   }
   return { node, start: node.startIndex, end: node.endIndex, layout: "inline", listElement };
@@ -177,7 +207,10 @@ const BODY = /^(block|module|program|class_body|statement_block|declaration_list
 export function bodyOf(node: Node): Node | undefined {
   const inner = unwrap(node);
   if (BODY.test(inner.type)) return inner;
-  return inner.childForFieldName("body") ?? undefined;
+  const body = inner.childForFieldName("body") ?? inner.childForFieldName("consequence");
+  if (body) return body;
+  // clauses without a body field (a Python `except` clause): their block
+  return members(inner).findLast((child) => child.type === "block" || child.type === "statement_block");
 }
 
 /** Named children of `node` other than comments. */
@@ -243,6 +276,8 @@ export function definitionGap(doc: Document, container: Node | null): number {
 export interface Cargo {
   text: string;
   definition: boolean;
+  /** The indentation the text's first line has (kept verbatim when it lands at the same one). */
+  indent: string;
 }
 
 function pythonPlaceholder(node: Node): boolean {
@@ -308,14 +343,14 @@ export async function placeLines(
       `Cannot ${verb(position)} ${describe(destination)}: its body shares line ${
         list[0].startPosition.row + 1
       } with its header`,
-      { file, line: list[0].startPosition.row + 1, hint: "rewrite the definition with replace_node" },
+      { file, line: list[0].startPosition.row + 1, hint: "rewrite it with replace_node" },
     );
   }
   if (list.length === 0) return await emptyBody(doc, cargo, body);
   if (language === "python" && list.length === 1 && pythonPlaceholder(list[0])) {
     const only = list[0];
     const indent = lineIndent(text, only.startIndex);
-    const fitted = await reindent(cargo.text, { ...style, indent });
+    const fitted = await fit(cargo.text, cargo.indent, { ...style, indent });
     return {
       start: lineStart(text, only.startIndex),
       end: lineEnd(text, only.endIndex),
@@ -372,7 +407,7 @@ async function linesAt(doc: Document, cargo: Cargo, where: LinesAt): Promise<Tex
   const want = (a: boolean, b: boolean) => (a || b ? gap : 0);
   const above = prev ? want(isDefinition(prev), cargo.definition) : 0;
   const below = next ? want(cargo.definition, isDefinition(next)) : 0;
-  const body = await reindent(cargo.text, { ...style, indent });
+  const body = await fit(cargo.text, cargo.indent, { ...style, indent });
   const needsBreak = at === text.length && text.length > 0 && !text.endsWith("\n");
   const head = eol.repeat(Math.max(0, above - blanksAbove(text, at)));
   const tail = eol.repeat(Math.max(0, below - blanksBelow(text, at)));
@@ -387,13 +422,13 @@ async function emptyBody(doc: Document, cargo: Cargo, body: Node): Promise<TextE
   const open = body.child(0);
   if (!open || open.type !== "{") {
     const at = text.length;
-    const body = await reindent(cargo.text, { ...style, indent: "" });
+    const body = await fit(cargo.text, cargo.indent, { ...style, indent: "" });
     const lead = text.length > 0 && !text.endsWith("\n") ? style.eol : "";
     return { start: at, end: at, replacement: lead + body + style.eol };
   }
   const close = body.child(body.childCount - 1)!;
   const outer = lineIndent(text, body.startIndex);
-  const fitted = await reindent(cargo.text, { ...style, indent: outer + style.unit });
+  const fitted = await fit(cargo.text, cargo.indent, { ...style, indent: outer + style.unit });
   const sameLine = close.startPosition.row === open.startPosition.row;
   return {
     start: open.endIndex,

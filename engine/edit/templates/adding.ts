@@ -7,11 +7,11 @@
 
 import { error, IssueError, warning } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
-import { firstOnLine, lineEnd, lineStart, nextLineStart, reindent } from "../indent.ts";
+import { firstOnLine, lastOnLine, lineEnd, lineStart, nextLineStart, reindent } from "../indent.ts";
 import { COMPOSED_OPS } from "../composed.ts";
 import { dedent } from "../params.ts";
 import { PRIMITIVES } from "../primitives.ts";
-import { parse } from "../../parse/mod.ts";
+import { parse, syntaxProblems } from "../../parse/mod.ts";
 import {
   alreadyPresent,
   exactLocator,
@@ -307,10 +307,16 @@ async function addMethod(run: TemplateRun) {
   const { doc, table, language } = run;
   const cls = classOf(run);
   const code = dedent(str(run.params, "code")!).trim();
-  const wrapped = table === undefined ? code : language === "python" ? code : `class __C {\n${code}\n}`;
+  const wrapped = language === "python" ? code : `class __C {\n${code}\n}`;
   const tree = await parse(language, wrapped + "\n");
   let defined: string | undefined;
   try {
+    if (syntaxProblems(tree, 1).length) {
+      throw new IssueError(error("param-invalid", `Parameter "code" must be a method definition, got code that does not parse`, {
+        path: ["params", "code"],
+        file: doc.file.path,
+      }));
+    }
     const container = language === "python"
       ? tree.rootNode
       : tree.rootNode.namedChild(0)?.childForFieldName("body");
@@ -344,8 +350,10 @@ async function addMethod(run: TemplateRun) {
     : members;
   if (language === "python" && real.length === 1 && isPlaceholder(real[0])) {
     await PRIMITIVES.replace_node({ locator: exactLocator(doc, real[0]), replacement: code }, run.ctx);
-  } else if (members.length) {
+  } else if (members.length && language === "python") {
     await PRIMITIVES.insert_after_node({ locator: exactLocator(doc, members.at(-1)!), code }, run.ctx);
+  } else if (members.length) {
+    await insertLinesAfter(run, members.at(-1)!, code, 1);
   } else {
     await insertIntoEmptyBody(run, body, code);
   }
@@ -360,6 +368,30 @@ function isDocstringNode(node: Node): boolean {
 function isPlaceholder(node: Node): boolean {
   return node.type === "pass_statement" ||
     (node.type === "expression_statement" && node.namedChild(0)?.type === "ellipsis");
+}
+
+/**
+ * Put `code` on its own lines after `node`'s last line (and after a `;`
+ * that follows it: a TS class field does not own its `;`), `blank` blank
+ * lines before it, at `node`'s indentation.
+ */
+async function insertLinesAfter(run: TemplateRun, node: Node, code: string, blank: number) {
+  const text = run.doc.file.text;
+  let end = node.endIndex;
+  const semicolon = /^[ \t]*;/.exec(text.slice(end));
+  if (semicolon) end += semicolon[0].length;
+  if (!lastOnLine(text, end, run.language)) {
+    refuse(run, `Cannot insert after line ${node.endPosition.row + 1}: other code follows on it`, { node });
+  }
+  const layout = layoutAt(run.doc, node.startIndex);
+  const at = nextLineStart(text, end);
+  const lead = at === text.length && !text.endsWith("\n") ? layout.eol : "";
+  const fitted = await reindent(code, layout);
+  await run.ctx.edit(run.doc.file.path, opName(run), [{
+    start: at,
+    end: at,
+    replacement: lead + layout.eol.repeat(blank) + fitted + layout.eol,
+  }]);
 }
 
 /** `{}` → `{\n<unit>code\n}` at the body's line indentation. */
@@ -406,7 +438,9 @@ async function addClassAttribute(run: TemplateRun) {
   ) {
     lastAttribute = i;
   }
-  if (lastAttribute >= 0) {
+  if (lastAttribute >= 0 && language !== "python") {
+    await insertLinesAfter(run, members[lastAttribute], code, 0);
+  } else if (lastAttribute >= 0) {
     await PRIMITIVES.insert_after_node({
       locator: exactLocator(doc, members[lastAttribute]),
       code,

@@ -21,7 +21,7 @@ import { type LanguageId, type Node, parse } from "../../parse/mod.ts";
 import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
 import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
-import { checkParamNames, dedent, isJsFamily, validateParams } from "../params.ts";
+import { checkParamNames, dedent, isJsFamily, validateParam } from "../params.ts";
 import { JAVASCRIPT } from "./lang/javascript.ts";
 import { PYTHON } from "./lang/python.ts";
 import type { LanguageTable, Layout } from "./lang/table.ts";
@@ -51,6 +51,10 @@ export interface TemplateRun {
 export interface TemplateDefinition extends CatalogEntry {
   /** Check and edit; return the step's output. */
   apply(run: TemplateRun): Promise<Record<string, unknown>>;
+  /** Values accepted verbatim for a parameter besides its kind (`exc_type: ["*"]`). */
+  literals?: Record<string, string[]>;
+  /** Parameters the template validates itself in these languages (a JS method is not a statement). */
+  ownChecks?: Record<string, string[]>;
 }
 
 /** A registry entry: catalog data and the operator that runs it. */
@@ -63,7 +67,7 @@ export function targetParam(description: string): ParamSpec {
 
 /** Turn a definition into a registry entry whose `run` performs all the checks first. */
 export function defineTemplate(definition: TemplateDefinition): TemplateEntry {
-  const { apply, ...entry } = definition;
+  const { apply, literals = {}, ownChecks = {}, ...entry } = definition;
   const run: OperatorFn = async (raw, ctx) => {
     const params = (raw ?? {}) as Record<string, unknown>;
     const shape = checkParamNames(entry.params, params);
@@ -86,7 +90,14 @@ export function defineTemplate(definition: TemplateDefinition): TemplateEntry {
         hint: `supported: ${entry.languages.join(", ")}`,
       });
     }
-    const issues = await validateParams(entry.params, params, language);
+    const checked = entry.params.filter((spec) =>
+      !literals[spec.name]?.includes(params[spec.name] as string) && !ownChecks[spec.name]?.includes(language)
+    );
+    const issues: Issue[] = [];
+    for (const spec of checked) {
+      if (params[spec.name] === undefined) continue;
+      issues.push(...await validateParam(spec.kind, params[spec.name], { language, name: spec.name }));
+    }
     if (issues.length) throw new IssueError(issues.map((issue) => ({ ...issue, file: doc.file.path })));
     const output = await apply({ ctx, doc, node, params, table, language, name: entry.name });
     return { template: entry.name, file: doc.file.path, ...output };
@@ -171,7 +182,11 @@ export async function snippetPrecedence(
   try {
     const statement = tree.rootNode.namedChild(0);
     const right = statement?.namedChild(0)?.childForFieldName("right");
-    const inner = right?.namedChildren.filter((c) => c && c.type !== "comment") ?? [];
+    if (!right) return 0;
+    // A Python tuple or generator written without its parentheses comes back as one of them.
+    if (right.type === "tuple") return 0.5;
+    if (right.type === "generator_expression") return 0;
+    const inner = right.namedChildren.filter((c) => c && c.type !== "comment");
     return inner.length === 1 ? table.precedence(inner[0]!) : 0;
   } finally {
     tree.delete();

@@ -90,6 +90,7 @@ const ENTRIES: TemplateEntry[] = [
       },
     },
     languages: PY_JS,
+    literals: { exc_type: ["*"] },
     apply: IMPLS.wrap_try_except,
   }),
   defineTemplate({
@@ -179,6 +180,7 @@ const ENTRIES: TemplateEntry[] = [
       params: { target: session, code: "def __enter__(self):\n    return self" },
     },
     languages: PY_JS,
+    ownChecks: { code: ["javascript", "typescript", "tsx"] },
     apply: IMPLS.add_method,
   }),
   defineTemplate({

@@ -18,7 +18,7 @@
  */
 
 import { error, IssueError, warning } from "../../issue.ts";
-import type { Node } from "../../parse/mod.ts";
+import type { LanguageId, Node } from "../../parse/mod.ts";
 import {
   moduleScope,
   occurrencesOf,
@@ -29,7 +29,7 @@ import {
   scopeChainAt,
   scopeOfNode,
 } from "../../verify/scope.ts";
-import { firstOnLine, lineStart, reindent } from "../indent.ts";
+import { firstOnLine, lastOnLine, lineStart, reindent } from "../indent.ts";
 import { deletionEdit, deletionTarget } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
 import { unwrapDefinition } from "./adding.ts";
@@ -68,13 +68,6 @@ async function extractVariable(run: TemplateRun) {
   // What lies between the expression and its statement.
   let child = node;
   for (const ancestor of ancestors(node)) {
-    if (ancestor.id === statement.id) break;
-    if (NESTED_SCOPE.test(ancestor.type)) {
-      refuse(
-        run,
-        `The expression is inside a "${ancestor.type}": hoisting it out would change what it refers to`,
-      );
-    }
     const inCondition = ancestor.childForFieldName("condition")?.id === child.id;
     if (inCondition && /^(while_statement|do_statement|elif_clause)$/.test(ancestor.type)) {
       refuse(
@@ -83,6 +76,13 @@ async function extractVariable(run: TemplateRun) {
         {
           hint: "extract inside the loop body, or rewrite the condition",
         },
+      );
+    }
+    if (ancestor.id === statement.id) break;
+    if (NESTED_SCOPE.test(ancestor.type)) {
+      refuse(
+        run,
+        `The expression is inside a "${ancestor.type}": hoisting it out would change what it refers to`,
       );
     }
     if (
@@ -255,7 +255,7 @@ async function inlineVariable(run: TemplateRun) {
       { file, line: binding.line },
     ));
   }
-  const edits: TextEdit[] = [deletionEdit(doc.file.text, deletionTarget(statement), doc.file.language)];
+  const edits: TextEdit[] = [statementDeletion(doc.file.text, statement, doc.file.language)];
   const kinds: (string | undefined)[] = [undefined];
   let parenthesized = 0;
   for (const use of uses) {
@@ -266,6 +266,19 @@ async function inlineVariable(run: TemplateRun) {
   }
   await run.ctx.edit(file, opName(run), edits, kinds);
   return { changed: true, name, uses: uses.length, parenthesized };
+}
+
+/** Delete a statement: with its lines when alone on them, else with its `;` separator. */
+function statementDeletion(text: string, statement: Node, language: LanguageId): TextEdit {
+  if (firstOnLine(text, statement.startIndex) && lastOnLine(text, statement.endIndex, language)) {
+    return deletionEdit(text, deletionTarget(statement), language);
+  }
+  const after = /^[ \t]*;[ \t]*/.exec(text.slice(statement.endIndex));
+  if (after) return { start: statement.startIndex, end: statement.endIndex + after[0].length, replacement: "" };
+  let start = statement.startIndex;
+  const before = /[ \t]*;[ \t]*$/.exec(text.slice(lineStart(text, start), start));
+  if (before) start -= before[0].length;
+  return { start, end: statement.endIndex, replacement: "" };
 }
 
 export const RESTRUCTURING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<string, unknown>>> = {

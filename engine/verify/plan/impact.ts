@@ -4,9 +4,9 @@
  * import it, unless the plan edits them too.
  *
  * What a step changed is read from the simulation, not guessed from its
- * operator: the module-level symbols of the file's graph before and after
- * the step (a name gone: renamed or deleted, e.g. by `rename_symbol` or
- * `delete_lines`), and the parameter lists of the top-level functions the
+ * operator: the module-level definitions the changed span touched before
+ * and after the step (a name gone from the file: renamed or deleted, e.g. by
+ * `rename_symbol` or `delete_lines`), and the parameter lists of the top-level functions the
  * edit touched (changed: e.g. `modify_function_signature`). The importers
  * come from the code graph when one is given, else from a scan of the
  * repository's files of that language that mention the name
@@ -23,7 +23,7 @@
 import { type Issue, warning } from "../../issue.ts";
 import type { CodeGraph, GraphImport } from "../../graph/mod.ts";
 import { diffEdit, type Document, type DocumentStore } from "../../parse/documents.ts";
-import type { LanguageId } from "../../parse/mod.ts";
+import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import { definitionsIn } from "../levels/defs.ts";
 import { filesMentioning } from "../levels/repo_files.ts";
@@ -108,11 +108,16 @@ export class ImpactAnalyzer {
 /** Module-level names a change removed, and top-level functions whose parameters changed. */
 export function changedSymbols(change: ChangedFile): Map<string, "removed" | "changed"> {
   const out = new Map<string, "removed" | "changed">();
-  const top = (doc: Document) => new Set(graphOf(doc).symbols.filter((s) => !s.parent).map((s) => s.name));
-  const after = top(change.after);
-  for (const name of top(change.before)) if (!after.has(name)) out.set(name, "removed");
   const edit = diffEdit(change.before.file.text, change.after.file.text);
   if (!edit) return out;
+  // Only definitions the changed span touches can lose their name; look at the rest of the file
+  // only for a name the span no longer has (it may be defined again elsewhere).
+  const gone = topLevelNames(change.before.tree, edit.startIndex, edit.oldEndIndex);
+  for (const name of topLevelNames(change.after.tree, edit.startIndex, edit.newEndIndex)) gone.delete(name);
+  if (gone.size > 0) {
+    for (const name of topLevelNames(change.after.tree, 0, change.after.file.text.length)) gone.delete(name);
+  }
+  for (const name of gone) out.set(name, "removed");
   const old = definitionsIn(change.before.tree, edit.startIndex, edit.oldEndIndex);
   const now = definitionsIn(change.after.tree, edit.startIndex, edit.newEndIndex);
   for (const [qualname, def] of old) {
@@ -123,6 +128,27 @@ export function changedSymbols(change: ChangedFile): Map<string, "removed" | "ch
     if (params(def.node) !== params(next.node)) out.set(qualname, "changed");
   }
   return out;
+}
+
+const DEFINITION = /class|function|method|interface|enum|struct|trait|type_alias|module|namespace/;
+
+/** Names of the module-level definitions overlapping [start, end]. */
+function topLevelNames(tree: Tree, start: number, end: number): Set<string> {
+  const names = new Set<string>();
+  const cursor = tree.walk();
+  if (cursor.gotoFirstChild()) {
+    do {
+      if (cursor.endIndex < start) continue;
+      if (cursor.startIndex > end) break;
+      let node: Node | null = cursor.currentNode;
+      if (node.type === "decorated_definition") node = node.childForFieldName("definition");
+      else if (node.type === "export_statement") node = node.childForFieldName("declaration") ?? node;
+      const name = node && DEFINITION.test(node.type) ? node.childForFieldName("name") : null;
+      if (name) names.add(name.text);
+    } while (cursor.gotoNextSibling());
+  }
+  cursor.delete();
+  return names;
 }
 
 /** Whether `imp` imports `name` from the file `target` (or the module itself, which mentions it). */

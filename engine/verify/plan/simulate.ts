@@ -59,6 +59,8 @@ export interface VerifyOptions {
   checks?: PostCheck[];
   /** The code graph, for layer 6's import graph; default: a scan of the repository's files. */
   graph?: CodeGraph;
+  /** Called after each step with its index and the milliseconds its verification took (benchmarks). */
+  onStep?: (step: number, ms: number) => void;
 }
 
 /** The verification report (ARCHITECTURE.md: `verify_plan` → `{passed, errors, warnings}`). */
@@ -101,7 +103,9 @@ export async function verifyPlan(
       failures.push({ step: index, files });
       continue;
     }
+    const started = performance.now();
     const found = await verifyStep(step, walk);
+    options.onStep?.(index, performance.now() - started);
     const cause = failures.find((failure) =>
       failure.files.size === 0 || files.size === 0 || [...files].some((file) => failure.files.has(file))
     );

@@ -273,7 +273,10 @@ Deno.test("agent: no plan file after the nudges falls back; a plan in the messag
     assert.equal(result.submission, "");
     const nudge = model.received[2].at(-1)!.content;
     assert.match(nudge, /no usable plan in .*edit_plan\.json yet \(the file does not exist\)/);
-    assert.equal(saved.info.phases.find((p) => p.name === "fallback")!.reason, "no plan was written after 1 reminder");
+    assert.equal(
+      saved.info.phases.find((p) => p.name === "fallback")!.reason,
+      "no plan was written after 1 reminder",
+    );
   } finally {
     await ctx.cleanup();
   }
@@ -421,5 +424,46 @@ Deno.test("agent: a plan that keeps failing verification ends in the fallback; a
     ]);
   } finally {
     await exec.cleanup();
+  }
+});
+
+Deno.test("agent: a helper without verify_plan is verified by a dry run of execute_plan", async () => {
+  const ctx = await setup();
+  try {
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: planCommand(ctx.planPath) },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(ctx.repo, []);
+    const inner = helper.call;
+    helper.call = (method, params) => {
+      if (method === "verify_plan") {
+        return Promise.reject(
+          new HelperError(`Helper refused "verify_plan"`, [
+            { code: "method-unknown", severity: "error", message: 'Unknown method "verify_plan"' },
+          ]),
+        );
+      }
+      if (method === "execute_plan" && params.dry_run === true) {
+        calls.push({ method: "execute_plan dry_run", params });
+        return Promise.resolve({
+          success: true,
+          rolled_back: false,
+          errors: [],
+          warnings: [],
+          files_changed: [],
+        });
+      }
+      return inner(method, params);
+    };
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.deepEqual(calls.map((c) => c.method), ["build_graph", "execute_plan dry_run", "execute_plan"]);
+    const verify = saved.info.phases.find((p) => p.name === "verify")!;
+    assert.equal(verify.status, "passed");
+    assert.equal(verify.method, "execute_plan dry_run");
+  } finally {
+    await ctx.cleanup();
   }
 });

@@ -308,6 +308,20 @@ Deno.test("refusals: invalid fragment, unknown action, non-statement target, wro
     await codesOf(runFragment({ fragment: { kind: "pass_statement" }, action: "insert", target }, ctx)),
     ["fragment-action"],
   );
+  // Problems of the step are collected together, before the target is looked up.
+  try {
+    await runFragment({ fragment: { kind: "pass_stmt" }, action: "insert_afterr" }, ctx);
+    assert.fail("should fail");
+  } catch (err) {
+    assert.ok(err instanceof IssueError);
+    assert.deepEqual(err.issues.map((issue) => [issue.code, issue.path]), [
+      ["fragment-action", ["action"]],
+      ["param-missing", ["target"]],
+      ["fragment-unknown-kind", ["fragment", "kind"]],
+    ]);
+    assert.match(err.issues[0].hint ?? "", /"insert_after"/);
+    assert.match(err.issues[2].hint ?? "", /"pass_statement"/);
+  }
   assert.deepEqual(
     await codesOf(runFragment({
       fragment: { kind: "pass_statement" },
@@ -336,6 +350,36 @@ Deno.test("refusals: invalid fragment, unknown action, non-statement target, wro
     }, ctx)),
     ["fragment-target"],
   );
+  // One-line bodies: no room for a multi-line fragment.
+  const oneLine = await contextWith({ "one.py": "def f(): return 1\n" });
+  const ifFragment = {
+    kind: "if_statement",
+    properties: { condition: "x" },
+    children: [{ kind: "return_statement", properties: { value: "2" } }],
+  };
+  assert.deepEqual(
+    await codesOf(runFragment({
+      fragment: ifFragment,
+      action: "append_to_body",
+      target: { file: "one.py", kind: "function", name: "f" },
+    }, oneLine.ctx)),
+    ["fragment-target"],
+  );
+  assert.deepEqual(
+    await codesOf(runFragment({
+      fragment: ifFragment,
+      action: "replace",
+      target: { file: "one.py", kind: "return" },
+    }, oneLine.ctx)),
+    ["fragment-target"],
+  );
+  // A one-line fragment may replace it in place.
+  await runFragment({
+    fragment: { kind: "return_statement", properties: { value: "2" } },
+    action: "replace",
+    target: { file: "one.py", kind: "return" },
+  }, oneLine.ctx);
+  assert.equal(await textOf(oneLine.ctx, "one.py"), "def f(): return 2\n");
   assert.deepEqual(FRAGMENT_ACTIONS, [
     "replace",
     "insert_before",

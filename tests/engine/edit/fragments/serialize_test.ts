@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  checkFragment,
   escapeDocstring,
   type Fragment,
   FRAGMENT_KINDS,
@@ -179,10 +180,11 @@ function effectiveKind(node: Node): string {
   return node.type;
 }
 
-Deno.test("every fragment kind has a sample, and every sample is valid", () => {
+Deno.test("every fragment kind has a sample, and every sample is valid", async () => {
   assert.deepEqual(Object.keys(SAMPLES).sort(), Object.keys(FRAGMENT_KINDS).sort());
   for (const [kind, fragment] of Object.entries(SAMPLES)) {
     assert.deepEqual(validateFragment(fragment), [], kind);
+    assert.deepEqual(await checkFragment(fragment), [], kind);
   }
 });
 

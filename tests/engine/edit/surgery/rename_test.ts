@@ -23,9 +23,13 @@ const SHADOWS = code`
 const ident = (name: string, index: number) => ({ file: "a.py", kind: "identifier", name, index });
 
 Deno.test("rename_identifier: a module name leaves a shadowing local, a comprehension variable, strings and comments", async () => {
-  const { text, ctx, output } = await run("rename_identifier", { target: ident("path", 0), new_name: "root" }, {
-    "a.py": SHADOWS,
-  });
+  const { text, ctx, output } = await run(
+    "rename_identifier",
+    { target: ident("path", 0), new_name: "root" },
+    {
+      "a.py": SHADOWS,
+    },
+  );
   assert.equal(
     text,
     code`
@@ -145,7 +149,10 @@ Deno.test("rename_identifier: a method renames self.method calls in its class an
   );
   assert.equal(
     text,
-    COUNTER.replace("return self.total()", "return self.sum_all()").replace("def total(self)", "def sum_all(self)"),
+    COUNTER.replace("return self.total()", "return self.sum_all()").replace(
+      "def total(self)",
+      "def sum_all(self)",
+    ),
   );
   assert.deepEqual(ctx.warnings.map((w) => [w.code, w.line]), [["rename-unfollowed", 14]]);
 });
@@ -225,13 +232,19 @@ Deno.test("rename_identifier: imports gain an alias, aliases are renamed in plac
     def load(p):
         return json.loads(path.join(p)), rx("a")
     `;
-  const first = await run("rename_identifier", { target: ident("path", 1), new_name: "osp" }, { "a.py": source });
+  const first = await run("rename_identifier", { target: ident("path", 1), new_name: "osp" }, {
+    "a.py": source,
+  });
   assert.match(first.text, /^from os import path as osp\n/);
   assert.match(first.text, /osp\.join\(p\)/);
-  const second = await run("rename_identifier", { target: ident("json", 0), new_name: "js" }, { "a.py": source });
+  const second = await run("rename_identifier", { target: ident("json", 0), new_name: "js" }, {
+    "a.py": source,
+  });
   assert.match(second.text, /^import json as js$/m);
   assert.match(second.text, /js\.loads/);
-  const third = await run("rename_identifier", { target: ident("rx", 0), new_name: "regex" }, { "a.py": source });
+  const third = await run("rename_identifier", { target: ident("rx", 0), new_name: "regex" }, {
+    "a.py": source,
+  });
   assert.match(third.text, /from re import compile as regex\n/);
   assert.match(third.text, /regex\("a"\)/);
   for (const { text } of [first, second, third]) await assertPythonParses(text);

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
+import { defaultPostChecks } from "../../../../engine/exec/checks.ts";
 import { IssueError } from "../../../../engine/issue.ts";
 import { assertPythonParses } from "../../../_support/python.ts";
 import { contextWith, textOf } from "../_edit_support.ts";
@@ -91,6 +92,13 @@ for (const name of NAMES) {
     const once = await textOf(ctx, file);
     assert.notEqual(once, before);
     await assertPythonParses(once, `${name} example result`);
+    // The step passes the executor's post-checks (L0 syntax, L1 kinds, L2 containment are errors).
+    for (const change of await ctx.changedFiles()) {
+      for (const check of defaultPostChecks()) {
+        const errors = (await check(change, ctx)).filter((issue) => issue.severity === "error");
+        assert.deepEqual(errors, [], `${name}: post-check errors`);
+      }
+    }
     const warningsBefore = ctx.warnings.length;
     try {
       const again = await entry.run(structuredClone(step.params), ctx) as Record<string, unknown>;

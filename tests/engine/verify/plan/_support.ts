@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import type { Issue } from "../../../../engine/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
-import { verifyPlan, type VerifyOptions, type VerifyResult } from "../../../../engine/verify/mod.ts";
+import { type VerifyOptions, verifyPlan, type VerifyResult } from "../../../../engine/verify/mod.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../../_support/corpus.ts";
 
 export { CORPUS_SKIP };
@@ -28,7 +28,9 @@ def proxy_headers(username, password):
 
 /** The `before` text of a corpus file. */
 export async function corpusText(instance: string, path: string): Promise<string> {
-  const found = (await loadCorpus()).find((i) => i.instance_id === instance)?.files.find((f) => f.path === path);
+  const found = (await loadCorpus()).find((i) => i.instance_id === instance)?.files.find((f) =>
+    f.path === path
+  );
   if (!found) throw new Error(`corpus file ${instance}:${path} not found`);
   return found.before;
 }
