@@ -71,7 +71,11 @@ export class SessionHelper implements Helper {
           timeout: this.#timeout,
         });
       } catch (err) {
-        if (err instanceof SessionError && attempt === 0) continue;
+        if (err instanceof SessionError && attempt === 0) {
+          // The process may have died between the check above and the write: start it again.
+          await this.#session.restart();
+          continue;
+        }
         throw new HelperError(`Helper call "${method}" failed: ${(err as Error).message}`);
       }
       let response: { id?: unknown; result?: unknown; error?: { issues?: Issue[] } };

@@ -147,7 +147,9 @@ async function checkStatements(value: string, options: ParamOptions): Promise<Is
 
 /** A Python block without statements (the grammar accepts `if x:` followed by a dedent). */
 function emptyBlock(node: Node): boolean {
-  if (node.type === "block" && !node.namedChildren.some((child) => child && child.type !== "comment")) return true;
+  if (node.type === "block" && !node.namedChildren.some((child) => child && child.type !== "comment")) {
+    return true;
+  }
   return node.namedChildren.some((child) => !!child && emptyBlock(child));
 }
 

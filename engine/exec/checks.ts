@@ -54,7 +54,15 @@ export async function editLevelChecks(change: FileChange, ctx: StepContext): Pro
     step: ctx.step,
     store: ctx.store,
   });
-  return [...errors, ...warnings].filter((issue) => issue.level !== "L0");
+  return [...errors, ...warnings].filter((issue) => issue.level !== "L0").map(clipMessage);
+}
+
+/** Most characters of a check's message: one quoting a hostile plan's huge replacement stays readable. */
+const MAX_MESSAGE = 1000;
+
+function clipMessage(issue: Issue): Issue {
+  if (issue.message.length <= MAX_MESSAGE) return issue;
+  return { ...issue, message: `${issue.message.slice(0, MAX_MESSAGE - 3)}...` };
 }
 
 /** L0: the new text has no ERROR or MISSING node that the old text did not have. */

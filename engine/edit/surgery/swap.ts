@@ -12,7 +12,8 @@
  * different files are swapped with one edit call per file.
  *
  * L1: each edit says what it replaced when the incoming node's kind is
- * compatible with it (`verify/levels/kinds.ts`); a function↔class swap is
+ * compatible with it (and neither is a TypeScript member with decorators,
+ * which the grammar keeps as separate siblings) (`verify/levels/kinds.ts`); a function↔class swap is
  * allowed but not kind-checked, since it changes the kind at both places by
  * design.
  *
@@ -88,9 +89,10 @@ export const swapNodes: OperatorFn = async (params, ctx) => {
     });
   const intoA = await place(ub, b.doc, ua, a.doc);
   const intoB = await place(ua, a.doc, ub, b.doc);
-  const kindA = compatibleKinds(language, unwrap(ua.node).type, unwrap(ub.node).type)
-    ? ua.node.type
-    : undefined;
+  // L1 reads a member with TS sibling decorators as several nodes: it cannot judge those edits
+  const checkable = !ua.siblingDecorators && !ub.siblingDecorators &&
+    compatibleKinds(language, unwrap(ua.node).type, unwrap(ub.node).type);
+  const kindA = checkable ? ua.node.type : undefined;
   const kindB = kindA === undefined ? undefined : ub.node.type;
   const editA = { start: ua.start, end: ua.end, replacement: intoA };
   const editB = { start: ub.start, end: ub.end, replacement: intoB };

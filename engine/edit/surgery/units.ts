@@ -9,7 +9,8 @@
  * decorators and `export` travel with it. Then it takes one of two layouts:
  *
  * - **line**: the node is alone on its lines (a statement, a definition, a
- *   class member, a decorator). Its unit is whole lines: from the first
+ *   class member, a decorator). Its unit is whole lines (a TypeScript
+ *   member's decorators, siblings before it in the grammar, included): from the first
  *   *attached comment* (comment lines directly above it, no blank line in
  *   between, at the node's indentation; a `#!` or coding line never) to the
  *   end of its last line, so a trailing comment on that line travels too. A
@@ -75,6 +76,8 @@ export interface Unit {
   layout: "line" | "inline";
   /** Whether the node is an element of a comma-separated list. */
   listElement: boolean;
+  /** Whether the unit starts with TypeScript member decorators, which the grammar keeps outside the member. */
+  siblingDecorators?: boolean;
 }
 
 /** The file's layout, as `reindent()` needs it. */
@@ -188,10 +191,16 @@ export function unitOf(doc: Document, located: Node): Unit {
   const node = withWrapper(outermost(located, text));
   const listElement = isListElement(node);
   const end = endOf(node);
-  if (!listElement && firstOnLine(text, node.startIndex) && lastOnLine(text, end, language)) {
+  // TypeScript keeps a member's decorators as siblings before it in the class body
+  let head = node;
+  while (head.parent?.type === "class_body" && head.previousNamedSibling?.type === "decorator") {
+    head = head.previousNamedSibling;
+  }
+  if (!listElement && firstOnLine(text, head.startIndex) && lastOnLine(text, end, language)) {
     // a decorator's comments above belong to its definition
-    const start = lineStart(text, node.type === "decorator" ? node.startIndex : attachedStart(doc, node));
-    return { node, start, end: lineEnd(text, end), layout: "line", listElement };
+    const start = lineStart(text, node.type === "decorator" ? node.startIndex : attachedStart(doc, head));
+    const siblingDecorators = head.id !== node.id;
+    return { node, start, end: lineEnd(text, end), layout: "line", listElement, siblingDecorators };
   }
   return { node, start: node.startIndex, end: node.endIndex, layout: "inline", listElement };
 }
@@ -213,9 +222,12 @@ export function bodyOf(node: Node): Node | undefined {
   return members(inner).findLast((child) => child.type === "block" || child.type === "statement_block");
 }
 
-/** Named children of `node` other than comments. */
+/** Named children of `node` other than comments (and TS member decorators, which go with their member). */
 export function members(node: Node): Node[] {
-  return node.namedChildren.filter((child): child is Node => child !== null && !/comment/.test(child.type));
+  const skipDecorators = node.type === "class_body";
+  return node.namedChildren.filter((child): child is Node =>
+    child !== null && !/comment/.test(child.type) && !(skipDecorators && child.type === "decorator")
+  );
 }
 
 /** A Python docstring statement: a lone string as the first member of a body. */

@@ -312,10 +312,12 @@ async function addMethod(run: TemplateRun) {
   let defined: string | undefined;
   try {
     if (syntaxProblems(tree, 1).length) {
-      throw new IssueError(error("param-invalid", `Parameter "code" must be a method definition, got code that does not parse`, {
-        path: ["params", "code"],
-        file: doc.file.path,
-      }));
+      throw new IssueError(
+        error("param-invalid", `Parameter "code" must be a method definition, got code that does not parse`, {
+          path: ["params", "code"],
+          file: doc.file.path,
+        }),
+      );
     }
     const container = language === "python"
       ? tree.rootNode

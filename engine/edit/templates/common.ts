@@ -18,6 +18,8 @@ import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { type LanguageId, type Node, parse } from "../../parse/mod.ts";
+import { z } from "zod";
+import { LOCATOR_SCHEMA } from "../../locate/schema.ts";
 import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
 import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
@@ -58,7 +60,28 @@ export interface TemplateDefinition extends CatalogEntry {
 }
 
 /** A registry entry: catalog data and the operator that runs it. */
-export type TemplateEntry = CatalogEntry & { run: OperatorFn };
+export type TemplateEntry = CatalogEntry & {
+  run: OperatorFn;
+  /** The zod shape of the step's `params` (for the plan schema): strict, required ones required. */
+  paramsSchema: z.ZodType;
+};
+
+/** A zod object for `specs`: locators as locators, booleans as booleans, code as strings. */
+export function paramsSchemaOf(specs: readonly ParamSpec[]): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const spec of specs) {
+    const base: z.ZodType = spec.kind === "locator"
+      ? LOCATOR_SCHEMA
+      : spec.kind === "boolean"
+      ? z.boolean()
+      : spec.kind === "names"
+      ? z.union([z.string(), z.array(z.string())])
+      : z.string();
+    const described = base.describe(`${spec.kind}: ${spec.description}`);
+    shape[spec.name] = spec.required ? described : described.optional();
+  }
+  return z.strictObject(shape);
+}
 
 /** The `target` parameter every template has. */
 export function targetParam(description: string): ParamSpec {
@@ -102,7 +125,7 @@ export function defineTemplate(definition: TemplateDefinition): TemplateEntry {
     const output = await apply({ ctx, doc, node, params, table, language, name: entry.name });
     return { template: entry.name, file: doc.file.path, ...output };
   };
-  return { ...entry, run };
+  return { ...entry, run, paramsSchema: paramsSchemaOf(entry.params) };
 }
 
 /** A string parameter (validated already) or undefined. */

@@ -100,7 +100,7 @@ async function replaceFunctionBody(run: TemplateRun) {
   const { block, end, inline } = range;
   let start = range.start;
   // `def f(): return 1`: the new body starts on its own line, no space left after the colon.
-  if (inline && run.language === "python") while (/[ \t]/.test(doc.file.text[start - 1])) start--;
+  if (inline && run.language === "python") { while (/[ \t]/.test(doc.file.text[start - 1])) start--; }
   const text = doc.file.text;
   if (normalizeCode(text.slice(start, end)) === normalizeCode(body)) {
     return alreadyPresent(run, `The body of "${table.functionName(fn)}" is already as given`);

@@ -274,7 +274,9 @@ function statementDeletion(text: string, statement: Node, language: LanguageId):
     return deletionEdit(text, deletionTarget(statement), language);
   }
   const after = /^[ \t]*;[ \t]*/.exec(text.slice(statement.endIndex));
-  if (after) return { start: statement.startIndex, end: statement.endIndex + after[0].length, replacement: "" };
+  if (after) {
+    return { start: statement.startIndex, end: statement.endIndex + after[0].length, replacement: "" };
+  }
   let start = statement.startIndex;
   const before = /[ \t]*;[ \t]*$/.exec(text.slice(lineStart(text, start), start));
   if (before) start -= before[0].length;

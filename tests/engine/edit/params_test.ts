@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { checkParamNames, expressionType, validateParam, validateParams } from "../../../engine/edit/params.ts";
+import {
+  checkParamNames,
+  expressionType,
+  validateParam,
+  validateParams,
+} from "../../../engine/edit/params.ts";
 import type { ParamKind } from "../../../engine/edit/catalog_types.ts";
 import type { LanguageId } from "../../../engine/parse/mod.ts";
 
@@ -172,7 +177,14 @@ Deno.test("checkParamNames and validateParams: unknown, missing, then each value
   assert.match(names[0].message, /Unknown parameter "defualt"/);
   assert.match(names[0].hint!, /target, name, default/);
   assert.match(names[1].message, /Missing parameter "name" \(identifier\)/);
-  const issues = await validateParams(specs, { target: { file: "a.py" }, name: "for", default: "x = 1" }, "python");
+  const issues = await validateParams(
+    specs,
+    { target: { file: "a.py" }, name: "for", default: "x = 1" },
+    "python",
+  );
   assert.deepEqual(issues.map((issue) => issue.path), [["params", "name"], ["params", "default"]]);
-  assert.deepEqual(await validateParams(specs, { target: { file: "a.py" }, name: "n", default: "1" }, "python"), []);
+  assert.deepEqual(
+    await validateParams(specs, { target: { file: "a.py" }, name: "n", default: "1" }, "python"),
+    [],
+  );
 });

@@ -79,3 +79,10 @@ export async function blockingErrors(ctx: StepContext): Promise<string[]> {
   }
   return codes;
 }
+
+/** Assert that `text` contains `snippet`, showing both when it does not. */
+export function assertIncludes(text: string, snippet: string): void {
+  if (!text.includes(snippet)) {
+    throw new Error(`Expected the text to include:\n${snippet}\n--- text:\n${text}`);
+  }
+}

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../../_support/python.ts";
 import { CORPUS_SKIP, corpusFile } from "../_edit_support.ts";
 import { corpusBeforeFiles } from "../../../_support/corpus.ts";
-import { blockingErrors, code, failing, run } from "./_support.ts";
+import { assertIncludes, blockingErrors, code, failing, run } from "./_support.ts";
 
 const SHADOWS = code`
   import os
@@ -80,7 +80,7 @@ Deno.test("rename_identifier: include_strings and include_comments rename inside
     { target: ident("path", 0), new_name: "root", include_strings: true, include_comments: true },
     { "a.py": SHADOWS },
   );
-  assert.match(text, /print\(f"\{root\} root", items\)  # root here/);
+  assertIncludes(text, 'print(f"{root} root", items)  # root here');
   assert.match(text, /# local shadows module root/);
   assert.match(text, /return path\n/); // the local is code, and not the module's
 });
@@ -220,7 +220,7 @@ Deno.test("rename_identifier: targeting the name in a global statement renames t
     "a.py": GLOBALS,
   });
   assert.match(text, /^hits = 0\n/);
-  assert.match(text, /counter = 5\n    return counter/);
+  assertIncludes(text, "counter = 5\n    return counter");
 });
 
 Deno.test("rename_identifier: imports gain an alias, aliases are renamed in place", async () => {
@@ -278,7 +278,7 @@ Deno.test("rename_identifier: shadowing an outer name is a warning", async () =>
   const { text, ctx } = await run("rename_identifier", { target: ident("a", 0), new_name: "os" }, {
     "a.py": SHADOWS,
   });
-  assert.match(text, /def join\(os, b\):\n    path = os \+ b/);
+  assertIncludes(text, "def join(os, b):\n    path = os + b");
   assert.deepEqual(ctx.warnings.map((w) => w.code), ["rename-shadows"]);
 });
 

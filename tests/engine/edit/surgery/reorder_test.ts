@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../../_support/python.ts";
 import { corpusBeforeFiles } from "../../../_support/corpus.ts";
 import { CORPUS_SKIP, corpusFile } from "../_edit_support.ts";
-import { blockingErrors, code, failing, run } from "./_support.ts";
+import { assertIncludes, blockingErrors, code, failing, run } from "./_support.ts";
 
 const SOURCE = code`
   class Store:
@@ -75,7 +75,7 @@ Deno.test("reorder_children: class members move with decorators and comments, th
 
 Deno.test("reorder_children: indices and names mix; the identity changes nothing", async () => {
   const mixed = await run("reorder_children", { target: store, order: [0, "get", 1, 3] }, FILES);
-  assert.match(mixed.text, /cache = \{\}\n\n    def get\(self, key\):  # no blank line above\n/);
+  assertIncludes(mixed.text, "cache = {}\n\n    def get(self, key):  # no blank line above\n");
   const same = await run("reorder_children", { target: store, order: [0, 1, 2, 3] }, FILES);
   assert.equal(same.text, SOURCE);
   assert.equal(same.ctx.records.length, 0);
@@ -86,7 +86,7 @@ Deno.test("reorder_children: decorators of a decorated definition", async () => 
     target: { file: "a.py", kind: "decorated_definition" },
     order: ["functools.lru_cache()", "classmethod"],
   }, FILES);
-  assert.match(text, /    @functools\.lru_cache\(\)\n    @classmethod\n    def load/);
+  assertIncludes(text, "    @functools.lru_cache()\n    @classmethod\n    def load");
   await assertPythonParses(text);
 });
 
@@ -95,7 +95,7 @@ Deno.test("reorder_children: call arguments keep their commas, trailing comments
     target: { file: "a.py", kind: "call", name: "Store.load" },
     order: [1, 0],
   }, FILES);
-  assert.match(text, /Store\.load\(\n        "utf-8",\n        \{"a": 1\},  # data\n    \)/);
+  assertIncludes(text, 'Store.load(\n        "utf-8",\n        {"a": 1},  # data\n    )');
   assert.deepEqual(ctx.records.length, 1);
   const inline = code`
     def f():

@@ -8,6 +8,10 @@ import assert from "node:assert/strict";
 import { PYTHON_SKIP, pythonSyntaxErrors } from "../../../_support/python.ts";
 import { changedLines, CORPUS_SKIP, corpusFile } from "../_edit_support.ts";
 import { apply } from "./_support.ts";
+import { StepContext } from "../../../../engine/edit/operator.ts";
+import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
+import { IssueError } from "../../../../engine/issue.ts";
+import { defaultPostChecks } from "../../../../engine/exec/checks.ts";
 
 const MODELS = ["psf__requests-2931", "requests/models.py"] as const;
 const SESSIONS = ["psf__requests-1963", "requests/sessions.py"] as const;
@@ -207,7 +211,13 @@ Deno.test({
     for (const c of CASES) {
       const [instance, file] = c.source;
       const source = await corpusFile(instance, file);
-      const { text, output } = await apply(c.template, file, source, c.params(file));
+      const { text, output, ctx } = await apply(c.template, file, source, c.params(file));
+      for (const change of await ctx.changedFiles()) {
+        for (const check of defaultPostChecks()) {
+          const errors = (await check(change, ctx)).filter((issue) => issue.severity === "error");
+          assert.deepEqual(errors, [], `${c.template}: post-check errors`);
+        }
+      }
       assert.equal(output.changed, true, c.template);
       if (c.from !== undefined) {
         assert.equal(source.split(c.from).length, 2, `${c.template}: "from" must occur once`);
@@ -260,3 +270,95 @@ Deno.test({
     );
   },
 });
+
+/** Steps of every template at several places of a file, by index. */
+const SWEEP: [string, (file: string, i: number) => Record<string, unknown>][] = [
+  [
+    "guard_clause",
+    (f, i) => ({
+      target: { file: f, kind: "function", index: i },
+      condition: "x is None",
+      guard_body: "return None",
+    }),
+  ],
+  [
+    "guard_clause",
+    (f, i) => ({ target: { file: f, kind: "return", index: i }, condition: "x", guard_body: "pass" }),
+  ],
+  [
+    "wrap_try_except",
+    (f, i) => ({ target: { file: f, kind: "return", index: i }, exc_type: "Exception", handler: "raise" }),
+  ],
+  ["wrap_context_manager", (f, i) => ({ target: { file: f, kind: "if", index: i }, context: "lock" })],
+  [
+    "add_parameter",
+    (f, i) => ({ target: { file: f, kind: "function", index: i }, name: "zz_extra", default: "None" }),
+  ],
+  [
+    "add_parameter",
+    (f, i) => ({ target: { file: f, kind: "function", index: i }, name: "zz_kw", keyword_only: true }),
+  ],
+  ["modify_condition", (f, i) => ({ target: { file: f, kind: "if", index: i }, condition: "a or b" })],
+  ["change_return_value", (f, i) => ({ target: { file: f, kind: "return", index: i }, value: "a, b" })],
+  [
+    "replace_function_body",
+    (f, i) => ({ target: { file: f, kind: "function", index: i }, body: "x = 1\nreturn x" }),
+  ],
+  [
+    "add_conditional_branch",
+    (f, i) => ({ target: { file: f, kind: "if", index: i }, condition: "zz", body: "pass" }),
+  ],
+  ["add_conditional_branch", (f, i) => ({ target: { file: f, kind: "if", index: i }, body: "pass" })],
+  ["add_decorator", (f, i) => ({ target: { file: f, kind: "function", index: i }, decorator: "zz.deco" })],
+  [
+    "add_method",
+    (f, i) => ({ target: { file: f, kind: "class", index: i }, code: "def zz(self):\n    return 1" }),
+  ],
+  [
+    "add_class_attribute",
+    (f, i) => ({ target: { file: f, kind: "class", index: i }, name: "zz", value: "1" }),
+  ],
+  ["extract_variable", (f, i) => ({ target: { file: f, kind: "call", index: i }, name: "zz_var" })],
+  ["replace_expression", (f, i) => ({ target: { file: f, kind: "call", index: i }, expression: "a + b" })],
+  ["inline_variable", (f, i) => ({ target: { file: f, kind: "function", index: i }, name: "result" })],
+  [
+    "add_import_and_use",
+    (f, i) => ({ target: { file: f, kind: "call", index: i }, import: "import zz", expression: "zz.f()" }),
+  ],
+];
+
+Deno.test({
+  name:
+    "corpus sweep: every template at many places of pytest and sympy files parses with CPython or is refused",
+  ignore: CORPUS_SKIP !== undefined || PYTHON_SKIP !== undefined,
+  fn: async () => {
+    for (const [instance, file] of [PYTEST, SYMPY]) {
+      const source = await corpusFile(instance, file);
+      const { ctx: base } = await contextWithFile(file, source);
+      const results: string[] = [];
+      const labels: string[] = [];
+      for (const [name, params] of SWEEP) {
+        for (const i of [1, 7, 19, 31]) {
+          const ctx = new StepContext(base.store, 0);
+          try {
+            await TEMPLATES[name].run(params(file, i), ctx);
+          } catch (caught) {
+            if (!(caught instanceof IssueError)) throw caught;
+            assert.equal((await ctx.store.get(file)).file.text, source);
+            continue;
+          }
+          results.push((await ctx.store.get(file)).file.text);
+          labels.push(`${name} #${i}`);
+        }
+      }
+      assert.ok(results.length > SWEEP.length * 2, `only ${results.length} steps applied in ${file}`);
+      const errors = await pythonSyntaxErrors(results);
+      errors.forEach((err, i) => assert.equal(err, null, `${file} ${labels[i]}: ${err}`));
+    }
+  },
+});
+
+async function contextWithFile(file: string, source: string) {
+  const { contextWith } = await import("../_edit_support.ts");
+  return await contextWith({ [file]: source });
+}

@@ -47,6 +47,13 @@ Deno.test("registry: exactly the 15 templates, each a complete catalog entry", (
     assert.equal(typeof entry.run, "function");
     const step = entry.example as { template: string; params: Record<string, unknown> };
     assert.equal(step.template, name);
+    assert.ok(entry.paramsSchema.safeParse(step.params).success, `${name}: example fails its paramsSchema`);
+    assert.ok(
+      !entry.paramsSchema.safeParse({ ...step.params, bogus: 1 }).success,
+      `${name}: schema not strict`,
+    );
+    const { target: _target, ...rest } = step.params;
+    assert.ok(!entry.paramsSchema.safeParse(rest).success, `${name}: schema lets target be absent`);
     for (const spec of entry.params.filter((spec) => spec.required)) {
       assert.ok(step.params[spec.name] !== undefined, `${name} example lacks ${spec.name}`);
     }

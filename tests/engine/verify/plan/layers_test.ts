@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { buildGraph } from "../../../../engine/graph/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
+import { PYTHON_SKIP, pythonSyntaxErrors } from "../../../_support/python.ts";
 import { ADAPTER, all, AUTH, authRepo, codes, CORPUS_SKIP, tagged, verifyIn } from "./_support.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
@@ -342,6 +343,16 @@ Deno.test({
       ),
     );
     assert.equal(bad.passed, false);
+    if (!PYTHON_SKIP) {
+      // CPython agrees: the simulated texts parse, respectively fail.
+      const text = await Deno.readTextFile(`${dir}/${AUTH}`);
+      const [good, broken] = await pythonSyntaxErrors([
+        text.replace("return 'Digest %s' % (base)", "return 'Digest %s' % base"),
+        text.replace("return 'Digest %s' % (base)", "return 'Digest %s' % (base"),
+      ]);
+      assert.equal(good, null);
+      assert.notEqual(broken, null);
+    }
     await Deno.remove(dir, { recursive: true });
   },
 });
