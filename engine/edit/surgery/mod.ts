@@ -52,7 +52,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
   rename_identifier: {
     name: "rename_identifier",
     group: "surgery",
-    summary: "Rename a binding and exactly its uses (scope-aware; strings and comments untouched).",
+    summary: "Rename a binding and exactly its uses in its file (scope-aware; strings, comments untouched).",
     params: [
       { ...target, description: "The binding (def, class, parameter, assignment, import) or any use of it." },
       { name: "new_name", kind: "identifier", required: true, description: "The new name." },

@@ -69,6 +69,13 @@ async function transfer(mode: "copy" | "move", params: Record<string, unknown>, 
       { file: doc.file.path, line: unit.node.startPosition.row + 1, path: ["params", "destination"] },
     );
   }
+  if (dest.doc.file.language !== doc.file.language) {
+    fail(
+      "destination-incompatible",
+      `Cannot ${mode} ${doc.file.language} code from "${doc.file.path}" into ${dest.doc.file.language} "${dest.doc.file.path}"`,
+      { file: dest.doc.file.path, path: ["params", "destination"] },
+    );
+  }
   const text = unitText(doc, unit);
   let insertion: TextEdit;
   if (unit.listElement) {

@@ -50,6 +50,9 @@
  * parameter that calls in the file pass by keyword warns
  * (`rename-keyword-arguments`): call sites are not renamed.
  *
+ * One file only: other files that import a renamed module-level name are
+ * not changed (rename them there, or keep an alias).
+ *
  * Other languages: `not-supported` (use the legacy `rename_symbol`, which
  * renames by spelling per file).
  *

@@ -20,7 +20,6 @@ import {
   opName,
   refuse,
   str,
-  type TemplateEntry,
   type TemplateRun,
 } from "./common.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
@@ -532,6 +531,7 @@ async function addConditionalBranch(run: TemplateRun) {
   return { changed: true, branch: condition === undefined ? "else" : "elif" };
 }
 
+/** The adding templates' code, by template name. */
 export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<string, unknown>>> = {
   guard_clause: guardClause,
   add_parameter: addParameter,
@@ -541,5 +541,3 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   add_decorator: addDecorator,
   add_conditional_branch: addConditionalBranch,
 };
-
-export type { TemplateEntry };

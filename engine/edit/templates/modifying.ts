@@ -146,9 +146,27 @@ function statementOf(run: TemplateRun): Node {
   return statement;
 }
 
+/** Block-scoped declarations: wrapping one in a `{ }` block hides its names from the code after it. */
+const BLOCK_SCOPED = /^(lexical_declaration|class_declaration|abstract_class_declaration|enum_declaration)$/;
+
 async function wrapStatement(run: TemplateRun, statement: Node, parts: Part[]) {
   const { doc } = run;
   const text = doc.file.text;
+  const inner = statement.type === "export_statement"
+    ? statement.childForFieldName("declaration")
+    : statement;
+  if (run.language !== "python" && inner && BLOCK_SCOPED.test(inner.type)) {
+    refuse(
+      run,
+      `Cannot wrap the "${inner.type}" at line ${
+        statement.startPosition.row + 1
+      }: inside the new block its names would be hidden from the code after it`,
+      {
+        node: statement,
+        hint: "declare the variable before the block with let, and wrap the assignment",
+      },
+    );
+  }
   const start = lineStart(text, statement.startIndex);
   const end = lineEnd(text, statement.endIndex);
   const layout = layoutAt(doc, statement.startIndex);
@@ -188,6 +206,7 @@ async function wrapContextManager(run: TemplateRun) {
   return await wrapStatement(run, statement, table.withBlock(context, str(run.params, "as_name")));
 }
 
+/** The modifying and wrapping templates' code, by template name. */
 export const MODIFYING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<string, unknown>>> = {
   replace_expression: replaceExpression,
   modify_condition: modifyCondition,

@@ -283,6 +283,7 @@ function statementDeletion(text: string, statement: Node, language: LanguageId):
   return { start, end: statement.endIndex, replacement: "" };
 }
 
+/** The restructuring templates' code, by template name. */
 export const RESTRUCTURING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<string, unknown>>> = {
   extract_variable: extractVariable,
   inline_variable: inlineVariable,

@@ -66,12 +66,10 @@ export async function structuralChecks(step: NormalizedStep, store: DocumentStor
     }
     const funcName = param(step, "func_name");
     if ((step.op === "modify_function_signature" || step.op === "replace_function_body") && funcName) {
-      const parts = funcName.split(".");
-      const name = parts[parts.length - 1];
-      const parent = parts.length > 1 ? parts[parts.length - 2] : undefined;
-      const found = symbols().some((s) =>
-        FUNCTION_KINDS.has(s.kind) && s.name === name && (parent === undefined || s.parent === parent)
-      );
+      // The last name must be a function of the file; how a qualified name narrows it down is
+      // the operator's to check (its `function-not-found` / `function-ambiguous`).
+      const name = lastSegment(funcName);
+      const found = symbols().some((s) => FUNCTION_KINDS.has(s.kind) && s.name === name);
       if (!found) {
         issues.push(
           notFound(

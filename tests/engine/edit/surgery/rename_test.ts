@@ -395,3 +395,100 @@ Deno.test({
     });
   },
 });
+
+const LOCALS = `
+import ast, json, sys, io, tokenize
+
+def scopes(tree):
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))]
+
+def binds(node, name):
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)): return True
+        if isinstance(n, ast.arg) and n.arg == name: return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name: return True
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names: return True
+        if isinstance(n, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name).split(".")[0] == name for a in n.names): return True
+        if isinstance(n, ast.ExceptHandler) and n.name == name: return True
+        if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name == name: return True
+    return False
+
+out = []
+for src in json.load(sys.stdin):
+    tree = ast.parse(src)
+    found = None
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or found: continue
+        inner = [s for s in scopes(fn) if s is not fn]
+        stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        for store in stores:
+            name = store.id
+            if any(binds(s, name) for s in inner): continue
+            if any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in ast.walk(fn)): continue
+            others = [s for s in scopes(tree) if s is not fn and not (s.lineno >= fn.lineno and s.end_lineno <= fn.end_lineno)]
+            outside = [n for n in ast.walk(tree) if not (hasattr(n, "lineno") and fn.lineno <= n.lineno <= fn.end_lineno)]
+            if any(binds(s, name) for s in others): continue
+            first = min((n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name), key=lambda n: (n.lineno, n.col_offset))
+            index = 0
+            for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+                if tok.type == tokenize.NAME and tok.string == name:
+                    if tok.start == (first.lineno, first.col_offset): break
+                    index += 1
+            found = {"name": name, "index": index, "start": fn.lineno, "end": fn.end_lineno}
+            break
+    out.append(found)
+print(json.dumps(out))
+`;
+
+const COUNT_IN = `
+import ast, json, sys
+out = []
+for case in json.load(sys.stdin):
+    def count(src, name, inside):
+        return sum(1 for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Name) and n.id == name
+                   and (case["start"] <= n.lineno <= case["end"]) == inside)
+    b, a = case["before"], case["after"]
+    out.append([count(b, case["old"], True), count(a, case["new"], True), count(a, case["old"], True),
+                count(b, case["old"], False), count(a, case["old"], False), count(a, case["new"], False)])
+print(json.dumps(out))
+`;
+
+Deno.test({
+  name:
+    "rename_identifier: function locals across corpus files rename exactly their function's uses (CPython ast)",
+  ignore: CORPUS_SKIP !== undefined || PYTHON_SKIP !== undefined,
+  fn: async () => {
+    const files = (await corpusBeforeFiles(".py")).filter((f) => f.text.length < 60_000 && !/\t/.test(f.text))
+      .slice(0, 40);
+    const picks = await runPythonJson<({ name: string; index: number; start: number; end: number } | null)[]>(
+      LOCALS,
+      files.map((f) => f.text),
+    );
+    const cases: { before: string; after: string; old: string; new: string; start: number; end: number }[] =
+      [];
+    for (let i = 0; i < files.length; i++) {
+      const pick = picks[i];
+      if (!pick) continue;
+      const { text } = await run("rename_identifier", {
+        target: { file: "m.py", kind: "identifier", name: pick.name, index: pick.index },
+        new_name: `${pick.name}_renamed`,
+      }, { "m.py": files[i].text });
+      cases.push({
+        before: files[i].text,
+        after: text,
+        old: pick.name,
+        new: `${pick.name}_renamed`,
+        ...pick,
+      });
+    }
+    assert.ok(cases.length >= 20, `only ${cases.length} cases`);
+    const counts = await runPythonJson<number[][]>(COUNT_IN, cases);
+    counts.forEach(([inBefore, inAfterNew, inAfterOld, outBefore, outAfterOld, outAfterNew], i) => {
+      const what = `${cases[i].old} in lines ${cases[i].start}-${cases[i].end}`;
+      assert.equal(inAfterNew, inBefore, what);
+      assert.equal(inAfterOld, 0, what);
+      assert.equal(outAfterOld, outBefore, what);
+      assert.equal(outAfterNew, 0, what);
+    });
+  },
+});

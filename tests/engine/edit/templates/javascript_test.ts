@@ -213,6 +213,16 @@ Deno.test({
   },
 });
 
+Deno.test("js/ts wrap_try_except refuses a const declaration: its name would vanish from the code after it", async () => {
+  const issues = await reject("wrap_try_except", TS, ts, {
+    target: { file: TS, kind: "variable", name: "response" },
+    exc_type: "TypeError",
+    handler: "throw error;",
+  });
+  assert.equal(issues[0].code, "template-precondition");
+  assert.match(issues[0].message, /lexical_declaration/);
+});
+
 Deno.test("ts templates: annotations in parameters and class fields, guards, try, conditions", async () => {
   const steps: [string, Record<string, unknown>, string][] = [
     [
@@ -228,11 +238,12 @@ Deno.test("ts templates: annotations in parameters and class fields, guards, try
     [
       "wrap_try_except",
       {
-        target: { file: TS, kind: "variable", name: "response" },
+        target: { file: TS, kind: "if", parent: tsFn("fetchJson") },
         exc_type: "TypeError",
-        handler: "throw new Error(`network: ${url}`);",
+        handler: "throw new Error(`logging failed: ${url}`);",
       },
-      "  try {\n    const response = await fetch(url);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;",
+      '  try {\n    if (response.status >= 500) {\n      log.warn("server error", response.status);\n    }\n' +
+      "  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;",
     ],
     [
       "add_class_attribute",
@@ -271,5 +282,30 @@ Deno.test("ts templates: annotations in parameters and class fields, guards, try
     const { text } = await apply(name, TS, ts, params);
     assert.ok(text.includes(expected), `${name}:\n${text}`);
     await assertTypeScriptParses(text);
+  }
+});
+
+Deno.test("js replace_expression: parentheses follow JavaScript's precedence table", async () => {
+  const cases: [string, string, string][] = [
+    ["a || b", "x ?? c", "(a || b) ?? c"],
+    ["a ?? b", "x || c", "(a ?? b) || c"],
+    ["a ? b : c", "x + 1", "(a ? b : c) + 1"],
+    ["-a", "x ** 2", "(-a) ** 2"],
+    ["a, b", "f(x)", "f((a, b))"],
+    ["a + b", "c - x", "c - (a + b)"],
+    ["a + b", "x - c", "a + b - c"],
+    ["await g()", "x.y", "(await g()).y"],
+    ["a = 1", "[x]", "[a = 1]"],
+  ];
+  for (const [expression, context, expected] of cases) {
+    const source = `async function f(a, b, c, g) {\n  return ${context};\n}\n`;
+    const target = { type: "sexp", file: "p.js", query: '((identifier) @x (#eq? @x "x"))' };
+    const { text } = await apply("replace_expression", "p.js", source, { target, expression });
+    assert.equal(
+      text,
+      `async function f(a, b, c, g) {\n  return ${expected};\n}\n`,
+      `${expression} into ${context}`,
+    );
+    await assertNodeParses(text);
   }
 });

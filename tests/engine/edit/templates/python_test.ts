@@ -543,3 +543,27 @@ Deno.test("invalid steps are rejected with a clear issue and no change", async (
     (caught: Error & { issues?: { code: string }[] }) => caught.issues?.[0].code === "language-unsupported",
   );
 });
+
+Deno.test("inline_variable: parentheses follow Python's precedence table", async () => {
+  const cases: [string, string, string][] = [
+    ["a < b", "y = x == c", "y = (a < b) == c"],
+    ["not a", "y = x and b", "y = not a and b"],
+    ["a or b", "y = x and c", "y = (a or b) and c"],
+    ["-a", "y = x ** 2", "y = (-a) ** 2"],
+    ["a ** 2", "y = -x", "y = -a ** 2"],
+    ["lambda: 1", "y = x()", "y = (lambda: 1)()"],
+    ["a - b", "y = c - x", "y = c - (a - b)"],
+    ["a - b", "y = x - c", "y = a - b - c"],
+    ["a if c else b", "y = [x, 1]", "y = [a if c else b, 1]"],
+    ["a if c else b", "y = x + 1", "y = (a if c else b) + 1"],
+    ["a, b", "y = f(x)", "y = f((a, b))"],
+    ["a, b", "y = x", "y = a, b"],
+    ["await g()", "y = x.attr", "y = (await g()).attr"],
+  ];
+  for (const [value, use, expected] of cases) {
+    const source = `async def f(a, b, c):\n    x = ${value}\n    ${use}\n    return y\n`;
+    const { text } = await apply("inline_variable", F, source, { target: fn("f"), name: "x" });
+    assert.equal(text, `async def f(a, b, c):\n    ${expected}\n    return y\n`, `${value} into ${use}`);
+    await assertPythonParses(text);
+  }
+});

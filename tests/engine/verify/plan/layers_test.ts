@@ -388,6 +388,13 @@ Deno.test({
       },
     ]);
     assert.deepEqual(codes(tagged(signature, "6")), ["cross-file-impact@0"]);
+    // Deleting the function's lines removes it too.
+    const deleted = await verifyIn(dir, [{
+      op: "delete_lines",
+      params: { file: AUTH, start_line: 27, end_line: 31 },
+    }]);
+    assert.deepEqual(codes(tagged(deleted, "6")), ["cross-file-impact@0"]);
+    assert.match(tagged(deleted, "6")[0].hint!, /renames or deletes '_basic_auth_str'/);
     const graph = await buildGraph(Workspace.open(dir), [AUTH, "requests/adapters.py"]);
     const withGraph = await verifyIn(dir, [rename(AUTH)], { graph });
     assert.deepEqual(codes(tagged(withGraph, "6")), ["cross-file-impact@0"]);
