@@ -7,8 +7,9 @@
  *   legacy `add_method`, `add_import`, `add_class_attribute`, both
  *   parameter spellings) and the plan's `define_operators`;
  * - `legacy`: `LEGACY_OPS`;
- * - `surgery` (other than `delete_node`), `template`, `fragment`: not
- *   implemented yet, a `not-implemented` error.
+ * - `surgery`: `SURGERY_OPS` (tier 1);
+ * - `fragment`: the fragment serializer and runner (tier 3);
+ * - `template`: not implemented yet, a `not-implemented` error.
  *
  * Issues thrown by the operator get the step number, their `path`
  * (relative to the step, `["params", "file"]`) becomes a path into the plan,
@@ -24,6 +25,8 @@ import { runComposed } from "./dsl.ts";
 import { LEGACY_OPS } from "./legacy/mod.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
 import { PRIMITIVES } from "./primitives.ts";
+import { runFragment } from "./fragments/mod.ts";
+import { SURGERY_OPS } from "./surgery/mod.ts";
 
 /** Run one validated step through `ctx`; returns the operator's output. */
 export async function runStep(
@@ -44,8 +47,7 @@ function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan)
     case "primitive":
       return operator(PRIMITIVES, step)(step.params, ctx);
     case "surgery":
-      if (step.op === "delete_node") return operator(PRIMITIVES, step)(step.params, ctx);
-      return notImplemented(step, `AST surgery operator '${step.op}' (tier 1)`);
+      return operator(SURGERY_RUNNERS, step)(step.params, ctx);
     case "composed":
       return runComposed(step.op, step.params, ctx, plan?.definitions ?? []);
     case "legacy":
@@ -53,11 +55,15 @@ function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan)
     case "template":
       return notImplemented(step, `Template '${step.op}' (tier 2)`);
     case "fragment":
-      return notImplemented(step, "Fragment steps (tier 3)");
+      return runFragment(step.params, ctx);
     default:
       return notImplemented(step, `Step kind '${String((step as { kind: unknown }).kind)}'`);
   }
 }
+
+const SURGERY_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
+  Object.entries(SURGERY_OPS).map(([name, entry]) => [name, entry.run]),
+);
 
 function operator(table: Readonly<Record<string, OperatorFn>>, step: NormalizedStep): OperatorFn {
   if (!Object.hasOwn(table, step.op)) {
@@ -80,7 +86,7 @@ function notImplemented(step: NormalizedStep, what: string): never {
 /** Give an operator's issue the step and a path into the plan. */
 function locate(issue: Issue, step: NormalizedStep, ctx: StepContext): Issue {
   const path = issue.path;
-  const inStep = path && (path[0] === "params" || path[0] === "op" || path[0] === "target");
+  const inStep = path && ["params", "op", "target", "fragment", "action"].includes(String(path[0]));
   return {
     ...issue,
     message: clip(issue.message),

@@ -167,6 +167,10 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   spec("rename_identifier", "surgery", "Rename an identifier and its references", {
     target: LOCATOR_SCHEMA,
     new_name: IDENTIFIER,
+    include_strings: z.boolean().optional().meta({
+      description: "Also rename the name inside string literals",
+    }),
+    include_comments: z.boolean().optional().meta({ description: "Also rename the name inside comments" }),
   }),
   spec("copy_node", "surgery", "Copy a node next to or into another", {
     target: LOCATOR_SCHEMA,
@@ -184,8 +188,8 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   }),
   spec("reorder_children", "surgery", "Reorder the named children of a node", {
     target: LOCATOR_SCHEMA,
-    order: z.array(z.number().int().min(0)).min(1).meta({
-      description: "The new order, as 0-based indexes of the current named children",
+    order: z.array(z.union([z.string().min(1), z.number().int().min(0)])).min(1).meta({
+      description: "The new order: the children's names, or their 0-based indexes among the named children",
     }),
   }),
 
@@ -317,7 +321,13 @@ export const TEMPLATE_NAMES: readonly string[] = [
 ];
 
 /** What a tier-3 fragment does at its target. */
-export const FRAGMENT_ACTIONS = ["replace", "insert_before", "insert_after"] as const;
+export const FRAGMENT_ACTIONS = [
+  "replace",
+  "insert_before",
+  "insert_after",
+  "append_to_body",
+  "prepend_to_body",
+] as const;
 
 /** The required parameter names of an operator, in declaration order. */
 export function requiredParams(spec: OperatorSpec): string[] {

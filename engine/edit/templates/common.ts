@@ -227,6 +227,18 @@ export async function fitExpression(
   expression: string,
 ): Promise<{ text: string; parenthesized: boolean }> {
   const trimmed = dedent(expression).trim();
+  if (run.table.isNameSlot(slot) && !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(trimmed)) {
+    refuse(
+      run,
+      `"${slot.text}" at line ${
+        slot.startPosition.row + 1
+      } is a name (attribute, keyword or property), only a name can replace it`,
+      {
+        node: slot,
+        hint: "target the whole expression around it (e.g. the attribute or call), or use rename_identifier",
+      },
+    );
+  }
   const needs = run.table.requiredPrecedence(slot);
   const has = await snippetPrecedence(run.table, run.language, trimmed);
   const parenthesized = has < needs;

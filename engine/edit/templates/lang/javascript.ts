@@ -300,10 +300,22 @@ export const JAVASCRIPT: LanguageTable = {
   },
 
   isExpression(node) {
-    if (/statement|declaration|clause|block|program|formal_parameters|arguments|declarator/.test(node.type)) {
+    if (
+      /statement|declaration|clause|block|program|formal_parameters|arguments|declarator|^pair$|pattern|type/
+        .test(node.type)
+    ) {
       return false;
     }
     return node.isNamed && node.type !== "comment";
+  },
+
+  isNameSlot(node) {
+    const parent = node.parent;
+    if (/property_identifier|shorthand_property/.test(node.type)) return true;
+    if (!parent) return false;
+    if (parent.type === "member_expression" && fieldIs(parent, "property", node)) return true;
+    if (parent.type === "pair" && fieldIs(parent, "key", node)) return true;
+    return false;
   },
 
   precedence,

@@ -323,10 +323,23 @@ export const PYTHON: LanguageTable = {
     ) {
       return false;
     }
-    if (node.type === "assignment" || node.type === "augmented_assignment" || node.type === "comment") {
+    if (
+      /^(assignment|augmented_assignment|comment|pair|type|decorator|dotted_name|aliased_import)$/.test(
+        node.type,
+      )
+    ) {
       return false;
     }
     return node.isNamed;
+  },
+
+  isNameSlot(node) {
+    const parent = node.parent;
+    if (!parent || node.type !== "identifier") return false;
+    if (parent.type === "attribute") return fieldIs(parent, "attribute", node);
+    if (parent.type === "keyword_argument") return fieldIs(parent, "name", node);
+    return /^(function_definition|class_definition|parameters|default_parameter|typed_parameter|typed_default_parameter|global_statement|nonlocal_statement|dotted_name)$/
+      .test(parent.type);
   },
 
   precedence,

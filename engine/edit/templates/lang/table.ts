@@ -110,6 +110,8 @@ export interface LanguageTable {
   unwrapExpression(node: Node): Node;
   /** Whether `node` is an expression (a valid `replace_expression` target). */
   isExpression(node: Node): boolean;
+  /** Whether `node` is a name that only another name can replace (an attribute, a keyword, a property key). */
+  isNameSlot(node: Node): boolean;
   /** Precedence of an expression node (higher binds tighter). */
   precedence(expr: Node): number;
   /** The least precedence an expression needs to sit where `slot` is without parentheses. */

@@ -567,3 +567,43 @@ Deno.test("inline_variable: parentheses follow Python's precedence table", async
     await assertPythonParses(text);
   }
 });
+
+Deno.test("CRLF files keep CRLF line endings in constructed blocks", async () => {
+  const source = "def f(x):\r\n    y = g(x)  # call\r\n    return y\r\n";
+  await exact(
+    "wrap_try_except",
+    source,
+    { target: { file: F, kind: "assignment" }, exc_type: "ValueError", handler: "y = None" },
+    "def f(x):\r\n    try:\r\n        y = g(x)  # call\r\n    except ValueError:\r\n        y = None\r\n    return y\r\n",
+  );
+  await exact(
+    "guard_clause",
+    source,
+    { target: fn("f"), condition: "x is None", guard_body: "return None" },
+    "def f(x):\r\n    if x is None:\r\n        return None\r\n    y = g(x)  # call\r\n    return y\r\n",
+  );
+  await exact(
+    "add_conditional_branch",
+    "if a:\r\n    b()\r\n",
+    { target: { file: F, kind: "if" }, body: "c()" },
+    "if a:\r\n    b()\r\nelse:\r\n    c()\r\n",
+  );
+});
+
+Deno.test("replace_expression: a name slot (attribute, keyword) takes only a name", async () => {
+  const source = "def f(url):\n    return url.lower().strip(chars=' ')\n";
+  const lower = { file: F, kind: "identifier", name: "lower" };
+  await exact(
+    "replace_expression",
+    source,
+    { target: lower, expression: "casefold" },
+    source.replace("lower", "casefold"),
+  );
+  const issues = await reject("replace_expression", F, source, { target: lower, expression: "a + b" });
+  assert.match(issues[0].message, /"lower" at line 2 is a name \(attribute, keyword or property\)/);
+  const keyword = await reject("replace_expression", F, source, {
+    target: { file: F, kind: "identifier", name: "chars" },
+    expression: "x.y",
+  });
+  assert.equal(keyword[0].code, "template-precondition");
+});

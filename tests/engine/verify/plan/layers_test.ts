@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { buildGraph } from "../../../../engine/graph/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { PYTHON_SKIP, pythonSyntaxErrors } from "../../../_support/python.ts";
-import { ADAPTER, all, AUTH, authRepo, codes, CORPUS_SKIP, tagged, verifyIn } from "./_support.ts";
+import { ADAPTER, all, AUTH, authRepo, codes, CORPUS_SKIP, repoWith, tagged, verifyIn } from "./_support.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 if (ignore) console.log(`skipping plan-verification layer tests: ${CORPUS_SKIP}`);
@@ -428,4 +428,31 @@ Deno.test({
     );
     await Deno.remove(dir, { recursive: true });
   },
+});
+
+Deno.test("layers 4 and 6 in JavaScript: a renamed export imported by a relative path, named in a comment", async () => {
+  const dir = await repoWith({
+    "src/util.js":
+      "export function formatName(first, last) {\n  // formatName joins names\n  return `${first} ${last}`;\n}\n\nexport const VERSION = '1.0';\n",
+    "src/app.js": "import { formatName } from './util.js';\n\nconsole.log(formatName('a', 'b'));\n",
+  });
+  const rename = (file: string) => ({
+    op: "rename_symbol",
+    params: { file, old_name: "formatName", new_name: "joinName" },
+  });
+  // The second step's locator names the function by its new name: it resolves after step 0.
+  const result = await verifyIn(dir, [rename("src/util.js"), {
+    op: "replace_node",
+    params: {
+      locator: { file: "src/util.js", kind: "function", name: "joinName" },
+      replacement: "export function joinName(first, last) {\n  return [first, last].join(' ');\n}",
+    },
+  }]);
+  assert.equal(result.passed, true);
+  assert.deepEqual(codes(result.warnings), ["rename-in-strings@0", "cross-file-impact@0"]);
+  assert.match(result.warnings[0].message, /strings \(0x\) and comments \(1x\)/);
+  assert.match(result.warnings[1].message, /imported by files not in this plan: "src\/app.js"$/);
+  const both = await verifyIn(dir, [rename("src/util.js"), rename("src/app.js")]);
+  assert.deepEqual(tagged(both, "6"), []);
+  await Deno.remove(dir, { recursive: true });
 });
