@@ -306,8 +306,8 @@ async function addMethod(run: TemplateRun) {
   const { doc, table, language } = run;
   const cls = classOf(run);
   const code = dedent(str(run.params, "code")!).trim();
-  const wrapped = language === "python" ? code : `class __C {\n${code}\n}`;
-  const tree = await parse(language, wrapped + "\n");
+  const context = table.memberContext(code);
+  const tree = await parse(language, context.text + "\n");
   let defined: string | undefined;
   try {
     if (syntaxProblems(tree, 1).length) {
@@ -318,10 +318,7 @@ async function addMethod(run: TemplateRun) {
         }),
       );
     }
-    const container = language === "python"
-      ? tree.rootNode
-      : tree.rootNode.namedChild(0)?.childForFieldName("body");
-    const members = container ? statementsOf(container) : [];
+    const members = context.members(tree.rootNode);
     defined = members.length === 1 ? table.definedName(members[0]) : undefined;
   } finally {
     tree.delete();
@@ -346,29 +343,17 @@ async function addMethod(run: TemplateRun) {
   }
   const body = table.classBody(cls)!;
   const members = statementsOf(body);
-  const real = language === "python" && members.length && isDocstringNode(members[0])
-    ? members.slice(1)
-    : members;
-  if (language === "python" && real.length === 1 && isPlaceholder(real[0])) {
+  const real = members.length && table.isDocstring(members[0]) ? members.slice(1) : members;
+  if (real.length === 1 && table.isPlaceholder(real[0])) {
     await PRIMITIVES.replace_node({ locator: exactLocator(doc, real[0]), replacement: code }, run.ctx);
-  } else if (members.length && language === "python") {
-    await PRIMITIVES.insert_after_node({ locator: exactLocator(doc, members.at(-1)!), code }, run.ctx);
-  } else if (members.length) {
+  } else if (members.length && table.detachedTerminators) {
     await insertLinesAfter(run, members.at(-1)!, code, 1);
+  } else if (members.length) {
+    await PRIMITIVES.insert_after_node({ locator: exactLocator(doc, members.at(-1)!), code }, run.ctx);
   } else {
     await insertIntoEmptyBody(run, body, code);
   }
   return { changed: true, method: defined };
-}
-
-function isDocstringNode(node: Node): boolean {
-  return node.type === "expression_statement" && node.namedChildCount === 1 &&
-    node.namedChild(0)?.type === "string";
-}
-
-function isPlaceholder(node: Node): boolean {
-  return node.type === "pass_statement" ||
-    (node.type === "expression_statement" && node.namedChild(0)?.type === "ellipsis");
 }
 
 /**
@@ -411,7 +396,7 @@ async function insertIntoEmptyBody(run: TemplateRun, body: Node, code: string) {
 // ---------------------------------------------------------------- add_class_attribute
 
 async function addClassAttribute(run: TemplateRun) {
-  const { doc, table, language, params } = run;
+  const { doc, table, params } = run;
   const cls = classOf(run);
   const name = str(params, "name")!;
   const code = table.classAttribute(name, str(params, "value")!, str(params, "annotation"));
@@ -429,7 +414,7 @@ async function addClassAttribute(run: TemplateRun) {
   }
   const body = table.classBody(cls)!;
   const members = statementsOf(body);
-  const start = language === "python" && members.length && isDocstringNode(members[0]) ? 1 : 0;
+  const start = members.length && table.isDocstring(members[0]) ? 1 : 0;
   // After the leading attributes, else before the first member, else after the docstring.
   let lastAttribute = -1;
   for (
@@ -439,7 +424,7 @@ async function addClassAttribute(run: TemplateRun) {
   ) {
     lastAttribute = i;
   }
-  if (lastAttribute >= 0 && language !== "python") {
+  if (lastAttribute >= 0 && table.detachedTerminators) {
     await insertLinesAfter(run, members[lastAttribute], code, 0);
   } else if (lastAttribute >= 0) {
     await PRIMITIVES.insert_after_node({
@@ -470,7 +455,7 @@ async function addClassAttribute(run: TemplateRun) {
 async function addDecorator(run: TemplateRun) {
   const { doc } = run;
   const definition = unwrapDefinition(run.node);
-  if (!/^(function_definition|class_definition)$/.test(definition.type)) {
+  if (!run.table.decoratable.has(definition.type)) {
     refuse(run, `Target of "add_decorator" must be a function or a class, got a "${definition.type}"`);
   }
   const decorator = str(run.params, "decorator")!.trim().replace(/^@/, "");

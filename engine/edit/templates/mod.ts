@@ -4,11 +4,27 @@
  * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
  * checks the template's preconditions, and edits through the primitives or
- * `ctx.edit()` (so each step gets the same transaction and verification).
+ * `ctx.edit()` (so each step gets the same transaction and verification),
+ * and `paramsSchema`, the zod shape of its `params` for the plan schema.
+ *
+ * A step is `{"template": NAME, "params": {"target": LOCATOR, ...}}`; call
+ * `TEMPLATES[NAME].run(params, ctx)`. The output is
+ * `{template, file, changed, ...}` (`changed: false` with an
+ * `already-present` warning on `ctx.warnings` when the step was already
+ * applied). Order of checks, all before any edit: `param-unknown`,
+ * `param-missing`, `locator-invalid` → target resolution
+ * (`locator-not-found`, `locator-ambiguous`) → `language-unsupported` →
+ * `param-invalid` (each value parsed in its role for the target's language)
+ * → the template's preconditions (`template-precondition`, `param-order`,
+ * `param-exists`, `name-bound`, `method-exists`, `attribute-exists`,
+ * `branch-exists`). Warnings: `call-sites-missing-argument`,
+ * `evaluation-order`, `duplicated-evaluation`, `shadows`.
  *
  * A template never hard-codes a language: what a block, a guard, a try, a
  * parameter list, a condition, a return or an import looks like comes from
- * the language's table (`lang/python.ts`, `lang/javascript.ts`).
+ * the language's table (`lang/python.ts`, `lang/javascript.ts` for JS, TS
+ * and TSX). inline_variable needs a scope model and is Python-only;
+ * wrap_context_manager and add_decorator have no JS table entry.
  *
  * Applying a step twice never duplicates an edit: the second run is either a
  * no-op with an `already-present` warning (guard_clause, wrap_*,

@@ -100,23 +100,21 @@ async function replaceFunctionBody(run: TemplateRun) {
   const { block, end, inline } = range;
   let start = range.start;
   // `def f(): return 1`: the new body starts on its own line, no space left after the colon.
-  if (inline && run.language === "python") { while (/[ \t]/.test(doc.file.text[start - 1])) start--; }
+  if (inline && !table.bracedBodies) { while (/[ \t]/.test(doc.file.text[start - 1])) start--; }
   const text = doc.file.text;
   if (normalizeCode(text.slice(start, end)) === normalizeCode(body)) {
     return alreadyPresent(run, `The body of "${table.functionName(fn)}" is already as given`);
   }
   let replacement: string;
-  if (run.language === "python" && !inline) {
+  if (!table.bracedBodies && !inline) {
     const layout = layoutAt(doc, block.startIndex);
     replacement = firstOnLine(text, start)
       ? await reindent(body, { ...layout, inlineFirst: true })
       : layout.eol + await reindent(body, layout);
   } else {
-    const header = layoutAt(doc, run.language === "python" ? fn.startIndex : block.startIndex);
+    const header = layoutAt(doc, table.bracedBodies ? block.startIndex : fn.startIndex);
     const fitted = await reindent(body, { ...header, indent: header.indent + header.unit });
-    replacement = run.language === "python"
-      ? header.eol + fitted
-      : header.eol + fitted + header.eol + header.indent;
+    replacement = table.bracedBodies ? header.eol + fitted + header.eol + header.indent : header.eol + fitted;
   }
   await run.ctx.edit(doc.file.path, opName(run), [{ start, end, replacement }]);
   return { changed: true, function: table.functionName(fn) };
@@ -146,16 +144,13 @@ function statementOf(run: TemplateRun): Node {
   return statement;
 }
 
-/** Block-scoped declarations: wrapping one in a `{ }` block hides its names from the code after it. */
-const BLOCK_SCOPED = /^(lexical_declaration|class_declaration|abstract_class_declaration|enum_declaration)$/;
-
 async function wrapStatement(run: TemplateRun, statement: Node, parts: Part[]) {
   const { doc } = run;
   const text = doc.file.text;
   const inner = statement.type === "export_statement"
     ? statement.childForFieldName("declaration")
     : statement;
-  if (run.language !== "python" && inner && BLOCK_SCOPED.test(inner.type)) {
+  if (inner && run.table.blockScoped.has(inner.type)) {
     refuse(
       run,
       `Cannot wrap the "${inner.type}" at line ${

@@ -17,18 +17,9 @@
  * @module
  */
 
-import { error, IssueError, warning } from "../../issue.ts";
+import { warning } from "../../issue.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
-import {
-  moduleScope,
-  occurrencesOf,
-  referencesTo,
-  resolveName,
-  roleOf,
-  type Scope,
-  scopeChainAt,
-  scopeOfNode,
-} from "../../verify/scope.ts";
+import { moduleScope, referencesTo, roleOf, type Scope, scopeOfNode } from "../../verify/scope.ts";
 import { firstOnLine, lastOnLine, lineStart, reindent } from "../indent.ts";
 import { deletionEdit, deletionTarget } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
@@ -39,6 +30,7 @@ import {
   fitExpression,
   layoutAt,
   opName,
+  raise,
   refuse,
   str,
   type TemplateRun,
@@ -50,7 +42,7 @@ const NESTED_SCOPE =
 // ---------------------------------------------------------------- extract_variable
 
 async function extractVariable(run: TemplateRun) {
-  const { doc, table, language } = run;
+  const { doc, table } = run;
   const node = table.unwrapExpression(run.node);
   if (!table.isExpression(node)) {
     refuse(run, `Target of "extract_variable" must be an expression, got a "${node.type}"`);
@@ -100,71 +92,10 @@ async function extractVariable(run: TemplateRun) {
     }
     child = ancestor;
   }
-  if (language === "python") {
-    const chain = scopeChainAt(doc, node);
-    const scope = chain[0];
-    const bound = scope.bindings.get(name);
-    if (bound?.length) {
-      throw new IssueError(
-        error("name-bound", `Name "${name}" is already bound in this scope (line ${bound[0].line})`, {
-          file: doc.file.path,
-          line: bound[0].line,
-          hint: "choose another name",
-        }),
-      );
-    }
-    const range = scope.kind === "module"
-      ? undefined
-      : { from: scope.node.startIndex, to: scope.node.endIndex };
-    const reads = occurrencesOf(doc, name, range).filter((o) => o.role === "reference");
-    if (reads.length) {
-      throw new IssueError(
-        error(
-          "name-bound",
-          `Name "${name}" is already used in this scope (line ${
-            reads[0].node.startPosition.row + 1
-          }); the new variable would shadow it`,
-          {
-            file: doc.file.path,
-            line: reads[0].node.startPosition.row + 1,
-            hint: "choose another name",
-          },
-        ),
-      );
-    }
-    const outer = resolveName(doc, name, node);
-    if (outer.status === "builtin") {
-      run.ctx.warnings.push(warning("shadows", `"${name}" shadows a builtin`, { file: doc.file.path }));
-    }
-  } else {
-    let scopeNode: Node = doc.tree.rootNode;
-    for (const ancestor of ancestors(node)) {
-      if (table.functionTypes.has(ancestor.type)) {
-        scopeNode = ancestor;
-        break;
-      }
-    }
-    const clash = scopeNode.descendantsOfType(["identifier", "shorthand_property_identifier_pattern"]).find((
-      id,
-    ) => id?.text === name);
-    if (clash) {
-      throw new IssueError(
-        error(
-          "name-bound",
-          `Name "${name}" is already used in this function (line ${clash.startPosition.row + 1})`,
-          {
-            file: doc.file.path,
-            line: clash.startPosition.row + 1,
-            hint: "choose another name",
-          },
-        ),
-      );
-    }
-  }
+  const conflicts = table.newNameConflicts(doc, node, name);
+  raise(run, conflicts);
   const layout = layoutAt(doc, statement.startIndex);
-  const value = table.precedence(node) < 0.5 || (language !== "python" && table.precedence(node) < 2)
-    ? `(${node.text})`
-    : node.text;
+  const value = table.precedence(node) < table.assignmentPrecedence ? `(${node.text})` : node.text;
   const assignment = await reindent(table.assignment(name, value), { ...layout });
   const at = lineStart(doc.file.text, statement.startIndex);
   const edits: TextEdit[] = [

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { error } from "../../../issue.ts";
 import type { Node } from "../../../parse/mod.ts";
 import { type BranchPlan, type LanguageTable, normalizeCode, type ParamInfo, statementsOf } from "./table.ts";
 
@@ -320,4 +321,44 @@ export const JAVASCRIPT: LanguageTable = {
 
   precedence,
   requiredPrecedence,
+
+  memberContext: (code) => ({
+    text: `class __C {\n${code}\n}`,
+    members: (root) => {
+      const body = root.namedChild(0)?.childForFieldName("body");
+      return body ? statementsOf(body) : [];
+    },
+  }),
+  isDocstring: () => false,
+  isPlaceholder: () => false,
+  detachedTerminators: true,
+  blockScoped: new Set([
+    "lexical_declaration",
+    "class_declaration",
+    "abstract_class_declaration",
+    "enum_declaration",
+  ]),
+  decoratable: new Set(),
+  bracedBodies: true,
+  assignmentPrecedence: 2,
+
+  newNameConflicts(doc, node, name) {
+    // No scope model for JS: any identifier spelled `name` in the enclosing function (or file) clashes.
+    let scope: Node = doc.tree.rootNode;
+    for (let current = node.parent; current; current = current.parent) {
+      if (JAVASCRIPT.functionTypes.has(current.type)) {
+        scope = current;
+        break;
+      }
+    }
+    const clash = scope.descendantsOfType(["identifier", "shorthand_property_identifier_pattern"])
+      .find((id) => id?.text === name);
+    if (!clash) return [];
+    const line = clash.startPosition.row + 1;
+    return [error("name-bound", `Name "${name}" is already used in this function (line ${line})`, {
+      file: doc.file.path,
+      line,
+      hint: "choose another name",
+    })];
+  },
 };

@@ -9,7 +9,9 @@
  * @module
  */
 
+import { error, warning } from "../../../issue.ts";
 import type { Node } from "../../../parse/mod.ts";
+import { occurrencesOf, resolveName, scopeChainAt } from "../../../verify/scope.ts";
 import { type BranchPlan, type LanguageTable, normalizeCode, type ParamInfo, statementsOf } from "./table.ts";
 
 const BINARY: Record<string, number> = {
@@ -344,4 +346,45 @@ export const PYTHON: LanguageTable = {
 
   precedence,
   requiredPrecedence,
+
+  memberContext: (code) => ({ text: code, members: (root) => statementsOf(root) }),
+  isDocstring: (statement) => isDocstring(statement),
+  isPlaceholder: (statement) =>
+    statement.type === "pass_statement" ||
+    (statement.type === "expression_statement" && statement.namedChildCount === 1 &&
+      statement.namedChild(0)?.type === "ellipsis"),
+  detachedTerminators: false,
+  blockScoped: new Set(),
+  decoratable: new Set(["function_definition", "class_definition"]),
+  bracedBodies: false,
+  assignmentPrecedence: 0.5,
+
+  newNameConflicts(doc, node, name) {
+    const file = doc.file.path;
+    const scope = scopeChainAt(doc, node)[0];
+    const bound = scope.bindings.get(name);
+    if (bound?.length) {
+      return [error("name-bound", `Name "${name}" is already bound in this scope (line ${bound[0].line})`, {
+        file,
+        line: bound[0].line,
+        hint: "choose another name",
+      })];
+    }
+    const range = scope.kind === "module"
+      ? undefined
+      : { from: scope.node.startIndex, to: scope.node.endIndex };
+    const read = occurrencesOf(doc, name, range).find((o) => o.role === "reference");
+    if (read) {
+      const line = read.node.startPosition.row + 1;
+      return [error(
+        "name-bound",
+        `Name "${name}" is already used in this scope (line ${line}); the new variable would shadow it`,
+        { file, line, hint: "choose another name" },
+      )];
+    }
+    if (resolveName(doc, name, node).status === "builtin") {
+      return [warning("shadows", `"${name}" shadows a builtin`, { file, line: node.startPosition.row + 1 })];
+    }
+    return [];
+  },
 };

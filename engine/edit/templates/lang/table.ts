@@ -12,6 +12,8 @@
  * @module
  */
 
+import type { Issue } from "../../../issue.ts";
+import type { Document } from "../../../parse/documents.ts";
 import type { LanguageId, Node } from "../../../parse/mod.ts";
 import { reindent, stringRows } from "../../indent.ts";
 
@@ -118,6 +120,27 @@ export interface LanguageTable {
   requiredPrecedence(slot: Node): number;
   /** Statement-level block types of a file's root. */
   rootType: string;
+  /** A snippet holding one class member, wrapped so it parses (`class __C {...}` in JS), and its members. */
+  memberContext(code: string): { text: string; members(root: Node): Node[] };
+  /** Whether a body's first statement is documentation (a Python docstring). */
+  isDocstring(statement: Node): boolean;
+  /** A statement that only stands for an empty body (`pass`, `...`), which new code replaces. */
+  isPlaceholder(statement: Node): boolean;
+  /** Whether members may be followed by a `;` they do not own (TS fields): insert after whole lines. */
+  detachedTerminators: boolean;
+  /** Declarations whose names a new enclosing block would hide (JS `const`/`let`/`class`). */
+  blockScoped: ReadonlySet<string>;
+  /** Definitions `add_decorator` decorates (none: the language has no decorators the template supports). */
+  decoratable: ReadonlySet<string>;
+  /** Function bodies are braces (`{ ... }`, replaced inside them) rather than indented blocks. */
+  bracedBodies: boolean;
+  /** The slack a new value needs as an assignment's right-hand side. */
+  assignmentPrecedence: number;
+  /**
+   * Why a new variable `name` cannot be introduced in the scope of `node`
+   * (`name-bound` errors: bound or read there) and what it would shadow (warnings).
+   */
+  newNameConflicts(doc: Document, node: Node, name: string): Issue[];
 }
 
 /** Where and what `add_conditional_branch` inserts. */

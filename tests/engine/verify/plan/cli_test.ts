@@ -87,6 +87,9 @@ Deno.test({
     assert.equal(JSON.parse(notJson.stdout).errors[0].code, "json-invalid");
     const usage = await run(["verify", "--repo", dir]);
     assert.equal(usage.code, 2);
+    const help = await run(["verify", "--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout + help.stderr, /Usage: graphplan verify PLAN \[--repo DIR\] \[--json\]/);
     assert.deepEqual(await hashTree(dir), before);
     await Deno.remove(plan);
     await Deno.remove(dir, { recursive: true });

@@ -6,7 +6,10 @@
  */
 
 import assert from "node:assert/strict";
+import { executePlan, parsePlanSteps } from "../../../../engine/exec/mod.ts";
 import type { Issue } from "../../../../engine/issue.ts";
+import { DocumentStore } from "../../../../engine/parse/documents.ts";
+import { Workspace } from "../../../../engine/workspace.ts";
 import { AUTH, authRepo, CORPUS_SKIP, hashTree, verifyIn } from "./_support.ts";
 
 function prng(seed: number): () => number {
@@ -119,7 +122,8 @@ function wellFormed(issue: Issue, steps: number, label: string): void {
 }
 
 Deno.test({
-  name: "robustness: 200 mutated plans never crash, always explain, never change a file",
+  name:
+    "robustness: 200 mutated plans never crash, always explain, never change a file, and agree with a dry run",
   ignore: CORPUS_SKIP !== undefined,
   async fn() {
     const dir = await authRepo();
@@ -135,6 +139,21 @@ Deno.test({
         wellFormed(issue, Math.max(steps, 20), `case ${i}`);
       }
       if (result.passed) passed++;
+      // Verification and a dry run of the executor agree on whether the plan can be applied.
+      const parsed = await parsePlanSteps(plan);
+      const dry = parsed.issues.some((issue) => issue.severity === "error")
+        ? { success: false, errors: parsed.issues }
+        : await executePlan(new DocumentStore(Workspace.open(dir)), parsed.steps, {
+          runStep: parsed.runStep,
+          dryRun: true,
+        });
+      assert.equal(
+        result.passed,
+        dry.success,
+        `case ${i}: verify says ${result.passed}, a dry run ${dry.success}: ${
+          JSON.stringify([...result.errors, ...dry.errors].map((issue) => issue.message.slice(0, 120)))
+        }`,
+      );
     }
     assert.ok(passed > 0 && passed < 200, `some plans pass, some fail (${passed} passed)`);
     assert.deepEqual(await hashTree(dir), before);
