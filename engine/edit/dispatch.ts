@@ -8,8 +8,8 @@
  *   parameter spellings) and the plan's `define_operators`;
  * - `legacy`: `LEGACY_OPS`;
  * - `surgery`: `SURGERY_OPS` (tier 1);
- * - `fragment`: the fragment serializer and runner (tier 3);
- * - `template`: not implemented yet, a `not-implemented` error.
+ * - `template`: `TEMPLATES` (tier 2);
+ * - `fragment`: the fragment serializer and runner (tier 3).
  *
  * Issues thrown by the operator get the step number, their `path`
  * (relative to the step, `["params", "file"]`) becomes a path into the plan,
@@ -27,6 +27,7 @@ import type { OperatorFn, StepContext } from "./operator.ts";
 import { PRIMITIVES } from "./primitives.ts";
 import { runFragment } from "./fragments/mod.ts";
 import { SURGERY_OPS } from "./surgery/mod.ts";
+import { TEMPLATES } from "./templates/mod.ts";
 
 /** Run one validated step through `ctx`; returns the operator's output. */
 export async function runStep(
@@ -53,7 +54,7 @@ function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan)
     case "legacy":
       return operator(LEGACY_OPS, step)(step.params, ctx);
     case "template":
-      return notImplemented(step, `Template '${step.op}' (tier 2)`);
+      return operator(TEMPLATE_RUNNERS, step)(step.params, ctx);
     case "fragment":
       return runFragment(step.params, ctx);
     default:
@@ -63,6 +64,10 @@ function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan)
 
 const SURGERY_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
   Object.entries(SURGERY_OPS).map(([name, entry]) => [name, entry.run]),
+);
+
+const TEMPLATE_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
+  Object.entries(TEMPLATES).map(([name, entry]) => [name, entry.run]),
 );
 
 function operator(table: Readonly<Record<string, OperatorFn>>, step: NormalizedStep): OperatorFn {

@@ -32,11 +32,12 @@ import {
   requiredParams,
   TEMPLATE_NAMES,
 } from "./operators.ts";
-import { FRAGMENT_STEP_SCHEMA, TEMPLATE_STEP_SCHEMA } from "./schema.ts";
+import { FRAGMENT_STEP_SCHEMA, templateStepSchema } from "./schema.ts";
 import { sanitize } from "./sanitize.ts";
 import { closestNames, didYouMean } from "./suggest.ts";
 import { detectTier, type Tier } from "./tiers.ts";
 import { describe, type Scope, translateZodIssues } from "./zod_issues.ts";
+import type { z } from "zod";
 import { type OperatorDefinition, validateDefinitions } from "../edit/dsl.ts";
 
 export { detectTier, type Tier } from "./tiers.ts";
@@ -641,7 +642,9 @@ function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path,
     path,
     out,
   );
-  const result = TEMPLATE_STEP_SCHEMA.safeParse(raw);
+  const result = templateStepSchema(name).safeParse(raw) as z.ZodSafeParseResult<
+    { params: Record<string, unknown> }
+  >;
   const scope: Scope = { prefix, owner: name, step: index, base: path, params: false };
   if (!result.success) {
     out.add(...translateZodIssues(result.error.issues, raw, scope));

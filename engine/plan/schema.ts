@@ -18,6 +18,7 @@
 import { z } from "zod";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { FRAGMENT_ACTIONS, OPERATORS, type OperatorSpec, TEMPLATE_NAMES } from "./operators.ts";
+import { TEMPLATES } from "../edit/templates/mod.ts";
 
 /** Free text on a step, for people; ignored by the engine. */
 const DESCRIPTION = z.string().optional().meta({ description: "What the step is for (ignored)" });
@@ -46,12 +47,20 @@ export const CUSTOM_STEP_SCHEMA = z.object({
   description: DESCRIPTION,
 }).meta({ title: "custom operator", description: "A call of an operator defined in define_operators" });
 
-/** Tier 2: a parameterized template applied at `params.target`. */
-export const TEMPLATE_STEP_SCHEMA = z.object({
-  template: z.enum(TEMPLATE_NAMES as [string, ...string[]]),
-  params: z.looseObject({ target: LOCATOR_SCHEMA }),
-  description: DESCRIPTION,
-}).meta({ title: "template", description: "Tier 2: a parameterized transform template" });
+/** Tier 2, one template: its name and its typed parameters (from the template registry). */
+export function templateStepSchema(name: string): z.ZodType {
+  const entry = TEMPLATES[name];
+  return z.object({
+    template: z.literal(name),
+    params: entry.paramsSchema,
+    description: DESCRIPTION,
+  }).meta({ title: `template ${name}`, description: entry.summary });
+}
+
+/** Tier 2: a parameterized template applied at `params.target`, one variant per template. */
+export const TEMPLATE_STEP_SCHEMA = z.union(
+  TEMPLATE_NAMES.map((name) => templateStepSchema(name)) as [z.ZodType, z.ZodType, ...z.ZodType[]],
+).meta({ title: "template", description: "Tier 2: a parameterized transform template" });
 
 /** A typed AST fragment (tier 3), serialized to source by the engine. */
 export const FRAGMENT_SCHEMA = z.object({

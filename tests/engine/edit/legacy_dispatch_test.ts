@@ -109,31 +109,31 @@ Deno.test("runStep: an operator from define_operators runs with the plan's defin
   }
 });
 
-Deno.test("runStep: tier-1 surgery (but delete_node), templates and fragments are not implemented yet", async () => {
-  const repo = await makeRepo({ "m.py": "def f():\n    return 1\n" });
+Deno.test("runStep: tier-1 surgery, tier-2 templates and tier-3 fragments reach their implementations", async () => {
+  const repo = await makeRepo({ "m.py": "def f(x):\n    return 1\n" });
   try {
     const target = { file: "m.py", kind: "function", name: "f" };
     const plan = planOf({
       plan: [
         { op: "rename_identifier", params: { target, new_name: "g" } },
-        { template: "guard_clause", params: { target, condition: "x" } },
-        { fragment: { kind: "pass_statement" }, action: "replace", target },
+        { template: "guard_clause", params: { target, condition: "x is None", guard_body: "return 0" } },
+        {
+          fragment: { kind: "pass_statement" },
+          action: "insert_before",
+          target: { file: "m.py", kind: "statement", parent: target, index: -1 },
+        },
       ],
     });
-    const got = [];
+    const texts = [];
     for (const step of plan.steps) {
-      const { message, issues } = await rejection(() => runStep(step, repo.ctx(step.index), plan));
-      got.push([issues[0].code, issues[0].step, issues[0].path, message]);
+      const ctx = repo.ctx(step.index);
+      await runStep(step, ctx, plan);
+      texts.push(await repo.text(ctx, "m.py"));
     }
-    assert.deepEqual(got, [
-      [
-        "not-implemented",
-        0,
-        ["plan", 0],
-        "AST surgery operator 'rename_identifier' (tier 1) is not implemented yet",
-      ],
-      ["not-implemented", 1, ["plan", 1], "Template 'guard_clause' (tier 2) is not implemented yet"],
-      ["not-implemented", 2, ["plan", 2], "Fragment steps (tier 3) is not implemented yet"],
+    assert.deepEqual(texts, [
+      "def g(x):\n    return 1\n",
+      "def f(x):\n    if x is None:\n        return 0\n    return 1\n",
+      "def f(x):\n    pass\n    return 1\n",
     ]);
   } finally {
     await repo.cleanup();
