@@ -180,7 +180,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       },
     });
     const result = await agent.run(options.task);
-    const patched = result.exitStatus === "Submitted" && result.submission.trim() !== "";
+    const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
     await savePrediction(outDir, {
       instance_id: instanceId,
       model_name_or_path: config.model.name,

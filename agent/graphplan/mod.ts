@@ -61,7 +61,9 @@ export interface AgentDeps {
 export interface RunResult {
   /**
    * `Submitted`, `LimitsExceeded`, `FormatError`, or a model error's status
-   * (`AuthenticationError`, `ModelUnavailable`, ...).
+   * (`AuthenticationError`, `ModelUnavailable`, ...); prefixed with
+   * `Fallback` (`FallbackSubmitted`, `FallbackLimitsExceeded`, ...) when the
+   * structured path gave up and the plain step loop produced the outcome.
    */
   exitStatus: string;
   submission: string;
@@ -206,7 +208,10 @@ export class GraphPlanAgent {
       await loop.trajectory.save();
       throw err;
     }
-    if (this.#fallbackInfo) result.fallback = this.#fallbackInfo;
+    if (this.#fallbackInfo) {
+      result.fallback = this.#fallbackInfo;
+      result.exitStatus = `Fallback${result.exitStatus}`;
+    }
     for (const phase of loop.trajectory.info.phases) {
       if (phase.status === "running") loop.trajectory.endPhase(phase, result.exitStatus);
     }

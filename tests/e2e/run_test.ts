@@ -104,7 +104,8 @@ async function assertFixed(outcome: Outcome): Promise<void> {
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.match(outcome.stdout, /^diff --git a\/app\/service\.py b\/app\/service\.py/);
   assert.ok(outcome.stdout.includes(`+        ${FIX}`), outcome.stdout);
-  assert.equal(outcome.trajectory!.info.exit_status, "Submitted");
+  const info = outcome.trajectory!.info;
+  assert.equal(info.exit_status, info.fallback ? "FallbackSubmitted" : "Submitted");
   assert.equal(outcome.trajectory!.info.submission.trim(), outcome.stdout.trim());
   assert.deepEqual(outcome.preds![outcome.id], {
     instance_id: outcome.id,
@@ -205,6 +206,7 @@ function assertFallback(outcome: Outcome, point: string, reason: RegExp): void {
   const phase = info.phases.find((p) => p.name === "fallback")!;
   assert.equal(phase.point, point);
   assert.match(outcome.stderr, new RegExp(`after falling back at ${point}`));
+  assert.match(info.exit_status, /^Fallback(Submitted|LimitsExceeded|FormatError)$/);
 }
 
 Deno.test("e2e run: fallback when EXPLORE never says READY_TO_PLAN", async () => {

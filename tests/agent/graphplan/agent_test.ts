@@ -247,7 +247,7 @@ Deno.test("agent: exploration that never says READY_TO_PLAN falls back to the st
     ]);
     const { helper, calls } = fakeHelper(ctx.repo, []);
     const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
-    assert.equal(result.exitStatus, "Submitted");
+    assert.equal(result.exitStatus, "FallbackSubmitted");
     assert.match(result.submission, /item\.price \* item\.quantity/);
     assert.deepEqual(calls, [], "the helper is never started");
     const fallback = saved.info.phases.find((p) => p.name === "fallback")!;
@@ -269,7 +269,7 @@ Deno.test("agent: no plan file after the nudges falls back; a plan in the messag
     ]);
     const { helper } = fakeHelper(ctx.repo, []);
     const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
-    assert.equal(result.exitStatus, "Submitted");
+    assert.equal(result.exitStatus, "FallbackSubmitted");
     assert.equal(result.submission, "");
     const nudge = model.received[2].at(-1)!.content;
     assert.match(nudge, /no usable plan in .*edit_plan\.json yet \(the file does not exist\)/);
@@ -370,7 +370,7 @@ Deno.test("agent: a plan that keeps failing verification ends in the fallback; a
     ]);
     const { helper, calls } = fakeHelper(ctx.repo, [failing, failing]);
     const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
-    assert.equal(result.exitStatus, "Submitted");
+    assert.equal(result.exitStatus, "FallbackSubmitted");
     assert.deepEqual(calls.map((c) => c.method), ["build_graph", "verify_plan", "verify_plan"]);
     assert.equal(saved.info.phases.at(-1)!.name, "fallback");
     assert.equal(saved.info.phases.at(-1)!.reason, "the plan failed verification 2 times");
