@@ -32,12 +32,17 @@
  *   `before + node + after` inline.
  * - `replace_all_matching` replaces every match (outermost of nested ones),
  *   optionally skipping those inside strings or comments; afterwards no
- *   match may remain.
+ *   match may remain. When every match is an identifier token and the
+ *   replacement is a single word, it is a rename and gets the rename checks
+ *   (see `renameHazards`): the replacement must be a valid, non-reserved
+ *   identifier (error, nothing changed), and in Python a collision is an
+ *   error, shadowing a warning. A replacement that is not a single word
+ *   (`self.x`, `f(x)`) replaces identifiers by expressions: no rename checks.
  *
  * @module
  */
 
-import { error, fail, IssueError } from "../issue.ts";
+import { error, fail, type Issue, IssueError } from "../issue.ts";
 import {
   locateRegion,
   locateResult,
@@ -61,6 +66,8 @@ import {
   reindent,
   stringRows,
 } from "./indent.ts";
+import { bindingCollisions, checkNewName } from "../verify/levels/rename.ts";
+import { type Binding, bindingAt, resolveInChain, resolveName, roleOf, type Scope } from "../verify/scope.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
 import { deletionEdit, deletionTarget, isListElement, type ListContext, listContext } from "./separators.ts";
 import type { TextEdit } from "./text_edit.ts";
@@ -452,6 +459,122 @@ function outermost(nodes: Node[]): Node[] {
   return out;
 }
 
+/** Whether `node` is an identifier token (`identifier`, `property_identifier`, PHP `name`, Ruby `constant`...). */
+export function isIdentifierToken(node: Node): boolean {
+  if (node.childCount > 0) return false;
+  const type = node.type;
+  return type.endsWith("identifier") || type === "name" || type === "constant";
+}
+
+/** A replacement that can be a name (one word), as opposed to an expression. */
+const ONE_WORD = /^[\p{L}\p{M}\p{N}\p{Pc}$]+[?!]?$/u;
+
+function inImportStatement(node: Node): boolean {
+  for (let up = node.parent; up; up = up.parent) {
+    if (up.type === "import_statement" || up.type === "import_from_statement") return true;
+    if (up.type.endsWith("_statement") || up.type === "module") return false;
+  }
+  return false;
+}
+
+/** The Python binding an identifier binds (a definition, target, parameter, import name) or refers to. */
+function bindingOfIdentifier(
+  doc: Document,
+  id: Node,
+): { binding?: Binding; unbound?: boolean } {
+  const role = roleOf(id);
+  if (role === "reference") {
+    const resolution = resolveName(doc, id.text, id);
+    if (resolution.binding) return { binding: resolution.binding };
+    return { unbound: resolution.status !== "bound" };
+  }
+  if (role === "binding" || (role === "none" && inImportStatement(id))) {
+    const found = bindingAt(doc, id);
+    if (!found) return {};
+    // `nonlocal x` / `global x`: the binding lives further out
+    const chain: Scope[] = [];
+    for (let scope: Scope | undefined = found.scope; scope; scope = scope.parent) chain.push(scope);
+    return { binding: resolveInChain(chain, id.text).binding ?? found.binding };
+  }
+  return {};
+}
+
+/**
+ * What goes wrong when the identifier tokens `identifiers` of `doc` are all
+ * renamed to `newName` (Python; other languages: no findings). Every
+ * distinct binding that one of them binds or refers to is checked with
+ * `bindingCollisions` (`verify/levels/rename.ts`): `rename-collision`
+ * errors, `rename-shadows` / `rename-shadowed` warnings. A renamed reference
+ * bound nowhere in the file (a builtin, a star import, an undefined name)
+ * that would then resolve to a binding of `newName` is a `rename-collision`
+ * too. Attributes and keyword-argument names are not checked. The new
+ * name's spelling is `checkNewName`'s job, not this one's.
+ */
+export function renameHazards(doc: Document, identifiers: readonly Node[], newName: string): Issue[] {
+  if (doc.file.language !== "python") return [];
+  const file = doc.file.path;
+  const issues: Issue[] = [];
+  const checked = new Set<string>();
+  for (const id of identifiers) {
+    if (id.type !== "identifier" || id.text === newName) continue;
+    const { binding, unbound } = bindingOfIdentifier(doc, id);
+    if (unbound) {
+      const now = resolveName(doc, newName, id);
+      if (now.status === "bound" && now.binding) {
+        const line = id.startPosition.row + 1;
+        issues.push(error(
+          "rename-collision",
+          `Cannot rename "${id.text}" to "${newName}": the use at line ${line} would refer to the "${newName}" bound at line ${now.binding.line}`,
+          { file, line },
+        ));
+      }
+      continue;
+    }
+    if (!binding) continue;
+    const key = `${binding.name}@${binding.start}`;
+    if (checked.has(key)) continue;
+    checked.add(key);
+    const node = doc.tree.rootNode.descendantForIndex(binding.start, binding.end);
+    if (!node) continue;
+    issues.push(
+      ...bindingCollisions(doc, node, newName).filter((issue) => issue.code !== "rename-not-binding"),
+    );
+  }
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.code}:${issue.line}:${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The rename checks of `replace_all_matching` when every target is an
+ * identifier token and the replacement one word: throws on an invalid or
+ * reserved name and on collisions, returns the warnings.
+ */
+function renameChecks(doc: Document, targets: readonly Node[], replacement: string): Issue[] {
+  const name = replacement.trim();
+  if (!ONE_WORD.test(name) || !targets.every(isIdentifierToken)) return [];
+  const file = doc.file.path;
+  const path = ["params", "replacement"];
+  const invalid = checkNewName(name, doc.file.language);
+  if (invalid.length > 0) {
+    throw new IssueError(invalid.map((issue) => ({
+      ...issue,
+      file,
+      path,
+      hint:
+        'every match is an identifier, so the replacement is read as a new name; to replace the names by an expression, parenthesize it ("(None)")',
+    })));
+  }
+  const hazards = renameHazards(doc, targets, name);
+  const errors = hazards.filter((issue) => issue.severity === "error");
+  if (errors.length > 0) throw new IssueError(errors.map((issue) => ({ ...issue, path })));
+  return hazards.map((issue) => ({ ...issue, path }));
+}
+
 const replaceAllMatching: OperatorFn = async (params, ctx) => {
   const replacement = str(params, "replacement")!;
   const filter = str(params, "filter", true);
@@ -471,6 +594,7 @@ const replaceAllMatching: OperatorFn = async (params, ctx) => {
       hint: "drop the filter to replace them too",
     });
   }
+  const warnings = renameChecks(doc, targets, replacement);
   const style = styleOf(doc);
   const edits: TextEdit[] = [];
   for (const node of targets.reverse()) {
@@ -495,6 +619,7 @@ const replaceAllMatching: OperatorFn = async (params, ctx) => {
       },
     ));
   }
+  for (const issue of warnings) ctx.warnings.push({ ...issue, step: ctx.step });
   return { file: doc.file.path, replaced: targets.length };
 };
 

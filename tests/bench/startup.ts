@@ -56,6 +56,18 @@ export const startupSection: BenchSection = {
       note: "dist/graphplan.js (deno bundle --platform deno main.ts)",
     });
 
+    // One character above U+00FF makes V8 hold the whole source as UTF-16 (about +70 MB, +60 ms).
+    const wide = (await Deno.readTextFile(bundle)).match(/[\u0100-\uffff]/g)?.length ?? 0;
+    rows.push(rowAtMost({
+      section,
+      metric: "bundle characters above U+00FF",
+      value: wide,
+      unit: "chars",
+      note: wide
+        ? "the source is held as UTF-16: see tests/bundle/bundle_test.ts for where"
+        : "one byte per character",
+    }, 0));
+
     // A directory without deno.json, holding the bundle copy and the file.
     const dir = `${ctx.tmp}/startup`;
     await Deno.mkdir(dir, { recursive: true });

@@ -10,14 +10,34 @@
  *
  * The rename is per file and by spelling, not by scope: a local variable of
  * the same name in another function is renamed too, as with the seed's
- * regex. `file: "all"` is refused (seed runtime guard).
+ * regex. `file: "all"` is refused (seed runtime guard). There is no option
+ * to rename inside strings or comments: use `rename_identifier` (Python,
+ * `include_strings` / `include_comments`) or `replace_code` for those.
+ *
+ * Safety, checked before anything changes:
+ * - `new_name` must be an identifier of the file's language and not a
+ *   reserved word (`rename-invalid-name`, `rename-keyword`; errors);
+ * - Python: every binding of `old_name` that a renamed identifier binds or
+ *   refers to (each distinct binding in the file: module, class, function,
+ *   comprehension...) is checked as `rename_identifier` checks its one
+ *   binding (`bindingCollisions`): `new_name` already bound in the same
+ *   scope, or a renamed use / an existing use of `new_name` ending up
+ *   resolving to another binding, is a `rename-collision` error; shadowing
+ *   an outer or builtin `new_name`, or being shadowed by an inner one, is a
+ *   warning (`rename-shadows`, `rename-shadowed`). A renamed use of
+ *   `old_name` bound nowhere in the file (a builtin, a star-imported name)
+ *   that would resolve to a binding of `new_name` is a collision too.
+ *   Attributes (`obj.old_name`) are renamed by spelling and not checked.
+ *   Other languages: name check only.
  *
  * @module
  */
 
-import { fail, warning } from "../../issue.ts";
+import { fail, IssueError, warning } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
+import { checkNewName } from "../../verify/levels/rename.ts";
 import type { OperatorFn } from "../operator.ts";
+import { renameHazards } from "../primitives.ts";
 import type { TextEdit } from "../text_edit.ts";
 import { at, prepare } from "./_util.ts";
 
@@ -47,7 +67,12 @@ export const renameSymbol: OperatorFn = async (params, ctx) => {
   if (p.old_name === p.new_name) {
     fail("rename-noop", `old_name and new_name are both '${p.old_name}'`, at(ctx, file, "new_name"));
   }
+  const invalid = checkNewName(p.new_name, doc.file.language);
+  if (invalid.length > 0) {
+    throw new IssueError(invalid.map((issue) => ({ ...issue, ...at(ctx, file, "new_name") })));
+  }
   const edits: TextEdit[] = [];
+  const renamed: Node[] = [];
   let inStrings = 0;
   let inComments = 0;
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escape(p.old_name)}(?![\\p{L}\\p{N}_$])`, "gu");
@@ -63,6 +88,7 @@ export const renameSymbol: OperatorFn = async (params, ctx) => {
       } else if (node.childCount === 0) {
         if (isIdentifier(node) && node.text === p.old_name) {
           edits.push({ start: node.startIndex, end: node.endIndex, replacement: p.new_name });
+          renamed.push(node);
         } else if (STRING_NODE.test(type) || STRING_NODE.test(node.parent?.type ?? "")) {
           inStrings += node.text.match(word)?.length ?? 0;
         }
@@ -85,6 +111,16 @@ export const renameSymbol: OperatorFn = async (params, ctx) => {
         ? `it appears only in strings (${inStrings}x) or comments (${inComments}x), which rename_symbol leaves alone; use replace_code`
         : "check the spelling and the file",
     });
+  }
+  const hazards = renameHazards(doc, renamed, p.new_name);
+  const errors = hazards.filter((issue) => issue.severity === "error");
+  if (errors.length > 0) {
+    throw new IssueError(errors.map((issue) => ({ ...issue, step: ctx.step, path: ["params", "new_name"] })));
+  }
+  for (const issue of hazards) {
+    if (issue.severity === "warning") {
+      ctx.warnings.push({ ...issue, step: ctx.step, path: ["params", "new_name"] });
+    }
   }
   if (inStrings + inComments > 0) {
     ctx.warnings.push(warning(

@@ -9,6 +9,7 @@
 import { error, type Issue } from "../../issue.ts";
 import { syntaxProblems } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
+import { clip } from "./quote.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
@@ -30,7 +31,9 @@ export function checkSyntax(change: FileChange, env: CheckEnv): Promise<Issue[]>
       known.set(key, left - 1);
       continue;
     }
-    const what = problem.kind === "missing" ? `missing "${problem.text}"` : `cannot parse "${problem.text}"`;
+    const what = problem.kind === "missing"
+      ? `missing "${clip(problem.text)}"`
+      : `cannot parse "${clip(problem.text)}"`;
     issues.push(error("syntax-error", `Edit leaves a syntax error in "${change.path}": ${what}`, {
       level: "L0",
       step: env.step,

@@ -8,8 +8,9 @@
  * checked here. The replacement's kind is read from the re-parsed file: the
  * nodes that exactly cover the replacement text (whitespace and comments
  * trimmed). A node and the single child spanning the same text count as one
- * (an `expression_statement` and its `call`), and a decorated definition or
- * an export counts as what it wraps.
+ * (an `expression_statement` and its `call`), a decorated definition or
+ * an export counts as what it wraps, and decorators kept as siblings of a
+ * member (TypeScript class bodies) count as part of the member.
  *
  * @module
  */
@@ -20,6 +21,7 @@ import type { LanguageId, Node } from "../../parse/mod.ts";
 import { compatibleKinds, isWrapperKind, kindCategory } from "./kinds.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { lineAt } from "./region.ts";
+import { clip, typeList } from "./quote.ts";
 
 const BLOCK_LEVEL = new Set(["statement", "function", "class", "import", "declaration"]);
 
@@ -56,12 +58,12 @@ function checkRecord(record: EditRecord, path: string, step: number): Issue[] {
     const nodes = coveringNodes(record.after.tree.rootNode, start, end);
     const problem = judge(language, replaced, nodes);
     if (problem) {
-      issues.push(error("kind-changed", `Edit replaces a "${replaced}" with ${problem} in "${path}"`, {
+      issues.push(error("kind-changed", `Edit replaces a "${clip(replaced)}" with ${problem} in "${path}"`, {
         level: "L1",
         step,
         file: path,
         line: lineAt(text, start),
-        hint: `replace a ${kindCategory(language, replaced) ?? replaced} with a node of the same kind`,
+        hint: `replace a ${kindCategory(language, replaced) ?? clip(replaced)} with a node of the same kind`,
       }));
     }
   });
@@ -88,6 +90,9 @@ function coveringNodes(root: Node, start: number, end: number): Node[][] | undef
     if (child.startIndex < start || child.endIndex > end) return undefined;
     out.push(chainOf(child));
   }
+  // TypeScript keeps a member's decorators as its siblings: they belong to the member they precede
+  const members = out.filter((chain) => chain[0].type !== "decorator");
+  if (members.length > 0) return members;
   return out.length > 0 ? out : undefined;
 }
 
@@ -134,6 +139,6 @@ function judge(language: LanguageId, replaced: string, nodes: Node[][] | undefin
     const cat = chain.map((node) => kindCategory(language, node.type)).find((c) => c);
     if (!cat || !BLOCK_LEVEL.has(cat)) return `a "${chain[0].type}"`;
   }
-  if (!nodes.some(fits)) return `${nodes.map((chain) => `"${chain[0].type}"`).join(", ")}`;
+  if (!nodes.some(fits)) return typeList(nodes.map((chain) => chain[0].type));
   return undefined;
 }

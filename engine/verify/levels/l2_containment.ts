@@ -34,6 +34,7 @@ import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import { kindCategory } from "./kinds.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans, lineAt, mapOffset, type Span } from "./region.ts";
+import { clip } from "./quote.ts";
 
 /** Tokens compared on each side of a span. */
 const WINDOW = 24;
@@ -88,11 +89,11 @@ function violation(
   ) {
     what = `the code at line ${line} moved to another block`;
   } else if (mismatch.old) {
-    what = `the "${mismatch.old.type}" token at line ${
+    what = `the "${clip(mismatch.old.type)}" token at line ${
       lineAt(text, Math.min(mismatch.old.start, text.length))
     } no longer parses the same`;
   } else {
-    what = `a "${mismatch.now!.type}" token appears at line ${line}`;
+    what = `a "${clip(mismatch.now!.type)}" token appears at line ${line}`;
   }
   return error("containment-violated", `Edit changes code outside its region in "${change.path}": ${what}`, {
     level: "L2",
@@ -118,6 +119,19 @@ function firstMismatch(old: Token[], now: Token[]): { old?: Token; now?: Token }
 }
 
 const BLOCK_CATEGORIES = new Set(["statement", "function", "class", "import", "declaration", "block"]);
+
+/** Node types holding statements or members, per grammar (besides the `block` category). */
+const CONTAINER_TYPES = new Set([
+  "block",
+  "statement_block",
+  "class_body",
+  "declaration_list",
+  "compound_statement",
+  "switch_body",
+  "enum_body",
+  "interface_body",
+  "object_type",
+]);
 
 /** One tree's view: tokens near the spans, ancestor chains memoized. */
 class Side {
@@ -183,24 +197,45 @@ class Side {
     };
   }
 
-  /** Block-level ancestors starting outside the spans, as `type@start` joined. */
+  /**
+   * Block-level ancestors as `type@start` joined, nearest first. A block-level
+   * node that starts inside a span is the edit's own: where it hangs is the
+   * edit's choice (`elif (` → `if (` makes its clause a new statement), so it
+   * stands as `~` and the chain resumes at the body container enclosing it.
+   * Its outside tail is still compared by that container: a dedented header
+   * takes its body to another block and fails.
+   */
   private chain(node: Node): string {
     const known = this.chains.get(node.id);
     if (known !== undefined) return known;
     const parent = node.parent;
-    const above = parent ? this.chain(parent) : "";
     const category = kindCategory(this.language, node.type);
-    let own = "";
-    if (category && BLOCK_CATEGORIES.has(category)) {
+    const clause = node.type.endsWith("_clause") || node.type === "switch_case" ||
+      node.type === "switch_default";
+    let chain: string;
+    if ((category && BLOCK_CATEGORIES.has(category)) || clause) {
       // a block starts at its first statement, which may be new: name it by its owner
       const anchor = category === "block" && parent ? parent : node;
-      if (!this.startsInSpan(anchor.startIndex)) {
-        own = `${node.type}@${this.map(anchor.startIndex, "start")}/`;
+      if (this.startsInSpan(anchor.startIndex)) {
+        let up = parent;
+        while (up && !this.isContainer(up)) up = up.parent;
+        const rest = up ? this.chain(up) : "";
+        chain = rest.startsWith("~/") ? rest : `~/${rest}`;
+      } else {
+        const own = clause ? "" : `${node.type}@${this.map(anchor.startIndex, "start")}/`;
+        chain = own + (parent ? this.chain(parent) : "");
       }
+    } else {
+      chain = parent ? this.chain(parent) : "";
     }
-    const chain = own + above;
     this.chains.set(node.id, chain);
     return chain;
+  }
+
+  /** A node holding statements or members: a block, a class body, the file. */
+  private isContainer(node: Node): boolean {
+    return CONTAINER_TYPES.has(node.type) || kindCategory(this.language, node.type) === "block" ||
+      !node.parent;
   }
 
   private startsInSpan(offset: number): boolean {

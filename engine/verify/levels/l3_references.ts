@@ -21,6 +21,7 @@ import { resolveName } from "../scope.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";
+import { clip } from "./quote.ts";
 
 /** L3: unbound names introduced by the edit. */
 export function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
@@ -36,12 +37,12 @@ export function checkReferences(change: FileChange, env: CheckEnv): Promise<Issu
     const resolution = resolveName(change.after, name.name, node);
     if (resolution.status !== "missing") continue;
     seen.add(name.name);
-    issues.push(warning("unbound-name", `Name "${name.name}" is not defined where the edit uses it`, {
+    issues.push(warning("unbound-name", `Name "${clip(name.name)}" is not defined where the edit uses it`, {
       level: "L3",
       step: env.step,
       file: change.path,
       line: lineAt(change.after.file.text, name.start),
-      hint: `define "${name.name}", import it, or use a name that is in scope`,
+      hint: `define "${clip(name.name)}", import it, or use a name that is in scope`,
     }));
   }
   return Promise.resolve(issues);

@@ -21,6 +21,7 @@ import { moduleScope, occurrencesOf, resolveName, scopeChainAt, wordOccurrences 
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";
+import { clip } from "./quote.ts";
 
 /** L4: import closure of the edit. */
 export function checkImports(change: FileChange, env: CheckEnv): Promise<Issue[]> {
@@ -42,12 +43,14 @@ export function checkImports(change: FileChange, env: CheckEnv): Promise<Issue[]
     if (!node || resolveName(after, name.name, node).status !== "missing") continue;
     seen.add(name.name);
     issues.push(
-      warning("import-missing", `Name "${name.name}" is used by the edit but not imported or defined`, {
+      warning("import-missing", `Name "${clip(name.name)}" is used by the edit but not imported or defined`, {
         ...details,
         line: lineAt(text, name.start),
         hint: importedElsewhere
-          ? `"${name.name}" is imported elsewhere in the file but not in this scope; import it at module level`
-          : `add an import of "${name.name}" before its first use`,
+          ? `"${
+            clip(name.name)
+          }" is imported elsewhere in the file but not in this scope; import it at module level`
+          : `add an import of "${clip(name.name)}" before its first use`,
       }),
     );
   }
@@ -74,7 +77,7 @@ function importAfterUse(doc: Document, statement: Node, details: Record<string, 
     const uses = occurrencesOf(doc, name, { from: scope.node.startIndex, to: statement.startIndex });
     const first = uses.find(({ node, role }) => role === "reference" && scopeChainAt(doc, node)[0] === scope);
     if (!first) continue;
-    issues.push(warning("import-after-use", `Import of "${name}" comes after its first use`, {
+    issues.push(warning("import-after-use", `Import of "${clip(name)}" comes after its first use`, {
       ...details,
       line: statement.startPosition.row + 1,
       hint: `move the import above line ${first.node.startPosition.row + 1}`,
@@ -102,10 +105,10 @@ function unusedImports(
     if (after.file.text.includes(`"${word}"`) || after.file.text.includes(`'${word}'`)) continue;
     const used = (doc: Document) => occurrencesOf(doc, word).some(({ role }) => role === "reference");
     if (used(after) || !used(before)) continue;
-    issues.push(warning("import-unused", `Import of "${word}" is unused after the edit`, {
+    issues.push(warning("import-unused", `Import of "${clip(word)}" is unused after the edit`, {
       ...details,
       line: binding.line,
-      hint: `remove the import of "${word}" or keep a use of it`,
+      hint: `remove the import of "${clip(word)}" or keep a use of it`,
     }));
   }
   return issues;

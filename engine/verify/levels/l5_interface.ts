@@ -31,6 +31,7 @@ import {
   reordered,
   signatureOf,
 } from "./signature.ts";
+import { clip } from "./quote.ts";
 
 /** A change to a callable's interface. */
 interface InterfaceChange {
@@ -59,14 +60,16 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
       file,
       line: node.startPosition.row + 1,
       hint: item.deleted
-        ? `update the use at "${file}:${node.startPosition.row + 1}" or keep "${item.name}"`
-        : `"${item.qualname}" is defined at "${change.path}:${item.line}"; update the call or give the new parameter a default`,
+        ? `update the use at "${file}:${node.startPosition.row + 1}" or keep "${clip(item.name)}"`
+        : `"${
+          clip(item.qualname)
+        }" is defined at "${change.path}:${item.line}"; update the call or give the new parameter a default`,
     }));
   const dotted = moduleName(change.path);
   for (const item of changes) {
     const what = item.deleted
-      ? `"${item.qualname}" was ${item.renamedTo ? `renamed to "${item.renamedTo}"` : "removed"}`
-      : `the signature of "${item.qualname}" changed`;
+      ? `"${clip(item.qualname)}" was ${item.renamedTo ? `renamed to "${clip(item.renamedTo)}"` : "removed"}`
+      : `the signature of "${clip(item.qualname)}" changed`;
     // this file
     for (const call of callSites(change.after, item.name, item.className !== undefined, !item.deleted)) {
       const problem = judgeCall(item, call);

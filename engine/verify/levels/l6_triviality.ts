@@ -16,6 +16,7 @@ import type { Node } from "../../parse/mod.ts";
 import { definitionsIn } from "./defs.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans, lineAt } from "./region.ts";
+import { clip } from "./quote.ts";
 
 const EMPTY_VALUES = new Set(["none", "null", "undefined", "nil"]);
 
@@ -46,7 +47,7 @@ export function checkTriviality(change: FileChange, env: CheckEnv): Promise<Issu
     for (const [qualname, def] of after) {
       const old = before.get(qualname);
       if (!old || !isTrivialBody(def.node) || isTrivialBody(old.node)) continue;
-      issues.push(warning("trivial-body", `Edit reduces the body of "${qualname}" to a stub`, {
+      issues.push(warning("trivial-body", `Edit reduces the body of "${clip(qualname)}" to a stub`, {
         ...details,
         line: def.node.startPosition.row + 1,
         hint: "implement the body instead of emptying it",

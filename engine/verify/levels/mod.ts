@@ -28,6 +28,7 @@ import { checkReferences } from "./l3_references.ts";
 import { checkImports } from "./l4_imports.ts";
 import { checkInterface } from "./l5_interface.ts";
 import { checkTriviality } from "./l6_triviality.ts";
+import { clip } from "./quote.ts";
 
 export {
   checkContainment,
@@ -41,6 +42,7 @@ export {
 export { bindingCollisions, checkNewName } from "./rename.ts";
 export { compatibleKinds, kindCategory } from "./kinds.ts";
 export { editSpans, type Span } from "./region.ts";
+export { settleWarnings } from "./settle.ts";
 
 /** One changed file of a step. */
 export interface FileChange {
@@ -88,7 +90,7 @@ export async function runEditChecks(
     try {
       issues.push(...await EDIT_CHECKS[i](change, env));
     } catch (cause) {
-      issues.push(warning("check-failed", `Check L${i} failed on "${change.path}": ${String(cause)}`, {
+      issues.push(warning("check-failed", `Check L${i} failed on "${change.path}": ${clip(String(cause))}`, {
         level: `L${i}`,
         step: env.step,
         file: change.path,

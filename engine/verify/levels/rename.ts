@@ -24,6 +24,7 @@ import {
   type Scope,
   scopeOfNode,
 } from "../scope.ts";
+import { clip } from "./quote.ts";
 
 // deno-fmt-ignore
 const PYTHON_KEYWORDS = [
@@ -116,10 +117,10 @@ const DEFAULT_IDENTIFIER = /^[\p{L}_][\p{L}\p{Nd}_]*$/u;
 export function checkNewName(name: string, language: LanguageId): Issue[] {
   const pattern = IDENTIFIER[language] ?? DEFAULT_IDENTIFIER;
   if (typeof name !== "string" || !pattern.test(name)) {
-    return [error("rename-invalid-name", `New name "${name}" is not a valid ${language} identifier`)];
+    return [error("rename-invalid-name", `New name "${clip(name)}" is not a valid ${language} identifier`)];
   }
   if (KEYWORDS[language].includes(name.replace(/^\$/, ""))) {
-    return [error("rename-keyword", `New name "${name}" is a reserved word in ${language}`)];
+    return [error("rename-keyword", `New name "${clip(name)}" is a reserved word in ${language}`)];
   }
   return [];
 }
@@ -139,10 +140,12 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
   const file = doc.file.path;
   const found = bindingAt(doc, bindingNode);
   if (!found) {
-    return [error("rename-not-binding", `Cannot rename "${bindingNode.text}": it does not bind a name here`, {
-      file,
-      line: bindingNode.startPosition.row + 1,
-    })];
+    return [
+      error("rename-not-binding", `Cannot rename "${clip(bindingNode.text)}": it does not bind a name here`, {
+        file,
+        line: bindingNode.startPosition.row + 1,
+      }),
+    ];
   }
   const { scope, binding } = found;
   const issues: Issue[] = [];
@@ -152,7 +155,9 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
     issues.push(
       error(
         "rename-collision",
-        `Cannot rename "${binding.name}" to "${newName}": "${newName}" is already bound in the same scope`,
+        `Cannot rename "${clip(binding.name)}" to "${clip(newName)}": "${
+          clip(newName)
+        }" is already bound in the same scope`,
         {
           file,
           line: same[0].line,
@@ -169,9 +174,9 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
       issues.push(
         error(
           "rename-collision",
-          `Cannot rename "${binding.name}" to "${newName}": the use at line ${
+          `Cannot rename "${clip(binding.name)}" to "${clip(newName)}": the use at line ${
             at(reference)
-          } would refer to the "${newName}" bound at line ${resolution.binding?.line ?? "?"}`,
+          } would refer to the "${clip(newName)}" bound at line ${resolution.binding?.line ?? "?"}`,
           {
             file,
             line: at(reference),
@@ -193,9 +198,9 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
     issues.push(
       error(
         "rename-collision",
-        `Cannot rename "${binding.name}" to "${newName}": the existing use of "${newName}" at line ${
-          at(node)
-        } would refer to the renamed binding`,
+        `Cannot rename "${clip(binding.name)}" to "${clip(newName)}": the existing use of "${
+          clip(newName)
+        }" at line ${at(node)} would refer to the renamed binding`,
         {
           file,
           line: at(node),
@@ -210,9 +215,9 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
     issues.push(
       warning(
         "rename-shadows",
-        `Renaming "${binding.name}" to "${newName}" shadows ${
+        `Renaming "${clip(binding.name)}" to "${clip(newName)}" shadows ${
           outer.status === "builtin" ? "the builtin" : "an outer"
-        } "${newName}"`,
+        } "${clip(newName)}"`,
         {
           file,
           line: binding.line,
@@ -228,7 +233,7 @@ export function bindingCollisions(doc: Document, bindingNode: Node, newName: str
       issues.push(
         warning(
           "rename-shadowed",
-          `Renamed "${newName}" is shadowed by the "${newName}" bound at line ${shadow[0].line}`,
+          `Renamed "${clip(newName)}" is shadowed by the "${clip(newName)}" bound at line ${shadow[0].line}`,
           {
             file,
             line: shadow[0].line,

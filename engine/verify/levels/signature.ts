@@ -6,6 +6,7 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
+import { clip } from "./quote.ts";
 
 /** One parameter. */
 export interface Parameter {
@@ -120,20 +121,20 @@ export function callProblem(parameters: readonly Parameter[], args: CallArgument
     const target = parameters.find((p) =>
       p.name === keyword && (p.kind === "normal" || p.kind === "keyword-only")
     );
-    if (!target && !varkw) return `passes unexpected keyword argument "${keyword}"`;
+    if (!target && !varkw) return `passes unexpected keyword argument "${clip(keyword)}"`;
   }
   for (const [index, parameter] of parameters.entries()) {
     if (!parameter.required) continue;
     if (parameter.kind === "keyword-only") {
       if (!args.keywords.includes(parameter.name) && !args.doubleStar) {
-        return `lacks keyword argument "${parameter.name}"`;
+        return `lacks keyword argument "${clip(parameter.name)}"`;
       }
       continue;
     }
     const position = positional.indexOf(parameter);
     const covered = position < args.positional || args.star ||
       (parameter.kind === "normal" && (args.keywords.includes(parameter.name) || args.doubleStar));
-    if (!covered) return `lacks argument "${parameter.name}"`;
+    if (!covered) return `lacks argument "${clip(parameter.name)}"`;
     void index;
   }
   return undefined;

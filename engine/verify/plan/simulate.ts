@@ -52,6 +52,7 @@ import { type ChangedFile, ImpactAnalyzer } from "./impact.ts";
 import { renameOccurrences } from "./occurrences.ts";
 import { stepFiles, verifySteps } from "./steps.ts";
 import { structuralChecks } from "./structure.ts";
+import { settleWarnings } from "../levels/settle.ts";
 
 /** Options of `verifyPlan`. */
 export interface VerifyOptions {
@@ -115,7 +116,8 @@ export async function verifyPlan(
   // By step (a stable sort: the plan's own problems first, then each step's in the order found).
   issues.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
   const { errors, warnings } = partition(issues);
-  return { passed: errors.length === 0, errors, warnings };
+  // warnings a later step resolved (a helper defined below its first use) are dropped
+  return { passed: errors.length === 0, errors, warnings: await settleWarnings(warnings, state) };
 }
 
 interface Walk {

@@ -114,3 +114,66 @@ Deno.test("L1: compatibility classes for Python, JS/TS and the generic rule", ()
   assert.equal(compatibleKinds("rust", "call_expression", "binary_expression"), true);
   assert.equal(compatibleKinds("rust", "function_item", "struct_item"), false);
 });
+
+const COMPONENT_TS = `import { Component, HostListener, Input } from "@angular/core";
+
+@Component({ selector: "app-counter", template: "<b>{{ count }}</b>" })
+export class CounterComponent {
+  @Input() step = 1;
+  count = 0;
+
+  @HostListener("click", ["$event"])
+  onClick(event: MouseEvent): void {
+    this.count += this.step;
+  }
+
+  reset(): void {
+    this.count = 0;
+  }
+}
+
+export function makeCounter(): CounterComponent {
+  return new CounterComponent();
+}
+`;
+
+async function tsKindIssues(edit: EditFn, kinds: (string | undefined)[]) {
+  const step = await editAndCheck({ "src/counter.ts": COMPONENT_TS }, "src/counter.ts", edit, kinds);
+  await Deno.remove(step.dir, { recursive: true });
+  return ofLevel(step.errors, "L1");
+}
+
+/** The text of a member from its first decorator to its closing brace. */
+function memberSpan(text: string, first: string, last: string): [number, number] {
+  const start = text.indexOf(first);
+  return [start, text.indexOf(last, start) + last.length];
+}
+
+Deno.test("L1: TypeScript members with sibling decorators are judged as one member with its decorators", async () => {
+  // swapping two methods, one decorated (the grammar keeps decorators as class-body siblings)
+  const decorated = memberSpan(COMPONENT_TS, '@HostListener("click"', "this.step;\n  }");
+  const plain = memberSpan(COMPONENT_TS, "reset(): void {", "this.count = 0;\n  }");
+  const swap: EditFn = (text) => [
+    { start: decorated[0], end: decorated[1], replacement: text.slice(plain[0], plain[1]) },
+    { start: plain[0], end: plain[1], replacement: text.slice(decorated[0], decorated[1]) },
+  ];
+  assert.deepEqual(await tsKindIssues(swap, ["method_definition", "method_definition"]), []);
+  // a decorated field for a decorated method is a different kind of member
+  const field = memberSpan(COMPONENT_TS, "@Input() step", "step = 1;");
+  const fieldForMethod = await tsKindIssues(
+    (text) => [{ start: decorated[0], end: decorated[1], replacement: text.slice(field[0], field[1]) }],
+    ["method_definition"],
+  );
+  assert.equal(fieldForMethod[0]?.code, "kind-changed");
+  assert.doesNotMatch(fieldForMethod[0].message, /decorator/);
+});
+
+Deno.test("L1: a decorated class where a function stood is a kind change, whatever its decorators", async () => {
+  const fn = memberSpan(COMPONENT_TS, "function makeCounter", "CounterComponent();\n}");
+  const issues = await tsKindIssues(
+    (_text) => [{ start: fn[0], end: fn[1], replacement: '@Component({ selector: "x" })\nclass Other {}' }],
+    ["function_declaration"],
+  );
+  assert.equal(issues[0]?.code, "kind-changed", JSON.stringify(issues));
+  assert.match(issues[0].message, /"class_declaration"/);
+});

@@ -77,3 +77,53 @@ Deno.test({
     assert.equal(l2[0]?.code, "containment-violated");
   },
 });
+
+Deno.test({
+  name: "L2: a clause header rewritten as a new statement (pytest-7432 gold patch: `elif (` → `if (`) passes",
+  ignore,
+  async fn() {
+    // The elif clause is the edit's own node; its condition tail and body now hang from a new `if`,
+    // which is the edit's doing, not a leak. Regression: this used to fail "moved to another block".
+    const { path, text } = await corpusFile("pytest-dev__pytest-7432", "src/_pytest/skipping.py");
+    const pattern = "                rep.wasxfail = xfailed.reason\n    elif (\n        item._store.get(";
+    const step = await editAndCheck(
+      { [path]: text },
+      path,
+      replace(pattern, pattern.replace("\n    elif (", "\n\n    if (")),
+    );
+    await Deno.remove(step.dir, { recursive: true });
+    assert.deepEqual(ofLevel(step.errors, "L0"), []);
+    assert.deepEqual(ofLevel(step.errors, "L2"), []);
+  },
+});
+
+Deno.test({
+  name: "L2: a clause header dedented out of its statement still violates containment",
+  ignore,
+  async fn() {
+    // `elif` → `if` one level up: the clause's body leaves the function for the module
+    const { path, text } = await corpusFile("pytest-dev__pytest-7432", "src/_pytest/skipping.py");
+    const step = await editAndCheck(
+      { [path]: text },
+      path,
+      replace(
+        "                rep.wasxfail = xfailed.reason\n    elif (",
+        "                rep.wasxfail = xfailed.reason\nif (",
+      ),
+    );
+    await Deno.remove(step.dir, { recursive: true });
+    const l2 = ofLevel(step.errors, "L2");
+    assert.equal(l2[0]?.code, "containment-violated", JSON.stringify(step.errors));
+  },
+});
+
+Deno.test({
+  name: "L2: a header swapped for another of the same shape (`for` → `while`) keeps its body and passes",
+  ignore,
+  async fn() {
+    const { l2, l0 } = await containment(
+      replace("        for event in hooks:\n", "        while event in hooks:\n"),
+    );
+    assert.deepEqual({ l2, l0 }, { l2: [], l0: [] });
+  },
+});

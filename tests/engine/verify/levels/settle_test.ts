@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import type { Issue } from "../../../../engine/issue.ts";
+import { DocumentStore } from "../../../../engine/parse/documents.ts";
+import { settleWarnings } from "../../../../engine/verify/levels/mod.ts";
+import { verifyPlan } from "../../../../engine/verify/mod.ts";
+import { Workspace } from "../../../../engine/workspace.ts";
+import { CORPUS_SKIP, loadCorpus, materialize } from "../../../_support/corpus.ts";
+import { planFromPatch } from "../../../bench/verify_plan.ts";
+
+const ignore = CORPUS_SKIP !== undefined;
+if (CORPUS_SKIP) console.log(`skipping settle tests: ${CORPUS_SKIP}`);
+
+async function verifyGold(instance: string, steps?: number) {
+  const found = (await loadCorpus()).find((item) => item.instance_id === instance)!;
+  const plan = planFromPatch(found).slice(0, steps);
+  const dir = await materialize(found);
+  try {
+    return await verifyPlan(new DocumentStore(Workspace.open(dir)), plan);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const codes = (issues: Issue[]) => issues.map((issue) => `${issue.step} ${issue.code}`);
+
+Deno.test({
+  name:
+    "settle: a helper used by early steps and defined by the last one leaves no unbound-name (pytest-7236)",
+  ignore,
+  async fn() {
+    // steps 0–2 call `_is_skipped`, step 3 appends its definition at the end of the module
+    const whole = await verifyGold("pytest-dev__pytest-7236");
+    assert.equal(whole.passed, true);
+    assert.deepEqual(codes(whole.warnings).filter((code) => code.endsWith("unbound-name")), []);
+    // without the last step the name is unbound at the end too: the warnings stay
+    const partial = await verifyGold("pytest-dev__pytest-7236", 3);
+    assert.deepEqual(codes(partial.warnings).filter((code) => code.endsWith("unbound-name")), [
+      "0 unbound-name",
+      "1 unbound-name",
+      "2 unbound-name",
+    ]);
+  },
+});
+
+Deno.test({
+  name: "settle: imports whose uses a later step re-adds settle, an import left unused at the end stays",
+  ignore,
+  async fn() {
+    // pytest-5787 moves the uses of the Repr* imports into functions a later hunk adds
+    const moved = await verifyGold("pytest-dev__pytest-5787");
+    assert.deepEqual(codes(moved.warnings).filter((code) => /import-unused|unbound-name/.test(code)), []);
+    // sympy-13146's gold patch really leaves `_aresame` imported and unused
+    const left = await verifyGold("sympy__sympy-13146");
+    const unused = left.warnings.filter((issue) => issue.code === "import-unused");
+    assert.equal(unused.length, 1);
+    assert.match(unused[0].message, /"_aresame"/);
+  },
+});
+
+Deno.test({
+  name: "settle: a call updated by a later step settles the removed-symbol warning (pytest-7373)",
+  ignore,
+  async fn() {
+    const result = await verifyGold("pytest-dev__pytest-7373");
+    assert.deepEqual(codes(result.warnings).filter((code) => code.endsWith("interface-mismatch")), []);
+  },
+});
+
+Deno.test("settle: warnings of other codes, clipped names and missing files are kept", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-settle-" });
+  await Deno.writeTextFile(`${dir}/a.py`, "import os\n\n\ndef helper():\n    return os.sep\n");
+  const store = new DocumentStore(Workspace.open(dir));
+  const issues: Issue[] = [
+    {
+      code: "trivial-body",
+      severity: "warning",
+      message: 'Edit reduces the body of "helper" to a stub',
+      file: "a.py",
+    },
+    {
+      code: "unbound-name",
+      severity: "warning",
+      message: `Name "${"h".repeat(77)}..." is not defined`,
+      file: "a.py",
+    },
+    { code: "unbound-name", severity: "warning", message: 'Name "helper" is not defined', file: "gone.py" },
+    {
+      code: "import-unused",
+      severity: "warning",
+      message: 'Import of "os" is unused after the edit',
+      file: "a.py",
+    },
+  ];
+  const gone: Issue = {
+    code: "unbound-name",
+    severity: "warning",
+    message: 'Name "helper" is not defined where the edit uses it',
+    file: "a.py",
+  };
+  // `os` is used at the end, so that warning settles too; the other three stay
+  assert.deepEqual(await settleWarnings([...issues, gone], store), issues.slice(0, 3));
+  await Deno.remove(dir, { recursive: true });
+});
