@@ -648,6 +648,11 @@ function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path,
   const scope: Scope = { prefix, owner: name, step: index, base: path, params: false };
   if (!result.success) {
     out.add(...translateZodIssues(result.error.issues, raw, scope));
+    // A locator escaping the repository is worth saying even when other parameters are missing.
+    const params = raw.params;
+    if (params && typeof params === "object" && !Array.isArray(params)) {
+      checkLocatorFiles(params as Record<string, unknown>, [...path, "params"], scope, out);
+    }
     return undefined;
   }
   const before = out.errorCount;

@@ -705,7 +705,8 @@ Deno.test({
         "path-outside-repo",
         "path-invalid",
         "line-out-of-range",
-        "not-implemented",
+        "locator-not-found",
+        "locator-invalid",
       ];
       for (const code of expected) {
         assert.ok(seen.has(code), `no case produced "${code}": ${JSON.stringify([...seen])}`);

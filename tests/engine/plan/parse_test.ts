@@ -419,9 +419,13 @@ Deno.test("templates and fragments: unknown names and shape errors", () => {
     only([{ template: "replace_code", params: {} }]).hint!,
     /is an operator: write \{"op": "replace_code"/,
   );
-  const noTarget = only([{ template: "wrap_try_except", params: { exc_type: "ValueError" } }]);
-  assert.deepEqual([noTarget.code, noTarget.path], ["missing-parameter", [0, "params", "target"]]);
-  assert.equal(noTarget.message, "Step 0: Missing parameter 'target' for wrap_try_except");
+  // Template parameters are typed per template: every missing one is reported.
+  const missing = errorsOf([{ template: "wrap_try_except", params: { exc_type: "ValueError" } }]);
+  assert.deepEqual(missing.map((issue) => [issue.code, issue.path]), [
+    ["missing-parameter", [0, "params", "target"]],
+    ["missing-parameter", [0, "params", "handler"]],
+  ]);
+  assert.equal(missing[0].message, "Step 0: Missing parameter 'target' for wrap_try_except");
   const fragment = errorsOf([{ fragment: { properties: {} }, action: "append", target: LOC }]);
   assert.deepEqual(fragment.map((issue) => [issue.code, issue.path]), [
     ["missing-parameter", [0, "fragment", "kind"]],
@@ -528,7 +532,14 @@ Deno.test("locator files that leave the repository are refused too, parents and 
       op: "locate",
       params: { locator: { file: "a.py", kind: "function", parent: { file: "../x.py", kind: "class" } } },
     },
-    { template: "guard_clause", params: { target: { file: "../../etc/passwd", kind: "function" } } },
+    {
+      template: "guard_clause",
+      params: {
+        target: { file: "../../etc/passwd", kind: "function" },
+        condition: "x",
+        guard_body: "return",
+      },
+    },
     { fragment: { kind: "pass_statement" }, action: "replace", target: { file: "/root/a.py" } },
   ]);
   assert.deepEqual(errors.map((issue) => [issue.code, issue.path]), [

@@ -127,3 +127,40 @@ Deno.test({
     assert.deepEqual({ l2, l0 }, { l2: [], l0: [] });
   },
 });
+
+const ROUTER_TS = `export function route(path: string, user?: { admin: boolean }): string {
+  if (path === "/") {
+    return "home";
+  } else if (path.startsWith("/admin")) {
+    if (!user?.admin) {
+      return "denied";
+    }
+    return "admin";
+  }
+  return "other";
+}
+
+export const ROUTES = ["/", "/admin"];
+`;
+
+async function tsContainment(old: string, replacement: string) {
+  const step = await editAndCheck({ "src/router.ts": ROUTER_TS }, "src/router.ts", replace(old, replacement));
+  await Deno.remove(step.dir, { recursive: true });
+  return { l2: ofLevel(step.errors, "L2"), l0: ofLevel(step.errors, "L0") };
+}
+
+Deno.test("L2 (TypeScript): `} else if (` split into a new `if` passes; an early closing brace re-parents code", async () => {
+  assert.deepEqual(
+    await tsContainment(
+      '  } else if (path.startsWith("/admin")) {',
+      '  }\n  if (path.startsWith("/admin")) {',
+    ),
+    { l2: [], l0: [] },
+  );
+  // tree-sitter-typescript isolates a stray backtick as an ERROR token: L0 refuses it, nothing leaks
+  const unclosed = await tsContainment('return "denied";', "return `denied;");
+  assert.equal(unclosed.l0[0]?.code, "syntax-error");
+  // the `if` body moved out of the function by a brace the edit closes early
+  const closed = await tsContainment('  } else if (path.startsWith("/admin")) {', "  }\n}\n{\n  if (true) {");
+  assert.equal(closed.l2[0]?.code, "containment-violated", JSON.stringify(closed));
+});
