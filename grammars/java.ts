@@ -1,3 +1,3 @@
-/** The tree-sitter-java grammar from tree-sitter-wasms, embedded as bytes. */
-import bytes from "tree-sitter-wasms/out/tree-sitter-java.wasm" with { type: "bytes" };
+/** The tree-sitter-java grammar of tree-sitter-wasms 0.1.13, gzip-compressed (see tools/pack_grammars.ts). */
+import bytes from "./wasm/java.wasm.gz" with { type: "bytes" };
 export default bytes;

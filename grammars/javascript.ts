@@ -1,3 +1,3 @@
-/** The tree-sitter-javascript grammar from tree-sitter-wasms, embedded as bytes. */
-import bytes from "tree-sitter-wasms/out/tree-sitter-javascript.wasm" with { type: "bytes" };
+/** The tree-sitter-javascript grammar of tree-sitter-wasms 0.1.13, gzip-compressed (see tools/pack_grammars.ts). */
+import bytes from "./wasm/javascript.wasm.gz" with { type: "bytes" };
 export default bytes;

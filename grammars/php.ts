@@ -1,3 +1,3 @@
-/** The tree-sitter-php grammar from tree-sitter-wasms, embedded as bytes. */
-import bytes from "tree-sitter-wasms/out/tree-sitter-php.wasm" with { type: "bytes" };
+/** The tree-sitter-php grammar of tree-sitter-wasms 0.1.13, gzip-compressed (see tools/pack_grammars.ts). */
+import bytes from "./wasm/php.wasm.gz" with { type: "bytes" };
 export default bytes;

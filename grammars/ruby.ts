@@ -1,3 +1,3 @@
-/** The tree-sitter-ruby grammar from tree-sitter-wasms, embedded as bytes. */
-import bytes from "tree-sitter-wasms/out/tree-sitter-ruby.wasm" with { type: "bytes" };
+/** The tree-sitter-ruby grammar of tree-sitter-wasms 0.1.13, gzip-compressed (see tools/pack_grammars.ts). */
+import bytes from "./wasm/ruby.wasm.gz" with { type: "bytes" };
 export default bytes;

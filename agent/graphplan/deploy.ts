@@ -18,6 +18,7 @@
  * @module
  */
 
+import { buildBundle } from "../../tools/bundle.ts";
 import { dirname, join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { Environment } from "../env/mod.ts";
@@ -118,9 +119,9 @@ export async function helperLaunch(
 let building: Promise<string> | undefined;
 
 /**
- * `dist/graphplan.js`, built with `deno bundle` when it is missing or older
- * than any source file. Built into a temporary file and renamed, so parallel
- * runs never see half a bundle.
+ * `dist/graphplan.js`, built (`tools/bundle.ts`) when it is missing or older
+ * than any source file; the build renames a finished file into place, so
+ * parallel runs never see half a bundle.
  */
 export function ensureBundle(): Promise<string> {
   building ??= (async () => {
@@ -135,21 +136,11 @@ export function ensureBundle(): Promise<string> {
     let newest = 0;
     for (const name of BUNDLE_SOURCES) newest = Math.max(newest, await newestMtime(join(SOURCE_ROOT, name)));
     if (built > 0 && built >= newest) return target;
-    await Deno.mkdir(dirname(target), { recursive: true });
-    const temp = `${target}.${Deno.pid}.tmp.js`;
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform", "deno", "main.ts", "-o", temp],
-      cwd: SOURCE_ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
-      await Deno.remove(temp).catch(() => {});
-      throw new HelperError(
-        `Cannot build the helper bundle with "deno bundle": ${new TextDecoder().decode(out.stderr).trim()}`,
-      );
+    try {
+      await buildBundle(target);
+    } catch (err) {
+      throw new HelperError(`Cannot build the helper bundle: ${(err as Error).message}`);
     }
-    await Deno.rename(temp, target);
     return target;
   })();
   building.catch(() => building = undefined);

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { buildBundle as buildRealBundle } from "../../tools/bundle.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../_support/corpus.ts";
 import type { BenchRow } from "./stats.ts";
 
@@ -57,19 +58,9 @@ export class BenchContext {
   }
 }
 
-/** Build the one-file bundle of main.ts at `out`; return `out`. */
+/** Build the one-file bundle of main.ts at `out` (as `deno task bundle` does); return `out`. */
 export async function buildBundle(out: string): Promise<string> {
-  await Deno.mkdir(out.slice(0, out.lastIndexOf("/")), { recursive: true });
-  const result = await new Deno.Command(DENO, {
-    args: ["bundle", "--quiet", "--platform", "deno", "main.ts", "-o", out],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (result.code !== 0) {
-    throw new Error(`Bundle failed (exit ${result.code}): ${new TextDecoder().decode(result.stderr)}`);
-  }
-  return out;
+  return await buildRealBundle(out);
 }
 
 async function extractCorpus(dir: string): Promise<CorpusDir> {

@@ -7,6 +7,7 @@
  * bundle itself.
  */
 
+import { buildBundle } from "../../tools/bundle.ts";
 import assert from "node:assert/strict";
 import { buildGraph } from "../../engine/graph/mod.ts";
 import { POOL_DEBUG_ENV, POOL_DEFAULTS } from "../../engine/parse/pool.ts";
@@ -16,22 +17,13 @@ import { CORPUS_SKIP, corpusBeforeFiles } from "../_support/corpus.ts";
 
 if (CORPUS_SKIP) console.log(`bundle_test: corpus tests skipped: ${CORPUS_SKIP}`);
 
-const REPO_ROOT = new URL("../../", import.meta.url).pathname;
-
 let bundled: Promise<{ bundle: string; dir: string }> | undefined;
 
 /** Build the bundle once for this file, into a temp dir without deno.json. */
 function bundle(): Promise<{ bundle: string; dir: string }> {
   bundled ??= (async () => {
     const dir = await Deno.makeTempDir({ prefix: "graphplan-bundle-" });
-    const built = `${dir}/build/graphplan.js`;
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform", "deno", "main.ts", "-o", built],
-      cwd: REPO_ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const built = await buildBundle(`${dir}/build/graphplan.js`);
     // The copy lives where no deno.json can be found (the bundle must not need one).
     await Deno.mkdir(`${dir}/app`);
     await Deno.copyFile(built, `${dir}/app/graphplan.js`);

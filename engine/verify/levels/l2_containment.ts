@@ -60,10 +60,21 @@ export function checkContainment(change: FileChange, env: CheckEnv): Promise<Iss
     (offset, side) => mapOffset(spans, offset, side),
   );
   const afterSide = new Side(language, change.after.tree, afterRanges, (offset) => offset);
-  for (const span of spans) {
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i];
+    // each window stops at the neighbouring span: the text between two spans is compared once per
+    // side, never across a span, whose leaves (skipped) would cut the two windows at different places
+    const next = spans[i + 1];
+    const previous = spans[i - 1];
     const pairs: [Token[], Token[]][] = [
-      [beforeSide.tokensAfter(span.beforeEnd), afterSide.tokensAfter(span.afterEnd)],
-      [beforeSide.tokensBefore(span.beforeStart), afterSide.tokensBefore(span.afterStart)],
+      [
+        beforeSide.tokensAfter(span.beforeEnd, next?.beforeStart),
+        afterSide.tokensAfter(span.afterEnd, next?.afterStart),
+      ],
+      [
+        beforeSide.tokensBefore(span.beforeStart, previous?.beforeEnd),
+        afterSide.tokensBefore(span.afterStart, previous?.afterEnd),
+      ],
     ];
     for (const [old, now] of pairs) {
       const mismatch = firstMismatch(old, now);
@@ -144,8 +155,8 @@ class Side {
     private readonly map: (offset: number, side: "start" | "end") => number,
   ) {}
 
-  /** Up to WINDOW tokens ending strictly before `offset`, nearest first. */
-  tokensBefore(offset: number): Token[] {
+  /** Up to WINDOW tokens ending strictly before `offset` and after `bound`, nearest first. */
+  tokensBefore(offset: number, bound = -1): Token[] {
     const out: Token[] = [];
     const cursor = this.tree.walk();
     // descend to the first leaf ending after offset - 1, then step back
@@ -155,6 +166,7 @@ class Side {
     }
     let guard = 0;
     do {
+      if (cursor.endIndex <= bound) break;
       if (cursor.endIndex < offset && this.comparable(cursor)) out.push(this.token(cursor.currentNode));
       if (++guard > WINDOW * 8) break;
     } while (out.length < WINDOW && previousLeaf(cursor));
@@ -162,8 +174,8 @@ class Side {
     return out;
   }
 
-  /** Up to WINDOW tokens starting strictly after `offset`, nearest first. */
-  tokensAfter(offset: number): Token[] {
+  /** Up to WINDOW tokens starting strictly after `offset` and before `bound`, nearest first. */
+  tokensAfter(offset: number, bound = Infinity): Token[] {
     const out: Token[] = [];
     const cursor = this.tree.walk();
     if (!descendTo(cursor, offset)) {
@@ -172,6 +184,7 @@ class Side {
     }
     let guard = 0;
     do {
+      if (cursor.startIndex >= bound) break;
       if (cursor.startIndex > offset && this.comparable(cursor)) out.push(this.token(cursor.currentNode));
       if (++guard > WINDOW * 8) break;
     } while (out.length < WINDOW && nextLeaf(cursor));
