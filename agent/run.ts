@@ -57,6 +57,8 @@ export interface RunTaskOutcome {
   patched: boolean;
   fallback?: { point: string; reason: string };
   helper?: DeployInfo;
+  /** Why the run ended without a patch, when an error ended it (also in the trajectory). */
+  error?: string;
 }
 
 /** The image for a dataset instance from `environment.image_template`. */
@@ -117,6 +119,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       trajectoryPath: trajectory.path,
       predsPath: resolve(outDir, "preds.json"),
       patched: false,
+      error: err.message,
     };
   };
   try {
@@ -194,9 +197,15 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       patched,
       ...(result.fallback ? { fallback: result.fallback } : {}),
       ...(deployed ? { helper: deployed } : {}),
+      ...(typeof trajectory.info.error === "string" ? { error: firstLineOf(trajectory.info.error) } : {}),
     };
   } finally {
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});
     await env?.close().catch(() => {});
   }
+}
+
+function firstLineOf(text: string): string {
+  const nl = text.indexOf("\n");
+  return nl === -1 ? text : text.slice(0, nl);
 }

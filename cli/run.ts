@@ -141,6 +141,7 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage err
       ? ` (after falling back at ${outcome.fallback.point}: ${outcome.fallback.reason})`
       : "";
     console.error(`[${instanceId}] exit status: ${outcome.exitStatus}${via}`);
+    if (outcome.error) console.error(`[${instanceId}] error: ${outcome.error}`);
     console.error(`[${instanceId}] trajectory: ${resolve(outcome.trajectoryPath)}`);
     console.error(`[${instanceId}] predictions: ${outcome.predsPath}`);
     if (!outcome.patched) console.error(`[${instanceId}] no patch was submitted`);
