@@ -10,19 +10,34 @@
  *   change or a dangling header (`else:`) re-parents the following code.
  *
  * For each span we take the `WINDOW` tokens (leaves) before it and after it
- * that do not touch it, in both trees, and compare them by type, extent
- * (extents before the edit mapped through it) and the chain of block-level
- * ancestors (statements, blocks, definitions) that start outside the
- * spans, each by type and mapped start (a block by its owner's start: a
- * block begins at its first statement, which the edit may have replaced). Ancestor ends are not compared: an
- * edit that appends a method to a class legitimately grows the class, and
- * an expression edit may wrap a neighbour (`im(a)` → `im(a).is_zero`).
- * Nodes starting inside a span are the edit's own and are ignored.
+ * that do not touch it, in both trees, up to the neighbouring span (the
+ * text between two spans is the same in both trees, so both windows end at
+ * the same place), and compare them by type, extent (extents before the
+ * edit mapped through it) and the chain of block-level ancestors
+ * (statements, blocks, definitions), each by type and mapped start (a block
+ * by its owner's start: a block begins at its first statement, which the
+ * edit may have replaced). Ancestor ends are not compared: an edit that
+ * appends a method to a class legitimately grows the class, and an
+ * expression edit may wrap a neighbour (`im(a)` → `im(a).is_zero`).
+ *
+ * A block-level ancestor starting inside a span (a clause too: `elif`,
+ * `else`, `except`) is the edit's own: it stands in the chain as `~`, and
+ * the chain goes on from the body container (block, class body, file)
+ * around it, skipping the statements between. Where the edit hangs its own
+ * node is its choice: `elif (` → `if (` turns the clause, with its
+ * untouched condition tail and body, into a new statement (the gold patch of
+ * pytest-7432), and the old `if` it left is not the tail's concern. The
+ * container still counts: a header dedented out of its function takes its
+ * body to another block, and fails.
  *
  * Worked example: a span replacing `x = 1` inside `if a:` with `x = 1\nelse:`
  * leaves the tokens of the next statement `y = 2` unchanged, but its
- * ancestors lose the `if` body block (the `else` body starts inside the
- * span), so L2 fails.
+ * ancestors lose the `if` body block (the `else` body is the edit's own), so
+ * L2 fails.
+ *
+ * Known limit: code that moves between two of the edit's own nodes (a span
+ * rewriting `if a:` as `if a:\n    pass\nelse:` hands the untouched body to
+ * the new `else`) is not told from a header rewrite.
  *
  * Cost: about 2 × `WINDOW` leaves per span and tree, ancestors memoized.
  *
