@@ -168,7 +168,7 @@ async function writeRepo(dir: string, candidate: Candidate): Promise<void> {
 }
 
 /** Whether both directions of every toggle succeed on a scratch copy (some gold hunks do not apply). */
-async function works(dir: string, candidate: Candidate, toggles: Toggle[]): Promise<boolean> {
+async function works(dir: string, candidate: Candidate, toggles: Toggle[]): Promise<string | undefined> {
   await writeRepo(dir, candidate);
   const store = new DocumentStore(Workspace.open(dir));
   try {
@@ -176,10 +176,10 @@ async function works(dir: string, candidate: Candidate, toggles: Toggle[]): Prom
       await execute(store, toggle.forward);
       await execute(store, toggle.backward);
     }
-    return await Deno.readTextFile(`${dir}/${candidate.path}`) === candidate.text;
+    const back = await Deno.readTextFile(`${dir}/${candidate.path}`) === candidate.text;
+    return back ? undefined : "the file did not come back to its original bytes";
   } catch (err) {
-    if (Deno.env.get("BENCH_DEBUG")) console.error(`${candidate.path}: ${(err as Error).message}`);
-    return false;
+    return (err as Error).message;
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
@@ -192,18 +192,19 @@ async function choose(
   scratch: string,
 ): Promise<{ candidate: Candidate; toggles: Toggle[] }> {
   const near = [...candidates].sort((a, b) => Math.abs(a.bytes - bytes) - Math.abs(b.bytes - bytes));
+  const reasons: string[] = [];
   for (const candidate of near.slice(0, 15)) {
     const node = await replaceNodeToggle(candidate.path, candidate.text);
     const code = replaceCodeToggle(candidate.instance, candidate.path);
-    if (!node || !code) {
-      if (Deno.env.get("BENCH_DEBUG")) console.error(`${candidate.path}: no toggle ${!!node} ${!!code}`);
-      continue;
-    }
-    if (await works(`${scratch}/probe-${crypto.randomUUID().slice(0, 8)}`, candidate, [node, code])) {
-      return { candidate, toggles: [node, code] };
-    }
+    const why = !node
+      ? "no function of a unique name"
+      : !code
+      ? "no gold hunk"
+      : await works(`${scratch}/probe-${crypto.randomUUID().slice(0, 8)}`, candidate, [node, code]);
+    if (why === undefined) return { candidate, toggles: [node!, code!] };
+    reasons.push(`${candidate.path}: ${why}`);
   }
-  throw new Error(`No corpus file near ${bytes} bytes takes both steps`);
+  throw new Error(`No corpus file near ${bytes} bytes takes both steps (${reasons.slice(0, 3).join("; ")})`);
 }
 
 /** Measure the per-step latency; returns bench rows. */
