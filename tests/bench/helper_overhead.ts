@@ -4,8 +4,10 @@
  * fresh helper process for every request (`exec` + `graphplan helper
  * METHOD`), in one run: as a local subprocess, and in a podman container
  * (the minimal image of tools/minimal_image.ts, helper copied in) when
- * podman is installed. Two requests: `version` (pure overhead) and
- * `build_graph` of one small Python file.
+ * podman is installed. Three requests: `version` (pure overhead),
+ * `build_graph` of one small Python file, and `execute_plan` of a one-step
+ * `replace_node` plan on it (the edit, L0–L6, journal and write), whose
+ * replacement alternates so each call really changes the file.
  *
  *     deno run -A tests/bench/helper_overhead.ts [--runs N]
  *
@@ -38,10 +40,49 @@ def home():
     return os.environ.get("HOME", "/")
 `;
 
-const REQUESTS: { method: string; params: Record<string, unknown> }[] = [
-  { method: "version", params: {} },
-  { method: "build_graph", params: { files: ["inventory.py"] } },
+const ADD = `def add(self, name, count=1):
+        if count <= 0:
+            raise ValueError("count must be positive")
+        self.items[name] = self.items.get(name, 0) + count
+        return self.items[name]`;
+
+/** A one-step plan replacing `Inventory.add`: even calls change its body, odd calls put it back. */
+function togglePlan(call: number): Record<string, unknown> {
+  const replacement = call % 2 === 0 ? ADD.replace("+ count\n", "+ int(count)\n") : ADD;
+  return {
+    plan: [{
+      op: "replace_node",
+      params: {
+        locator: {
+          file: "inventory.py",
+          kind: "method",
+          name: "add",
+          parent: { kind: "class", name: "Inventory" },
+        },
+        replacement,
+      },
+    }],
+  };
+}
+
+/** The requests timed; `params` gets the request's call number (0 for the warm-up). */
+const REQUESTS: { method: string; params: (call: number) => Record<string, unknown> }[] = [
+  { method: "version", params: () => ({}) },
+  { method: "build_graph", params: () => ({ files: ["inventory.py"] }) },
+  // A real edit each time (replace_node + L0-L6 + journal + atomic write), alternating two bodies.
+  { method: "execute_plan", params: togglePlan },
 ];
+
+/** Fail unless an `execute_plan` result says `success` (a failed step would time the wrong thing). */
+function checkResult(method: string, result: unknown, where: string): void {
+  if (method !== "execute_plan") return;
+  const success = typeof result === "string"
+    ? /"success":\s*true/.test(result)
+    : (result as { success?: boolean } | null)?.success === true;
+  if (!success) {
+    throw new Error(`execute_plan did not succeed in ${where}: ${JSON.stringify(result).slice(0, 500)}`);
+  }
+}
 
 /** Options of {@linkcode helperOverhead}. */
 export interface HelperOverheadOptions {
@@ -64,17 +105,21 @@ async function measure(
   const { helper } = await deployHelper(env, { launch: { ...launch, copies: [] } });
   try {
     for (const request of REQUESTS) {
-      await helper.call(request.method, request.params); // warm-up: parse once, as a run would
+      let call = 0;
+      // Warm-up: parse once, as a run would.
+      checkResult(request.method, await helper.call(request.method, request.params(call++)), where);
       const session: number[] = [];
       for (let i = 0; i < runs; i++) {
+        const params = request.params(call++);
         const start = performance.now();
-        await helper.call(request.method, request.params);
+        const result = await helper.call(request.method, params);
         session.push(performance.now() - start);
+        checkResult(request.method, result, where);
       }
       const fresh: number[] = [];
       const argv = launch.argv.map(shellQuote).join(" ");
-      const params = shellQuote(JSON.stringify(request.params));
       for (let i = 0; i < runs; i++) {
+        const params = shellQuote(JSON.stringify(request.params(call++)));
         const start = performance.now();
         const result = await env.execute(
           `printf '%s' ${params} | ${argv} ${request.method} --repo ${shellQuote(env.cwd)}`,
@@ -82,6 +127,7 @@ async function measure(
         );
         fresh.push(performance.now() - start);
         if (result.returncode !== 0) throw new Error(`Fresh helper failed in ${where}: ${result.output}`);
+        checkResult(request.method, result.output, where);
       }
       const s = summarize(session);
       const f = summarize(fresh);

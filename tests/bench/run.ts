@@ -19,13 +19,25 @@
 import { parseArgs } from "node:util";
 import { maybeRunWorker } from "../../engine/parse/pool.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
+import { execSection } from "./exec_step.ts";
 import { graphSection } from "./graph.ts";
+import { helperOverheadSection } from "./helper_overhead.ts";
 import { poolSection } from "./pool.ts";
 import { startupSection } from "./startup.ts";
 import type { BenchRow } from "./stats.ts";
+import { verifyLevelsSection } from "./verify_levels.ts";
+import { verifyPlanSection } from "./verify_plan.ts";
 
 /** Every section, in the order they run. */
-export const SECTIONS: BenchSection[] = [graphSection, startupSection, poolSection];
+export const SECTIONS: BenchSection[] = [
+  graphSection,
+  startupSection,
+  poolSection,
+  verifyLevelsSection,
+  verifyPlanSection,
+  execSection,
+  helperOverheadSection,
+];
 
 /** The shape of results.json. */
 export interface BenchResults {
@@ -74,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
   });
   if (values.help) {
     console.log(`Usage: deno task bench [SECTION...] [--runs N] [--out FILE]\nSections:`);
-    for (const section of SECTIONS) console.log(`  ${section.name.padEnd(8)}  ${section.description}`);
+    for (const section of SECTIONS) console.log(`  ${section.name.padEnd(15)}  ${section.description}`);
     return 0;
   }
   const unknown = positionals.filter((name) => !SECTIONS.some((section) => section.name === name));
