@@ -163,7 +163,8 @@ export async function benchVerifyPlan(options: { limit?: number } = {}): Promise
 /** The harness section (`deno task bench verify-plan` once listed in run.ts `SECTIONS`). */
 export const verifyPlanSection: BenchSection = {
   name: "verify-plan",
-  description: "plan verification (layers 0-6 + L0-L6) per step on gold-patch plans (goal session p95 <= 20 ms)",
+  description:
+    "plan verification (layers 0-6 + L0-L6) per step on gold-patch plans (goal session p95 <= 20 ms)",
   async run() {
     if (CORPUS_SKIP) {
       return [{ section: "verify-plan", metric: "per step p95", value: null, unit: "ms", note: CORPUS_SKIP }];
