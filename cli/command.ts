@@ -78,9 +78,13 @@ export function stringOption(args: ParsedArgs, name: string, fallback?: string):
   return typeof value === "string" ? value : fallback;
 }
 
-/** Write one JSON document to stdout. */
+/**
+ * Write one JSON document to stdout: indented for a person at a terminal,
+ * compact for a program reading a pipe (a 9 MB graph's indented JSON is
+ * twice the size and a tenth of the command's time).
+ */
 export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+  console.log(Deno.stdout.isTerminal() ? JSON.stringify(value, null, 2) : JSON.stringify(value));
 }
 
 /** Write issues to stderr, one per block, for a person. */
