@@ -285,7 +285,12 @@ async function insertEdit(
   return { start: anchor.startIndex, end: anchor.startIndex, replacement: inline + eol + gap + indent };
 }
 
-async function listInsertEdit(
+/**
+ * The edit that puts `code` as a new element before or after `anchor` in its
+ * list (arguments, parameters, elements), with a comma in the list's layout:
+ * one element per line when the list is laid out vertically, inline otherwise.
+ */
+export async function listInsertEdit(
   doc: Document,
   anchor: Node,
   code: string,

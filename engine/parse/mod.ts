@@ -11,6 +11,7 @@
 
 import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
 import { EXTENSIONS, grammarBytes, type LanguageId, LANGUAGES, RUNTIME_WASM } from "../../grammars/mod.ts";
+import { preorder } from "./walk.ts";
 
 export type { Node, Tree } from "web-tree-sitter";
 export { Language, Query } from "web-tree-sitter";
@@ -163,32 +164,21 @@ export interface SyntaxProblem {
 export function syntaxProblems(tree: Tree, limit = Infinity): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
   if (!tree.rootNode.hasError) return problems;
-  const cursor = tree.walk();
-  let descend = true;
-  while (problems.length < limit) {
-    const node = cursor.currentNode;
-    if (descend) {
-      if (node.isError || node.isMissing) {
-        problems.push({
-          kind: node.isMissing ? "missing" : "error",
-          line: node.startPosition.row + 1,
-          column: node.startPosition.column + 1,
-          text: node.isMissing ? node.type : firstLine(node.text),
-          startIndex: node.startIndex,
-          endIndex: node.endIndex,
-        });
-      }
-      if (node.hasError && !node.isMissing && cursor.gotoFirstChild()) continue;
+  preorder(tree.rootNode, (node) => {
+    if (problems.length >= limit) return false;
+    if (node.isError || node.isMissing) {
+      problems.push({
+        kind: node.isMissing ? "missing" : "error",
+        line: node.startPosition.row + 1,
+        column: node.startPosition.column + 1,
+        text: node.isMissing ? node.type : firstLine(node.text),
+        startIndex: node.startIndex,
+        endIndex: node.endIndex,
+      });
     }
-    if (cursor.gotoNextSibling()) {
-      descend = true;
-      continue;
-    }
-    if (!cursor.gotoParent()) break;
-    descend = false;
-  }
-  cursor.delete();
-  return problems;
+    return node.hasError && !node.isMissing;
+  });
+  return problems.slice(0, limit);
 }
 
 /** The first line of `text`, trimmed and cut to 80 characters. */

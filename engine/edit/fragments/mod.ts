@@ -22,6 +22,7 @@
  * @module
  */
 
+import { FRAGMENT_ACTIONS } from "../../plan/operators.ts";
 import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
@@ -51,14 +52,8 @@ export {
   validateFragment,
 } from "./validate.ts";
 
-/** What a fragment step does at its target. */
-export const FRAGMENT_ACTIONS = [
-  "replace",
-  "insert_before",
-  "insert_after",
-  "append_to_body",
-  "prepend_to_body",
-] as const;
+/** What a fragment step does at its target (declared once, with the plan schema). */
+export { FRAGMENT_ACTIONS };
 
 /** A fragment step's action. */
 export type FragmentAction = typeof FRAGMENT_ACTIONS[number];

@@ -33,6 +33,7 @@
  * @module
  */
 
+import { preorder } from "../../parse/walk.ts";
 import { fail, IssueError, warning } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { checkNewName } from "../../verify/levels/rename.ts";
@@ -76,34 +77,20 @@ export const renameSymbol: OperatorFn = async (params, ctx) => {
   let inStrings = 0;
   let inComments = 0;
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escape(p.old_name)}(?![\\p{L}\\p{N}_$])`, "gu");
-  const cursor = doc.tree.walk();
-  let descend = true;
-  for (;;) {
-    const node = cursor.currentNode;
-    if (descend) {
-      const type = node.type;
-      if (type.includes("comment")) {
-        inComments += node.text.match(word)?.length ?? 0;
-        descend = false;
-      } else if (node.childCount === 0) {
-        if (isIdentifier(node) && node.text === p.old_name) {
-          edits.push({ start: node.startIndex, end: node.endIndex, replacement: p.new_name });
-          renamed.push(node);
-        } else if (STRING_NODE.test(type) || STRING_NODE.test(node.parent?.type ?? "")) {
-          inStrings += node.text.match(word)?.length ?? 0;
-        }
-      } else if (cursor.gotoFirstChild()) {
-        continue;
-      }
+  preorder(doc.tree.rootNode, (node) => {
+    const type = node.type;
+    if (type.includes("comment")) {
+      inComments += node.text.match(word)?.length ?? 0;
+      return false;
     }
-    if (cursor.gotoNextSibling()) {
-      descend = true;
-      continue;
+    if (node.childCount > 0) return true;
+    if (isIdentifier(node) && node.text === p.old_name) {
+      edits.push({ start: node.startIndex, end: node.endIndex, replacement: p.new_name });
+      renamed.push(node);
+    } else if (STRING_NODE.test(type) || STRING_NODE.test(node.parent?.type ?? "")) {
+      inStrings += node.text.match(word)?.length ?? 0;
     }
-    if (!cursor.gotoParent()) break;
-    descend = false;
-  }
-  cursor.delete();
+  });
   if (edits.length === 0) {
     fail("symbol-not-found", `'${p.old_name}' not found as an identifier in "${file}"`, {
       ...at(ctx, file, "old_name"),

@@ -56,6 +56,7 @@ import {
   reindent,
   type ReindentOptions,
 } from "../indent.ts";
+import { listInsertEdit } from "../primitives.ts";
 import { isListElement, listContext } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
 
@@ -505,31 +506,7 @@ async function besideElement(
   anchor: Node,
   where: "before" | "after",
 ): Promise<TextEdit> {
-  const text = doc.file.text;
-  const style = styleOf(doc);
-  const indent = lineIndent(text, anchor.startIndex);
-  const element = await reindent(code.trimEnd().replace(/,$/, ""), { ...style, indent, inlineFirst: true });
-  const list = listContext(anchor) ?? {};
-  const neighbour = list.next ?? list.previous;
-  const vertical = neighbour !== undefined && neighbour.startPosition.row !== anchor.startPosition.row &&
-    firstOnLine(text, anchor.startIndex);
-  const { eol } = style;
-  if (where === "before") {
-    const replacement = vertical ? `${element},${eol}${indent}` : `${element}, `;
-    return { start: anchor.startIndex, end: anchor.startIndex, replacement };
-  }
-  if (list.commaAfter) {
-    const comma = list.commaAfter;
-    if (vertical) {
-      const at = lastOnLine(text, comma.endIndex, style.language)
-        ? lineEnd(text, comma.endIndex)
-        : comma.endIndex;
-      return { start: at, end: at, replacement: `${eol}${indent}${element},` };
-    }
-    return { start: comma.endIndex, end: comma.endIndex, replacement: ` ${element},` };
-  }
-  const replacement = vertical ? `,${eol}${indent}${element}` : `, ${element}`;
-  return { start: anchor.endIndex, end: anchor.endIndex, replacement };
+  return await listInsertEdit(doc, anchor, code, where, listContext(anchor) ?? {});
 }
 
 /**

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { preorder } from "../../parse/walk.ts";
 import { type Issue, warning } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
@@ -38,34 +39,20 @@ export function classifyOccurrences(doc: Document, name: string): Occurrences {
   const counts: Occurrences = { definitions: 0, references: 0, in_strings: 0, in_comments: 0 };
   if (!name || !doc.file.text.includes(name)) return counts;
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escape(name)}(?![\\p{L}\\p{N}_$])`, "gu");
-  const cursor = doc.tree.walk();
-  let descend = true;
-  for (;;) {
-    const node = cursor.currentNode;
-    if (descend) {
-      const type = node.type;
-      if (type.includes("comment")) {
-        counts.in_comments += node.text.match(word)?.length ?? 0;
-        descend = false;
-      } else if (node.childCount === 0) {
-        if (isIdentifier(type) && node.text === name) {
-          if (isDefinitionName(node)) counts.definitions++;
-          else counts.references++;
-        } else if (STRING.test(type) || STRING.test(node.parent?.type ?? "")) {
-          counts.in_strings += node.text.match(word)?.length ?? 0;
-        }
-      } else if (cursor.gotoFirstChild()) {
-        continue;
-      }
+  preorder(doc.tree.rootNode, (node) => {
+    const type = node.type;
+    if (type.includes("comment")) {
+      counts.in_comments += node.text.match(word)?.length ?? 0;
+      return false;
     }
-    if (cursor.gotoNextSibling()) {
-      descend = true;
-      continue;
+    if (node.childCount > 0) return true;
+    if (isIdentifier(type) && node.text === name) {
+      if (isDefinitionName(node)) counts.definitions++;
+      else counts.references++;
+    } else if (STRING.test(type) || STRING.test(node.parent?.type ?? "")) {
+      counts.in_strings += node.text.match(word)?.length ?? 0;
     }
-    if (!cursor.gotoParent()) break;
-    descend = false;
-  }
-  cursor.delete();
+  });
   return counts;
 }
 
