@@ -17,8 +17,8 @@
  * @module
  */
 
-import { z } from "zod";
-import { LOCATOR_SCHEMA } from "../../locate/schema.ts";
+import type { z } from "zod";
+import { OPERATORS } from "../../plan/operators.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import type { OperatorFn } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
@@ -26,12 +26,15 @@ import { copyNode, moveNode } from "./move.ts";
 import { renameIdentifier } from "./rename.ts";
 import { reorderChildren } from "./reorder.ts";
 import { swapNodes } from "./swap.ts";
-import { POSITIONS } from "./units.ts";
 
 /** A surgery operator: catalog entry, zod schema of its params, and code. */
 export interface SurgeryOp extends CatalogEntry {
   run: OperatorFn;
-  /** The shape of `params` (values are checked again, with better messages, when the op runs). */
+  /**
+   * The shape of `params`: the plan catalog's (`engine/plan/operators.ts`),
+   * so plan validation and the registry cannot disagree. Values are checked
+   * again, with better messages, when the op runs.
+   */
   paramsSchema: z.ZodType;
 }
 
@@ -45,7 +48,12 @@ const target = {
   description: "The node to operate on.",
 } as const;
 
-const POSITION_SCHEMA = z.enum(POSITIONS as unknown as [string, ...string[]]);
+/** The plan catalog's parameter schema of a surgery op. */
+function planParams(name: string): z.ZodType {
+  const spec = OPERATORS.get(name);
+  if (!spec) throw new Error(`Surgery op "${name}" is missing from the plan catalog`);
+  return spec.params;
+}
 
 /** Tier-1 surgery operators by name. */
 export const SURGERY_OPS: Record<string, SurgeryOp> = {
@@ -78,12 +86,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     },
     languages: ["python"],
     run: renameIdentifier,
-    paramsSchema: z.looseObject({
-      target: LOCATOR_SCHEMA,
-      new_name: z.string().min(1),
-      include_strings: z.boolean().optional(),
-      include_comments: z.boolean().optional(),
-    }),
+    paramsSchema: planParams("rename_identifier"),
   },
   copy_node: {
     name: "copy_node",
@@ -114,11 +117,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     },
     languages: ALL,
     run: copyNode,
-    paramsSchema: z.looseObject({
-      target: LOCATOR_SCHEMA,
-      destination: LOCATOR_SCHEMA,
-      position: POSITION_SCHEMA,
-    }),
+    paramsSchema: planParams("copy_node"),
   },
   move_node: {
     name: "move_node",
@@ -154,11 +153,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     },
     languages: ALL,
     run: moveNode,
-    paramsSchema: z.looseObject({
-      target: LOCATOR_SCHEMA,
-      destination: LOCATOR_SCHEMA,
-      position: POSITION_SCHEMA,
-    }),
+    paramsSchema: planParams("move_node"),
   },
   swap_nodes: {
     name: "swap_nodes",
@@ -187,7 +182,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     },
     languages: ALL,
     run: swapNodes,
-    paramsSchema: z.looseObject({ target: LOCATOR_SCHEMA, other: LOCATOR_SCHEMA }),
+    paramsSchema: planParams("swap_nodes"),
   },
   delete_node: {
     name: "delete_node",
@@ -210,11 +205,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     },
     languages: ALL,
     run: PRIMITIVES.delete_node,
-    paramsSchema: z.looseObject({
-      target: LOCATOR_SCHEMA.optional(),
-      locator: LOCATOR_SCHEMA.optional(),
-      all: z.boolean().optional(),
-    }),
+    paramsSchema: planParams("delete_node"),
   },
   reorder_children: {
     name: "reorder_children",
@@ -242,9 +233,6 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     },
     languages: ALL,
     run: reorderChildren,
-    paramsSchema: z.looseObject({
-      target: LOCATOR_SCHEMA,
-      order: z.array(z.union([z.string(), z.number().int()])),
-    }),
+    paramsSchema: planParams("reorder_children"),
   },
 };

@@ -42,6 +42,7 @@
  * @module
  */
 
+import { SURGERY_POSITIONS } from "../../plan/operators.ts";
 import { fail } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
@@ -61,10 +62,10 @@ import { isListElement, listContext } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
 
 /** Where copied or moved code goes, relative to the destination. */
-export type Position = "before" | "after" | "append_to_body" | "prepend_to_body";
+export type Position = typeof SURGERY_POSITIONS[number];
 
-/** The accepted values of a `position` parameter. */
-export const POSITIONS: readonly Position[] = ["before", "after", "append_to_body", "prepend_to_body"];
+/** The accepted values of a `position` parameter (declared once, with the plan schema). */
+export const POSITIONS: readonly Position[] = SURGERY_POSITIONS;
 
 /** A node with the text that travels with it (see the module documentation). */
 export interface Unit {
