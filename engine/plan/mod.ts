@@ -380,6 +380,23 @@ function parseStep(
   return { index, tier, kind: "composed", op, params: checked, raw, path };
 }
 
+/** Whether `params` is an object; reports a `wrong-type` error when it is not. */
+function paramsAreObject(
+  op: string,
+  params: Json,
+  scope: Scope,
+  out: Collector,
+): params is Record<string, Json> {
+  if (isObject(params)) return true;
+  out.add(
+    error("wrong-type", `${scope.prefix}: The params of ${op} must be an object, got ${describe(params)}`, {
+      step: scope.step,
+      path: scope.base,
+    }),
+  );
+  return false;
+}
+
 /** Validate the params of a built-in operator; undefined when there are errors. */
 function checkBuiltinParams(
   spec: OperatorSpec,
@@ -387,19 +404,7 @@ function checkBuiltinParams(
   scope: Scope,
   out: Collector,
 ): Record<string, unknown> | undefined {
-  if (!isObject(params)) {
-    out.add(
-      error(
-        "wrong-type",
-        `${scope.prefix}: The params of ${spec.name} must be an object, got ${describe(params)}`,
-        {
-          step: scope.step,
-          path: scope.base,
-        },
-      ),
-    );
-    return undefined;
-  }
+  if (!paramsAreObject(spec.name, params, scope, out)) return undefined;
   const before = out.errorCount;
   const declared = Object.keys(spec.params.shape);
   const legacyHint = spec.kind === "legacy" && Object.hasOwn(params, "locator")
@@ -508,19 +513,7 @@ function checkDefinedParams(
   scope: Scope,
   out: Collector,
 ): Record<string, unknown> | undefined {
-  if (!isObject(params)) {
-    out.add(
-      error(
-        "wrong-type",
-        `${scope.prefix}: The params of ${def.define} must be an object, got ${describe(params)}`,
-        {
-          step: scope.step,
-          path: scope.base,
-        },
-      ),
-    );
-    return undefined;
-  }
+  if (!paramsAreObject(def.define, params, scope, out)) return undefined;
   const before = out.errorCount;
   const schema = def.params_schema ?? {};
   for (const [name, declared] of Object.entries(schema)) {
