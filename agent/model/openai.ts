@@ -9,10 +9,15 @@
  */
 
 import { AuthenticationError, ModelError } from "./errors.ts";
-import { addUsage, callCost } from "./cost.ts";
 import { postJson } from "./http.ts";
 import { apiKey, type ClientOptions, type ClientSettings, clientSettings, trimUrl } from "./settings.ts";
-import { BASH_TOOL_DESCRIPTION, BASH_TOOL_NAME, BASH_TOOL_PARAMETERS, parseToolCalls } from "./tool.ts";
+import {
+  BASH_TOOL_DESCRIPTION,
+  BASH_TOOL_NAME,
+  BASH_TOOL_PARAMETERS,
+  finishCall,
+  parseToolCalls,
+} from "./tool.ts";
 import {
   emptyStats,
   type Message,
@@ -84,16 +89,14 @@ export class OpenAIModel implements Model {
     );
     const input = raw.usage?.prompt_tokens ?? 0;
     const output = raw.usage?.completion_tokens ?? 0;
-    const cost = callCost(this.#settings.price, input, output);
-    addUsage(this.stats, { cost, input_tokens: input, output_tokens: output });
-    return {
+    return finishCall(this.stats, {
       content,
-      actions: parsed.actions,
-      message: { role: "assistant", content, tool_calls: parsed.toolCalls },
-      ...(parsed.formatError ? { formatError: parsed.formatError } : {}),
-      cost,
+      parsed,
+      price: this.#settings.price,
+      inputTokens: input,
+      outputTokens: output,
       raw,
-    };
+    });
   }
 }
 

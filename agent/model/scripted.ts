@@ -20,8 +20,7 @@
 
 import { parse } from "yaml";
 import { ModelError } from "./errors.ts";
-import { addUsage } from "./cost.ts";
-import { parseToolCalls, type RawToolCall } from "./tool.ts";
+import { finishCall, parseToolCalls, type RawToolCall } from "./tool.ts";
 import {
   emptyStats,
   type Message,
@@ -81,19 +80,14 @@ export class ScriptedModel implements Model {
       }));
     const parsed = parseToolCalls(calls, `scripted_${index}`);
     const content = turn.content ?? "";
-    addUsage(this.stats, {
-      cost: 0,
-      input_tokens: turn.usage?.input_tokens ?? 0,
-      output_tokens: turn.usage?.output_tokens ?? 0,
-    });
-    return Promise.resolve({
+    return Promise.resolve(finishCall(this.stats, {
       content,
-      actions: parsed.actions,
-      message: { role: "assistant", content, tool_calls: parsed.toolCalls },
-      ...(parsed.formatError ? { formatError: parsed.formatError } : {}),
-      cost: 0,
+      parsed,
+      price: null,
+      inputTokens: turn.usage?.input_tokens ?? 0,
+      outputTokens: turn.usage?.output_tokens ?? 0,
       raw: turn,
-    });
+    }));
   }
 }
 

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { Action, ToolCall } from "./types.ts";
+import { addUsage, callCost, type Price } from "./cost.ts";
+import type { Action, ModelResponse, ModelStats, ToolCall } from "./types.ts";
 
 /** The tool's name. */
 export const BASH_TOOL_NAME = "bash";
@@ -84,4 +85,32 @@ export function parseToolCalls(raw: RawToolCall[], idPrefix = "call"): ParsedToo
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}...` : text);
+}
+
+/**
+ * The response of one call, with its usage added to `stats`: every model
+ * (OpenAI-compatible, Anthropic, scripted) ends a query here.
+ */
+export function finishCall(
+  stats: ModelStats,
+  call: {
+    content: string;
+    parsed: ParsedToolCalls;
+    price: Price | null;
+    inputTokens: number;
+    outputTokens: number;
+    raw: unknown;
+  },
+): ModelResponse {
+  const cost = callCost(call.price, call.inputTokens, call.outputTokens);
+  addUsage(stats, { cost, input_tokens: call.inputTokens, output_tokens: call.outputTokens });
+  const { content, parsed } = call;
+  return {
+    content,
+    actions: parsed.actions,
+    message: { role: "assistant", content, tool_calls: parsed.toolCalls },
+    ...(parsed.formatError ? { formatError: parsed.formatError } : {}),
+    cost,
+    raw: call.raw,
+  };
 }
