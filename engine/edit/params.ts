@@ -22,7 +22,7 @@
  */
 
 import { checkNewName } from "../verify/levels/rename.ts";
-import { error, type Issue, IssueError } from "../issue.ts";
+import { error, fail, type Issue, IssueError } from "../issue.ts";
 import { parseLocator } from "../locate/mod.ts";
 import { type LanguageId, type Node, parse, syntaxProblems, type Tree } from "../parse/mod.ts";
 import type { ParamKind, ParamSpec } from "./catalog_types.ts";
@@ -36,6 +36,34 @@ export interface ParamOptions {
 }
 
 const JS_FAMILY = new Set<LanguageId>(["javascript", "typescript", "tsx"]);
+
+/**
+ * A string parameter of an operator; throws `param-missing` or
+ * `param-invalid` (path `["params", name]`). With `optional`, an absent
+ * parameter is `undefined`.
+ */
+export function stringParam(params: Record<string, unknown>, name: string): string;
+export function stringParam(
+  params: Record<string, unknown>,
+  name: string,
+  options: { optional: true },
+): string | undefined;
+export function stringParam(
+  params: Record<string, unknown>,
+  name: string,
+  options: { optional?: boolean } = {},
+): string | undefined {
+  const value = params[name];
+  if (value === undefined && options.optional) return undefined;
+  if (typeof value !== "string") {
+    fail(
+      value === undefined ? "param-missing" : "param-invalid",
+      value === undefined ? `Missing parameter "${name}"` : `Parameter "${name}" must be a string`,
+      { path: ["params", name] },
+    );
+  }
+  return value;
+}
 
 /** Whether `language` is JavaScript, TypeScript or TSX. */
 export function isJsFamily(language: LanguageId): boolean {

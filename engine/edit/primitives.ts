@@ -42,6 +42,7 @@
  * @module
  */
 
+import { stringParam } from "./params.ts";
 import { error, fail, type Issue, IssueError } from "../issue.ts";
 import {
   locateRegion,
@@ -85,19 +86,6 @@ export const PRIMITIVE_PARAMS: Record<string, { required: string[]; optional: st
 };
 
 // ---------------------------------------------------------------- helpers
-
-function str(params: Record<string, unknown>, name: string, optional = false): string | undefined {
-  const value = params[name];
-  if (value === undefined && optional) return undefined;
-  if (typeof value !== "string") {
-    fail(
-      value === undefined ? "param-missing" : "param-invalid",
-      value === undefined ? `Missing parameter "${name}"` : `Parameter "${name}" must be a string`,
-      { path: ["params", name] },
-    );
-  }
-  return value;
-}
 
 function locatorOf(params: Record<string, unknown>) {
   const key = params.locator === undefined && params.target !== undefined ? "target" : "locator";
@@ -198,7 +186,7 @@ function lineOf(text: string, offset: number): number {
 // ---------------------------------------------------------------- replace_node
 
 const replaceNode: OperatorFn = async (params, ctx) => {
-  const replacement = str(params, "replacement")!;
+  const replacement = stringParam(params, "replacement");
   const { doc, node } = await one(ctx, params);
   const text = doc.file.text;
   const head = leadingBlankLines(replacement).rest;
@@ -330,8 +318,8 @@ export async function listInsertEdit(
 function insertion(where: "before" | "after"): OperatorFn {
   const op = `insert_${where}_node`;
   return async (params, ctx) => {
-    const code = str(params, "code")!;
-    const separator = str(params, "separator", true);
+    const code = stringParam(params, "code");
+    const separator = stringParam(params, "separator", { optional: true });
     const { doc, node } = await one(ctx, params);
     const anchor = withWrapper(node);
     const edit = await insertEdit(doc, anchor, code, where, separator);
@@ -379,8 +367,8 @@ const deleteNode: OperatorFn = async (params, ctx) => {
 const OPENS_BLOCK = /[:{]\s*$/;
 
 const wrapNode: OperatorFn = async (params, ctx) => {
-  const before = str(params, "before")!;
-  const after = str(params, "after", true) ?? "";
+  const before = stringParam(params, "before");
+  const after = stringParam(params, "after", { optional: true }) ?? "";
   const indentBody = params.indent_body;
   if (indentBody !== undefined && typeof indentBody !== "number" && typeof indentBody !== "string") {
     fail("param-invalid", `Parameter "indent_body" must be a number of spaces or a string`, {
@@ -581,8 +569,8 @@ function renameChecks(doc: Document, targets: readonly Node[], replacement: stri
 }
 
 const replaceAllMatching: OperatorFn = async (params, ctx) => {
-  const replacement = str(params, "replacement")!;
-  const filter = str(params, "filter", true);
+  const replacement = stringParam(params, "replacement");
+  const filter = stringParam(params, "filter", { optional: true });
   if (filter !== undefined && filter !== "not_in_string_or_comment") {
     fail("param-invalid", `Unknown filter "${filter}": the only filter is "not_in_string_or_comment"`, {
       path: ["params", "filter"],

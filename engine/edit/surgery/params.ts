@@ -6,6 +6,7 @@
  * @module
  */
 
+import { stringParam } from "../params.ts";
 import { fail } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
@@ -40,18 +41,8 @@ export async function locatedParam(
   });
 }
 
-/** A required string parameter. */
-export function stringParam(params: Record<string, unknown>, name: string): string {
-  const value = params[name];
-  if (typeof value !== "string") {
-    fail(
-      value === undefined ? "param-missing" : "param-invalid",
-      value === undefined ? `Missing parameter "${name}"` : `Parameter "${name}" must be a string`,
-      { path: ["params", name] },
-    );
-  }
-  return value;
-}
+/** A required string parameter (shared with the primitives). */
+export { stringParam };
 
 /** An optional boolean parameter (default false). */
 export function flagParam(params: Record<string, unknown>, name: string): boolean {
