@@ -77,6 +77,15 @@ export function withContext(issues: Issue[], details: IssueDetails): Issue[] {
   return issues.map((issue) => ({ ...details, ...issue }));
 }
 
+/** Most characters of a message: one quoting a hostile plan's 10 MB string must stay readable. */
+export const MAX_MESSAGE = 1000;
+
+/** `issue` with its message cut to `MAX_MESSAGE` characters. */
+export function clipMessage(issue: Issue): Issue {
+  if (issue.message.length <= MAX_MESSAGE) return issue;
+  return { ...issue, message: `${issue.message.slice(0, MAX_MESSAGE - 3)}...` };
+}
+
 /** Split issues into errors and warnings. */
 export function partition(issues: Issue[]): { errors: Issue[]; warnings: Issue[] } {
   return {

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { error, type Issue, IssueError } from "../issue.ts";
+import { clipMessage, error, type Issue, IssueError } from "../issue.ts";
 import type { NormalizedPlan, NormalizedStep } from "../plan/mod.ts";
 import { runComposed } from "./dsl.ts";
 import { LEGACY_OPS } from "./legacy/mod.ts";
@@ -93,16 +93,8 @@ function locate(issue: Issue, step: NormalizedStep, ctx: StepContext): Issue {
   const path = issue.path;
   const inStep = path && ["params", "op", "target", "fragment", "action"].includes(String(path[0]));
   return {
-    ...issue,
-    message: clip(issue.message),
+    ...clipMessage(issue),
     step: issue.step ?? ctx.step,
     ...(inStep ? { path: [...step.path, ...path] } : {}),
   };
-}
-
-/** Most characters of a message: a hostile plan's 10 MB string must not come back inside one. */
-const MAX_MESSAGE = 1000;
-
-function clip(message: string): string {
-  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
 }

@@ -1,13 +1,27 @@
 /**
  * L0 syntax: the whole file re-parses (not the fragment alone) with no ERROR
- * node or MISSING token it did not have before the edit. Problems the file
- * already had are matched by kind and text and forgiven.
+ * node or MISSING token it did not have before the edit. This is the one
+ * syntax post-check: the executor runs it on every step, verification on
+ * every simulated step.
+ *
+ * ## "No new syntax problem"
+ *
+ * A file the grammar already fails on must stay editable where it parses,
+ * so the rule is not "no ERROR node" but "no ERROR or MISSING node the file
+ * did not have". The step's change is one span (common prefix and suffix
+ * trimmed): problems before it keep their offsets, problems after it shift by
+ * the change in length. An after-problem is old when a before-problem of the
+ * same kind maps to the same offset; failing that, when a still unmatched
+ * before-problem's mapped range overlaps or touches it (tree-sitter's error
+ * recovery often grows or shrinks an ERROR node around an edit nearby).
+ * Whatever remains is new and an error.
  *
  * @module
  */
 
 import { error, type Issue } from "../../issue.ts";
-import { syntaxProblems } from "../../parse/mod.ts";
+import { diffEdit, type Document } from "../../parse/documents.ts";
+import { type SyntaxProblem, syntaxProblems } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 
@@ -15,33 +29,55 @@ import { clip } from "./quote.ts";
 const LIMIT = 20;
 
 /** L0: new syntax errors in the re-parsed file. */
-export function checkSyntax(change: FileChange, env: CheckEnv): Promise<Issue[]> {
-  const after = change.after.tree;
-  if (!after.rootNode.hasError) return Promise.resolve([]);
-  const known = new Map<string, number>();
-  for (const problem of syntaxProblems(change.before.tree, 200)) {
-    const key = `${problem.kind}\u0000${problem.text}`;
-    known.set(key, (known.get(key) ?? 0) + 1);
-  }
-  const issues: Issue[] = [];
-  for (const problem of syntaxProblems(after, 200)) {
-    const key = `${problem.kind}\u0000${problem.text}`;
-    const left = known.get(key) ?? 0;
-    if (left > 0) {
-      known.set(key, left - 1);
-      continue;
-    }
+export function checkSyntax(
+  change: Pick<FileChange, "path" | "before" | "after">,
+  env: CheckEnv,
+): Promise<Issue[]> {
+  const issues = newSyntaxProblems(change.before, change.after).slice(0, LIMIT).map((problem) => {
     const what = problem.kind === "missing"
       ? `missing "${clip(problem.text)}"`
       : `cannot parse "${clip(problem.text)}"`;
-    issues.push(error("syntax-error", `Edit leaves a syntax error in "${change.path}": ${what}`, {
-      level: "L0",
-      step: env.step,
-      file: change.path,
-      line: problem.line,
-      hint: "the whole file must parse after the edit; check brackets, quotes and indentation",
-    }));
-    if (issues.length >= LIMIT) break;
-  }
+    return error(
+      "syntax-error",
+      `Edit leaves a syntax error in "${change.path}" at line ${problem.line}: ${what}`,
+      {
+        level: "L0",
+        step: env.step,
+        file: change.path,
+        line: problem.line,
+        hint: "the whole file must parse after the edit; check brackets, quotes and indentation",
+      },
+    );
+  });
   return Promise.resolve(issues);
+}
+
+/** The syntax problems of `after` that `before` did not have (see the module notes). */
+export function newSyntaxProblems(before: Document, after: Document): SyntaxProblem[] {
+  const found = syntaxProblems(after.tree);
+  if (found.length === 0) return [];
+  const old = syntaxProblems(before.tree);
+  if (old.length === 0) return found;
+  const edit = diffEdit(before.file.text, after.file.text);
+  const start = edit?.startIndex ?? 0;
+  const oldEnd = edit?.oldEndIndex ?? 0;
+  const shift = edit ? edit.newEndIndex - edit.oldEndIndex : 0;
+  const map = (offset: number) => (offset < start ? offset : offset >= oldEnd ? offset + shift : start);
+  const mapped = old.map((problem) => ({
+    kind: problem.kind,
+    start: map(problem.startIndex),
+    end: Math.max(map(problem.startIndex), map(problem.endIndex)),
+    used: false,
+  }));
+  const unmatched: SyntaxProblem[] = [];
+  for (const problem of found) {
+    const exact = mapped.find((m) => !m.used && m.kind === problem.kind && m.start === problem.startIndex);
+    if (exact) exact.used = true;
+    else unmatched.push(problem);
+  }
+  return unmatched.filter((problem) => {
+    const near = mapped.find((m) => !m.used && m.start <= problem.endIndex && problem.startIndex <= m.end);
+    if (near) near.used = true;
+    return !near;
+  });
 }

@@ -78,23 +78,28 @@ export const EDIT_CHECKS: EditCheck[] = [
 ];
 
 /**
- * Run every level on one changed file. A check that throws (a bug, not a
- * finding) becomes a `check-failed` warning instead of stopping the others.
+ * Run the levels (all of them unless `checks` picks some of `EDIT_CHECKS`) on
+ * one changed file. A check that throws (a bug, not a finding) becomes a
+ * `check-failed` warning instead of stopping the others.
  */
 export async function runEditChecks(
   change: FileChange,
   env: CheckEnv,
+  checks: readonly EditCheck[] = EDIT_CHECKS,
 ): Promise<{ errors: Issue[]; warnings: Issue[] }> {
   const issues: Issue[] = [];
-  for (let i = 0; i < EDIT_CHECKS.length; i++) {
+  for (const check of checks) {
+    const level = `L${EDIT_CHECKS.indexOf(check)}`;
     try {
-      issues.push(...await EDIT_CHECKS[i](change, env));
+      issues.push(...await check(change, env));
     } catch (cause) {
-      issues.push(warning("check-failed", `Check L${i} failed on "${change.path}": ${clip(String(cause))}`, {
-        level: `L${i}`,
-        step: env.step,
-        file: change.path,
-      }));
+      issues.push(
+        warning("check-failed", `Check ${level} failed on "${change.path}": ${clip(String(cause))}`, {
+          level,
+          step: env.step,
+          file: change.path,
+        }),
+      );
     }
   }
   return partition(issues);
