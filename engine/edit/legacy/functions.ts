@@ -18,52 +18,15 @@
  * @module
  */
 
+import { kindNodeTypes } from "../../locate/kinds.ts";
 import { fail, warning } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
-import { firstLine, type LanguageId, type Node } from "../../parse/mod.ts";
+import { firstLine, type Node } from "../../parse/mod.ts";
 import { looseMatches } from "../fuzzy.ts";
 import { detectIndentUnit, lineIndent, lineStart, nextLineStart, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
 import { closestNames, didYouMean } from "../../plan/suggest.ts";
 import { at, prepare, preview } from "./_util.ts";
-
-/** Node types of function-like definitions, per language. */
-const FUNCTION_TYPES: Record<LanguageId, readonly string[]> = {
-  python: ["function_definition"],
-  javascript: [
-    "function_declaration",
-    "generator_function_declaration",
-    "method_definition",
-    "function_expression",
-    "function",
-    "arrow_function",
-  ],
-  typescript: [
-    "function_declaration",
-    "generator_function_declaration",
-    "method_definition",
-    "function_expression",
-    "function",
-    "arrow_function",
-    "function_signature",
-    "method_signature",
-  ],
-  tsx: [
-    "function_declaration",
-    "generator_function_declaration",
-    "method_definition",
-    "function_expression",
-    "function",
-    "arrow_function",
-  ],
-  java: ["method_declaration", "constructor_declaration"],
-  go: ["function_declaration", "method_declaration"],
-  rust: ["function_item"],
-  c: ["function_definition"],
-  cpp: ["function_definition"],
-  ruby: ["method", "singleton_method"],
-  php: ["function_definition", "method_declaration"],
-};
 
 const CLASS_TYPE =
   /^(class_definition|class_declaration|class|class_specifier|struct_specifier|struct_item|impl_item|trait_item|interface_declaration|enum_declaration|module|abstract_class_declaration|object|record_declaration)$/;
@@ -109,7 +72,8 @@ function ownerName(node: Node): string | undefined {
 
 /** Every function-like node of `doc` named `wanted` (`name` or `Class.name`). */
 export function findFunctions(doc: Document, wanted: string): { found: FoundFunction[]; all: string[] } {
-  const types = new Set(FUNCTION_TYPES[doc.file.language] ?? []);
+  // The locators' node types for "function" (methods included), per language.
+  const types = new Set(kindNodeTypes("function", doc.file.language));
   const parts = wanted.split(".");
   const name = parts[parts.length - 1];
   const qualifier = parts.slice(0, -1);
