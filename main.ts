@@ -9,6 +9,7 @@
 
 import { type Command, commandHelp, EXIT, parseCommandArgs, runGuarded, UsageError } from "./cli/command.ts";
 import { COMMANDS } from "./cli/registry.ts";
+import { maybeRunWorker } from "./engine/parse/pool.ts";
 import { VERSION } from "./version.ts";
 
 function mainHelp(): string {
@@ -56,8 +57,9 @@ export async function main(argv: string[]): Promise<number> {
   });
 }
 
+// A pool worker starts this same module; it must call maybeRunWorker() before
+// any `await`, or the worker could miss its first request.
 if (import.meta.main) {
-  const { maybeRunWorker } = await import("./engine/parse/pool.ts");
   if (!maybeRunWorker()) {
     let code: number;
     try {

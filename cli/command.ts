@@ -84,7 +84,17 @@ export function stringOption(args: ParsedArgs, name: string, fallback?: string):
  * twice the size and a tenth of the command's time).
  */
 export function printJson(value: unknown): void {
-  console.log(Deno.stdout.isTerminal() ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+  writeLine(Deno.stdout.isTerminal() ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+}
+
+/**
+ * Write `text` and a newline to stdout. Unlike `console.log`, which takes
+ * ~25 ms for a 5 MB graph, this encodes once and writes the bytes as they
+ * are.
+ */
+export function writeLine(text: string): void {
+  const bytes = new TextEncoder().encode(`${text}\n`);
+  for (let offset = 0; offset < bytes.length;) offset += Deno.stdout.writeSync(bytes.subarray(offset));
 }
 
 /** Write issues to stderr, one per block, for a person. */

@@ -7,10 +7,19 @@
  * @module
  */
 
-import { buildGraph, graphHasErrors, renderGraphView } from "../engine/graph/mod.ts";
-import { graphMapper } from "../engine/parse/pool.ts";
+import type { Issue } from "../engine/issue.ts";
+import { buildGraph, buildGraphText, renderGraphView } from "../engine/graph/mod.ts";
+import { graphMapper, graphTextMapper } from "../engine/parse/pool.ts";
 import { Workspace } from "../engine/workspace.ts";
-import { type Command, EXIT, printIssues, printJson, stringOption, UsageError } from "./command.ts";
+import {
+  type Command,
+  EXIT,
+  printIssues,
+  printJson,
+  stringOption,
+  UsageError,
+  writeLine,
+} from "./command.ts";
 
 const command: Command = {
   name: "graph",
@@ -43,7 +52,8 @@ syntax errors is graphed as far as it parses and reported as a
 Options:
   --repo DIR     repository root (default: the current directory)
   --json         print the graph as JSON
-  --workers N    most worker threads for large inputs (0: in-process only)
+  --workers N    worker threads for large inputs, besides the main thread
+                 (default: one per core but one; 0: in-process only)
 
 Exit codes: 0 every file was graphed (syntax warnings included); 1 a file
 could not be read; 2 usage error.
@@ -60,16 +70,27 @@ Example:
       throw new UsageError(`--workers must be a whole number, got "${workersText}"`);
     }
     const workspace = Workspace.open(stringOption(args, "repo", "."));
-    const mapFiles = graphMapper(workspace, workers === undefined ? {} : { workers });
-    const graph = await buildGraph(workspace, args.positionals, { mapFiles });
-    if (args.values.json) {
-      printJson(graph);
+    const poolOptions = workers === undefined ? {} : { workers };
+    let errors: Issue[];
+    if (args.values.json && !Deno.stdout.isTerminal()) {
+      // Compact JSON for a program: assembled from per-file text, never built as one object.
+      const mapFiles = graphTextMapper(workspace, poolOptions);
+      const graph = await buildGraphText(workspace, args.positionals, { mapFiles });
+      writeLine(graph.text);
+      errors = graph.errors;
     } else {
-      const view = renderGraphView(graph, { errors: false });
-      if (view) console.log(view);
-      printIssues(graph.errors);
+      const mapFiles = graphMapper(workspace, poolOptions);
+      const graph = await buildGraph(workspace, args.positionals, { mapFiles });
+      if (args.values.json) {
+        printJson(graph);
+      } else {
+        const view = renderGraphView(graph, { errors: false });
+        if (view) console.log(view);
+        printIssues(graph.errors);
+      }
+      errors = graph.errors;
     }
-    return graphHasErrors(graph) ? EXIT.rejected : EXIT.ok;
+    return errors.some((issue) => issue.severity === "error") ? EXIT.rejected : EXIT.ok;
   },
 };
 

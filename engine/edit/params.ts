@@ -24,7 +24,7 @@
 import { checkNewName } from "../verify/levels/rename.ts";
 import { error, fail, type Issue, IssueError } from "../issue.ts";
 import { parseLocator } from "../locate/mod.ts";
-import { type LanguageId, type Node, parse, syntaxProblems, type Tree } from "../parse/mod.ts";
+import { type LanguageId, type Node, syntaxProblems, type Tree, withTree } from "../parse/mod.ts";
 import type { ParamKind, ParamSpec } from "./catalog_types.ts";
 
 /** Options of {@link validateParam}. */
@@ -80,16 +80,6 @@ function describe(value: unknown): string {
 function short(value: string): string {
   const one = value.trim().replace(/\s+/g, " ");
   return one.length > 60 ? `${one.slice(0, 57)}...` : one;
-}
-
-/** Parse `text`, hand the tree to `inspect`, free it. */
-async function withTree<T>(language: LanguageId, text: string, inspect: (tree: Tree) => T): Promise<T> {
-  const tree = await parse(language, text);
-  try {
-    return inspect(tree);
-  } finally {
-    tree.delete();
-  }
 }
 
 function hasProblems(tree: Tree): boolean {

@@ -13,12 +13,14 @@
  */
 
 import { type Issue, IssueError } from "../issue.ts";
-import { type LanguageId, parse } from "../parse/mod.ts";
+import { type LanguageId, withTree } from "../parse/mod.ts";
 import type { Workspace } from "../workspace.ts";
 import { extractFileGraph } from "./extract.ts";
+import { type FileGraphText, fileGraphText, graphJsonText } from "./json.ts";
 
 export { extractFileGraph } from "./extract.ts";
 export { renderGraphView, type ViewOptions } from "./view.ts";
+export { type FileGraphText, fileGraphText, graphJsonText } from "./json.ts";
 
 /** The kinds a symbol can have, the same for every language. */
 export const SYMBOL_KINDS = [
@@ -126,6 +128,29 @@ export async function buildGraph(
   return mergeFileGraphs(await mapFiles(unique));
 }
 
+/** Options of `buildGraphText`. */
+export interface BuildGraphTextOptions {
+  /** As `BuildGraphOptions.mapFiles`, with each file's graph as JSON text (`graphTextMapper` of the pool). */
+  mapFiles?: (paths: string[]) => Promise<FileGraphText[]>;
+}
+
+/**
+ * `buildGraph`, straight to its compact JSON document: `text` equals
+ * `JSON.stringify(await buildGraph(workspace, paths))`, and `errors` is its
+ * `errors`. Each file is serialized where it was graphed (in a worker for
+ * large inputs), so no merged graph object is ever built.
+ */
+export async function buildGraphText(
+  workspace: Workspace,
+  paths: string[],
+  options: BuildGraphTextOptions = {},
+): Promise<{ text: string; errors: Issue[] }> {
+  const unique = [...new Set(paths)];
+  const mapFiles = options.mapFiles ??
+    (async (list: string[]) => (await graphFiles(workspace, list)).map(fileGraphText));
+  return graphJsonText(await mapFiles(unique));
+}
+
 /** Read, parse and extract each path in turn (the default `mapFiles`). */
 export async function graphFiles(workspace: Workspace, paths: string[]): Promise<FileGraph[]> {
   const out: FileGraph[] = [];
@@ -147,12 +172,7 @@ export async function graphFile(workspace: Workspace, path: string): Promise<Fil
     const issues = err.issues.map((issue) => ({ ...issue, file: issue.file ?? path }));
     return emptyFileGraph(issues[0]?.file ?? path, issues);
   }
-  const tree = await parse(file.language, file.text);
-  try {
-    return extractFileGraph(file, tree);
-  } finally {
-    tree.delete();
-  }
+  return await withTree(file.language, file.text, (tree) => extractFileGraph(file, tree));
 }
 
 /** A graph with no content and the given problems (for a file that could not be read). */

@@ -131,6 +131,27 @@ export async function parse(
   return track(tree, text.length);
 }
 
+/**
+ * Parse `text`, hand the tree to `inspect`, and free the tree when `inspect`
+ * returns (or throws). The tree lives only for the call, so it skips the
+ * collector bookkeeping of `parse()`: use it for trees that are read once
+ * (a file's graph, a snippet's check). Nodes must not escape `inspect`.
+ */
+export async function withTree<T>(
+  language: LanguageId,
+  text: string,
+  inspect: (tree: Tree) => T,
+): Promise<T> {
+  const parser = await parserFor(language);
+  const tree = parser.parse(text);
+  if (!tree) throw new Error(`Parser for "${language}" returned no tree`);
+  try {
+    return inspect(tree);
+  } finally {
+    tree.delete();
+  }
+}
+
 const queryCache = new Map<string, Query>();
 
 /** A compiled query, cached per language and source (compiling costs ~ms). */

@@ -12,20 +12,27 @@
  * How a call to {@linkcode mapFiles} runs:
  *
  * 1. The files are stat'ed. Below {@linkcode MapFilesOptions.minBytes} bytes
- *    in total, or when no worker-capable entry is known (the engine imported
- *    by a test, no read permission on the entry), everything runs in-process:
- *    each worker must load web-tree-sitter and the grammar itself (~20–30 ms),
- *    which only pays on large inputs.
- * 2. Otherwise the files are sorted largest first and cut into batches of
- *    about {@linkcode MapFilesOptions.batchBytes}; up to
- *    `navigator.hardwareConcurrency` workers each take the next batch as soon
- *    as they finish one. Workers get paths, not texts, and read the files
- *    themselves; they send back plain JSON. While the workers start (they
- *    load the entry module, the runtime and the grammar), the main thread
- *    takes batches from the small end of the queue.
- * 3. A worker that fails (cannot start, crashes) is dropped and its batch is
- *    run again elsewhere; with no worker left the rest runs in-process. The
- *    workers are terminated when the call returns.
+ *    in total, on one core, or when no worker-capable entry is known (the
+ *    engine imported by a test, no read permission on the entry), everything
+ *    runs in-process: each worker must load the entry module, web-tree-sitter
+ *    and the grammar itself (~50 ms), which only pays on large inputs.
+ * 2. Otherwise the files are listed largest first in a {@linkcode SharedQueue}
+ *    and one worker per core but one is started (the main thread is the last
+ *    core). Workers get the list and the queue's shared memory, claim files
+ *    from the large end one at a time, read them themselves and post each
+ *    outcome (plain JSON) as soon as it is ready; nothing waits for the main
+ *    thread to hand out work. The main thread claims from the small end until
+ *    the queue is empty, or until there are as many workers claiming as
+ *    cores when more workers were asked for.
+ * 3. A worker that fails (cannot start, crashes) is dropped; any file it
+ *    claimed but did not finish, and everything when no worker started, runs
+ *    on the main thread at the end. The workers are terminated when the call
+ *    returns.
+ *
+ * On the `graph` benchmark (2 cores, 9.3 MB of Python) the main thread plus
+ * one worker beat two workers and an idle main thread by ~8%: a second
+ * worker costs a second start-up (~50 ms of loading the bundle) and, while
+ * it starts, a third thread on two cores.
  *
  * Jobs are named functions in a table ({@linkcode JOBS}); a job's module is
  * loaded with a dynamic `import()` so that the bundle contains it and a
@@ -40,6 +47,7 @@
 import type { Issue } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
 import type { FileGraph } from "../graph/mod.ts";
+import type { FileGraphText } from "../graph/json.ts";
 
 /** The `name` given to pool workers, so only our own workers serve jobs. */
 export const WORKER_NAME = "graphplan-pool";
@@ -77,15 +85,13 @@ export interface SyntaxCensus {
 }
 
 async function syntaxJob(input: FileJobInput): Promise<SyntaxCensus> {
-  const { parse, syntaxProblems } = await import("./mod.ts");
+  const { syntaxProblems, withTree } = await import("./mod.ts");
   const file = (await workspaceFor(input.root)).read(input.path);
-  const tree = await parse(file.language, file.text);
-  try {
-    const limit = (input.options as { limit?: number } | undefined)?.limit ?? 50;
-    return { length: file.text.length, problems: syntaxProblems(tree, limit) };
-  } finally {
-    tree.delete();
-  }
+  const limit = (input.options as { limit?: number } | undefined)?.limit ?? 50;
+  return await withTree(file.language, file.text, (tree) => ({
+    length: file.text.length,
+    problems: syntaxProblems(tree, limit),
+  }));
 }
 
 /**
@@ -99,6 +105,15 @@ export const JOBS = {
   graph: async () => {
     const { graphFile } = await import("../graph/mod.ts");
     return (async (input: FileJobInput) => graphFile(await workspaceFor(input.root), input.path)) as FileJob;
+  },
+  /** The `graph` job's result as JSON text pieces (`FileGraphText`), serialized in the worker. */
+  graphText: async () => {
+    const [{ graphFile }, { fileGraphText }] = await Promise.all([
+      import("../graph/mod.ts"),
+      import("../graph/json.ts"),
+    ]);
+    return (async (input: FileJobInput) =>
+      fileGraphText(await graphFile(await workspaceFor(input.root), input.path))) as FileJob;
   },
 } satisfies Record<string, () => Promise<FileJob>>;
 
@@ -146,22 +161,80 @@ async function runOne(job: FileJob, input: FileJobInput): Promise<FileOutcome<un
 }
 
 // ---------------------------------------------------------------------------
+// The shared queue
+
+/**
+ * The files of one run, shared by the main thread and the workers. The files
+ * are listed in claim order (largest first) and what is left of them is the
+ * range `[front, back)`, held in one 64-bit word of shared memory: workers
+ * claim from the front, the main thread from the back, each with a
+ * compare-and-swap, so no file is handed out twice and no worker waits for
+ * the main thread to give it work. A second word counts the workers that
+ * have started claiming, which the main thread reads without waiting for a
+ * message.
+ */
+export class SharedQueue {
+  private readonly range: BigInt64Array;
+  private readonly counters: Int32Array;
+
+  /** A queue of `length` items, or a view of an existing one (its `buffer`). */
+  constructor(init: number | SharedArrayBuffer) {
+    const buffer = typeof init === "number" ? new SharedArrayBuffer(16) : init;
+    this.range = new BigInt64Array(buffer, 0, 1);
+    this.counters = new Int32Array(buffer, 8, 1);
+    if (typeof init === "number") Atomics.store(this.range, 0, BigInt(init) << 32n);
+  }
+
+  /** The shared memory, to post to a worker. */
+  get buffer(): SharedArrayBuffer {
+    return this.range.buffer as SharedArrayBuffer;
+  }
+
+  /** Claim the next item from the front (`end: "front"`) or the back; -1 when none is left. */
+  claim(end: "front" | "back"): number {
+    for (;;) {
+      const old = Atomics.load(this.range, 0);
+      const front = Number(old & 0xffffffffn);
+      const back = Number(old >> 32n);
+      if (front >= back) return -1;
+      const next = end === "front" ? old + 1n : old - (1n << 32n);
+      if (Atomics.compareExchange(this.range, 0, old, next) === old) {
+        return end === "front" ? front : back - 1;
+      }
+    }
+  }
+
+  /** Count one more worker as claiming. */
+  markStarted(): void {
+    Atomics.add(this.counters, 0, 1);
+  }
+
+  /** How many workers have started claiming. */
+  get started(): number {
+    return Atomics.load(this.counters, 0);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Worker side
 
-/** A request from the pool to a worker. */
+/** A request from the pool to a worker: claim files of `paths` from the shared queue until it is empty. */
 interface RunRequest {
   type: "run";
   id: number;
   job: string;
   root: string;
+  /** The files, in claim order; the queue hands out indices into this list. */
   paths: string[];
+  queue: SharedArrayBuffer;
   options?: unknown;
 }
 
-/** A reply from a worker to the pool. */
+/** A message from a worker to the pool. */
 type WorkerReply =
   | { type: "ready" }
-  | { type: "done"; id: number; outcomes: FileOutcome<unknown>[] }
+  | { type: "file"; id: number; index: number; outcome: FileOutcome<unknown> }
+  | { type: "done"; id: number }
   | { type: "failed"; id: number; message: string };
 
 /** The parts of a DedicatedWorkerGlobalScope the pool uses. */
@@ -192,10 +265,14 @@ export function maybeRunWorker(): boolean {
     return false;
   }
   const scope = globalThis as unknown as WorkerScope;
+  const served = new Set<number>();
   scope.onmessage = (event) => {
     const request = event.data;
-    serveRequest(request).then(
-      (outcomes) => scope.postMessage({ type: "done", id: request.id, outcomes }),
+    // The pool may send a request twice (see PoolRun.lane): serve it once.
+    if (served.has(request.id)) return;
+    served.add(request.id);
+    serveRequest(request, scope).then(
+      () => scope.postMessage({ type: "done", id: request.id }),
       (err) =>
         scope.postMessage({
           type: "failed",
@@ -208,13 +285,18 @@ export function maybeRunWorker(): boolean {
   return true;
 }
 
-async function serveRequest(request: RunRequest): Promise<FileOutcome<unknown>[]> {
+async function serveRequest(request: RunRequest, scope: WorkerScope): Promise<void> {
   const job = await loadJob(request.job);
-  const outcomes: FileOutcome<unknown>[] = [];
-  for (const path of request.paths) {
-    outcomes.push(await runOne(job, { root: request.root, path, options: request.options }));
+  const queue = new SharedQueue(request.queue);
+  queue.markStarted();
+  for (let index = queue.claim("front"); index >= 0; index = queue.claim("front")) {
+    const outcome = await runOne(job, {
+      root: request.root,
+      path: request.paths[index],
+      options: request.options,
+    });
+    scope.postMessage({ type: "file", id: request.id, index, outcome });
   }
-  return outcomes;
 }
 
 // ---------------------------------------------------------------------------
@@ -224,19 +306,20 @@ async function serveRequest(request: RunRequest): Promise<FileOutcome<unknown>[]
 export interface MapFilesOptions {
   /** The job's options, passed to every call (structured-cloneable). */
   options?: unknown;
-  /** Most workers to start (default `navigator.hardwareConcurrency`); 0 runs in-process. */
+  /**
+   * Most workers to start besides the main thread (default: one per core but
+   * one, `navigator.hardwareConcurrency - 1`); 0 runs in-process.
+   */
   workers?: number;
   /** Smallest total input, in bytes, worth starting workers for (default 3 MiB, see `POOL_DEFAULTS`). */
   minBytes?: number;
-  /** Target bytes per batch sent to a worker (default 256 KiB). */
-  batchBytes?: number;
   /**
    * The module workers start; it must call `maybeRunWorker()` first. Defaults
    * to the entry module that called `maybeRunWorker()` on the main thread,
    * so the engine imported by a test runs in-process.
    */
   entry?: string | URL;
-  /** Whether the main thread takes batches until a worker is ready (default true). */
+  /** Whether the main thread claims files too (default true). */
   help?: boolean;
   /** Receives how the call ran (for benchmarks and tests). */
   report?: (report: PoolReport) => void;
@@ -246,10 +329,9 @@ export interface MapFilesOptions {
 export interface PoolReport {
   /** Workers started (0 when everything ran in-process). */
   workers: number;
-  batches: number;
-  /** Files the main thread handled while the workers were starting. */
+  /** Files the main thread claimed alongside the workers. */
   helped: number;
-  /** Files run on the main thread instead of workers (all of them, or those left after workers failed). */
+  /** Files run on the main thread after the workers ended (all of them when none could start). */
   inProcess: number;
   /** Total bytes of the input, by `stat`. */
   bytes: number;
@@ -263,7 +345,7 @@ export interface PoolReport {
  * lose below ~2 MB (0.64x at 2 MB) and win from ~4 MB (1.26x); each worker
  * pays the bundle load, the runtime and grammar set-up and cold wasm code.
  */
-export const POOL_DEFAULTS = { minBytes: 3 << 20, batchBytes: 256 << 10 } as const;
+export const POOL_DEFAULTS = { minBytes: 3 << 20 } as const;
 
 /**
  * Run the job `job` on every file of `paths` (repository-relative, under
@@ -286,17 +368,17 @@ export async function mapFiles<T>(
     if (debugEnabled()) console.error(`graphplan pool: ${job}: ${JSON.stringify(value)}`);
   };
   if (typeof plan === "string") {
-    report({ workers: 0, batches: 0, helped: 0, inProcess: paths.length, bytes, reason: plan });
+    report({ workers: 0, helped: 0, inProcess: paths.length, bytes, reason: plan });
     return await runInProcess<T>(job, paths, root, options.options);
   }
-  const batches = makeBatches(sizes, options.batchBytes ?? POOL_DEFAULTS.batchBytes);
-  const workers = Math.min(plan.workers, batches.length);
-  const outcomes = new Array<FileOutcome<T>>(paths.length);
-  const run = new PoolRun(
-    { job, root, options: options.options, entry: plan.entry, paths, batches, outcomes },
-  );
-  const { helped, inProcess } = await run.execute(workers, options.help ?? true);
-  report({ workers, batches: batches.length, helped, inProcess, bytes });
+  const workers = Math.min(plan.workers, paths.length);
+  // Largest first, so that the last files to finish are small ones.
+  const order = sizes.map((_, index) => index).sort((a, b) => sizes[b] - sizes[a]);
+  const run = new PoolRun<T>({ job, root, options: options.options, entry: plan.entry, paths, order });
+  // The main thread stops claiming once every core has a worker claiming.
+  const help = options.help ?? true ? plan.cores : 0;
+  const { outcomes, helped, inProcess } = await run.execute(workers, help);
+  report({ workers, helped, inProcess, bytes });
   return outcomes;
 }
 
@@ -345,10 +427,10 @@ function planWorkers(
   files: number,
   bytes: number,
   options: MapFilesOptions,
-): { workers: number; entry: string } | string {
+): { workers: number; entry: string; cores: number } | string {
   const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency ?? 1 : 1;
-  const workers = options.workers ?? cores;
-  if (workers < 1) return "workers disabled";
+  const workers = options.workers ?? cores - 1;
+  if (workers < 1) return options.workers === undefined ? "one core" : "workers disabled";
   if (files < 2) return "fewer than 2 files";
   const minBytes = options.minBytes ?? POOL_DEFAULTS.minBytes;
   if (bytes < minBytes) return `input below ${minBytes} bytes`;
@@ -362,88 +444,89 @@ function planWorkers(
       return "cannot check read permission on the entry module";
     }
   }
-  return { workers, entry };
+  return { workers, entry, cores };
 }
 
-/** Indices of files grouped in batches of about `batchBytes`, largest files first. */
-function makeBatches(sizes: number[], batchBytes: number): number[][] {
-  const order = sizes.map((_, index) => index).sort((a, b) => sizes[b] - sizes[a]);
-  const batches: number[][] = [];
-  let current: number[] = [];
-  let currentBytes = 0;
-  for (const index of order) {
-    current.push(index);
-    currentBytes += sizes[index];
-    if (currentBytes >= batchBytes) {
-      batches.push(current);
-      current = [];
-      currentBytes = 0;
-    }
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
-}
-
-interface RunSpec<T> {
+interface RunSpec {
   job: string;
   root: string;
   options: unknown;
   entry: string;
   paths: readonly string[];
-  batches: number[][];
-  outcomes: FileOutcome<T>[];
+  /** Indices into `paths`, largest file first: the queue's claim order. */
+  order: number[];
 }
 
 /** How long a worker may take to load the entry module, the runtime and say "ready". */
 const READY_TIMEOUT_MS = 20_000;
 
-/** One parallel `mapFiles` call: a queue of batches shared by its workers. */
+/**
+ * One parallel `mapFiles` call. Workers claim files from the large end of a
+ * shared queue and post each outcome as soon as it is ready; the main thread
+ * claims from the small end (see `help`). Whatever no worker finished (all
+ * failed, or one died holding a file) runs on the main thread at the end.
+ */
 class PoolRun<T> {
-  private readonly spec: RunSpec<T>;
-  private readonly queue: number[];
+  private readonly spec: RunSpec;
+  private readonly queue: SharedQueue;
+  /** Outcomes by claim position (index into `order`). */
+  private readonly done: (FileOutcome<T> | undefined)[];
+  /** The paths in claim order, as sent to workers. */
+  private readonly claimPaths: string[];
   private nextId = 0;
-  /** Workers that said "ready". */
-  private ready = 0;
 
-  constructor(spec: RunSpec<T>) {
+  constructor(spec: RunSpec) {
     this.spec = spec;
-    this.queue = spec.batches.map((_, index) => index);
+    this.queue = new SharedQueue(spec.order.length);
+    this.done = new Array(spec.order.length);
+    this.claimPaths = spec.order.map((index) => spec.paths[index]);
+  }
+
+  /** Start `workers` workers; the main thread claims files until `helpUntil` workers claim (0: never). */
+  async execute(
+    workers: number,
+    helpUntil: number,
+  ): Promise<{ outcomes: FileOutcome<T>[]; helped: number; inProcess: number }> {
+    const lanes: Promise<void>[] = [];
+    for (let i = 0; i < workers; i++) lanes.push(this.lane());
+    const helped = helpUntil > 0 ? await this.help(helpUntil) : 0;
+    await Promise.all(lanes);
+    let inProcess = 0;
+    const fn = await loadJob(this.spec.job);
+    for (let position = 0; position < this.done.length; position++) {
+      if (this.done[position]) continue;
+      this.done[position] = await this.runHere(fn, position);
+      inProcess++;
+    }
+    const outcomes = new Array<FileOutcome<T>>(this.spec.paths.length);
+    this.spec.order.forEach((index, position) => outcomes[index] = this.done[position]!);
+    return { outcomes, helped, inProcess };
   }
 
   /**
-   * Run every batch. Until the first worker is ready, the main thread takes
-   * batches itself (from the small end of the queue), so worker start-up is
-   * not dead time. Returns the files the main thread handled while helping,
-   * and those it ran because every worker failed.
+   * Take files from the small end until the queue is empty or `until`
+   * workers claim (one per core: a thread more would only compete). The
+   * workers' count is read from shared memory, so this loop never needs to
+   * hand control back to the event loop.
    */
-  async execute(workers: number, help: boolean): Promise<{ helped: number; inProcess: number }> {
-    const lanes: Promise<void>[] = [];
-    for (let i = 0; i < workers; i++) lanes.push(this.lane());
-    const helped = help ? await this.help() : 0;
-    await Promise.all(lanes);
-    // Whatever no worker could take (all failed) runs here.
-    let inProcess = 0;
-    for (const batch of this.queue.splice(0)) inProcess += await this.runHere(batch);
-    return { helped, inProcess };
-  }
-
-  private async help(): Promise<number> {
+  private async help(until: number): Promise<number> {
+    const fn = await loadJob(this.spec.job);
     let files = 0;
-    for (;;) {
-      // A macrotask turn lets the workers' "ready" messages in between batches.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (this.ready > 0 || this.queue.length === 0) return files;
-      files += await this.runHere(this.queue.pop()!);
+    while (this.queue.started < until) {
+      const position = this.queue.claim("back");
+      if (position < 0) break;
+      this.done[position] = await this.runHere(fn, position);
+      files++;
     }
+    return files;
   }
 
-  private async runHere(batch: number): Promise<number> {
-    const paths = this.spec.batches[batch].map((index) => this.spec.paths[index]);
-    this.store(batch, await runInProcess<T>(this.spec.job, paths, this.spec.root, this.spec.options));
-    return paths.length;
+  private runHere(fn: FileJob, position: number): Promise<FileOutcome<T>> {
+    const input = { root: this.spec.root, path: this.claimPaths[position], options: this.spec.options };
+    return runOne(fn, input) as Promise<FileOutcome<T>>;
   }
 
-  /** One worker's life: start, take batches until the queue is empty, stop. */
+  /** One worker's life: start, claim files until the queue is empty, stop. */
   private async lane(): Promise<void> {
     let worker: Worker;
     try {
@@ -451,97 +534,64 @@ class PoolRun<T> {
     } catch {
       return;
     }
-    const channel = new WorkerChannel(worker, READY_TIMEOUT_MS);
+    const id = this.nextId++;
+    const request: RunRequest = {
+      type: "run",
+      id,
+      job: this.spec.job,
+      root: this.spec.root,
+      paths: this.claimPaths,
+      queue: this.queue.buffer,
+      options: this.spec.options,
+    };
+    // Sent at once, so the worker starts claiming as soon as it can without
+    // waiting for this (busy) thread to hear "ready". An entry that calls
+    // maybeRunWorker() after an `await` may miss it: "ready" sends it again
+    // and the worker serves each request id once.
+    worker.postMessage(request);
     try {
-      await channel.ready;
-      this.ready++;
-      for (let batch = this.queue.shift(); batch !== undefined; batch = this.queue.shift()) {
-        const paths = this.spec.batches[batch].map((index) => this.spec.paths[index]);
-        const id = this.nextId++;
-        let outcomes: FileOutcome<unknown>[];
-        try {
-          outcomes = await channel.request({
-            type: "run",
-            id,
-            job: this.spec.job,
-            root: this.spec.root,
-            paths,
-            options: this.spec.options,
-          });
-        } catch (err) {
-          this.queue.unshift(batch);
-          throw err;
-        }
-        this.store(batch, outcomes as FileOutcome<T>[]);
-      }
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `Pool worker did not start within ${READY_TIMEOUT_MS} ms (does the entry call maybeRunWorker()?)`,
+              ),
+            ),
+          READY_TIMEOUT_MS,
+        );
+        const stop = (err?: Error) => {
+          clearTimeout(timer);
+          if (err) reject(err);
+          else resolve();
+        };
+        worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+          const reply = event.data;
+          switch (reply.type) {
+            case "ready":
+              clearTimeout(timer);
+              worker.postMessage(request);
+              return;
+            case "file":
+              if (reply.id === id) this.done[reply.index] = reply.outcome as FileOutcome<T>;
+              return;
+            case "done":
+              return stop();
+            case "failed":
+              return stop(new Error(reply.message));
+          }
+        };
+        worker.onerror = (event: ErrorEvent) => {
+          event.preventDefault();
+          stop(new Error(`Pool worker failed: ${event.message}`));
+        };
+        worker.onmessageerror = () => stop(new Error("Pool worker sent an unreadable message"));
+      });
     } catch {
-      // The worker failed: its batch went back to the queue for the others (or the main thread).
+      // The worker failed: files it claimed but did not finish run on the main thread at the end.
     } finally {
       worker.terminate();
     }
-  }
-
-  private store(batch: number, outcomes: FileOutcome<T>[]): void {
-    const indices = this.spec.batches[batch];
-    for (let i = 0; i < indices.length; i++) this.spec.outcomes[indices[i]] = outcomes[i];
-  }
-}
-
-/** Request/reply over one worker, failing every pending request when the worker dies. */
-class WorkerChannel {
-  readonly ready: Promise<void>;
-  private pending?: {
-    id: number;
-    resolve: (outcomes: FileOutcome<unknown>[]) => void;
-    reject: (err: Error) => void;
-  };
-  private failure?: Error;
-  private readonly worker: Worker;
-
-  constructor(worker: Worker, readyTimeoutMs: number) {
-    this.worker = worker;
-    let markReady!: () => void;
-    let markFailed!: (err: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => {
-      markReady = resolve;
-      markFailed = reject;
-    });
-    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
-      const reply = event.data;
-      if (reply.type === "ready") return markReady();
-      const pending = this.pending;
-      if (!pending || pending.id !== reply.id) return;
-      this.pending = undefined;
-      if (reply.type === "done") pending.resolve(reply.outcomes);
-      else pending.reject(new Error(reply.message));
-    };
-    const die = (message: string) => {
-      this.failure ??= new Error(message);
-      markFailed(this.failure);
-      this.pending?.reject(this.failure);
-      this.pending = undefined;
-    };
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      die(`Pool worker failed: ${event.message}`);
-    };
-    worker.onmessageerror = () => die("Pool worker sent an unreadable message");
-    // An entry module that never calls maybeRunWorker() never says "ready".
-    const timer = setTimeout(
-      () =>
-        die(`Pool worker did not start within ${readyTimeoutMs} ms (does the entry call maybeRunWorker()?)`),
-      readyTimeoutMs,
-    );
-    this.ready.then(() => clearTimeout(timer), () => clearTimeout(timer));
-  }
-
-  /** Send one request and wait for its reply. */
-  request(request: RunRequest): Promise<FileOutcome<unknown>[]> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.pending = { id: request.id, resolve, reject };
-      this.worker.postMessage(request);
-    });
   }
 }
 
@@ -555,8 +605,24 @@ export function graphMapper(
   workspace: Workspace,
   options: Omit<MapFilesOptions, "options"> = {},
 ): (paths: string[]) => Promise<FileGraph[]> {
+  return jobMapper<FileGraph>("graph", workspace, options);
+}
+
+/** The same as {@linkcode graphMapper}, for `buildGraphText`: each file's graph comes back as JSON text. */
+export function graphTextMapper(
+  workspace: Workspace,
+  options: Omit<MapFilesOptions, "options"> = {},
+): (paths: string[]) => Promise<FileGraphText[]> {
+  return jobMapper<FileGraphText>("graphText", workspace, options);
+}
+
+function jobMapper<T>(
+  job: JobName,
+  workspace: Workspace,
+  options: Omit<MapFilesOptions, "options">,
+): (paths: string[]) => Promise<T[]> {
   return async (paths) => {
-    const outcomes = await mapFiles<FileGraph>("graph", paths, { ...options, workspace });
+    const outcomes = await mapFiles<T>(job, paths, { ...options, workspace });
     return outcomes.map((outcome) => {
       if (outcome.error) throw new Error(`Cannot graph "${outcome.path}": ${outcome.error.message}`);
       return outcome.value;

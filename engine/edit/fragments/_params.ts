@@ -7,7 +7,7 @@
  */
 
 import { error, type Issue } from "../../issue.ts";
-import { type Node, parse } from "../../parse/mod.ts";
+import { type Node, withTree } from "../../parse/mod.ts";
 
 /** Python's hard keywords: not usable as identifiers. */
 export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
@@ -70,15 +70,13 @@ export async function validateTarget(value: string, name: string): Promise<Issue
 /** Problems with `value` as one item of a class's base list (`Base`, `metaclass=Meta`, `*bases`). */
 export async function validateBase(value: string, name: string): Promise<Issue[]> {
   if (value.trim() !== "") {
-    const tree = await parse("python", `class _(${value}\n): pass\n`);
-    try {
+    const valid = await withTree("python", `class _(${value}\n): pass\n`, (tree) => {
       const root = tree.rootNode;
       const statements = named(root);
       const args = statements[0]?.childForFieldName("superclasses");
-      if (!root.hasError && statements.length === 1 && args && named(args).length === 1) return [];
-    } finally {
-      tree.delete();
-    }
+      return !root.hasError && statements.length === 1 && args !== null && named(args).length === 1;
+    });
+    if (valid) return [];
   }
   return [
     error(
@@ -115,8 +113,7 @@ function isTarget(node: Node): boolean {
  * that `accept` accepts (given the expression inside the parentheses).
  */
 async function expressionCheck(text: string, accept: (node: Node) => boolean): Promise<boolean> {
-  const tree = await parse("python", `(${text}\n)\n`);
-  try {
+  return await withTree("python", `(${text}\n)\n`, (tree) => {
     const root = tree.rootNode;
     if (root.hasError) return false;
     const statements = named(root);
@@ -126,9 +123,7 @@ async function expressionCheck(text: string, accept: (node: Node) => boolean): P
     if (expr[0].type !== "parenthesized_expression") return accept(expr[0]);
     const inner = named(expr[0]);
     return inner.length === 1 && accept(inner[0]);
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 function named(node: Node): Node[] {

@@ -17,7 +17,7 @@
 import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
-import { type LanguageId, type Node, parse } from "../../parse/mod.ts";
+import { type LanguageId, type Node, withTree } from "../../parse/mod.ts";
 import { z } from "zod";
 import { LOCATOR_SCHEMA } from "../../locate/schema.ts";
 import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
@@ -201,8 +201,7 @@ export async function snippetPrecedence(
 ): Promise<number> {
   const prefix = "__x = (";
   const text = `${prefix}\n${dedent(expression).trim()}\n)${isJsFamily(language) ? ";" : ""}\n`;
-  const tree = await parse(language, text);
-  try {
+  return await withTree(language, text, (tree) => {
     const statement = tree.rootNode.namedChild(0);
     const right = statement?.namedChild(0)?.childForFieldName("right");
     if (!right) return 0;
@@ -211,9 +210,7 @@ export async function snippetPrecedence(
     if (right.type === "generator_expression") return 0;
     const inner = right.namedChildren.filter((c) => c && c.type !== "comment");
     return inner.length === 1 ? table.precedence(inner[0]!) : 0;
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 /**

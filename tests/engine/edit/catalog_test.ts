@@ -244,9 +244,15 @@ Deno.test("language and group filters", () => {
 });
 
 Deno.test("graphplan catalog: markdown, --json entries, filters, usage errors", async () => {
+  // The markdown goes out through console.log, JSON through stdout's writeSync: capture both.
   const logged: string[] = [];
   const original = console.log;
+  const originalWrite = Deno.stdout.writeSync;
   console.log = (...args: unknown[]) => logged.push(args.join(" "));
+  Deno.stdout.writeSync = (bytes: Uint8Array) => {
+    logged.push(new TextDecoder().decode(bytes).replace(/\n$/, ""));
+    return bytes.length;
+  };
   try {
     assert.equal(await catalogCommand.run(parseCommandArgs(catalogCommand, ["--language", "python"])), 0);
     assert.equal(logged.join("\n"), renderCatalog({ language: "python" }).trimEnd());
@@ -262,6 +268,7 @@ Deno.test("graphplan catalog: markdown, --json entries, filters, usage errors", 
     assert.ok(entries.every((entry) => !Object.hasOwn(entry, "run")));
   } finally {
     console.log = original;
+    Deno.stdout.writeSync = originalWrite;
   }
   assert.throws(
     () => catalogCommand.run(parseCommandArgs(catalogCommand, ["--language", "cobol"])),

@@ -1,8 +1,9 @@
 /**
- * The worker pool: results in workers equal results in-process (syntax
- * census and code graph of the corpus files), issues cross the worker
- * boundary intact, and the pool falls back in-process when it has no entry
- * module or its workers cannot start.
+ * The worker pool: its shared queue hands out every file exactly once under
+ * a real race between threads; results in workers equal results in-process
+ * (syntax census and code graph of the corpus files), issues cross the
+ * worker boundary intact, and the pool falls back in-process when it has no
+ * entry module or its workers cannot start.
  */
 
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ import {
   mapFiles,
   POOL_DEFAULTS,
   type PoolReport,
+  SharedQueue,
   type SyntaxCensus,
 } from "../../../engine/parse/pool.ts";
 import { Workspace } from "../../../engine/workspace.ts";
@@ -36,6 +38,66 @@ async function corpusRepo(limit = Infinity): Promise<{ dir: string; paths: strin
   return { dir, paths };
 }
 
+Deno.test("SharedQueue: claims from both ends meet in the middle, then nothing is left", () => {
+  const queue = new SharedQueue(5);
+  assert.deepEqual([queue.claim("front"), queue.claim("back"), queue.claim("front")], [0, 4, 1]);
+  assert.deepEqual([queue.claim("back"), queue.claim("back")], [3, 2]);
+  assert.equal(queue.claim("front"), -1);
+  assert.equal(queue.claim("back"), -1);
+  assert.equal(new SharedQueue(0).claim("front"), -1);
+  // A view of the same memory sees the same state.
+  const shared = new SharedQueue(3);
+  shared.claim("front");
+  assert.equal(new SharedQueue(shared.buffer).claim("front"), 1);
+  assert.equal(shared.started, 0);
+  new SharedQueue(shared.buffer).markStarted();
+  assert.equal(shared.started, 1);
+});
+
+Deno.test("SharedQueue: two workers and the main thread racing claim every item exactly once", async () => {
+  const length = 500_000;
+  const queue = new SharedQueue(length);
+  const workers = [0, 1].map(() =>
+    new Worker(new URL("./_queue_worker.ts", import.meta.url), { type: "module" })
+  );
+  try {
+    const ready: Promise<void>[] = [];
+    const results = workers.map((worker, i) =>
+      new Promise<number[]>((resolve, reject) => {
+        let markReady!: () => void;
+        ready[i] = new Promise((done) => markReady = done);
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(event.message));
+        };
+        worker.onmessage = (event: MessageEvent<number[] | "ready">) => {
+          if (event.data === "ready") markReady();
+          else resolve(event.data);
+        };
+      })
+    );
+    await Promise.all(ready);
+    // Start all three at once: the workers claim from the front, the main thread from the back.
+    for (const worker of workers) worker.postMessage(queue.buffer);
+    const mine: number[] = [];
+    for (let index = queue.claim("back"); index >= 0; index = queue.claim("back")) mine.push(index);
+    const [first, second] = await Promise.all(results);
+    // The race happened: both sides got items.
+    assert.ok(
+      first.length + second.length > 0 && mine.length > 0,
+      `${first.length}/${second.length}/${mine.length}`,
+    );
+    const all = [...first, ...second, ...mine].sort((a, b) => a - b);
+    assert.equal(all.length, length);
+    assert.ok(all.every((index, i) => index === i), "every index claimed exactly once");
+    // Each side claimed in its own direction.
+    assert.ok(first.every((index, i) => i === 0 || index > first[i - 1]));
+    assert.ok(mine.every((index, i) => i === 0 || index < mine[i - 1]));
+  } finally {
+    workers.forEach((worker) => worker.terminate());
+  }
+});
+
 Deno.test({
   name: "the syntax census from 2 workers equals the in-process one, in input order",
   ignore: CORPUS_SKIP !== undefined,
@@ -51,13 +113,11 @@ Deno.test({
         workers: 2,
         entry: ENTRY,
         minBytes: 0,
-        batchBytes: 128 << 10,
         report: (r) => report = r,
       });
       assert.equal(report?.workers, 2);
       assert.equal(report?.inProcess, 0);
-      assert.ok(report!.batches > 10, `${report?.batches} batches`);
-      // The main thread may have taken a few batches while the workers started, never all.
+      // The main thread may have taken files while the workers started, never all.
       assert.ok(report!.helped < input.length, `${report?.helped} files helped`);
       assert.deepEqual(parallel, sequential);
       assert.deepEqual(parallel.map((outcome) => outcome.path), input);
@@ -67,6 +127,37 @@ Deno.test({
         "file-not-found",
         "unknown-language",
       ]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "by default the main thread works beside one worker per core but one",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo(60);
+    try {
+      const sequential = await mapFiles<SyntaxCensus>("syntax", paths, { workspace: dir, workers: 0 });
+      let report: PoolReport | undefined;
+      const parallel = await mapFiles<SyntaxCensus>("syntax", paths, {
+        workspace: dir,
+        entry: ENTRY,
+        minBytes: 0,
+        report: (r) => report = r,
+      });
+      assert.deepEqual(parallel, sequential);
+      const cores = navigator.hardwareConcurrency;
+      if (cores < 2) {
+        assert.equal(report?.reason, "one core");
+        return;
+      }
+      assert.equal(report?.workers, cores - 1);
+      assert.equal(report?.inProcess, 0);
+      // Fewer workers than cores: the main thread claims until the queue is empty,
+      // so it always gets the smallest file at least.
+      assert.ok(report!.helped > 0 && report!.helped < paths.length, `${report?.helped} files helped`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
