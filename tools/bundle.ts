@@ -3,13 +3,19 @@
  * portable form of GraphPlan, run by any `deno` executable with no file
  * beside it.
  *
- * Two steps: `deno bundle` of `main.ts`, then every character above U+00FF
- * that survived bundling (an arrow in a kept comment, a non-Latin script in a
- * string) is written as a `\uXXXX` escape. V8 stores a source that is all
- * Latin-1 one byte per character and any other source two bytes per
- * character, for the whole file, at every start (measured: +60 ms and +70 MB
- * on the 23 MB uncompressed-grammar bundle). The escapes mean the same in
- * strings, regular expressions, template literals, identifiers and comments.
+ * `deno bundle` of `main.ts`, then two rewrites of its output that make every
+ * start cheaper (the CLI's, and each pool worker's):
+ * - every character above U+00FF that survived bundling (an arrow in a kept
+ *   comment, a non-Latin script in a string) is written as a `\uXXXX`
+ *   escape. V8 stores a source that is all Latin-1 one byte per character
+ *   and any other source two bytes per character, for the whole file, at
+ *   every start (measured: +60 ms and +70 MB on the 23 MB
+ *   uncompressed-grammar bundle). The escapes mean the same in strings,
+ *   regular expressions, template literals, identifiers and comments;
+ * - the `require` that `deno bundle` gives CommonJS dependencies (the `yaml`
+ *   package asks it for `node:process` and `node:buffer`) is created on
+ *   first use instead of from a static `node:module` import, which would
+ *   start Node's compatibility layer (~11 ms) at every start.
  * The result is renamed into place, so a reader never sees half a bundle.
  *
  * Usage: `deno run -A tools/bundle.ts [--out FILE]` (the `bundle` task).
@@ -36,7 +42,7 @@ export async function buildBundle(out: string): Promise<string> {
         `"deno bundle" failed (exit ${result.code}): ${new TextDecoder().decode(result.stderr).trim()}`,
       );
     }
-    await Deno.writeTextFile(temp, latin1Only(await Deno.readTextFile(temp)));
+    await Deno.writeTextFile(temp, lazyRequire(latin1Only(await Deno.readTextFile(temp))));
     await Deno.rename(temp, out);
     return out;
   } finally {
@@ -47,6 +53,26 @@ export async function buildBundle(out: string): Promise<string> {
 /** `text` with every UTF-16 code unit above 0xFF written as a `\uXXXX` escape. */
 export function latin1Only(text: string): string {
   return text.replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The prologue `deno bundle` (2.x) writes when a CommonJS dependency calls `require`. */
+const EAGER_REQUIRE = `import { createRequire as __deno_internal_createRequire } from "node:module";
+var __require = __deno_internal_createRequire(import.meta.url);
+`;
+
+const LAZY_REQUIRE = `var __deno_internal_require;
+var __require = (id) =>
+  (__deno_internal_require ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id);
+`;
+
+/**
+ * `text` with the bundle's eager `require` prologue replaced by one that
+ * loads `node:module` when `require` is first called. A bundle without that
+ * prologue is returned unchanged (the bundle tests check that no
+ * `node:module` import is left).
+ */
+export function lazyRequire(text: string): string {
+  return text.replace(EAGER_REQUIRE, LAZY_REQUIRE);
 }
 
 if (import.meta.main) {

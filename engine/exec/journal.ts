@@ -31,11 +31,11 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import { error, fail, type Issue, IssueError } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
 import { VERSION } from "../../version.ts";
 import { atomicWrite, syncDirectory, writeFileDurable } from "./atomic_write.ts";
+import { sha256Hex } from "./hash.ts";
 import { journalDirFor, stateHome } from "./state_dir.ts";
 
 interface OriginalRecord {
@@ -69,7 +69,7 @@ export interface RollbackReport {
 
 /** SHA-256 of `bytes`, hex. */
 export function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return sha256Hex(bytes);
 }
 
 /** The journal of one running plan. */

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import { fail } from "../issue.ts";
+import { sha256Hex } from "./hash.ts";
 
 /** The GraphPlan state directory (not created here). */
 export function stateHome(): string {
@@ -33,7 +33,7 @@ export function stateHome(): string {
 
 /** The journal directory of the repository whose real path is `root`. */
 export function journalDirFor(root: string): string {
-  const key = createHash("sha256").update(root).digest("hex").slice(0, 24);
+  const key = sha256Hex(root).slice(0, 24);
   const dir = `${stateHome()}/journal-${key}`;
   if (dir === root || dir.startsWith(root + "/")) {
     fail("state-dir-inside-repo", `The state directory "${dir}" is inside the repository "${root}"`, {

@@ -8,7 +8,8 @@
  * Only nodes that matter become `Node` objects (one allocation each); the
  * rest cost two or three cursor calls. Subtrees that cannot matter
  * (expressions in Python, strings, comments, type annotations elsewhere) are
- * never entered.
+ * never entered, and a statement whose body comes last (a Python `def`) is
+ * entered at its body, past the keywords, name and parameters.
  *
  * Two stacks ride along with the cursor:
  * - the type id at each depth, so "is this function directly in a class
@@ -35,6 +36,7 @@ import { endLine, type Node, syntaxProblems, type Tree } from "../parse/mod.ts";
 import type { SourceFile } from "../workspace.ts";
 import { rulesFor } from "./languages/mod.ts";
 import {
+  BODY_LAST,
   type CompiledRules,
   compileRules,
   DESCEND,
@@ -127,6 +129,14 @@ export function extractFileGraph(file: SourceFile, tree: Tree): FileGraph {
       if (bits & (SYMBOL | IMPORT | LINE)) {
         if (guards[id] === undefined) visit(id, bits, depth);
         else pending = true;
+      }
+      if (bits & BODY_LAST && cursor.gotoLastChild()) {
+        // Straight to the body; anything else last (a comment) and the node is entered as usual.
+        if (table.bodyLast[id]!.has(cursor.nodeTypeId)) {
+          depth++;
+          continue;
+        }
+        cursor.gotoParent();
       }
       if (bits & DESCEND && cursor.gotoFirstChild()) {
         depth++;

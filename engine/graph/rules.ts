@@ -88,6 +88,15 @@ export interface LanguageRules {
    * A guarded type must be one the walk enters (not in `skip`).
    */
   guards?: Record<string, Guard>;
+  /**
+   * Node types whose last child, when it has the given type, is the only
+   * child worth entering (a Python `def`'s body after `def name(...) :`):
+   * the walk jumps to it instead of stepping over the keywords, the name and
+   * the parameters. When the last child has another type (a comment), the
+   * walk enters the node from its first child as usual. Not for guarded
+   * types.
+   */
+  bodyLast?: Record<string, string>;
 }
 
 /** The walk enters the node's children. */
@@ -100,10 +109,12 @@ export const IMPORT = 4;
 export const LINE = 8;
 /** The node type sits between a class-like symbol and its methods. */
 export const TRANSPARENT = 16;
+/** Enter the node at its last child when that child has the type in `bodyLast` (see `LanguageRules.bodyLast`). */
+export const BODY_LAST = 32;
 
 /** Rules turned into tables indexed by node type id. */
 export interface CompiledRules {
-  /** Bit set of DESCEND, SYMBOL, IMPORT, LINE, TRANSPARENT per type id (65536 entries). */
+  /** Bit set of DESCEND, SYMBOL, IMPORT, LINE, TRANSPARENT, BODY_LAST per type id (65536 entries). */
   flags: Uint8Array;
   /** Type name per id (for rule contexts). */
   typeNames: string[];
@@ -114,6 +125,8 @@ export interface CompiledRules {
   modifierLists: ReadonlySet<string>;
   /** Per type id, the filter on its first child (see `LanguageRules.guards`). */
   guards: (CompiledGuard | undefined)[];
+  /** Per BODY_LAST type id, the type ids its last child may have to be entered directly. */
+  bodyLast: (ReadonlySet<number> | undefined)[];
 }
 
 /** tree-sitter's id for ERROR nodes (`ts_builtin_sym_error` as an unsigned 16-bit value). */
@@ -141,6 +154,8 @@ export function compileRules(language: Language, rules: LanguageRules): Compiled
   const imports: (((node: Node) => ImportSpec[]) | undefined)[] = [];
   const lineKinds: (LineKindRule | undefined)[] = [];
   const guards: (CompiledGuard | undefined)[] = [];
+  const bodyLast: Set<number>[] = [];
+  const bodyTypes = new Map<string, Set<number>[]>(); // body type name → the sets to fill
   const firstTypes = new Map<string, Set<number>[]>(); // type name → the guards' id sets to fill
   const descendOnly = rules.descendOnly ? new Set(rules.descendOnly) : undefined;
   const skip = new Set(rules.skip ?? []);
@@ -171,11 +186,19 @@ export function compileRules(language: Language, rules: LanguageRules): Compiled
       for (const type of first) firstTypes.set(type, [...firstTypes.get(type) ?? [], ids]);
       guards[id] = { first: ids, words: new Set(words) };
     }
+    if (rules.bodyLast && Object.hasOwn(rules.bodyLast, name) && bits & DESCEND) {
+      if (guards[id]) throw new Error(`Graph rules: "${name}" cannot be both guarded and bodyLast`);
+      const ids = new Set<number>();
+      bodyTypes.set(rules.bodyLast[name], [...bodyTypes.get(rules.bodyLast[name]) ?? [], ids]);
+      bodyLast[id] = ids;
+      bits |= BODY_LAST;
+    }
     flags[id] = bits;
   }
   for (let id = 0; id < count; id++) {
     if (!language.nodeTypeIsNamed(id)) continue;
     for (const ids of firstTypes.get(typeNames[id]) ?? []) ids.add(id);
+    for (const ids of bodyTypes.get(typeNames[id]) ?? []) ids.add(id);
   }
   flags[ERROR_ID] = DESCEND; // symbols inside a broken region are still found
   typeNames[ERROR_ID] = "ERROR";
@@ -188,6 +211,7 @@ export function compileRules(language: Language, rules: LanguageRules): Compiled
     decorators: new Set(rules.decorators ?? []),
     modifierLists: new Set(rules.modifierLists ?? []),
     guards,
+    bodyLast,
   };
   perLanguage.set(rules, table);
   return table;

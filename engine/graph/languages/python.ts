@@ -87,4 +87,17 @@ export const PYTHON: LanguageRules = {
     "match_statement",
     "case_clause",
   ],
+  // Statements whose block comes last: everything before it is keywords and
+  // expressions. (if, for, while and try go on after their first block.)
+  bodyLast: {
+    function_definition: "block",
+    class_definition: "block",
+    elif_clause: "block",
+    else_clause: "block",
+    except_clause: "block",
+    except_group_clause: "block",
+    finally_clause: "block",
+    with_statement: "block",
+    case_clause: "block",
+  },
 };
