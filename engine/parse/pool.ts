@@ -311,7 +311,7 @@ export interface MapFilesOptions {
    * one, `navigator.hardwareConcurrency - 1`); 0 runs in-process.
    */
   workers?: number;
-  /** Smallest total input, in bytes, worth starting workers for (default 3 MiB, see `POOL_DEFAULTS`). */
+  /** Smallest total input, in bytes, worth starting workers for (default 1 MiB, see `POOL_DEFAULTS`). */
   minBytes?: number;
   /**
    * The module workers start; it must call `maybeRunWorker()` first. Defaults
@@ -341,11 +341,12 @@ export interface PoolReport {
 
 /**
  * Defaults of {@linkcode MapFilesOptions}. `minBytes` comes from the `pool`
- * benchmark on 2 cores with workers starting the one-file bundle: 2 workers
- * lose below ~2 MB (0.64x at 2 MB) and win from ~4 MB (1.26x); each worker
- * pays the bundle load, the runtime and grammar set-up and cold wasm code.
+ * benchmark on 2 cores, the worker starting the one-file bundle: the main
+ * thread and one worker break even at ~0.5 MiB (0.97x) and win from 1 MiB
+ * (1.18x; 1.54x at 2 MiB); the worker pays the bundle load, the runtime and
+ * grammar set-up and cold code.
  */
-export const POOL_DEFAULTS = { minBytes: 3 << 20 } as const;
+export const POOL_DEFAULTS = { minBytes: 1 << 20 } as const;
 
 /**
  * Run the job `job` on every file of `paths` (repository-relative, under
