@@ -11,7 +11,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { resolve } from "../engine/node_builtins.ts";
 import type { Config } from "./config.ts";
 import { createEnvironment, type Environment } from "./env/mod.ts";
 import {

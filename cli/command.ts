@@ -8,7 +8,8 @@
  * @module
  */
 
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
+import { parseArgs } from "../engine/node_builtins.ts";
 import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
 
 /** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */

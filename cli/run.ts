@@ -7,7 +7,7 @@
  * @module
  */
 
-import { basename, resolve } from "node:path";
+import { basename, resolve } from "../engine/node_builtins.ts";
 import { type Command, EXIT, stringOption, UsageError } from "./command.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";

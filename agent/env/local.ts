@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../../engine/node_builtins.ts";
 import { ProcessLineSession, spawnHost } from "./line_session.ts";
 import { runProcess } from "./process.ts";
 import {

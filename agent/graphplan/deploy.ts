@@ -19,8 +19,7 @@
  */
 
 import { buildBundle } from "../../tools/bundle.ts";
-import { dirname, join } from "node:path";
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/node_builtins.ts";
 import type { Environment } from "../env/mod.ts";
 import { HelperError, SessionHelper } from "./helper.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../engine/node_builtins.ts";
 import type { Environment } from "../env/mod.ts";
 import { shellQuote } from "./deploy.ts";
 

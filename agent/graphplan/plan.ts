@@ -12,7 +12,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../engine/node_builtins.ts";
 import { formatIssue, type Issue } from "../../engine/issue.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";

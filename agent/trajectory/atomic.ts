@@ -7,7 +7,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../engine/node_builtins.ts";
 
 const queues = new Map<string, Promise<unknown>>();
 

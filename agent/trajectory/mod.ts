@@ -17,7 +17,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../engine/node_builtins.ts";
 import type { Message, ModelStats } from "../model/types.ts";
 import { VERSION } from "../../version.ts";
 import { writeJsonAtomic } from "./atomic.ts";

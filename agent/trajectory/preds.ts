@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../engine/node_builtins.ts";
 import { serialize, writeTextAtomic } from "./atomic.ts";
 
 /** One prediction. */

@@ -1,0 +1,42 @@
+/**
+ * The few Node built-ins GraphPlan uses (path helpers, `parseArgs`,
+ * `fileURLToPath`), loaded on first use.
+ *
+ * `deno bundle` turns every `node:` import anywhere in the program into a
+ * static import at the top of the one-file bundle, so one plain
+ * `import { join } from "node:path"` in the agent starts Node's
+ * compatibility layer at every start of the bundle, in every pool worker
+ * too (~7 ms for path, url and util; ~11 ms more with crypto and module).
+ * These wrappers have the signatures of the originals and fetch the module
+ * with `process.getBuiltinModule` when first called.
+ *
+ * @module
+ */
+
+type NodePath = typeof import("node:path");
+type NodeUrl = typeof import("node:url");
+type NodeUtil = typeof import("node:util");
+
+let pathModule: NodePath | undefined;
+let urlModule: NodeUrl | undefined;
+let utilModule: NodeUtil | undefined;
+
+const nodePath = () => pathModule ??= process.getBuiltinModule("node:path") as NodePath;
+const nodeUrl = () => urlModule ??= process.getBuiltinModule("node:url") as NodeUrl;
+const nodeUtil = () => utilModule ??= process.getBuiltinModule("node:util") as NodeUtil;
+
+/** `path.join` of node:path. */
+export const join: NodePath["join"] = (...paths) => nodePath().join(...paths);
+/** `path.resolve` of node:path. */
+export const resolve: NodePath["resolve"] = (...paths) => nodePath().resolve(...paths);
+/** `path.dirname` of node:path. */
+export const dirname: NodePath["dirname"] = (path) => nodePath().dirname(path);
+/** `path.basename` of node:path. */
+export const basename: NodePath["basename"] = (path, suffix) => nodePath().basename(path, suffix);
+/** `path.isAbsolute` of node:path. */
+export const isAbsolute: NodePath["isAbsolute"] = (path) => nodePath().isAbsolute(path);
+/** `url.fileURLToPath` of node:url. */
+export const fileURLToPath: NodeUrl["fileURLToPath"] = (url, options) =>
+  nodeUrl().fileURLToPath(url, options);
+/** `util.parseArgs` of node:util. */
+export const parseArgs: NodeUtil["parseArgs"] = (config) => nodeUtil().parseArgs(config);
