@@ -29,6 +29,7 @@ import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { Document } from "../parse/documents.ts";
 import { compileQuery, type LanguageId, type Node, parse } from "../parse/mod.ts";
 import { type OperatorDefinition, runComposed } from "./dsl.ts";
+import { detectIndentUnit, reindent } from "./indent.ts";
 import type { OperatorFn } from "./operator.ts";
 
 // ---------------------------------------------------------------- helper primitives
@@ -218,10 +219,45 @@ const classBodyAnchor: OperatorFn = async (params, ctx) => {
     return { position: "after", separator: "\n", anchor: at(first), placeholder };
   }
   const target = isDoc ? statements[1] : first;
-  if (!target) fail("class-body-empty", `Class body at line ${body.startPosition.row + 1} has no statement`);
+  if (!target) return await emptyBody(doc, body, members.length > 0, raw, params.code);
   const definition = /definition|declaration|method/.test(target.type);
   return { position: "before", separator: definition ? "\n\n" : "\n", anchor: at(target), placeholder };
 };
+
+/**
+ * The slot of a class whose braces hold nothing (`class A {}`): the body
+ * itself, to be replaced by `filled`, the braces around `code` indented one
+ * level. A body with only comments in it is refused (the comments would
+ * have to move), as is a body without braces.
+ */
+async function emptyBody(
+  doc: Document,
+  body: Node,
+  hasComments: boolean,
+  raw: Record<string, unknown>,
+  code: unknown,
+) {
+  const line = body.startPosition.row + 1;
+  const braced = body.text.startsWith("{") && body.text.endsWith("}");
+  if (hasComments || !braced || typeof code !== "string") {
+    fail("class-body-empty", `Class body at line ${line} has no statement to place the new member next to`, {
+      file: doc.file.path,
+      line,
+      hint: hasComments
+        ? "the body holds only comments: replace the class body with replace_node instead"
+        : "replace the class body with replace_node instead",
+    });
+  }
+  const { eol, language } = doc.file;
+  const unit = detectIndentUnit(doc.file.text);
+  const inner = await reindent(code, { indent: unit, unit, eol, language });
+  return {
+    position: "empty",
+    anchor: { ...raw, file: doc.file.path, field: "body" },
+    filled: `{${eol}${inner}${eol}}`,
+    placeholder: null,
+  };
+}
 
 const warn: OperatorFn = (params, ctx) => {
   const code = typeof params.code === "string" ? params.code : "dsl-warning";
@@ -233,8 +269,10 @@ const warn: OperatorFn = (params, ctx) => {
 /**
  * Read-only helpers the built-in programs use (available to `define_operators`
  * steps too): `import_status {file, import}` → `{present, position, anchor,
- * separator, message}`, `class_body_anchor {locator}` → `{position, anchor,
- * separator}`, `warn {code, message}` adds a warning to the step.
+ * separator, message}`, `class_body_anchor {locator, code?}` → `{position,
+ * anchor, separator, placeholder}` (for a class with empty braces:
+ * `{position: "empty", anchor: <the body>, filled: <the body holding code>}`),
+ * `warn {code, message}` adds a warning to the step.
  */
 export const HELPER_PRIMITIVES: Record<string, OperatorFn> = {
   import_status: importStatus,
@@ -245,7 +283,7 @@ export const HELPER_PRIMITIVES: Record<string, OperatorFn> = {
 /** Parameters of the helpers, for the DSL validator. */
 export const HELPER_PARAMS: Record<string, { required: string[]; optional: string[] }> = {
   import_status: { required: ["file", "import"], optional: [] },
-  class_body_anchor: { required: ["locator"], optional: [] },
+  class_body_anchor: { required: ["locator"], optional: ["code"] },
   warn: { required: ["message"], optional: ["code"] },
 };
 
@@ -259,16 +297,20 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
     define: "add_method",
     params_schema: { file: "string", class_name: "string", method_code: "string" },
     steps: [
-      { primitive: "class_body_anchor", params: { locator: CLASS }, bind: "slot" },
+      { primitive: "class_body_anchor", params: { locator: CLASS, code: "$method_code" }, bind: "slot" },
       {
-        if: "$slot.placeholder",
-        then: {
-          primitive: "replace_node",
-          params: { locator: "$slot.placeholder", replacement: "$method_code" },
-        },
+        if: "$slot.position == 'empty'",
+        then: { primitive: "replace_node", params: { locator: "$slot.anchor", replacement: "$slot.filled" } },
         else: {
-          primitive: "insert_after_node",
-          params: { locator: { ...CLASS, field: "body", nth_child: -1 }, code: "$method_code" },
+          if: "$slot.placeholder",
+          then: {
+            primitive: "replace_node",
+            params: { locator: "$slot.placeholder", replacement: "$method_code" },
+          },
+          else: {
+            primitive: "insert_after_node",
+            params: { locator: { ...CLASS, field: "body", nth_child: -1 }, code: "$method_code" },
+          },
         },
       },
     ],
@@ -306,16 +348,20 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
     define: "add_class_attribute",
     params_schema: { file: "string", class_name: "string", attribute: "string" },
     steps: [
-      { primitive: "class_body_anchor", params: { locator: CLASS }, bind: "slot" },
+      { primitive: "class_body_anchor", params: { locator: CLASS, code: "$attribute" }, bind: "slot" },
       {
-        if: "$slot.position == 'after'",
-        then: {
-          primitive: "insert_after_node",
-          params: { locator: "$slot.anchor", code: "$attribute", separator: "$slot.separator" },
-        },
+        if: "$slot.position == 'empty'",
+        then: { primitive: "replace_node", params: { locator: "$slot.anchor", replacement: "$slot.filled" } },
         else: {
-          primitive: "insert_before_node",
-          params: { locator: "$slot.anchor", code: "$attribute", separator: "$slot.separator" },
+          if: "$slot.position == 'after'",
+          then: {
+            primitive: "insert_after_node",
+            params: { locator: "$slot.anchor", code: "$attribute", separator: "$slot.separator" },
+          },
+          else: {
+            primitive: "insert_before_node",
+            params: { locator: "$slot.anchor", code: "$attribute", separator: "$slot.separator" },
+          },
         },
       },
     ],

@@ -18,7 +18,9 @@ Deno.test("composed: the built-in programs are valid DSL", () => {
 
 Deno.test("composed: add_method expands to class_body_anchor + insert_after_node at the body's last child", () => {
   const steps = expandComposed("add_method", { file: "a.py", class: "A", code: "def f(self): pass" });
-  const branch = steps[1] as { if: string; else: unknown[] };
+  const empty = steps[1] as { if: string; else: unknown[] };
+  assert.equal(empty.if, "$slot.position == 'empty'");
+  const branch = empty.else[0] as { if: string; else: unknown[] };
   assert.equal(branch.if, "$slot.placeholder");
   assert.deepEqual(branch.else[0], {
     primitive: "insert_after_node",
@@ -106,6 +108,85 @@ Deno.test("add_method: nested classes, decorators and a class body ending in a c
     ),
   );
   await assertPythonParses(after);
+});
+
+Deno.test("add_method and add_class_attribute fill empty braces, indented as the file; node --check agrees", async () => {
+  const source = [
+    "class A {}",
+    "",
+    "function make() {",
+    "    class Local {}",
+    "    return new Local();",
+    "}",
+    "",
+    "class B { // nothing yet",
+    "}",
+    "",
+  ].join("\n");
+  const { ctx } = await contextWith({ "a.mjs": source });
+  await COMPOSED_OPS.add_method(
+    { file: "a.mjs", class_name: "A", method_code: "greet() {\n  return 1;\n}" },
+    ctx,
+  );
+  await COMPOSED_OPS.add_class_attribute(
+    { file: "a.mjs", class_name: "Local", attribute: "count = 0;" },
+    ctx,
+  );
+  const after = await textOf(ctx, "a.mjs");
+  assert.equal(
+    after,
+    source
+      .replace("class A {}", "class A {\n    greet() {\n        return 1;\n    }\n}")
+      .replace("    class Local {}", "    class Local {\n        count = 0;\n    }"),
+  );
+  await assertNodeParses(after);
+  // Braces holding only a comment: the member has nothing to go next to, and the comment would have to move.
+  await assert.rejects(
+    () => COMPOSED_OPS.add_method({ file: "a.mjs", class_name: "B", method_code: "m() {}" }, ctx),
+    (err: Error & { issues?: { code: string; hint?: string }[] }) =>
+      err.issues?.[0]?.code === "class-body-empty" && /only comments/.test(err.issues[0].hint ?? ""),
+  );
+  assert.equal(await textOf(ctx, "a.mjs"), after);
+});
+
+Deno.test("add_method into an empty Java class and an empty TypeScript class", async () => {
+  const { ctx } = await contextWith({
+    "A.java": "public class A {}\n",
+    "e.ts": "export class Empty {}\n",
+  });
+  await COMPOSED_OPS.add_method({
+    file: "A.java",
+    class_name: "A",
+    method_code: "public int one() {\n    return 1;\n}",
+  }, ctx);
+  await COMPOSED_OPS.add_method({
+    file: "e.ts",
+    class_name: "Empty",
+    method_code: "size(): number {\n  return 0;\n}",
+  }, ctx);
+  assert.equal(
+    await textOf(ctx, "A.java"),
+    "public class A {\n    public int one() {\n        return 1;\n    }\n}\n",
+  );
+  assert.equal(
+    await textOf(ctx, "e.ts"),
+    "export class Empty {\n    size(): number {\n        return 0;\n    }\n}\n",
+  );
+  // javac, where installed, compiles the result.
+  const javac = await new Deno.Command("javac", { args: ["-version"], stderr: "null", stdout: "null" })
+    .output()
+    .then((out) => out.success, () => false);
+  if (javac) {
+    const dir = await Deno.makeTempDir({ prefix: "graphplan-javac-" });
+    try {
+      await Deno.writeTextFile(`${dir}/A.java`, await textOf(ctx, "A.java"));
+      const out = await new Deno.Command("javac", { args: ["-d", dir, `${dir}/A.java`], stderr: "piped" })
+        .output();
+      assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
 });
 
 Deno.test({

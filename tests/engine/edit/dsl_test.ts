@@ -295,11 +295,12 @@ Deno.test("dsl: expandComposed substitutes params, inlines nested operators, kee
   // add_method is inlined: its class_body_anchor and its own if.
   assert.deepEqual(branch.else!.map((s) => s.primitive ?? `if ${s.if}`), [
     "class_body_anchor",
-    "if $slot.placeholder",
+    "if $slot.position == 'empty'",
     "locate",
   ]);
   // Parameter values are inserted once: "$x" inside the code stays as written.
-  assert.equal(branch.else![1].else![0].params!.code, "def g(): $x");
+  assert.equal(branch.else![0].params!.code, "def g(): $x");
+  assert.equal(branch.else![1].else![0].else![0].params!.code, "def g(): $x");
 });
 
 Deno.test("dsl: expansion puts scalar parameters into if-expressions as literals", () => {
