@@ -27,7 +27,7 @@
 import { fail, warning } from "../issue.ts";
 import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { Document } from "../parse/documents.ts";
-import { compileQuery, type LanguageId, type Node, parse } from "../parse/mod.ts";
+import { compileQuery, type LanguageId, type Node, withTree } from "../parse/mod.ts";
 import { type OperatorDefinition, runComposed } from "./dsl.ts";
 import { detectIndentUnit, reindent } from "./indent.ts";
 import type { OperatorFn } from "./operator.ts";
@@ -89,6 +89,47 @@ function pythonImportKeys(statement: Node): ImportKey[] {
   return keys;
 }
 
+/** The module of a Python from-import as written (`a.b`, `..c`, `__future__`). */
+function fromModule(statement: Node): string | undefined {
+  if (statement.type === "future_import_statement") return "__future__";
+  if (statement.type !== "import_from_statement") return undefined;
+  return statement.childForFieldName("module_name")?.text.replace(/\s+/g, "");
+}
+
+/** The longest line a merged one-line import may have before it is wrapped in parentheses (PEP 8). */
+const IMPORT_LINE_LIMIT = 79;
+
+/**
+ * `statement` (a Python from-import without a star) with the imported
+ * names `added` (as written: `x` or `x as y`) appended, in the statement's
+ * own style: one more line in a parenthesized list (keeping its trailing
+ * comma), one more item on a single line, or, when that line would pass 79
+ * characters, the list wrapped in parentheses one name per line.
+ */
+function mergedFromImport(statement: Node, added: string[], eol: string): string {
+  const text = statement.text;
+  const at = (offset: number) => offset - statement.startIndex;
+  const names = statement.childrenForFieldName("name").filter((name): name is Node => !!name);
+  const last = names.at(-1)!;
+  const trailingComma = last.nextSibling?.type === ",";
+  const afterLast = trailingComma ? last.nextSibling!.endIndex : last.endIndex;
+  const closing = statement.lastChild?.type === ")" ? statement.lastChild : undefined;
+  if (closing && closing.startPosition.row > last.endPosition.row) {
+    // One name per line: the new ones follow on their own lines, indented as the last.
+    const lineStart = text.lastIndexOf("\n", at(last.startIndex)) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+    const lines = added.map((name) => `${eol}${indent}${name}${trailingComma ? "," : ""}`).join("");
+    const head = text.slice(0, at(afterLast)) + (trailingComma ? "" : ",");
+    return head + lines + text.slice(at(afterLast));
+  }
+  const joined = (trailingComma ? " " : ", ") + added.join(", ") + (trailingComma ? "," : "");
+  const merged = text.slice(0, at(afterLast)) + joined + text.slice(at(afterLast));
+  if (closing || merged.length <= IMPORT_LINE_LIMIT || merged.includes("\n")) return merged;
+  const keyword = statement.children.find((child) => child?.type === "import")!;
+  const all = [...names.map((name) => name.text), ...added];
+  return `${text.slice(0, at(keyword.endIndex))} (${eol}${all.map((name) => `    ${name},${eol}`).join("")})`;
+}
+
 function normalizeImport(text: string): string {
   return text.replace(/\s+/g, " ").replace(/\s*([,{}()])\s*/g, "$1").replace(/[;,]+$/, "").trim();
 }
@@ -111,12 +152,27 @@ const importStatus: OperatorFn = async (params, ctx) => {
   const imports = children.filter((child) => layout.imports.includes(child.type));
   // Already imported?
   let present = imports.some((existing) => normalizeImport(existing.text) === normalizeImport(code));
+  // A Python `from m import x` joins an existing `from m import ...` (the names not there yet).
+  let merge: { into: Node; names: string[] } | undefined;
   if (!present && language === "python") {
-    const snippet = await parse("python", code.trim());
-    const wanted = snippet.rootNode.namedChildren.flatMap((node) => (node ? pythonImportKeys(node) : []));
-    snippet.delete();
     const have = new Set(imports.flatMap(pythonImportKeys));
-    present = wanted.length > 0 && wanted.every((key) => have.has(key));
+    await withTree("python", code.trim(), (snippet) => {
+      const statements = snippet.rootNode.namedChildren.filter((node): node is Node => !!node);
+      const wanted = statements.flatMap(pythonImportKeys);
+      present = wanted.length > 0 && wanted.every((key) => have.has(key));
+      const single = statements.length === 1 && !snippet.rootNode.hasError ? statements[0] : undefined;
+      const module = single && fromModule(single);
+      const names = single?.childrenForFieldName("name").filter((name): name is Node => !!name) ?? [];
+      if (present || !module || names.length === 0) return;
+      const into = imports.find((existing) =>
+        fromModule(existing) === module && existing.childrenForFieldName("name").length > 0 &&
+        !existing.hasError
+      );
+      // One key per name, in the names' order.
+      const keys = pythonImportKeys(single!);
+      const missing = names.filter((_, index) => !have.has(keys[index]));
+      if (into && missing.length > 0) merge = { into, names: missing.map((name) => name.text.replace(/\s+/g, " ")) };
+    });
   }
   const nodeQuery = (types: string[]) =>
     `(${layout.root} [${types.map((type) => `(${type})`).join(" ")}] @node)`;
@@ -125,6 +181,15 @@ const importStatus: OperatorFn = async (params, ctx) => {
       present: true,
       message: `Import already present in "${file}": ${code.trim().split("\n")[0]}`,
       position: "none",
+    };
+  }
+  if (merge) {
+    return {
+      present: false,
+      message: "",
+      position: "merge",
+      anchor: await exactLocator(doc, nodeQuery(layout.imports), merge.into),
+      merged: mergedFromImport(merge.into, merge.names, doc.file.eol),
     };
   }
   const isFuture = /^\s*from\s+__future__\s+import\b/.test(code);
@@ -269,7 +334,9 @@ const warn: OperatorFn = (params, ctx) => {
 /**
  * Read-only helpers the built-in programs use (available to `define_operators`
  * steps too): `import_status {file, import}` → `{present, position, anchor,
- * separator, message}`, `class_body_anchor {locator, code?}` → `{position,
+ * separator, message}` (for a Python from-import whose module is imported
+ * from already: `{position: "merge", anchor: <that statement>, merged:
+ * <it with the new names>}`), `class_body_anchor {locator, code?}` → `{position,
  * anchor, separator, placeholder}` (for a class with empty braces:
  * `{position: "empty", anchor: <the body>, filled: <the body holding code>}`),
  * `warn {code, message}` adds a warning to the step.
@@ -324,20 +391,24 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
         if: "$imp.present",
         then: { primitive: "warn", params: { code: "import-exists", message: "$imp.message" } },
         else: {
-          if: "$imp.position == 'after'",
-          then: {
-            primitive: "insert_after_node",
-            params: { locator: "$imp.anchor", code: "$import_statement", separator: "$imp.separator" },
-          },
+          if: "$imp.position == 'merge'",
+          then: { primitive: "replace_node", params: { locator: "$imp.anchor", replacement: "$imp.merged" } },
           else: {
-            if: "$imp.position == 'before'",
+            if: "$imp.position == 'after'",
             then: {
-              primitive: "insert_before_node",
+              primitive: "insert_after_node",
               params: { locator: "$imp.anchor", code: "$import_statement", separator: "$imp.separator" },
             },
             else: {
-              primitive: "replace_node",
-              params: { locator: "$imp.anchor", replacement: "$import_statement" },
+              if: "$imp.position == 'before'",
+              then: {
+                primitive: "insert_before_node",
+                params: { locator: "$imp.anchor", code: "$import_statement", separator: "$imp.separator" },
+              },
+              else: {
+                primitive: "replace_node",
+                params: { locator: "$imp.anchor", replacement: "$import_statement" },
+              },
             },
           },
         },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BUILTIN_DEFINITIONS, COMPOSED_OPS } from "../../../engine/edit/composed.ts";
 import { expandComposed, validateDefinitions } from "../../../engine/edit/dsl.ts";
-import { assertPythonParses } from "../../_support/python.ts";
+import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../_support/python.ts";
 import { assertNodeParses, contextWith, CORPUS_SKIP, corpusFile, textOf } from "./_edit_support.ts";
 
 const MODELS = "requests/models.py";
@@ -189,6 +189,77 @@ Deno.test("add_method into an empty Java class and an empty TypeScript class", a
   }
 });
 
+/** Every (module, name, alias) a Python source imports at module level, by CPython's ast. */
+const IMPORTS_SCRIPT = `
+import ast, json, sys
+out = []
+for node in ast.parse(json.load(sys.stdin)).body:
+    if isinstance(node, ast.ImportFrom):
+        mod = "." * node.level + (node.module or "")
+        out += [f"{mod}:{a.name}:{a.asname or ''}" for a in node.names]
+    elif isinstance(node, ast.Import):
+        out += [f":{a.name}:{a.asname or ''}" for a in node.names]
+print(json.dumps(sorted(out)))
+`;
+
+Deno.test("add_import: a Python from-import joins the statement that imports from its module, in its style", async () => {
+  const source = [
+    '"""Doc."""',
+    "from __future__ import division",
+    "import os",
+    "from collections import OrderedDict  # noqa: F401",
+    "from typing import (",
+    "    Any,",
+    "    Dict,",
+    ")",
+    "from .utils import a, b",
+    "from .longer_module_name_here import first_long_name, second_long_name, third_nm",
+    "",
+    "",
+    "def f():",
+    "    return os.sep",
+    "",
+  ].join("\n");
+  const { ctx } = await contextWith({ "m.py": source });
+  const add = (import_statement: string) => COMPOSED_OPS.add_import({ file: "m.py", import_statement }, ctx);
+  await add("from collections import defaultdict, OrderedDict"); // OrderedDict is there: only defaultdict joins
+  await add("from typing import List"); // one more line in the parenthesized list
+  await add("from .utils import c as see"); // relative module, alias kept
+  await add("from .longer_module_name_here import fourth"); // past 79 characters: wrapped
+  await add("from __future__ import annotations");
+  await add("from json import dumps"); // no statement for json yet: a new line
+  const after = await textOf(ctx, "m.py");
+  assert.equal(
+    after,
+    source
+      .replace("division\n", "division, annotations\n")
+      .replace("OrderedDict  #", "OrderedDict, defaultdict  #")
+      .replace("    Dict,\n)", "    Dict,\n    List,\n)")
+      .replace("import a, b\n", "import a, b, c as see\n")
+      .replace(
+        "import first_long_name, second_long_name, third_nm\n",
+        "import (\n    first_long_name,\n    second_long_name,\n    third_nm,\n    fourth,\n)\nfrom json import dumps\n",
+      ),
+  );
+  await assertPythonParses(after);
+  if (!PYTHON_SKIP) {
+    const [before, now] = await Promise.all([
+      runPythonJson<string[]>(IMPORTS_SCRIPT, source),
+      runPythonJson<string[]>(IMPORTS_SCRIPT, after),
+    ]);
+    const added = [
+      "collections:defaultdict:",
+      "typing:List:",
+      ".utils:c:see",
+      ".longer_module_name_here:fourth:",
+      "__future__:annotations:",
+      "json:dumps:",
+    ];
+    assert.deepEqual(now, [...before, ...added].sort());
+  }
+  assert.deepEqual(ctx.warnings, []);
+});
+
 Deno.test({
   name: "add_import: after the last module-level import; a present import is a no-op with a warning",
   ignore: CORPUS_SKIP !== undefined,
@@ -222,7 +293,8 @@ Deno.test("add_import: ignores imports nested in functions; docstring and __futu
   await COMPOSED_OPS.add_import({ file: "b.py", import_statement: "import re" }, ctx);
   assert.equal(
     await textOf(ctx, "b.py"),
-    '"""Doc."""\nfrom __future__ import annotations\nfrom __future__ import division\n\nimport os\nimport re\n',
+    // The future import joins the one there; a plain import goes after the last import.
+    '"""Doc."""\nfrom __future__ import annotations, division\n\nimport os\nimport re\n',
   );
   await COMPOSED_OPS.add_import({ file: "c.py", import_statement: "import sys" }, ctx);
   assert.equal(await textOf(ctx, "c.py"), "import sys\n\nx = 1\n");
