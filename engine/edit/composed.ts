@@ -171,7 +171,12 @@ const importStatus: OperatorFn = async (params, ctx) => {
       // One key per name, in the names' order.
       const keys = pythonImportKeys(single!);
       const missing = names.filter((_, index) => !have.has(keys[index]));
-      if (into && missing.length > 0) merge = { into, names: missing.map((name) => name.text.replace(/\s+/g, " ")) };
+      if (into && missing.length > 0) {
+        merge = {
+          into,
+          names: missing.map((name) => name.text.replace(/\s+/g, " ")),
+        };
+      }
     });
   }
   const nodeQuery = (types: string[]) =>

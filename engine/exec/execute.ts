@@ -21,6 +21,7 @@ import { error, type Issue, IssueError, partition, warning, withContext } from "
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { encodeSource } from "../workspace.ts";
 import { StepContext } from "../edit/operator.ts";
+import { settleWarnings } from "../verify/levels/settle.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -156,7 +157,8 @@ export async function executePlan<S>(
     success: true,
     rolled_back: false,
     errors: [],
-    warnings,
+    // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
+    warnings: await settleWarnings(warnings, target),
     files_changed: filesChanged,
     outputs,
   };

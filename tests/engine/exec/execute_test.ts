@@ -276,3 +276,28 @@ Deno.test("edits on corpus files keep the files valid Python for CPython", {
   assert.equal(result.success, true, JSON.stringify(result.errors));
   await assertPythonParses(Deno.readTextFileSync(`${dir}/m.py`), "edited corpus file");
 });
+
+Deno.test("a step's name warning that a later step makes untrue is dropped, as verify drops it", async () => {
+  const dir = makeRepo({ "a.py": PY });
+  const useHelper = {
+    op: "replace",
+    file: "a.py",
+    old: "return 'hello ' + name",
+    new: "return greeting() + name",
+  };
+  // Alone, the step leaves a call to a name nothing binds.
+  const alone = await run(dir, [useHelper], { dryRun: true });
+  assert.equal(alone.success, true, JSON.stringify(alone.errors));
+  assert.deepEqual(alone.warnings.map((issue) => issue.code), ["unbound-name"]);
+  // A later step defines it: the files after the plan are fine, and so is the report.
+  const defineHelper = {
+    op: "replace",
+    file: "a.py",
+    old: "class Box:",
+    new: "def greeting():\n    return 'hello '\n\n\nclass Box:",
+  };
+  const both = await run(dir, [useHelper, defineHelper]);
+  assert.equal(both.success, true, JSON.stringify(both.errors));
+  assert.deepEqual(both.warnings, []);
+  await assertPythonParses(Deno.readTextFileSync(`${dir}/a.py`));
+});
