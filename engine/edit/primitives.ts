@@ -70,7 +70,15 @@ import {
 import { bindingCollisions, checkNewName } from "../verify/levels/rename.ts";
 import { type Binding, bindingAt, resolveInChain, resolveName, roleOf, type Scope } from "../verify/scope.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
-import { deletionEdit, deletionTarget, isListElement, type ListContext, listContext } from "./separators.ts";
+import {
+  definitionWrapper,
+  deletionEdit,
+  deletionTarget,
+  isListElement,
+  type ListContext,
+  listContext,
+  withWrapper,
+} from "./separators.ts";
 import type { TextEdit } from "./text_edit.ts";
 
 /** Parameters each primitive requires and accepts (for the DSL validator and the plan schema). */
@@ -112,18 +120,6 @@ function styleOf(doc: Document): { unit: string; eol: string; language: Language
   return { unit: detectIndentUnit(doc.file.text), eol: doc.file.eol, language: doc.file.language };
 }
 
-/** The decorated (Python) or exported (JS/TS) wrapper of a definition, else the node. */
-function withWrapper(node: Node): Node {
-  const parent = node.parent;
-  if (!parent) return node;
-  if (parent.type === "decorated_definition" && parent.childForFieldName("definition")?.id === node.id) {
-    return parent;
-  }
-  if (parent.type === "export_statement" && parent.childForFieldName("declaration")?.id === node.id) {
-    return parent;
-  }
-  return node;
-}
 
 const DEFINITION =
   /^(function_definition|class_definition|decorated_definition|function_declaration|class_declaration|method_definition|method_declaration|constructor_declaration|function_item|impl_item|struct_item|export_statement|generator_function_declaration|abstract_class_declaration|interface_declaration)$/;
@@ -191,9 +187,11 @@ const replaceNode: OperatorFn = async (params, ctx) => {
   const text = doc.file.text;
   const head = leadingBlankLines(replacement).rest;
   let target = node;
-  const wrapper = withWrapper(node);
-  if (wrapper.type === "decorated_definition" && /^\s*@/.test(head)) target = wrapper;
-  if (wrapper.type === "export_statement" && /^\s*export\b/.test(head)) target = wrapper;
+  // The replacement brings its own wrapper (`@decorator`, `export`, Go's `type`): it replaces that too.
+  const wrapper = definitionWrapper(node);
+  if (wrapper?.type === "decorated_definition" && /^\s*@/.test(head)) target = wrapper;
+  if (wrapper?.type === "export_statement" && /^\s*export\b/.test(head)) target = wrapper;
+  if (wrapper?.type === "type_declaration" && /^\s*type\b/.test(head)) target = wrapper;
   if (node.type === "decorated_definition" && !/^\s*@/.test(head)) {
     target = node.childForFieldName("definition") ?? node;
   }

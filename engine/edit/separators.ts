@@ -81,21 +81,50 @@ export function isListElement(node: Node): boolean {
 }
 
 /**
- * The node that should really go when `node` is deleted: a decorated or
- * exported definition instead of the bare definition, the import statement
- * instead of its only imported name.
+ * The statement that wraps a definition and belongs with it, if any: a
+ * Python `decorated_definition`, a JS/TS `export_statement`, a Go
+ * `type_declaration` that declares only this type (`type Point struct
+ * {...}`; a `type ( ... )` group is not a wrapper of each of its types).
+ */
+export function definitionWrapper(node: Node): Node | undefined {
+  const parent = node.parent;
+  if (!parent) return undefined;
+  switch (parent.type) {
+    case "decorated_definition":
+      return parent.childForFieldName("definition")?.id === node.id ? parent : undefined;
+    case "export_statement":
+      return parent.childForFieldName("declaration")?.id === node.id ? parent : undefined;
+    case "type_declaration":
+      return node.type === "type_spec" && parent.namedChildCount === 1 &&
+          !parent.children.some((child) => child?.type === "(")
+        ? parent
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `node` with every wrapper around it (see {@link definitionWrapper}): an exported decorated class as a whole. */
+export function withWrapper(node: Node): Node {
+  let current = node;
+  for (let wrapper = definitionWrapper(current); wrapper; wrapper = definitionWrapper(current)) current = wrapper;
+  return current;
+}
+
+/**
+ * The node that should really go when `node` is deleted: a decorated,
+ * exported or declared definition instead of the bare definition (see
+ * {@link definitionWrapper}), the import statement instead of its only
+ * imported name.
  */
 export function deletionTarget(node: Node): Node {
   let current = node;
   for (;;) {
     const parent = current.parent;
     if (!parent) return current;
-    if (parent.type === "decorated_definition" && parent.childForFieldName("definition")?.id === current.id) {
-      current = parent;
-    } else if (
-      parent.type === "export_statement" && parent.childForFieldName("declaration")?.id === current.id
-    ) {
-      current = parent;
+    const wrapper = definitionWrapper(current);
+    if (wrapper) {
+      current = wrapper;
     } else if (isOnlyImportedName(current, parent)) {
       current = parent;
     } else {

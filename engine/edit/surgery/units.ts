@@ -58,7 +58,7 @@ import {
   type ReindentOptions,
 } from "../indent.ts";
 import { listInsertEdit } from "../primitives.ts";
-import { isListElement, listContext } from "../separators.ts";
+import { isListElement, listContext, withWrapper } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
 
 /** Where copied or moved code goes, relative to the destination. */
@@ -99,20 +99,7 @@ export async function fit(code: string, from: string, options: ReindentOptions):
   return await reindent(code, options);
 }
 
-/** The decorated (Python) or exported (JS/TS) wrapper of a definition, else the node. */
-export function withWrapper(node: Node): Node {
-  let current = node;
-  for (let parent = current.parent; parent; parent = current.parent) {
-    const inner = parent.type === "decorated_definition"
-      ? parent.childForFieldName("definition")
-      : parent.type === "export_statement"
-      ? parent.childForFieldName("declaration")
-      : null;
-    if (inner?.id !== current.id) break;
-    current = parent;
-  }
-  return current;
-}
+export { withWrapper };
 
 /** The definition inside a wrapper (decorators, `export`), else the node. */
 export function unwrap(node: Node): Node {
