@@ -120,7 +120,6 @@ function styleOf(doc: Document): { unit: string; eol: string; language: Language
   return { unit: detectIndentUnit(doc.file.text), eol: doc.file.eol, language: doc.file.language };
 }
 
-
 const DEFINITION =
   /^(function_definition|class_definition|decorated_definition|function_declaration|class_declaration|method_definition|method_declaration|constructor_declaration|function_item|impl_item|struct_item|export_statement|generator_function_declaration|abstract_class_declaration|interface_declaration)$/;
 const DEFINITION_CODE =

@@ -107,7 +107,9 @@ export function definitionWrapper(node: Node): Node | undefined {
 /** `node` with every wrapper around it (see {@link definitionWrapper}): an exported decorated class as a whole. */
 export function withWrapper(node: Node): Node {
   let current = node;
-  for (let wrapper = definitionWrapper(current); wrapper; wrapper = definitionWrapper(current)) current = wrapper;
+  for (let wrapper = definitionWrapper(current); wrapper; wrapper = definitionWrapper(current)) {
+    current = wrapper;
+  }
   return current;
 }
 
