@@ -169,19 +169,23 @@ async function runOne(job: FileJob, input: FileJobInput): Promise<FileOutcome<un
  * range `[front, back)`, held in one 64-bit word of shared memory: workers
  * claim from the front, the main thread from the back, each with a
  * compare-and-swap, so no file is handed out twice and no worker waits for
- * the main thread to give it work. A second word counts the workers that
- * have started claiming, which the main thread reads without waiting for a
- * message.
+ * the main thread to give it work. After the range come a count of the
+ * workers that have started claiming and one flag per worker, which the
+ * main thread reads without waiting for a message.
  */
 export class SharedQueue {
   private readonly range: BigInt64Array;
+  /** [0]: workers that started claiming; [1 + slot]: 1 once the worker in `slot` did. */
   private readonly counters: Int32Array;
 
-  /** A queue of `length` items, or a view of an existing one (its `buffer`). */
-  constructor(init: number | SharedArrayBuffer) {
-    const buffer = typeof init === "number" ? new SharedArrayBuffer(16) : init;
+  /**
+   * A queue of `length` items with room for `workers` workers' start flags,
+   * or a view of an existing queue (its `buffer`).
+   */
+  constructor(init: number | SharedArrayBuffer, workers = 0) {
+    const buffer = typeof init === "number" ? new SharedArrayBuffer(8 + 4 * (1 + workers)) : init;
     this.range = new BigInt64Array(buffer, 0, 1);
-    this.counters = new Int32Array(buffer, 8, 1);
+    this.counters = new Int32Array(buffer, 8);
     if (typeof init === "number") Atomics.store(this.range, 0, BigInt(init) << 32n);
   }
 
@@ -204,14 +208,26 @@ export class SharedQueue {
     }
   }
 
-  /** Count one more worker as claiming. */
-  markStarted(): void {
+  /** Whether every item has been claimed. */
+  get empty(): boolean {
+    const range = Atomics.load(this.range, 0);
+    return Number(range & 0xffffffffn) >= Number(range >> 32n);
+  }
+
+  /** Mark the worker in `slot` as claiming. */
+  markStarted(slot: number): void {
+    Atomics.store(this.counters, 1 + slot, 1);
     Atomics.add(this.counters, 0, 1);
   }
 
   /** How many workers have started claiming. */
   get started(): number {
     return Atomics.load(this.counters, 0);
+  }
+
+  /** Whether the worker in `slot` has started claiming. */
+  hasStarted(slot: number): boolean {
+    return Atomics.load(this.counters, 1 + slot) === 1;
   }
 }
 
@@ -226,6 +242,7 @@ interface RunRequest {
   root: string;
   /** The files, in claim order; the queue hands out indices into this list. */
   paths: string[];
+  /** The queue's memory; the request id is the worker's slot in it. */
   queue: SharedArrayBuffer;
   options?: unknown;
 }
@@ -288,7 +305,7 @@ export function maybeRunWorker(): boolean {
 async function serveRequest(request: RunRequest, scope: WorkerScope): Promise<void> {
   const job = await loadJob(request.job);
   const queue = new SharedQueue(request.queue);
-  queue.markStarted();
+  queue.markStarted(request.id);
   for (let index = queue.claim("front"); index >= 0; index = queue.claim("front")) {
     const outcome = await runOne(job, {
       root: request.root,
@@ -375,10 +392,13 @@ export async function mapFiles<T>(
   const workers = Math.min(plan.workers, paths.length);
   // Largest first, so that the last files to finish are small ones.
   const order = sizes.map((_, index) => index).sort((a, b) => sizes[b] - sizes[a]);
-  const run = new PoolRun<T>({ job, root, options: options.options, entry: plan.entry, paths, order });
+  const run = new PoolRun<T>(
+    { job, root, options: options.options, entry: plan.entry, paths, order },
+    workers,
+  );
   // The main thread stops claiming once every core has a worker claiming.
   const help = options.help ?? true ? plan.cores : 0;
-  const { outcomes, helped, inProcess } = await run.execute(workers, help);
+  const { outcomes, helped, inProcess } = await run.execute(help);
   report({ workers, helped, inProcess, bytes });
   return outcomes;
 }
@@ -474,23 +494,33 @@ class PoolRun<T> {
   private readonly done: (FileOutcome<T> | undefined)[];
   /** The paths in claim order, as sent to workers. */
   private readonly claimPaths: string[];
-  private nextId = 0;
+  private readonly workers: number;
+  /** Per lane: stop waiting for its worker if it has not started claiming. */
+  private readonly stopIfIdle: (() => void)[] = [];
 
-  constructor(spec: RunSpec) {
+  constructor(spec: RunSpec, workers: number) {
     this.spec = spec;
-    this.queue = new SharedQueue(spec.order.length);
+    this.workers = workers;
+    this.queue = new SharedQueue(spec.order.length, workers);
     this.done = new Array(spec.order.length);
     this.claimPaths = spec.order.map((index) => spec.paths[index]);
   }
 
-  /** Start `workers` workers; the main thread claims files until `helpUntil` workers claim (0: never). */
+  /** Start the workers; the main thread claims files until `helpUntil` workers claim (0: never). */
   async execute(
-    workers: number,
     helpUntil: number,
   ): Promise<{ outcomes: FileOutcome<T>[]; helped: number; inProcess: number }> {
     const lanes: Promise<void>[] = [];
-    for (let i = 0; i < workers; i++) lanes.push(this.lane());
+    for (let slot = 0; slot < this.workers; slot++) lanes.push(this.lane(slot));
     const helped = helpUntil > 0 ? await this.help(helpUntil) : 0;
+    // With the queue empty, a worker still starting can only find nothing to do: stop it now
+    // rather than wait for it (a slow or hung start would hold up a call whose work is done).
+    // One turn of the event loop first, so that what the workers already reported (a failure
+    // to start, say) is handled by their lanes.
+    if (this.queue.empty) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      for (const stop of this.stopIfIdle) stop();
+    }
     await Promise.all(lanes);
     let inProcess = 0;
     const fn = await loadJob(this.spec.job);
@@ -527,15 +557,15 @@ class PoolRun<T> {
     return runOne(fn, input) as Promise<FileOutcome<T>>;
   }
 
-  /** One worker's life: start, claim files until the queue is empty, stop. */
-  private async lane(): Promise<void> {
+  /** One worker's life: start, claim files until the queue is empty, stop. Its request id is its slot. */
+  private async lane(slot: number): Promise<void> {
     let worker: Worker;
     try {
       worker = new Worker(this.spec.entry, { type: "module", name: WORKER_NAME });
     } catch {
       return;
     }
-    const id = this.nextId++;
+    const id = slot;
     const request: RunRequest = {
       type: "run",
       id,
@@ -565,6 +595,9 @@ class PoolRun<T> {
           clearTimeout(timer);
           if (err) reject(err);
           else resolve();
+        };
+        this.stopIfIdle[slot] = () => {
+          if (!this.queue.hasStarted(slot)) stop();
         };
         worker.onmessage = (event: MessageEvent<WorkerReply>) => {
           const reply = event.data;

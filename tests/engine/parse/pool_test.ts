@@ -45,13 +45,15 @@ Deno.test("SharedQueue: claims from both ends meet in the middle, then nothing i
   assert.equal(queue.claim("front"), -1);
   assert.equal(queue.claim("back"), -1);
   assert.equal(new SharedQueue(0).claim("front"), -1);
+  assert.equal(queue.empty, true);
   // A view of the same memory sees the same state.
-  const shared = new SharedQueue(3);
+  const shared = new SharedQueue(3, 2);
   shared.claim("front");
   assert.equal(new SharedQueue(shared.buffer).claim("front"), 1);
+  assert.equal(shared.empty, false);
   assert.equal(shared.started, 0);
-  new SharedQueue(shared.buffer).markStarted();
-  assert.equal(shared.started, 1);
+  new SharedQueue(shared.buffer).markStarted(1);
+  assert.deepEqual([shared.started, shared.hasStarted(0), shared.hasStarted(1)], [1, false, true]);
 });
 
 Deno.test("SharedQueue: two workers and the main thread racing claim every item exactly once", async () => {
@@ -230,6 +232,33 @@ Deno.test({
       assert.equal(reasons[2], "workers disabled");
       assert.deepEqual(runs[1], runs[0]);
       assert.deepEqual(runs[2], runs[0]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a worker that never starts does not hold up a call whose files are all done",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo(10);
+    try {
+      const expected = await mapFiles("syntax", paths, { workspace: dir, workers: 0 });
+      let report: PoolReport | undefined;
+      const started = performance.now();
+      const outcomes = await mapFiles("syntax", paths, {
+        workspace: dir,
+        workers: 1,
+        minBytes: 0,
+        // An entry that never gets to maybeRunWorker(): the pool would wait 20 s for its "ready".
+        entry: "data:application/javascript,await new Promise(() => {})",
+        report: (r) => report = r,
+      });
+      const ms = performance.now() - started;
+      assert.deepEqual(outcomes, expected);
+      assert.equal(report!.helped, paths.length);
+      assert.ok(ms < 10_000, `took ${Math.round(ms)} ms: it waited for the worker's start timeout`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
