@@ -178,7 +178,7 @@ export const OPERATOR_NOTES: Readonly<Record<string, OperatorNote>> = {
   },
   add_method: {
     group: "composed",
-    languages: ["python", "javascript", "typescript", "tsx"],
+    languages: ["python", "javascript", "typescript", "tsx", "java"],
     params: {
       file: PATH,
       class_name: { kind: "identifier", description: "the class" },
@@ -204,7 +204,7 @@ export const OPERATOR_NOTES: Readonly<Record<string, OperatorNote>> = {
   },
   add_class_attribute: {
     group: "composed",
-    languages: ["python", "javascript", "typescript", "tsx"],
+    languages: ["python", "javascript", "typescript", "tsx", "java"],
     params: {
       file: PATH,
       class_name: { kind: "identifier", description: "the class" },

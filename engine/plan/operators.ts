@@ -197,7 +197,7 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   spec(
     "add_method",
     "composed",
-    "Add a method after the last member of a class body",
+    "Add a method after the last member of a class body (it fills an empty {} body, and takes the place of a lone pass)",
     {
       file: FILE_PATH,
       class_name: NAME.optional(),
@@ -210,7 +210,7 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
   spec(
     "add_import",
     "composed",
-    "Add an import after the last module-level import (warns when already imported)",
+    "Add an import after the last module-level import; a Python from-import joins the statement already importing from its module (warns when already imported)",
     {
       file: FILE_PATH,
       import_statement: CODE.min(1).optional(),

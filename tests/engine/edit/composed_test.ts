@@ -149,6 +149,30 @@ Deno.test("add_method and add_class_attribute fill empty braces, indented as the
   assert.equal(await textOf(ctx, "a.mjs"), after);
 });
 
+Deno.test("add_method and add_class_attribute in a Java class with members", async () => {
+  const source =
+    "package p;\n\npublic class B {\n    private int x;\n\n    public int getX() {\n        return x;\n    }\n}\n";
+  const { ctx } = await contextWith({ "B.java": source });
+  await COMPOSED_OPS.add_method({
+    file: "B.java",
+    class_name: "B",
+    method_code: "public void setX(int x) {\n    this.x = x;\n}",
+  }, ctx);
+  await COMPOSED_OPS.add_class_attribute(
+    { file: "B.java", class_name: "B", attribute: "private int y;" },
+    ctx,
+  );
+  assert.equal(
+    await textOf(ctx, "B.java"),
+    source
+      .replace("    private int x;", "    private int y;\n\n    private int x;")
+      .replace(
+        "return x;\n    }\n",
+        "return x;\n    }\n\n    public void setX(int x) {\n        this.x = x;\n    }\n",
+      ),
+  );
+});
+
 Deno.test("add_method into an empty Java class and an empty TypeScript class", async () => {
   const { ctx } = await contextWith({
     "A.java": "public class A {}\n",
