@@ -28,7 +28,7 @@ import { fail, warning } from "../issue.ts";
 import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { Document } from "../parse/documents.ts";
 import { compileQuery, type LanguageId, type Node, withTree } from "../parse/mod.ts";
-import { type OperatorDefinition, runComposed } from "./dsl.ts";
+import { type DslStep, type OperatorDefinition, runComposed } from "./dsl.ts";
 import { detectIndentUnit, reindent } from "./indent.ts";
 import type { OperatorFn } from "./operator.ts";
 
@@ -363,6 +363,12 @@ export const HELPER_PARAMS: Record<string, { required: string[]; optional: strin
 
 const CLASS = { kind: "class", name: "$class_name", file: "$file" };
 
+/** A class-member program's branch for empty braces: the body becomes `class_body_anchor`'s `filled`. */
+const FILL_EMPTY_BODY: DslStep = {
+  primitive: "replace_node",
+  params: { locator: "$slot.anchor", replacement: "$slot.filled" },
+};
+
 /** The built-in composed operators as DSL definitions. */
 export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
   {
@@ -372,7 +378,7 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
       { primitive: "class_body_anchor", params: { locator: CLASS, code: "$method_code" }, bind: "slot" },
       {
         if: "$slot.position == 'empty'",
-        then: { primitive: "replace_node", params: { locator: "$slot.anchor", replacement: "$slot.filled" } },
+        then: FILL_EMPTY_BODY,
         else: {
           if: "$slot.placeholder",
           then: {
@@ -427,7 +433,7 @@ export const BUILTIN_DEFINITIONS: readonly OperatorDefinition[] = [
       { primitive: "class_body_anchor", params: { locator: CLASS, code: "$attribute" }, bind: "slot" },
       {
         if: "$slot.position == 'empty'",
-        then: { primitive: "replace_node", params: { locator: "$slot.anchor", replacement: "$slot.filled" } },
+        then: FILL_EMPTY_BODY,
         else: {
           if: "$slot.position == 'after'",
           then: {
