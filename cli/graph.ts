@@ -44,6 +44,9 @@ With --json it is exactly one JSON document:
    "imports": [{file, module, symbol, alias?, line}],
    "line_kinds": {file: {line: kind}}, "errors": [issue]}
 
+When stderr is a terminal and the files take a while, a line there counts
+them (graph: 1200/5000 files) and is cleared at the end.
+
 A file that cannot be read (missing, unknown extension, binary, not UTF-8)
 is reported as an error issue and the others are still graphed; a file with
 syntax errors is graphed as far as it parses and reported as a
@@ -70,7 +73,7 @@ Example:
       throw new UsageError(`--workers must be a whole number, got "${workersText}"`);
     }
     const workspace = Workspace.open(stringOption(args, "repo", "."));
-    const poolOptions = workers === undefined ? {} : { workers };
+    const poolOptions = { ...(workers === undefined ? {} : { workers }), progress: progressLine() };
     let errors: Issue[];
     if (args.values.json && !Deno.stdout.isTerminal()) {
       // Compact JSON for a program: assembled from per-file text, never built as one object.
@@ -93,5 +96,21 @@ Example:
     return errors.some((issue) => issue.severity === "error") ? EXIT.rejected : EXIT.ok;
   },
 };
+
+/**
+ * A progress line on stderr (`graph: 1200/5000 files`, rewritten in place)
+ * when stderr is a terminal, cleared when the files are done; nothing
+ * otherwise, so logs and pipes stay clean.
+ */
+function progressLine(): ((done: number, total: number) => void) | undefined {
+  if (!Deno.stderr.isTerminal()) return undefined;
+  const encoder = new TextEncoder();
+  let shown = false;
+  return (done, total) => {
+    if (done >= total && !shown) return;
+    shown = done < total;
+    Deno.stderr.writeSync(encoder.encode(shown ? `\rgraph: ${done}/${total} files` : "\r\x1b[K"));
+  };
+}
 
 export default command;

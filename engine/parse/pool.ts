@@ -175,7 +175,7 @@ async function runOne(job: FileJob, input: FileJobInput): Promise<FileOutcome<un
  */
 export class SharedQueue {
   private readonly range: BigInt64Array;
-  /** [0]: workers that started claiming; [1 + slot]: 1 once the worker in `slot` did. */
+  /** [0]: workers that started claiming; [1]: the length; [2 + slot]: 1 once the worker in `slot` started. */
   private readonly counters: Int32Array;
 
   /**
@@ -183,10 +183,13 @@ export class SharedQueue {
    * or a view of an existing queue (its `buffer`).
    */
   constructor(init: number | SharedArrayBuffer, workers = 0) {
-    const buffer = typeof init === "number" ? new SharedArrayBuffer(8 + 4 * (1 + workers)) : init;
+    const buffer = typeof init === "number" ? new SharedArrayBuffer(8 + 4 * (2 + workers)) : init;
     this.range = new BigInt64Array(buffer, 0, 1);
     this.counters = new Int32Array(buffer, 8);
-    if (typeof init === "number") Atomics.store(this.range, 0, BigInt(init) << 32n);
+    if (typeof init === "number") {
+      Atomics.store(this.range, 0, BigInt(init) << 32n);
+      Atomics.store(this.counters, 1, init);
+    }
   }
 
   /** The shared memory, to post to a worker. */
@@ -214,9 +217,15 @@ export class SharedQueue {
     return Number(range & 0xffffffffn) >= Number(range >> 32n);
   }
 
+  /** How many items have been claimed, from both ends. */
+  get claimed(): number {
+    const range = Atomics.load(this.range, 0);
+    return Number(range & 0xffffffffn) + (Atomics.load(this.counters, 1) - Number(range >> 32n));
+  }
+
   /** Mark the worker in `slot` as claiming. */
   markStarted(slot: number): void {
-    Atomics.store(this.counters, 1 + slot, 1);
+    Atomics.store(this.counters, 2 + slot, 1);
     Atomics.add(this.counters, 0, 1);
   }
 
@@ -227,7 +236,7 @@ export class SharedQueue {
 
   /** Whether the worker in `slot` has started claiming. */
   hasStarted(slot: number): boolean {
-    return Atomics.load(this.counters, 1 + slot) === 1;
+    return Atomics.load(this.counters, 2 + slot) === 1;
   }
 }
 
@@ -340,6 +349,31 @@ export interface MapFilesOptions {
   help?: boolean;
   /** Receives how the call ran (for benchmarks and tests). */
   report?: (report: PoolReport) => void;
+  /**
+   * Receives how many files have been taken up so far, at most every
+   * {@linkcode PROGRESS_INTERVAL_MS} while the main thread works, and once
+   * with `done === total` at the end. Called on the main thread, between
+   * files.
+   */
+  progress?: (done: number, total: number) => void;
+}
+
+/** The shortest time between two `progress` calls of one `mapFiles` call. */
+export const PROGRESS_INTERVAL_MS = 100;
+
+/** `progress` throttled to one call per PROGRESS_INTERVAL_MS; the final call goes through, once. */
+function throttled(progress: MapFilesOptions["progress"]): (done: number, total: number) => void {
+  if (!progress) return () => {};
+  let last = performance.now();
+  let finished = false;
+  return (done, total) => {
+    if (finished) return;
+    const now = performance.now();
+    if (done < total && now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    finished = done >= total;
+    progress(done, total);
+  };
 }
 
 /** How a {@linkcode mapFiles} call ran. */
@@ -385,20 +419,24 @@ export async function mapFiles<T>(
     options.report?.(value);
     if (debugEnabled()) console.error(`graphplan pool: ${job}: ${JSON.stringify(value)}`);
   };
+  const progress = throttled(options.progress);
   if (typeof plan === "string") {
     report({ workers: 0, helped: 0, inProcess: paths.length, bytes, reason: plan });
-    return await runInProcess<T>(job, paths, root, options.options);
+    const outcomes = await runInProcess<T>(job, paths, root, options.options, progress);
+    progress(paths.length, paths.length);
+    return outcomes;
   }
   const workers = Math.min(plan.workers, paths.length);
   // Largest first, so that the last files to finish are small ones.
   const order = sizes.map((_, index) => index).sort((a, b) => sizes[b] - sizes[a]);
   const run = new PoolRun<T>(
-    { job, root, options: options.options, entry: plan.entry, paths, order },
+    { job, root, options: options.options, entry: plan.entry, paths, order, progress },
     workers,
   );
   // The main thread stops claiming once every core has a worker claiming.
   const help = options.help ?? true ? plan.cores : 0;
   const { outcomes, helped, inProcess } = await run.execute(help);
+  progress(paths.length, paths.length);
   report({ workers, helped, inProcess, bytes });
   return outcomes;
 }
@@ -409,10 +447,14 @@ export async function runInProcess<T>(
   paths: readonly string[],
   root: string,
   options?: unknown,
+  progress?: (done: number, total: number) => void,
 ): Promise<FileOutcome<T>[]> {
   const fn = await loadJob(job);
   const outcomes: FileOutcome<T>[] = [];
-  for (const path of paths) outcomes.push(await runOne(fn, { root, path, options }) as FileOutcome<T>);
+  for (const path of paths) {
+    outcomes.push(await runOne(fn, { root, path, options }) as FileOutcome<T>);
+    progress?.(outcomes.length, paths.length);
+  }
   return outcomes;
 }
 
@@ -476,6 +518,8 @@ interface RunSpec {
   paths: readonly string[];
   /** Indices into `paths`, largest file first: the queue's claim order. */
   order: number[];
+  /** Called with the files taken up so far (throttled). */
+  progress: (done: number, total: number) => void;
 }
 
 /** How long a worker may take to load the entry module, the runtime and say "ready". */
@@ -548,6 +592,7 @@ class PoolRun<T> {
       if (position < 0) break;
       this.done[position] = await this.runHere(fn, position);
       files++;
+      this.spec.progress(this.queue.claimed, this.done.length);
     }
     return files;
   }

@@ -289,3 +289,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "progress: counts files up to the total, in-process and pooled, and ends with one done call",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo();
+    try {
+      for (const workers of [0, 1]) {
+        const calls: [number, number][] = [];
+        await mapFiles("syntax", paths, {
+          workspace: dir,
+          workers,
+          entry: ENTRY,
+          minBytes: 0,
+          progress: (done, total) => calls.push([done, total]),
+        });
+        // The whole corpus takes well over the 100 ms between reports on one thread.
+        assert.ok(calls.length >= 2, `${workers} workers: ${JSON.stringify(calls)}`);
+        assert.deepEqual(calls.at(-1), [paths.length, paths.length]);
+        assert.equal(calls.filter(([done]) => done === paths.length).length, 1);
+        assert.ok(
+          calls.every(([done, total], i) => total === paths.length && (i === 0 || done >= calls[i - 1][0])),
+        );
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
