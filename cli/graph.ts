@@ -1,5 +1,6 @@
 /**
- * `graphplan graph FILE... [--repo DIR] [--json]`: the code graph of files.
+ * `graphplan graph PATH... [--repo DIR] [--json]`: the code graph of files
+ * (a directory stands for the source files below it).
  *
  * Large inputs are graphed in parallel by the worker pool
  * (`engine/parse/pool.ts`); small ones in-process.
@@ -24,9 +25,11 @@ import {
 const command: Command = {
   name: "graph",
   summary: "Print the code graph (symbols, imports, line kinds) of files",
-  usage: "FILE... [--repo DIR] [--json] [--workers N]",
+  usage: "PATH... [--repo DIR] [--json] [--workers N]",
   help: `
-Parses each FILE (relative to the repository root) with tree-sitter and prints
+Parses each file PATH (relative to the repository root; a directory stands
+for the source files below it, "." for the whole repository, skipping hidden
+directories, node_modules and __pycache__) with tree-sitter and prints
 its symbols (classes, functions, methods, interfaces, enums, structs, traits,
 impls, modules, namespaces, typedefs, type aliases, with their line spans and
 enclosing symbol), its imports (one record per imported name) and its
@@ -66,7 +69,9 @@ Example:
 `,
   options: { workers: { type: "string" } },
   async run(args) {
-    if (args.positionals.length === 0) throw new UsageError("graph needs at least one FILE");
+    if (args.positionals.length === 0) {
+      throw new UsageError("graph needs at least one PATH (a file, a directory or .)");
+    }
     const workersText = stringOption(args, "workers");
     const workers = workersText === undefined ? undefined : Number(workersText);
     if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) {

@@ -16,11 +16,13 @@ import { type Issue, IssueError } from "../issue.ts";
 import { type LanguageId, withTree } from "../parse/mod.ts";
 import type { Workspace } from "../workspace.ts";
 import { extractFileGraph } from "./extract.ts";
+import { expandSourcePaths } from "./files.ts";
 import { type FileGraphText, fileGraphText, graphJsonText } from "./json.ts";
 
 export { extractFileGraph } from "./extract.ts";
 export { renderGraphView, type ViewOptions } from "./view.ts";
 export { type FileGraphText, fileGraphText, graphJsonText } from "./json.ts";
+export { expandSourcePaths, SKIPPED_DIRECTORIES } from "./files.ts";
 
 /** The kinds a symbol can have, the same for every language. */
 export const SYMBOL_KINDS = [
@@ -114,18 +116,21 @@ export interface BuildGraphOptions {
 }
 
 /**
- * The code graph of `paths` (repository-relative) in `workspace`. Files keep
- * the order given; a path given twice is graphed once. Problems with single
- * files become issues in `errors`; only a bug throws.
+ * The code graph of `paths` (repository-relative) in `workspace`. A
+ * directory stands for the source files below it (`expandSourcePaths`;
+ * `.` is the whole repository). Files keep the order given; a path given
+ * twice is graphed once. Problems with single files become issues in
+ * `errors`; only a bug throws.
  */
 export async function buildGraph(
   workspace: Workspace,
   paths: string[],
   options: BuildGraphOptions = {},
 ): Promise<CodeGraph> {
-  const unique = [...new Set(paths)];
+  const { files, warnings } = expandSourcePaths(workspace, paths);
   const mapFiles = options.mapFiles ?? ((list: string[]) => graphFiles(workspace, list));
-  return mergeFileGraphs(await mapFiles(unique));
+  const graphs = await mapFiles([...new Set(files)]);
+  return mergeFileGraphs([...warnings.map((issue) => emptyFileGraph(issue.file!, [issue])), ...graphs]);
 }
 
 /** Options of `buildGraphText`. */
@@ -145,10 +150,12 @@ export async function buildGraphText(
   paths: string[],
   options: BuildGraphTextOptions = {},
 ): Promise<{ text: string; errors: Issue[] }> {
-  const unique = [...new Set(paths)];
+  const { files, warnings } = expandSourcePaths(workspace, paths);
   const mapFiles = options.mapFiles ??
     (async (list: string[]) => (await graphFiles(workspace, list)).map(fileGraphText));
-  return graphJsonText(await mapFiles(unique));
+  const graphs = await mapFiles([...new Set(files)]);
+  const empty = warnings.map((issue) => fileGraphText(emptyFileGraph(issue.file!, [issue])));
+  return graphJsonText([...empty, ...graphs]);
 }
 
 /** Read, parse and extract each path in turn (the default `mapFiles`). */

@@ -76,13 +76,13 @@ Deno.test("graph CLI: exit 0 for a file with a syntax error (a warning)", async 
 Deno.test("graph CLI: usage errors exit 2, --help explains with an example", async () => {
   const none = await graphplan("--repo", SAMPLE);
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /at least one FILE/);
+  assert.match(none.stderr, /at least one PATH/);
   const badRepo = await graphplan("--repo", `${SAMPLE}/nope`, "app/models.py");
   assert.equal(badRepo.code, 1);
   assert.match(badRepo.stderr, /repo-not-found/);
   const help = await graphplan("--help");
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /Usage: graphplan graph FILE\.\.\. \[--repo DIR\] \[--json\]/);
+  assert.match(help.stdout, /Usage: graphplan graph PATH\.\.\. \[--repo DIR\] \[--json\]/);
   assert.match(
     help.stdout,
     /Example:\n {2}graphplan graph --repo tests\/fixtures\/sample_project app\/models\.py/,

@@ -52,7 +52,8 @@ async function repo(): Promise<{ dir: string; workspace: Workspace }> {
   await Deno.writeTextFile(`${dir}/broken.py`, BROKEN_PY);
   await Deno.writeTextFile(`${dir}/good.py`, GOOD_PY);
   await Deno.writeTextFile(`${dir}/main.go`, GOOD_GO);
-  await Deno.mkdir(`${dir}/pkg.py`);
+  // A FIFO named like a source file: not a regular file (a directory would be expanded instead).
+  await new Deno.Command("mkfifo", { args: [`${dir}/pipe.py`] }).output();
   return { dir, workspace: Workspace.open(dir) };
 }
 
@@ -65,7 +66,7 @@ Deno.test("graph errors: each unreadable file is one error issue with its code, 
       ["latin1.py", "not-utf8"],
       ["missing.py", "file-not-found"],
       ["../outside.py", "path-outside-repo"],
-      ["pkg.py", "file-not-regular"],
+      ["pipe.py", "file-not-regular"],
     ];
     for (const [path, code] of cases) {
       const graph = await buildGraph(workspace, [path]);

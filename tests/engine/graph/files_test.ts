@@ -1,0 +1,104 @@
+/**
+ * Directories in a graph request: expanded to the source files below them,
+ * in name order, skipping hidden directories, node_modules, __pycache__ and
+ * symlinked directories; files and missing paths pass through to get their
+ * own issues; an empty directory is a warning. End to end through the CLI,
+ * `graph --json .` equals the graph of the files it lists.
+ */
+
+import assert from "node:assert/strict";
+import { buildGraph, buildGraphText, expandSourcePaths } from "../../../engine/graph/mod.ts";
+import { Workspace } from "../../../engine/workspace.ts";
+
+const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+
+async function repo(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-files-" });
+  const write = async (path: string, text: string) => {
+    await Deno.mkdir(`${dir}/${path.slice(0, path.lastIndexOf("/") + 1) || "."}`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/${path}`, text);
+  };
+  await write("pkg/b.py", "class B:\n    def m(self):\n        return 1\n");
+  await write("pkg/a.py", "import os\n\n\ndef a():\n    return os.sep\n");
+  await write("pkg/sub/c.ts", "export interface C {\n  x: number;\n}\n");
+  await write("pkg/README.md", "# notes\n");
+  await write("pkg/__pycache__/a.cpython-311.py", "x = 1\n");
+  await write(".venv/lib/site.py", "def hidden():\n    pass\n");
+  await write("node_modules/dep/index.js", "function dep() {}\n");
+  await write("top.js", "export function top() {}\n");
+  await Deno.mkdir(`${dir}/empty/deeper`, { recursive: true });
+  await Deno.symlink("..", `${dir}/pkg/loop`); // a directory link: not followed
+  await Deno.symlink("a.py", `${dir}/pkg/z_link.py`); // a file link inside the root: kept
+  return dir;
+}
+
+Deno.test("expandSourcePaths: directories become their source files; other paths pass through", async () => {
+  const dir = await repo();
+  try {
+    const workspace = Workspace.open(dir);
+    const whole = expandSourcePaths(workspace, ["."]);
+    assert.deepEqual(whole.files, ["pkg/a.py", "pkg/b.py", "pkg/sub/c.ts", "pkg/z_link.py", "top.js"]);
+    assert.deepEqual(whole.warnings, []);
+    const mixed = expandSourcePaths(workspace, ["top.js", "pkg/sub/", "gone.py", "pkg/README.md", "empty"]);
+    assert.deepEqual(mixed.files, ["top.js", "pkg/sub/c.ts", "gone.py", "pkg/README.md"]);
+    assert.deepEqual(mixed.warnings.map((issue) => [issue.code, issue.severity, issue.file]), [
+      ["no-source-files", "warning", "empty"],
+    ]);
+    // A directory outside the root is not expanded: it is refused when read, as any such path.
+    assert.deepEqual(expandSourcePaths(workspace, ["../"]).files, ["../"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("buildGraph and buildGraphText of a directory: the files below it, plus the problems of the request", async () => {
+  const dir = await repo();
+  try {
+    const workspace = Workspace.open(dir);
+    const graph = await buildGraph(workspace, ["pkg", "empty", "pkg/a.py"]);
+    assert.deepEqual(Object.keys(graph.line_kinds), [
+      "pkg/a.py",
+      "pkg/b.py",
+      "pkg/sub/c.ts",
+      "pkg/z_link.py",
+    ]);
+    assert.deepEqual(graph.symbols.map((symbol) => `${symbol.file}:${symbol.name}`), [
+      "pkg/a.py:a",
+      "pkg/b.py:B",
+      "pkg/b.py:m",
+      "pkg/sub/c.ts:C",
+      "pkg/z_link.py:a",
+    ]);
+    assert.deepEqual(graph.errors.map((issue) => issue.code), ["no-source-files"]);
+    const text = await buildGraphText(workspace, ["pkg", "empty", "pkg/a.py"]);
+    assert.equal(text.text, JSON.stringify(graph));
+    assert.deepEqual(text.errors, graph.errors);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("graph CLI: `graph .` graphs the repository; exit 0 with a warning for an empty directory", async () => {
+  const dir = await repo();
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "graph", "--repo", dir, "--json", ".", "empty"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const expected = await buildGraph(Workspace.open(dir), [
+      "pkg/a.py",
+      "pkg/b.py",
+      "pkg/sub/c.ts",
+      "pkg/z_link.py",
+      "top.js",
+    ]);
+    const got = JSON.parse(stdout);
+    assert.deepEqual(got.symbols, expected.symbols);
+    assert.deepEqual(got.errors.map((issue: { code: string }) => issue.code), ["no-source-files"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
