@@ -29,7 +29,8 @@ const command: Command = {
   help: `
 Parses each file PATH (relative to the repository root; a directory stands
 for the source files below it, "." for the whole repository, skipping hidden
-directories, node_modules and __pycache__) with tree-sitter and prints
+directories, node_modules, __pycache__ and, in a git work tree, what
+.gitignore ignores) with tree-sitter and prints
 its symbols (classes, functions, methods, interfaces, enums, structs, traits,
 impls, modules, namespaces, typedefs, type aliases, with their line spans and
 enclosing symbol), its imports (one record per imported name) and its

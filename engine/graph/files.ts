@@ -2,13 +2,17 @@
  * Which files a `graph` request names: each path as given, except that a
  * directory stands for the source files below it.
  *
- * A directory is walked in name order. Hidden entries (`.git`, `.venv`,
- * `.tox`, ...), `node_modules` and `__pycache__` are skipped, symlinked
- * directories are not followed (no loops, nothing outside the root), and
- * only files whose extension names a supported language are kept. `.`
- * means the whole repository. Paths that are not directories are passed on
- * as they are, so a missing or unsupported file still gets its own issue
- * from `buildGraph`. `.gitignore` is not read.
+ * The files of a directory are listed in path order. Hidden entries (`.git`,
+ * `.venv`, `.tox`, ...), `node_modules` and `__pycache__` are skipped,
+ * symlinked directories are not followed (no loops, nothing outside the
+ * root), and only files whose extension names a supported language are
+ * kept. `.` means the whole repository. When the repository is a git
+ * work tree and running `git` is allowed, what `.gitignore` (and the other
+ * exclude files) ignores is left out too: the listing is `git ls-files
+ * --cached --others --exclude-standard`, filtered by the same rules; else
+ * the directory is walked. Paths that are not directories are passed on as
+ * they are, so a missing or unsupported file still gets its own issue from
+ * `buildGraph`.
  *
  * @module
  */
@@ -33,8 +37,7 @@ export function expandSourcePaths(
       files.push(path);
       continue;
     }
-    const found: string[] = [];
-    walk(workspace.root, directory, found);
+    const found = gitListing(workspace.root, directory) ?? walked(workspace.root, directory);
     if (found.length === 0) {
       warnings.push(warning("no-source-files", `No source files under "${directory || "."}"`, {
         file: directory || ".",
@@ -63,6 +66,42 @@ function directoryOf(workspace: Workspace, path: string): string | undefined {
   }
 }
 
+/** Whether a repository-relative path passes the listing rules (see the module documentation). */
+function listed(path: string): boolean {
+  if (!detectLanguage(path)) return false;
+  const parts = path.split("/");
+  return !parts.some((part, index) =>
+    part.startsWith(".") || (index < parts.length - 1 && SKIPPED_DIRECTORIES.has(part))
+  );
+}
+
+const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The files of `rel` git does not ignore, or undefined when git cannot tell (no git, not allowed, not a work tree). */
+function gitListing(root: string, rel: string): string[] | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "run", command: "git" }).state !== "granted") return undefined;
+    const out = new Deno.Command("git", {
+      args: ["-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", rel || "."],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    if (!out.success) return undefined;
+    const paths = new TextDecoder().decode(out.stdout).split("\0").filter((path) => path !== "");
+    // Tracked files can be gone from the disk, and symlinks to directories are listed as files.
+    return paths.filter((path) => listed(path) && isFile(`${root}/${path}`)).sort(byPath);
+  } catch {
+    return undefined;
+  }
+}
+
+function walked(root: string, rel: string): string[] {
+  const out: string[] = [];
+  walk(root, rel, out);
+  return out.sort(byPath);
+}
+
 function walk(root: string, rel: string, out: string[]): void {
   let entries: Deno.DirEntry[];
   try {
@@ -72,7 +111,6 @@ function walk(root: string, rel: string, out: string[]): void {
       file: rel || ".",
     });
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith(".")) continue;
     const path = rel ? `${rel}/${entry.name}` : entry.name;
@@ -80,12 +118,13 @@ function walk(root: string, rel: string, out: string[]): void {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(root, path, out);
     } else if (entry.isFile || entry.isSymlink) {
       // A symlink is kept only when it names a supported file; reading it checks it stays inside the root.
-      if (detectLanguage(path) && (entry.isFile || isFileLink(`${root}/${path}`))) out.push(path);
+      if (detectLanguage(path) && (entry.isFile || isFile(`${root}/${path}`))) out.push(path);
     }
   }
 }
 
-function isFileLink(abs: string): boolean {
+/** Whether `abs` is (or links to) a regular file. */
+function isFile(abs: string): boolean {
   try {
     return Deno.statSync(abs).isFile;
   } catch {

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { buildGraph, buildGraphText, expandSourcePaths } from "../../../engine/graph/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
+import { GIT_SKIP, gitInit } from "../exec/_support.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
@@ -101,4 +102,49 @@ Deno.test("graph CLI: `graph .` graphs the repository; exit 0 with a warning for
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "expandSourcePaths in a git work tree leaves out what .gitignore ignores, and keeps untracked files",
+  ignore: GIT_SKIP !== undefined,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "graphplan-files-git-" });
+    try {
+      const files: Record<string, string> = {
+        ".gitignore": "build/\n*.gen.py\n",
+        "src/a.py": "A = 1\n",
+        "src/sub.py": "S = 1\n",
+        "src/sub/inner.py": "I = 1\n",
+        "src/c.gen.py": "G = 1\n",
+        "build/out.py": "O = 1\n",
+        ".github/tool.py": "T = 1\n",
+        "node_modules/m.js": "var m;\n",
+      };
+      for (const [path, text] of Object.entries(files)) {
+        await Deno.mkdir(`${dir}/${path.slice(0, path.lastIndexOf("/") + 1) || "."}`, { recursive: true });
+        await Deno.writeTextFile(`${dir}/${path}`, text);
+      }
+      gitInit(dir); // commits everything .gitignore lets in
+      await Deno.writeTextFile(`${dir}/src/b.py`, "B = 1\n"); // untracked, not ignored
+      const workspace = Workspace.open(dir);
+      // Path order (`sub.py` before `sub/`), ignored and hidden files out, untracked ones in.
+      const expected = ["src/a.py", "src/b.py", "src/sub.py", "src/sub/inner.py"];
+      assert.deepEqual(expandSourcePaths(workspace, ["."]).files, expected);
+      assert.deepEqual(expandSourcePaths(workspace, ["src"]).files, expected);
+      assert.deepEqual(expandSourcePaths(workspace, ["build"]).warnings.map((issue) => issue.code), [
+        "no-source-files",
+      ]);
+      // Without git (not a work tree), the same rules but nothing read from .gitignore.
+      await Deno.remove(`${dir}/.git`, { recursive: true });
+      assert.deepEqual(expandSourcePaths(workspace, ["src"]).files, [
+        "src/a.py",
+        "src/b.py",
+        "src/c.gen.py",
+        "src/sub.py",
+        "src/sub/inner.py",
+      ]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
