@@ -50,6 +50,8 @@
  * @module
  */
 
+import { lineAt } from "./text_edit.ts";
+
 /** Which layer found a match. */
 export type MatchLayer = "exact" | "whitespace" | "indentation" | "fuzzy";
 
@@ -459,13 +461,6 @@ function allIndexes(text: string, pattern: string): number[] {
   return out;
 }
 
-/** 1-based line of `offset`. */
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
-}
-
 function makeMatch(
   text: string,
   layer: MatchLayer,
@@ -474,7 +469,7 @@ function makeMatch(
   score: number,
   replacement: string,
 ): TextMatch {
-  const startLine = lineOf(text, start);
+  const startLine = lineAt(text, start);
   const endLine = startLine + countNewlines(text, start, Math.max(start, end - 1));
   return { layer, start, end, startLine, endLine, score, text: text.slice(start, end), replacement };
 }

@@ -79,7 +79,7 @@ import {
   listContext,
   withWrapper,
 } from "./separators.ts";
-import type { TextEdit } from "./text_edit.ts";
+import { lineAt, type TextEdit } from "./text_edit.ts";
 
 /** Parameters each primitive requires and accepts (for the DSL validator and the plan schema). */
 export const PRIMITIVE_PARAMS: Record<string, { required: string[]; optional: string[] }> = {
@@ -167,15 +167,9 @@ function defaultGap(doc: Document, anchor: Node, code: string): number {
 function record(doc: Document, start: number, end: number) {
   return {
     file: doc.file.path,
-    start_line: lineOf(doc.file.text, start),
-    end_line: lineOf(doc.file.text, end),
+    start_line: lineAt(doc.file.text, start),
+    end_line: lineAt(doc.file.text, end),
   };
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
 }
 
 // ---------------------------------------------------------------- replace_node

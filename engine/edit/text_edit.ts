@@ -55,3 +55,10 @@ export function applyEdits(text: string, edits: readonly TextEdit[], file?: stri
   }
   return out + text.slice(cursor);
 }
+
+/** The 1-based line number of `offset` in `text`. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}

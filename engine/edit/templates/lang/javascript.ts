@@ -17,7 +17,14 @@
 
 import { error } from "../../../issue.ts";
 import type { Node } from "../../../parse/mod.ts";
-import { type BranchPlan, type LanguageTable, normalizeCode, type ParamInfo, statementsOf } from "./table.ts";
+import {
+  type BranchPlan,
+  fieldIs,
+  type LanguageTable,
+  normalizeCode,
+  type ParamInfo,
+  statementsOf,
+} from "./table.ts";
 
 const BINARY: Record<string, number> = {
   "||": 4,
@@ -79,10 +86,6 @@ function precedence(expr: Node): number {
     default:
       return PRIMARY;
   }
-}
-
-function fieldIs(parent: Node, field: string, child: Node): boolean {
-  return parent.childForFieldName(field)?.id === child.id;
 }
 
 function requiredPrecedence(slot: Node): number {

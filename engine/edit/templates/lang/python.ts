@@ -12,7 +12,14 @@
 import { error, warning } from "../../../issue.ts";
 import type { Node } from "../../../parse/mod.ts";
 import { occurrencesOf, resolveName, scopeChainAt } from "../../../verify/scope.ts";
-import { type BranchPlan, type LanguageTable, normalizeCode, type ParamInfo, statementsOf } from "./table.ts";
+import {
+  type BranchPlan,
+  fieldIs,
+  type LanguageTable,
+  normalizeCode,
+  type ParamInfo,
+  statementsOf,
+} from "./table.ts";
 
 const BINARY: Record<string, number> = {
   "|": 7,
@@ -61,10 +68,6 @@ function precedence(expr: Node): number {
     default:
       return PRIMARY;
   }
-}
-
-function fieldIs(parent: Node, field: string, child: Node): boolean {
-  return parent.childForFieldName(field)?.id === child.id;
 }
 
 function requiredPrecedence(slot: Node): number {

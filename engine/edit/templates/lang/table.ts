@@ -199,6 +199,11 @@ export function statementsOf(node: Node): Node[] {
   return node.namedChildren.filter((child): child is Node => !!child && child.type !== "comment");
 }
 
+/** Whether `child` is the `field` child of `parent`. */
+export function fieldIs(parent: Node, field: string, child: Node): boolean {
+  return parent.childForFieldName(field)?.id === child.id;
+}
+
 /** Normalise code for comparisons: whitespace runs to one space, around punctuation removed. */
 export function normalizeCode(text: string): string {
   return text.replace(/\s+/g, " ").replace(/\s*([,()\[\]{}:;=.])\s*/g, "$1").trim();
