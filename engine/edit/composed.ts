@@ -66,6 +66,13 @@ async function exactLocator(doc: Document, query: string, node: Node): Promise<R
 /** One imported binding: `(module, name, alias)`. */
 type ImportKey = string;
 
+/** The module of a Python from-import as written (`a.b`, `..c`, `__future__`). */
+function fromModule(statement: Node): string | undefined {
+  if (statement.type === "future_import_statement") return "__future__";
+  if (statement.type !== "import_from_statement") return undefined;
+  return statement.childForFieldName("module_name")?.text.replace(/\s+/g, "");
+}
+
 function pythonImportKeys(statement: Node): ImportKey[] {
   const keys: ImportKey[] = [];
   const nameOf = (node: Node): [string, string] =>
@@ -77,9 +84,7 @@ function pythonImportKeys(statement: Node): ImportKey[] {
       if (name) keys.push(["", ...nameOf(name)].join("|"));
     }
   } else if (statement.type === "import_from_statement" || statement.type === "future_import_statement") {
-    const module = statement.type === "future_import_statement"
-      ? "__future__"
-      : statement.childForFieldName("module_name")?.text ?? "";
+    const module = fromModule(statement) ?? "";
     const names = statement.childrenForFieldName("name").filter((name): name is Node => !!name);
     if (names.length === 0 && statement.namedChildren.some((child) => child?.type === "wildcard_import")) {
       keys.push([module, "*", ""].join("|"));
@@ -87,13 +92,6 @@ function pythonImportKeys(statement: Node): ImportKey[] {
     for (const name of names) keys.push([module, ...nameOf(name)].join("|"));
   }
   return keys;
-}
-
-/** The module of a Python from-import as written (`a.b`, `..c`, `__future__`). */
-function fromModule(statement: Node): string | undefined {
-  if (statement.type === "future_import_statement") return "__future__";
-  if (statement.type !== "import_from_statement") return undefined;
-  return statement.childForFieldName("module_name")?.text.replace(/\s+/g, "");
 }
 
 /** The longest line a merged one-line import may have before it is wrapped in parentheses (PEP 8). */

@@ -35,7 +35,7 @@ import { error, fail, type Issue, IssueError } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
 import { VERSION } from "../../version.ts";
 import { atomicWrite, syncDirectory, writeFileDurable } from "./atomic_write.ts";
-import { sha256Hex } from "./hash.ts";
+import { sha256Hex } from "../node_builtins.ts";
 import { journalDirFor, stateHome } from "./state_dir.ts";
 
 interface OriginalRecord {

@@ -9,7 +9,7 @@
  */
 
 import { fail } from "../issue.ts";
-import { sha256Hex } from "./hash.ts";
+import { sha256Hex } from "../node_builtins.ts";
 
 /** The GraphPlan state directory (not created here). */
 export function stateHome(): string {

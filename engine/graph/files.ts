@@ -66,13 +66,15 @@ function directoryOf(workspace: Workspace, path: string): string | undefined {
   }
 }
 
-/** Whether a repository-relative path passes the listing rules (see the module documentation). */
+/** Whether a directory entry named `name` is left out of listings: hidden, or a skipped directory. */
+function excluded(name: string, directory: boolean): boolean {
+  return name.startsWith(".") || (directory && SKIPPED_DIRECTORIES.has(name));
+}
+
+/** Whether a repository-relative file path passes the listing rules (see the module documentation). */
 function listed(path: string): boolean {
-  if (!detectLanguage(path)) return false;
   const parts = path.split("/");
-  return !parts.some((part, index) =>
-    part.startsWith(".") || (index < parts.length - 1 && SKIPPED_DIRECTORIES.has(part))
-  );
+  return !!detectLanguage(path) && !parts.some((part, index) => excluded(part, index < parts.length - 1));
 }
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -112,10 +114,10 @@ function walk(root: string, rel: string, out: string[]): void {
     });
   }
   for (const entry of entries) {
-    if (entry.name.startsWith(".")) continue;
+    if (excluded(entry.name, entry.isDirectory)) continue;
     const path = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(root, path, out);
+      walk(root, path, out);
     } else if (entry.isFile || entry.isSymlink) {
       // A symlink is kept only when it names a supported file; reading it checks it stays inside the root.
       if (detectLanguage(path) && (entry.isFile || isFile(`${root}/${path}`))) out.push(path);

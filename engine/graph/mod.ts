@@ -127,10 +127,21 @@ export async function buildGraph(
   paths: string[],
   options: BuildGraphOptions = {},
 ): Promise<CodeGraph> {
-  const { files, warnings } = expandSourcePaths(workspace, paths);
+  const { files, notes } = request(workspace, paths);
   const mapFiles = options.mapFiles ?? ((list: string[]) => graphFiles(workspace, list));
-  const graphs = await mapFiles([...new Set(files)]);
-  return mergeFileGraphs([...warnings.map((issue) => emptyFileGraph(issue.file!, [issue])), ...graphs]);
+  return mergeFileGraphs([...notes, ...await mapFiles(files)]);
+}
+
+/**
+ * The distinct files `paths` name (directories expanded), and the problems
+ * of the request itself as graphs of their own, to merge first.
+ */
+function request(workspace: Workspace, paths: string[]): { files: string[]; notes: FileGraph[] } {
+  const { files, warnings } = expandSourcePaths(workspace, paths);
+  return {
+    files: [...new Set(files)],
+    notes: warnings.map((issue) => emptyFileGraph(issue.file ?? ".", [issue])),
+  };
 }
 
 /** Options of `buildGraphText`. */
@@ -150,12 +161,10 @@ export async function buildGraphText(
   paths: string[],
   options: BuildGraphTextOptions = {},
 ): Promise<{ text: string; errors: Issue[] }> {
-  const { files, warnings } = expandSourcePaths(workspace, paths);
+  const { files, notes } = request(workspace, paths);
   const mapFiles = options.mapFiles ??
     (async (list: string[]) => (await graphFiles(workspace, list)).map(fileGraphText));
-  const graphs = await mapFiles([...new Set(files)]);
-  const empty = warnings.map((issue) => fileGraphText(emptyFileGraph(issue.file!, [issue])));
-  return graphJsonText([...empty, ...graphs]);
+  return graphJsonText([...notes.map(fileGraphText), ...await mapFiles(files)]);
 }
 
 /** Read, parse and extract each path in turn (the default `mapFiles`). */

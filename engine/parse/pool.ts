@@ -610,10 +610,9 @@ class PoolRun<T> {
     } catch {
       return;
     }
-    const id = slot;
     const request: RunRequest = {
       type: "run",
-      id,
+      id: slot,
       job: this.spec.job,
       root: this.spec.root,
       paths: this.claimPaths,
@@ -652,7 +651,7 @@ class PoolRun<T> {
               worker.postMessage(request);
               return;
             case "file":
-              if (reply.id === id) this.done[reply.index] = reply.outcome as FileOutcome<T>;
+              if (reply.id === slot) this.done[reply.index] = reply.outcome as FileOutcome<T>;
               return;
             case "done":
               return stop();
