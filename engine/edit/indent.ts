@@ -84,7 +84,7 @@
  * @module
  */
 
-import { type LanguageId, type Node, parse } from "../parse/mod.ts";
+import { type LanguageId, type Node, withTree } from "../parse/mod.ts";
 
 /** Column width of a tab when measuring indentation. */
 const TAB_WIDTH = 8;
@@ -184,14 +184,13 @@ export async function protectedRows(code: string, language: LanguageId): Promise
     ...lines.filter((line) => line.trim() !== "").map((line) => /^[ \t]*/.exec(line)![0].length),
   );
   const naive = lines.map((line) => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length))).join("\n");
-  let tree;
   try {
-    tree = await parse(language, naive);
+    await withTree(language, naive, (tree) => {
+      for (const row of stringRows(tree.rootNode, language)) rows.add(row);
+    });
   } catch {
-    return rows;
+    // A snippet that cannot be parsed has no string rows to protect.
   }
-  for (const row of stringRows(tree.rootNode, language)) rows.add(row);
-  tree.delete();
   return rows;
 }
 

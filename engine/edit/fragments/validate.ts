@@ -11,7 +11,7 @@
 
 import { error, type Issue } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
-import { parse, syntaxProblems } from "../../parse/mod.ts";
+import { syntaxProblems, withTree } from "../../parse/mod.ts";
 import { closestNames, didYouMean } from "../../plan/suggest.ts";
 import type { ParamKind } from "../catalog_types.ts";
 import { validateParam } from "../params.ts";
@@ -97,8 +97,7 @@ export async function checkFragment(
     ? "try:\n    pass\n"
     : "";
   const source = serializeFragment(frag);
-  const tree = await parse(language, host + source + "\n");
-  try {
+  await withTree(language, host + source + "\n", (tree) => {
     const problems = syntaxProblems(tree, 1);
     const hostLines = host.split("\n").length - 1;
     const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
@@ -124,9 +123,7 @@ export async function checkFragment(
         ),
       );
     }
-  } finally {
-    tree.delete();
-  }
+  });
   return issues;
 }
 

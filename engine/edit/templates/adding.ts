@@ -11,7 +11,7 @@ import { firstOnLine, lastOnLine, lineEnd, lineStart, nextLineStart, reindent } 
 import { COMPOSED_OPS } from "../composed.ts";
 import { dedent } from "../params.ts";
 import { PRIMITIVES } from "../primitives.ts";
-import { parse, syntaxProblems } from "../../parse/mod.ts";
+import { syntaxProblems, withTree } from "../../parse/mod.ts";
 import {
   alreadyPresent,
   exactLocator,
@@ -307,9 +307,7 @@ async function addMethod(run: TemplateRun) {
   const cls = classOf(run);
   const code = dedent(str(run.params, "code")!).trim();
   const context = table.memberContext(code);
-  const tree = await parse(language, context.text + "\n");
-  let defined: string | undefined;
-  try {
+  const defined = await withTree(language, context.text + "\n", (tree) => {
     if (syntaxProblems(tree, 1).length) {
       throw new IssueError(
         error("param-invalid", `Parameter "code" must be a method definition, got code that does not parse`, {
@@ -319,10 +317,8 @@ async function addMethod(run: TemplateRun) {
       );
     }
     const members = context.members(tree.rootNode);
-    defined = members.length === 1 ? table.definedName(members[0]) : undefined;
-  } finally {
-    tree.delete();
-  }
+    return members.length === 1 ? table.definedName(members[0]) : undefined;
+  });
   if (!defined) {
     throw new IssueError(error("param-invalid", `Parameter "code" must be exactly one method definition`, {
       path: ["params", "code"],
