@@ -1,3 +1,3 @@
-/** The tree-sitter-cpp grammar of tree-sitter-wasms 0.1.13, gzip-compressed (see tools/pack_grammars.ts). */
-import bytes from "./wasm/cpp.wasm.gz" with { type: "bytes" };
-export default bytes;
+/** The tree-sitter-cpp grammar of tree-sitter-wasms 0.1.13, brotli-compressed, as base64 (see tools/pack_grammars.ts). */
+import packed from "./wasm/cpp.wasm.br.b64" with { type: "text" };
+export default packed;

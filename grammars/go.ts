@@ -1,3 +1,3 @@
-/** The tree-sitter-go grammar of tree-sitter-wasms 0.1.13, gzip-compressed (see tools/pack_grammars.ts). */
-import bytes from "./wasm/go.wasm.gz" with { type: "bytes" };
-export default bytes;
+/** The tree-sitter-go grammar of tree-sitter-wasms 0.1.13, brotli-compressed, as base64 (see tools/pack_grammars.ts). */
+import packed from "./wasm/go.wasm.br.b64" with { type: "text" };
+export default packed;

@@ -2,19 +2,20 @@
  * Which grammar serves which language, and the embedded bytes of each.
  *
  * Every grammar is its own module, imported with a dynamic `import()` on
- * first use: a run decodes only the languages it touches. The grammars are
- * stored gzip-compressed (`grammars/wasm/*.wasm.gz`, made from the pinned
- * tree-sitter-wasms package by `tools/pack_grammars.ts`), which keeps the
- * bundle at ~3.6 MB instead of ~23 MB of base64 that V8 would scan at every
- * start; a grammar is inflated when its language is first parsed. The modules wrap the
- * raw `.wasm` import so that `deno bundle` emits a lazily initialised module
- * per grammar (importing the `.wasm` directly from `import()` makes the bundle
- * copy every byte index into a namespace object: ~0.45 s and ~190 MB).
+ * first use: a run decodes only the languages it touches. The runtime and
+ * the grammars are stored brotli-compressed as base64 text
+ * (`grammars/wasm/*.wasm.br.b64`, made from the pinned npm packages by
+ * `tools/pack_grammars.ts`): ~1.4 MB of the bundle instead of ~21 MB of
+ * plain base64 that every start would read and scan. A grammar is inflated
+ * when its language is first parsed. The modules wrap the text import so that
+ * `deno bundle` emits a lazily initialised module per grammar (importing the
+ * file directly from `import()` makes the bundle build a namespace object
+ * for it at start-up).
  *
  * @module
  */
 
-import runtime from "web-tree-sitter/tree-sitter.wasm" with { type: "bytes" };
+import runtimePacked from "./wasm/tree-sitter.wasm.br.b64" with { type: "text" };
 
 /** The languages GraphPlan parses (TSX is TypeScript's JSX dialect). */
 export const LANGUAGES = [
@@ -59,10 +60,7 @@ export const EXTENSIONS: Readonly<Record<string, LanguageId>> = {
   ".hxx": "cpp",
 };
 
-/** The web-tree-sitter runtime, embedded. */
-export const RUNTIME_WASM: Uint8Array = runtime;
-
-const LOADERS: Record<LanguageId, () => Promise<{ default: Uint8Array }>> = {
+const LOADERS: Record<LanguageId, () => Promise<{ default: string }>> = {
   python: () => import("./python.ts"),
   javascript: () => import("./javascript.ts"),
   typescript: () => import("./typescript.ts"),
@@ -76,15 +74,45 @@ const LOADERS: Record<LanguageId, () => Promise<{ default: Uint8Array }>> = {
   cpp: () => import("./cpp.ts"),
 };
 
-/** The `.wasm` bytes of one language's grammar, inflated on first request. */
-export async function grammarBytes(language: LanguageId): Promise<Uint8Array> {
-  return await gunzip((await LOADERS[language]()).default);
+/** The `.wasm` bytes of the web-tree-sitter runtime (inflated at each call). */
+export function runtimeBytes(): Promise<Uint8Array> {
+  return unpack(runtimePacked);
 }
 
-/** Inflate gzip bytes. */
-export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/** The `.wasm` bytes of one language's grammar (inflated at each call). */
+export async function grammarBytes(language: LanguageId): Promise<Uint8Array> {
+  return await unpack((await LOADERS[language]()).default);
+}
+
+/** The bytes of a packed file: base64 text of brotli-compressed bytes. */
+export async function unpack(packed: string): Promise<Uint8Array> {
+  return await unbrotli(fromBase64(packed));
+}
+
+/** Decode base64, natively where the engine can (`Uint8Array.fromBase64`, V8 13.9+). */
+export function fromBase64(text: string): Uint8Array {
+  const native = (Uint8Array as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
+  if (native) return native(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Inflate brotli bytes with the web `DecompressionStream` (Deno 2.7+), or
+ * with node:zlib on a Deno whose stream lacks the format.
+ */
+export async function unbrotli(bytes: Uint8Array): Promise<Uint8Array> {
+  let stream: DecompressionStream;
+  try {
+    stream = new DecompressionStream("brotli" as CompressionFormat);
+  } catch {
+    const zlib = process.getBuiltinModule("node:zlib") as typeof import("node:zlib");
+    return new Uint8Array(zlib.brotliDecompressSync(bytes));
+  }
+  const inflated = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
 /** Whether `name` is a language GraphPlan parses. */

@@ -15,11 +15,9 @@
  * - the `require` that `deno bundle` gives CommonJS dependencies (the `yaml`
  *   package asks it for `node:process` and `node:buffer`) is created on
  *   first use instead of from a static `node:module` import, which would
- *   start Node's compatibility layer (~11 ms) at every start;
- * - the embedded `.wasm` bytes (base64 in the bundle) are decoded with the
- *   engine's `Uint8Array.fromBase64` where it exists, instead of the
- *   bundler's JavaScript loop (~5 ms for the runtime and one grammar, cold,
- *   in the main thread and again in each pool worker).
+ *   start Node's compatibility layer (~11 ms) at every start.
+ * The embedded `.wasm` files need no rewrite: they are imported as base64
+ * text (see tools/pack_grammars.ts) and decoded by grammars/mod.ts.
  * The result is renamed into place, so a reader never sees half a bundle.
  *
  * Usage: `deno run -A tools/bundle.ts [--out FILE]` (the `bundle` task).
@@ -47,7 +45,7 @@ export async function buildBundle(out: string): Promise<string> {
       );
     }
     const text = await Deno.readTextFile(temp);
-    await Deno.writeTextFile(temp, nativeBase64(lazyRequire(latin1Only(text))));
+    await Deno.writeTextFile(temp, lazyRequire(latin1Only(text)));
     await Deno.rename(temp, out);
     return out;
   } finally {
@@ -78,24 +76,6 @@ var __require = (id) =>
  */
 export function lazyRequire(text: string): string {
   return text.replace(EAGER_REQUIRE, LAZY_REQUIRE);
-}
-
-/** Where `deno bundle` (2.x) ends its base64 decoder for `with { type: "bytes" }` imports. */
-const TO_BINARY = /^var __toBinary = [^\n]*\n(?:.*\n)*?\}\)\(\);\n/m;
-
-/**
- * `text` with a line after the bundler's base64 decoder that swaps in the
- * native one when the engine has it (V8 does since `Uint8Array.fromBase64`
- * shipped). The decoder is defined before any module that uses it, so every
- * embedded byte array goes through the swap. A bundle without the decoder
- * is returned unchanged.
- */
-export function nativeBase64(text: string): string {
-  return text.replace(
-    TO_BINARY,
-    (helper) =>
-      `${helper}if (typeof Uint8Array.fromBase64 === "function") __toBinary = (text) => Uint8Array.fromBase64(text);\n`,
-  );
 }
 
 if (import.meta.main) {

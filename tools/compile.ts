@@ -85,7 +85,7 @@ export function compileCommand(options: CompileOptions = {}): CompileCommand {
 /**
  * The grammar files of the tree-sitter-wasms package that no grammars/*.ts
  * module imports. deno compile embeds whole npm packages, and the package
- * holds 36 grammars (50 MB); GraphPlan embeds its 11 from grammars/wasm/*.wasm.gz
+ * holds 36 grammars (50 MB); GraphPlan embeds its 11 from grammars/wasm/*.wasm.br.b64
  * (see tools/pack_grammars.ts), so none of the package's are needed. Returns []
  * when the package is not in deno's npm cache (nothing to leave out then).
  */

@@ -10,7 +10,7 @@
  */
 
 import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
-import { EXTENSIONS, grammarBytes, type LanguageId, LANGUAGES, RUNTIME_WASM } from "../../grammars/mod.ts";
+import { EXTENSIONS, grammarBytes, type LanguageId, LANGUAGES, runtimeBytes } from "../../grammars/mod.ts";
 import { preorder } from "./walk.ts";
 
 export type { Node, Tree } from "web-tree-sitter";
@@ -23,7 +23,7 @@ const parsers = new Map<LanguageId, Parser>();
 
 /** Initialise the web-tree-sitter runtime once per process. */
 export function initRuntime(): Promise<void> {
-  runtimeReady ??= Parser.init({ wasmBinary: RUNTIME_WASM });
+  runtimeReady ??= runtimeBytes().then((wasmBinary) => Parser.init({ wasmBinary }));
   return runtimeReady;
 }
 

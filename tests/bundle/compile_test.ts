@@ -78,7 +78,7 @@ Deno.test("unusedGrammarFiles leaves out every grammar of the npm package: the e
     assert.doesNotMatch(
       text,
       /tree-sitter-wasms\/out\//,
-      `${entry.name} should embed grammars/wasm/*.wasm.gz`,
+      `${entry.name} should embed grammars/wasm/*.wasm.br.b64`,
     );
   }
   if (unused.length > 0) {
