@@ -8,15 +8,13 @@
  * @module
  */
 
-import type { ParseArgsConfig } from "node:util";
-import { parseArgs } from "../engine/node_builtins.ts";
+import { type OptionSpec, parseOptions } from "./args.ts";
 import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
 
 /** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */
 export const EXIT = { ok: 0, rejected: 1, usage: 2, internal: 3 } as const;
 
-/** Options as `node:util` `parseArgs` declares them. */
-export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+export type { OptionSpec } from "./args.ts";
 
 /** A subcommand of `graphplan`. */
 export interface Command {
@@ -56,13 +54,7 @@ export const COMMON_OPTIONS: OptionSpec = {
 /** Parse `argv` for `command`, turning parser complaints into usage errors. */
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { ...COMMON_OPTIONS, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    });
-    return { values: values as ParsedArgs["values"], positionals };
+    return parseOptions(argv, { ...COMMON_OPTIONS, ...command.options });
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\. To specify a positional.*$/s, ""));
   }

@@ -1,31 +1,30 @@
 /**
- * The few Node built-ins GraphPlan uses (path helpers, `parseArgs`,
- * `fileURLToPath`, SHA-256), loaded on first use.
+ * The few Node built-ins GraphPlan uses (path helpers, `fileURLToPath`,
+ * SHA-256), loaded on first use.
  *
  * `deno bundle` turns every `node:` import anywhere in the program into a
  * static import at the top of the one-file bundle, so one plain
  * `import { join } from "node:path"` in the agent starts Node's
  * compatibility layer at every start of the bundle, in every pool worker
- * too (~7 ms for path, url and util; ~11 ms more with crypto and module).
- * These wrappers fetch the module with `process.getBuiltinModule` when first
- * called; all but `sha256Hex` have the signatures of the originals.
+ * too (7–11 ms on one machine, ~30 ms on another). Reading the global
+ * `process` starts it as well, so these wrappers fetch the module with
+ * `process.getBuiltinModule` only when first called, and code on the way of
+ * `graph` calls none of them. All but `sha256Hex` have the signatures of the
+ * originals.
  *
  * @module
  */
 
 type NodePath = typeof import("node:path");
 type NodeUrl = typeof import("node:url");
-type NodeUtil = typeof import("node:util");
 type NodeCrypto = typeof import("node:crypto");
 
 let pathModule: NodePath | undefined;
 let urlModule: NodeUrl | undefined;
-let utilModule: NodeUtil | undefined;
 let cryptoModule: NodeCrypto | undefined;
 
 const nodePath = () => pathModule ??= process.getBuiltinModule("node:path") as NodePath;
 const nodeUrl = () => urlModule ??= process.getBuiltinModule("node:url") as NodeUrl;
-const nodeUtil = () => utilModule ??= process.getBuiltinModule("node:util") as NodeUtil;
 const nodeCrypto = () => cryptoModule ??= process.getBuiltinModule("node:crypto") as NodeCrypto;
 
 /** `path.join` of node:path. */
@@ -41,8 +40,6 @@ export const isAbsolute: NodePath["isAbsolute"] = (path) => nodePath().isAbsolut
 /** `url.fileURLToPath` of node:url. */
 export const fileURLToPath: NodeUrl["fileURLToPath"] = (url, options) =>
   nodeUrl().fileURLToPath(url, options);
-/** `util.parseArgs` of node:util. */
-export const parseArgs: NodeUtil["parseArgs"] = (config) => nodeUtil().parseArgs(config);
 
 /** The SHA-256 of `data` (a string is hashed as UTF-8), as lowercase hex (node:crypto). */
 export function sha256Hex(data: string | Uint8Array): string {

@@ -21,10 +21,34 @@ let runtimeReady: Promise<void> | undefined;
 const languages = new Map<LanguageId, Promise<Language>>();
 const parsers = new Map<LanguageId, Parser>();
 
-/** Initialise the web-tree-sitter runtime once per process. */
+/** Initialise the web-tree-sitter runtime once per process (once per pool worker). */
 export function initRuntime(): Promise<void> {
-  runtimeReady ??= runtimeBytes().then((wasmBinary) => Parser.init({ wasmBinary }));
+  runtimeReady ??= runtimeBytes().then((wasmBinary) =>
+    withoutProcessGlobal(() => Parser.init({ wasmBinary }))
+  );
   return runtimeReady;
+}
+
+/**
+ * `start()`, with the global `process` hidden while it runs (synchronously).
+ *
+ * web-tree-sitter's Emscripten glue decides whether it runs under Node by
+ * reading `process` as its module factory starts, synchronously inside
+ * `Parser.init`. In Deno that read starts the Node compatibility layer
+ * (7–30 ms, in the main thread and again in every pool worker) and sends the
+ * glue down its Node path (`createRequire`, `fs`, `path`), none of which it
+ * needs when it is handed the wasm bytes. Hidden, the glue takes its plain
+ * JavaScript (or web worker) path.
+ */
+export function withoutProcessGlobal<T>(start: () => T): T {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "process");
+  if (!saved?.configurable) return start();
+  Object.defineProperty(globalThis, "process", { value: undefined, configurable: true, writable: true });
+  try {
+    return start();
+  } finally {
+    Object.defineProperty(globalThis, "process", saved);
+  }
 }
 
 /** The language of a path by its extension, or `undefined` when unknown. */
