@@ -63,7 +63,8 @@ export function detectLanguage(path: string): LanguageId | undefined {
 export function loadLanguage(id: LanguageId): Promise<Language> {
   let pending = languages.get(id);
   if (!pending) {
-    pending = initRuntime().then(async () => Language.load(await grammarBytes(id)));
+    // The grammar is inflated while the runtime compiles.
+    pending = Promise.all([grammarBytes(id), initRuntime()]).then(([bytes]) => Language.load(bytes));
     languages.set(id, pending);
   }
   return pending;
