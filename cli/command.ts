@@ -86,8 +86,44 @@ export function printJson(value: unknown): void {
  * are.
  */
 export function writeLine(text: string): void {
-  const bytes = new TextEncoder().encode(`${text}\n`);
-  for (let offset = 0; offset < bytes.length;) offset += Deno.stdout.writeSync(bytes.subarray(offset));
+  writePieces([text, "\n"]);
+}
+
+/** Where `writePieces` writes: `Deno.stdout`, or anything with its synchronous write. */
+export interface SyncWriter {
+  /** Write some of `bytes`; returns how many were written. */
+  writeSync(bytes: Uint8Array): number;
+}
+
+/**
+ * Write the concatenation of `pieces` as UTF-8 through one reusable buffer
+ * of `bufferSize` bytes: the text is never one string nor one array of
+ * bytes, so a large document costs no more memory than its pieces.
+ */
+export function writePieces(
+  pieces: Iterable<string>,
+  out: SyncWriter = Deno.stdout,
+  bufferSize = 1 << 16,
+): void {
+  if (bufferSize < 4) throw new RangeError("writePieces needs a buffer of at least 4 bytes (one character)");
+  const encoder = new TextEncoder();
+  const buffer = new Uint8Array(bufferSize);
+  let used = 0;
+  const flush = () => {
+    for (let offset = 0; offset < used;) offset += out.writeSync(buffer.subarray(offset, used));
+    used = 0;
+  };
+  for (const piece of pieces) {
+    let rest = piece;
+    while (rest !== "") {
+      const { read, written } = encoder.encodeInto(rest, buffer.subarray(used));
+      used += written;
+      rest = read === rest.length ? "" : rest.slice(read);
+      // Left over: the buffer is full, or has no room for the next character.
+      if (rest !== "") flush();
+    }
+  }
+  flush();
 }
 
 /** Write issues to stderr, one per block, for a person. */

@@ -19,7 +19,7 @@ import {
   printJson,
   stringOption,
   UsageError,
-  writeLine,
+  writePieces,
 } from "./command.ts";
 
 const command: Command = {
@@ -85,7 +85,7 @@ Example:
       // Compact JSON for a program: assembled from per-file text, never built as one object.
       const mapFiles = graphTextMapper(workspace, poolOptions);
       const graph = await buildGraphText(workspace, args.positionals, { mapFiles });
-      writeLine(graph.text);
+      writePieces([...graph.pieces, "\n"]);
       errors = graph.errors;
     } else {
       const mapFiles = graphMapper(workspace, poolOptions);

@@ -54,6 +54,16 @@ export function fileGraphText(graph: FileGraph): FileGraphText {
  * does), and the merged graph's problems.
  */
 export function graphJsonText(files: FileGraphText[]): { text: string; errors: Issue[] } {
+  const { pieces, errors } = graphJsonPieces(files);
+  return { text: pieces.join(""), errors };
+}
+
+/**
+ * `graphJsonText` as the pieces of its text, in order, for a writer that
+ * streams them: the document is never one string, nor one buffer of bytes
+ * (for a large repository, each would be as large as the output).
+ */
+export function graphJsonPieces(files: FileGraphText[]): { pieces: string[]; errors: Issue[] } {
   const symbols: string[] = [];
   const imports: string[] = [];
   const lineKinds: string[] = [];
@@ -69,8 +79,19 @@ export function graphJsonText(files: FileGraphText[]): { text: string; errors: I
     if (file.imports) imports.push(file.imports);
     for (const issue of file.errors) errors.push(issue);
   }
-  const text = `{"symbols":[${symbols.join(",")}],"imports":[${imports.join(",")}],"line_kinds":{${
-    lineKinds.join(",")
-  }},"errors":${JSON.stringify(errors)}}`;
-  return { text, errors };
+  const pieces = [
+    '{"symbols":[',
+    ...commaSeparated(symbols),
+    '],"imports":[',
+    ...commaSeparated(imports),
+    '],"line_kinds":{',
+    ...commaSeparated(lineKinds),
+    `},"errors":${JSON.stringify(errors)}}`,
+  ];
+  return { pieces, errors };
+}
+
+/** `items` with a "," between each two. */
+function commaSeparated(items: string[]): string[] {
+  return items.flatMap((item, i) => i === 0 ? [item] : [",", item]);
 }

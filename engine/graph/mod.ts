@@ -17,11 +17,11 @@ import { type LanguageId, withTree } from "../parse/mod.ts";
 import type { Workspace } from "../workspace.ts";
 import { extractFileGraph } from "./extract.ts";
 import { expandSourcePaths } from "./files.ts";
-import { type FileGraphText, fileGraphText, graphJsonText } from "./json.ts";
+import { type FileGraphText, fileGraphText, graphJsonPieces } from "./json.ts";
 
 export { extractFileGraph } from "./extract.ts";
 export { renderGraphView, type ViewOptions } from "./view.ts";
-export { type FileGraphText, fileGraphText, graphJsonText } from "./json.ts";
+export { type FileGraphText, fileGraphText, graphJsonPieces, graphJsonText } from "./json.ts";
 export { expandSourcePaths, SKIPPED_DIRECTORIES } from "./files.ts";
 
 /** The kinds a symbol can have, the same for every language. */
@@ -151,20 +151,21 @@ export interface BuildGraphTextOptions {
 }
 
 /**
- * `buildGraph`, straight to its compact JSON document: `text` equals
- * `JSON.stringify(await buildGraph(workspace, paths))`, and `errors` is its
- * `errors`. Each file is serialized where it was graphed (in a worker for
- * large inputs), so no merged graph object is ever built.
+ * `buildGraph`, straight to its compact JSON document, in pieces: joined,
+ * `pieces` equal `JSON.stringify(await buildGraph(workspace, paths))`, and
+ * `errors` is its `errors`. Each file is serialized where it was graphed (in
+ * a worker for large inputs), so no merged graph object is ever built, and a
+ * writer can stream the pieces without building the document either.
  */
 export async function buildGraphText(
   workspace: Workspace,
   paths: string[],
   options: BuildGraphTextOptions = {},
-): Promise<{ text: string; errors: Issue[] }> {
+): Promise<{ pieces: string[]; errors: Issue[] }> {
   const { files, notes } = request(workspace, paths);
   const mapFiles = options.mapFiles ??
     (async (list: string[]) => (await graphFiles(workspace, list)).map(fileGraphText));
-  return graphJsonText([...notes.map(fileGraphText), ...await mapFiles(files)]);
+  return graphJsonPieces([...notes.map(fileGraphText), ...await mapFiles(files)]);
 }
 
 /** Read, parse and extract each path in turn (the default `mapFiles`). */

@@ -72,7 +72,7 @@ Deno.test("buildGraph and buildGraphText of a directory: the files below it, plu
     ]);
     assert.deepEqual(graph.errors.map((issue) => issue.code), ["no-source-files"]);
     const text = await buildGraphText(workspace, ["pkg", "empty", "pkg/a.py"]);
-    assert.equal(text.text, JSON.stringify(graph));
+    assert.equal(text.pieces.join(""), JSON.stringify(graph));
     assert.deepEqual(text.errors, graph.errors);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -15,6 +15,7 @@ import {
   mergeFileGraphs,
 } from "../../../engine/graph/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
+import { writePieces } from "../../../cli/command.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
 
 const SAMPLE = new URL("../../fixtures/sample_project/", import.meta.url).pathname;
@@ -32,7 +33,7 @@ Deno.test("buildGraphText equals JSON.stringify(buildGraph) with repeated, missi
   ];
   const graph = await buildGraph(workspace, paths);
   const text = await buildGraphText(workspace, paths);
-  assert.equal(text.text, JSON.stringify(graph));
+  assert.equal(text.pieces.join(""), JSON.stringify(graph));
   assert.deepEqual(text.errors, graph.errors);
   // The cases above are really there.
   assert.deepEqual(graph.errors.map((issue) => issue.file), ["app/gone.py", "README.md"]);
@@ -70,4 +71,40 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("writePieces streams pieces as the UTF-8 of their concatenation, across buffer and write boundaries", () => {
+  // 2-, 3- and 4-byte characters (the emoji is a surrogate pair, which a small buffer must not
+  // split), an empty piece, one larger than the buffer, a writer that takes at most 7 bytes per
+  // call, and buffers from 5 bytes to 64 KiB.
+  const pieces = [
+    '{"symbols":[',
+    '{"name":"größe","kind":"function","file":"Ωmega/模块.py","start_line":1,"end_line":2}',
+    ",",
+    `{"name":"emoji_😀_${"x".repeat(70_000)}","kind":"class","file":"a.py","start_line":3,"end_line":9}`,
+    "",
+    '],"errors":[]}',
+    "\n",
+  ];
+  for (const bufferSize of [5, 6, 7, 1 << 16]) {
+    const chunks: Uint8Array[] = [];
+    let calls = 0;
+    writePieces(pieces, {
+      writeSync(bytes) {
+        calls++;
+        const taken = bytes.slice(0, 7);
+        chunks.push(taken);
+        return taken.length;
+      },
+    }, bufferSize);
+    const written = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+    let at = 0;
+    for (const chunk of chunks) {
+      written.set(chunk, at);
+      at += chunk.length;
+    }
+    assert.deepEqual(written, new TextEncoder().encode(pieces.join("")), `buffer of ${bufferSize} bytes`);
+    assert.ok(calls > 1);
+  }
+  assert.throws(() => writePieces(["a"], { writeSync: (bytes) => bytes.length }, 3), RangeError);
 });
