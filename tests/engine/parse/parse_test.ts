@@ -14,6 +14,7 @@ import {
   parse,
   startLine,
   syntaxProblems,
+  withoutProcessGlobal,
 } from "../../../engine/parse/mod.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
 import { PYTHON_SKIP, pythonSyntaxErrors } from "../../_support/python.ts";
@@ -180,4 +181,15 @@ Deno.test("compileQuery caches one Query per language and source", async () => {
   const tree = await parse("python", "def a():\n    pass\n\ndef b():\n    pass\n");
   assert.deepEqual(a.captures(tree.rootNode).map((capture) => capture.node.text), ["a", "b"]);
   tree.delete();
+});
+
+Deno.test("withoutProcessGlobal hides process only while its function runs, and restores it after a throw", () => {
+  const before = Object.getOwnPropertyDescriptor(globalThis, "process");
+  assert.equal(withoutProcessGlobal(() => typeof (globalThis as { process?: unknown }).process), "undefined");
+  assert.deepEqual(Object.getOwnPropertyDescriptor(globalThis, "process"), before);
+  assert.throws(() =>
+    withoutProcessGlobal(() => {
+      throw new Error("boom");
+    }), /boom/);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(globalThis, "process"), before);
 });
