@@ -60,7 +60,8 @@ Options:
   --repo DIR     repository root (default: the current directory)
   --json         print the graph as JSON
   --workers N    worker threads for large inputs, besides the main thread
-                 (default: one per core but one; 0: in-process only)
+                 (default: one per core but one, at most one per MiB of
+                 input; 0: in-process only)
 
 Exit codes: 0 every file was graphed (syntax warnings included); 1 a file
 could not be read; 2 usage error.

@@ -18,7 +18,7 @@
  *    and the grammar itself (~50 ms), which only pays on large inputs.
  * 2. Otherwise the files are listed largest first in a {@linkcode SharedQueue}
  *    and one worker per core but one is started (the main thread is the last
- *    core). Workers get the list and the queue's shared memory, claim files
+ *    core), but no more than one per `minBytes` of input. Workers get the list and the queue's shared memory, claim files
  *    from the large end one at a time, read them themselves and post each
  *    outcome (plain JSON) as soon as it is ready; nothing waits for the main
  *    thread to hand out work. The main thread claims from the small end until
@@ -333,8 +333,11 @@ export interface MapFilesOptions {
   /** The job's options, passed to every call (structured-cloneable). */
   options?: unknown;
   /**
-   * Most workers to start besides the main thread (default: one per core but
-   * one, `navigator.hardwareConcurrency - 1`); 0 runs in-process.
+   * Most workers to start besides the main thread; 0 runs in-process.
+   * Default: one per core but one (`navigator.hardwareConcurrency - 1`), and
+   * no more than one per `minBytes` of input, so that every worker has at
+   * least the work that pays for its start (on a 64-core machine, 3 MiB of
+   * files start 3 workers, not 63).
    */
   workers?: number;
   /** Smallest total input, in bytes, worth starting workers for (default 1 MiB, see `POOL_DEFAULTS`). */
@@ -492,11 +495,14 @@ function planWorkers(
   options: MapFilesOptions,
 ): { workers: number; entry: string; cores: number } | string {
   const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency ?? 1 : 1;
-  const workers = options.workers ?? cores - 1;
-  if (workers < 1) return options.workers === undefined ? "one core" : "workers disabled";
-  if (files < 2) return "fewer than 2 files";
   const minBytes = options.minBytes ?? POOL_DEFAULTS.minBytes;
+  if (options.workers === undefined && cores < 2) return "one core";
+  if (options.workers !== undefined && options.workers < 1) return "workers disabled";
+  if (files < 2) return "fewer than 2 files";
   if (bytes < minBytes) return `input below ${minBytes} bytes`;
+  // With minBytes 0, the cores alone decide.
+  const byInput = minBytes > 0 ? Math.floor(bytes / minBytes) : Infinity;
+  const workers = options.workers ?? Math.min(cores - 1, byInput);
   const entry = options.entry?.toString() ?? workerEntry;
   if (!entry) return "no worker entry module (maybeRunWorker() was not called)";
   if (entry.startsWith("file:")) {

@@ -167,6 +167,46 @@ Deno.test({
 });
 
 Deno.test({
+  name: "by default a big machine starts no more workers than the input has minBytes for",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { dir, paths } = await corpusRepo(60);
+    // Pretend to have 16 cores: the input decides how many of them get a worker.
+    const own = Object.getOwnPropertyDescriptor(navigator, "hardwareConcurrency");
+    Object.defineProperty(navigator, "hardwareConcurrency", { value: 16, configurable: true });
+    try {
+      const bytes = paths.reduce((sum, path) => sum + Deno.statSync(`${dir}/${path}`).size, 0);
+      const reports: PoolReport[] = [];
+      const sequential = await mapFiles<SyntaxCensus>("syntax", paths, { workspace: dir, workers: 0 });
+      for (const minBytes of [Math.floor(bytes / 2), Math.floor(bytes / 3), 1]) {
+        const parallel = await mapFiles<SyntaxCensus>("syntax", paths, {
+          workspace: dir,
+          entry: ENTRY,
+          minBytes,
+          report: (r) => reports.push(r),
+        });
+        assert.deepEqual(parallel, sequential);
+      }
+      // 2 and 3 workers by input; then the cores (16 - 1) bound it.
+      assert.deepEqual(reports.map((r) => r.workers), [2, 3, 15]);
+      // An explicit count is taken as given.
+      await mapFiles<SyntaxCensus>("syntax", paths, {
+        workspace: dir,
+        entry: ENTRY,
+        minBytes: Math.floor(bytes / 2),
+        workers: 4,
+        report: (r) => reports.push(r),
+      });
+      assert.equal(reports.at(-1)?.workers, 4);
+    } finally {
+      if (own) Object.defineProperty(navigator, "hardwareConcurrency", own);
+      else delete (navigator as { hardwareConcurrency?: number }).hardwareConcurrency;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "buildGraph through the pool equals buildGraph in-process on the corpus",
   ignore: CORPUS_SKIP !== undefined,
   async fn() {
