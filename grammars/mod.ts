@@ -89,7 +89,7 @@ export async function unpack(packed: string): Promise<Uint8Array> {
   return await unbrotli(fromBase64(packed));
 }
 
-/** Decode base64, natively where the engine can (`Uint8Array.fromBase64`, V8 13.9+). */
+/** Decode base64, natively where the engine has `Uint8Array.fromBase64`. */
 export function fromBase64(text: string): Uint8Array {
   const native = (Uint8Array as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
   if (native) return native(text);

@@ -8,7 +8,7 @@
  * reads, copies and scans its whole source. Raw, the grammars take ~15.7 MB
  * (a ~23 MB bundle); gzip brings them to ~1.6 MB, brotli at its highest
  * setting to ~0.98 MB. Measured on a 2-core VM where a page fault costs
- * ~15 us, each MB of bundle source costs ~25 ms at start-up. A grammar is
+ * ~15 us, each MB of bundle source costs ~15–25 ms at start-up. A grammar is
  * inflated only when its language is first parsed.
  *
  * Why base64 text rather than bytes: the grammar modules import the files

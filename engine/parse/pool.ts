@@ -18,10 +18,10 @@
  *    and the grammar itself (~50 ms), which only pays on large inputs.
  * 2. Otherwise the files are listed largest first in a {@linkcode SharedQueue}
  *    and one worker per core but one is started (the main thread is the last
- *    core), but no more than one per `minBytes` of input. Workers get the list and the queue's shared memory, claim files
- *    from the large end one at a time, read them themselves and post each
- *    outcome (plain JSON) as soon as it is ready; nothing waits for the main
- *    thread to hand out work. The main thread claims from the small end until
+ *    core), but no more than one per `minBytes` of input. Workers get the
+ *    list and the queue's shared memory, claim files from the large end one
+ *    at a time, read them themselves and post each outcome (plain JSON) as
+ *    soon as it is ready; nothing waits for the main thread to hand out work. The main thread claims from the small end until
  *    the queue is empty, or until there are as many workers claiming as
  *    cores when more workers were asked for.
  * 3. A worker that fails (cannot start, crashes) is dropped; any file it
