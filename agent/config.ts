@@ -10,7 +10,7 @@
  */
 
 import { parse, YAMLParseError } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */

@@ -150,9 +150,29 @@ export async function runGuarded(json: boolean, body: () => Promise<number>): Pr
       console.error("Run with --help for usage");
       return EXIT.usage;
     }
+    if (err instanceof Deno.errors.NotCapable) {
+      const issue = permissionIssue(err);
+      if (json) printJson({ success: false, errors: [issue], warnings: [] });
+      else printIssues([issue]);
+      return EXIT.rejected;
+    }
     console.error(`graphplan: internal error: ${(err as Error)?.stack ?? String(err)}`);
     return EXIT.internal;
   }
+}
+
+/**
+ * The issue for a Deno permission GraphPlan was not given: the bundle run as
+ * `deno run dist/graphplan.js` without `-A` may not read the repository.
+ */
+export function permissionIssue(err: Error): Issue {
+  return {
+    code: "permission-missing",
+    severity: "error",
+    message: `Deno refused an operation GraphPlan needs: ${err.message.split("\n")[0]}`,
+    hint:
+      "run the bundle with all permissions: deno run -A dist/graphplan.js ... (the compiled binary has them)",
+  };
 }
 
 /** Read a whole input argument: a path, or `-` for stdin. */
@@ -161,6 +181,7 @@ export async function readInput(arg: string): Promise<string> {
   try {
     return await Deno.readTextFile(arg);
   } catch (err) {
+    if (err instanceof Deno.errors.NotCapable) throw err;
     throw new IssueError({
       code: "input-unreadable",
       severity: "error",

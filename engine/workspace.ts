@@ -39,7 +39,8 @@ export class Workspace {
     let real: string;
     try {
       real = Deno.realPathSync(dir);
-    } catch {
+    } catch (err) {
+      if (err instanceof Deno.errors.NotCapable) throw err; // reported by the CLI as a permission issue
       fail("repo-not-found", `Repository directory not found: "${dir}"`, {
         hint: "pass an existing directory with --repo",
       });

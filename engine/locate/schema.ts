@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 const position = (what: string) =>
   z.number().int().describe(`${what} (0-based; negative values count from the end, -1 = last)`);

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 
 /** How a step reaches its implementation. */

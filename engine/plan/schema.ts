@@ -15,7 +15,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { FRAGMENT_ACTIONS, OPERATORS, type OperatorSpec, TEMPLATE_NAMES } from "./operators.ts";
 import { TEMPLATES } from "../edit/templates/mod.ts";

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import {
   fromBase64,
   grammarBytes,
@@ -54,4 +55,22 @@ Deno.test("each grammar parses a small program of its language without errors", 
     const tree = await parse(language, samples[language]);
     assert.equal(tree.rootNode.hasError, false, `${language}: ${tree.rootNode.toString()}`);
   }
+});
+
+Deno.test("unbrotli inflates a 2 MB output exactly and rejects corrupt input", async () => {
+  const { brotliCompressSync, constants } = await import("node:zlib");
+  // 2 MB of varied text, larger than any grammar.
+  const text = new TextEncoder().encode(
+    Array.from({ length: 120_000 }, (_, i) => `line ${i} ${(i * 2654435761) % 1000003}\n`).join(""),
+  );
+  const packed = new Uint8Array(
+    brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
+  );
+  const inflated = await unbrotli(packed);
+  assert.equal(inflated.length, text.length);
+  assert.equal(Buffer.compare(inflated, text), 0, "bytes differ");
+
+  const corrupt = packed.slice(0, packed.length >> 1);
+  corrupt[10] ^= 0xff;
+  await assert.rejects(unbrotli(corrupt));
 });

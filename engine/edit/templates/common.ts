@@ -18,7 +18,7 @@ import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { type LanguageId, type Node, withTree } from "../../parse/mod.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { LOCATOR_SCHEMA } from "../../locate/schema.ts";
 import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
 import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";

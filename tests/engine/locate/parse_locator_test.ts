@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { z } from "zod";
+import * as z from "zod";
 import { type Issue, IssueError } from "../../../engine/issue.ts";
 import { describeLocator, parseLocator } from "../../../engine/locate/mod.ts";
 import { LOCATOR_SCHEMA, PARENT_LOCATOR_SCHEMA } from "../../../engine/locate/schema.ts";

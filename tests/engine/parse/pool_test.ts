@@ -115,12 +115,14 @@ Deno.test({
         workers: 2,
         entry: ENTRY,
         minBytes: 0,
+        // The workers do every file (under load the main thread could otherwise finish them all
+        // before a worker starts, and this test would compare in-process with in-process).
+        help: false,
         report: (r) => report = r,
       });
       assert.equal(report?.workers, 2);
       assert.equal(report?.inProcess, 0);
-      // The main thread may have taken files while the workers started, never all.
-      assert.ok(report!.helped < input.length, `${report?.helped} files helped`);
+      assert.equal(report?.helped, 0);
       assert.deepEqual(parallel, sequential);
       assert.deepEqual(parallel.map((outcome) => outcome.path), input);
       // Every real file parsed (one corpus file trips the 2023 grammar), the two bad paths failed.
@@ -157,9 +159,9 @@ Deno.test({
       }
       assert.equal(report?.workers, cores - 1);
       assert.equal(report?.inProcess, 0);
-      // Fewer workers than cores: the main thread claims until the queue is empty,
-      // so it always gets the smallest file at least.
-      assert.ok(report!.helped > 0 && report!.helped < paths.length, `${report?.helped} files helped`);
+      // Fewer workers than cores: the main thread claims until the queue is empty, so it gets the
+      // smallest file at least (how many more depends on how soon the worker starts).
+      assert.ok(report!.helped > 0, `${report?.helped} files helped`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
