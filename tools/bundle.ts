@@ -9,7 +9,7 @@
  *   kept comment, an arrow or a non-Latin script in a string) is written as
  *   a `\uXXXX` escape. Deno hands an all-ASCII source to V8 without copying
  *   it; any other character costs a converted copy of the whole file at
- *   every start (measured on this 3.5 MB bundle: ~860 more page faults,
+ *   every start (measured on the 3.5 MB bundle: ~860 more page faults,
  *   10-13 ms), and a character above U+00FF makes V8 store the source two
  *   bytes per character (measured: +60 ms and +70 MB on the 23 MB
  *   uncompressed-grammar bundle). The escapes mean the same in strings,
