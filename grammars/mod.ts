@@ -105,7 +105,8 @@ export function fromBase64(text: string): Uint8Array {
  *
  * The stream is written and read directly: going through `Blob` and
  * `Response` would also load Deno's fetch body and headers code, ~6 ms of a
- * cold start on the machines we measure (the first stream costs ~7 ms more).
+ * cold start on the machines we measure (creating the process's first
+ * stream costs another ~7 ms, however it is read).
  */
 export async function unbrotli(bytes: Uint8Array): Promise<Uint8Array> {
   let stream: DecompressionStream;
