@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type OptionSpec, parseOptions } from "./args.ts";
+import { type OptionSpec, type ParsedOptions, parseOptions } from "./args.ts";
 import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
 
 /** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */
@@ -30,11 +30,8 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-/** Parsed command-line arguments. */
-export interface ParsedArgs {
-  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
-  positionals: string[];
-}
+/** Parsed command-line arguments: the option values given, and the positionals in order. */
+export type ParsedArgs = ParsedOptions;
 
 /** A mistake in how a command was called (exit 2). */
 export class UsageError extends Error {

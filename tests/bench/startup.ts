@@ -58,13 +58,15 @@ export const startupSection: BenchSection = {
 
     // Deno copies a source that is not all ASCII at every start (~860 page faults for 3.5 MB), and
     // holds one with a character above U+00FF as UTF-16 (about +70 MB, +60 ms).
-    const wide = (await Deno.readTextFile(bundle)).match(/[\u0080-\uffff]/g)?.length ?? 0;
+    const nonAscii = (await Deno.readTextFile(bundle)).match(/[\u0080-\uffff]/g)?.length ?? 0;
     rows.push(rowAtMost({
       section,
       metric: "bundle characters outside ASCII",
-      value: wide,
+      value: nonAscii,
       unit: "chars",
-      note: wide ? "the source is copied at start: see tests/bundle/bundle_test.ts for where" : "all ASCII",
+      note: nonAscii
+        ? "the source is copied at start: see tests/bundle/bundle_test.ts for where"
+        : "all ASCII",
     }, 0));
 
     // A directory without deno.json, holding the bundle copy and the file.
