@@ -23,7 +23,7 @@
 import { LANGUAGES } from "../../grammars/mod.ts";
 import { OPERATORS } from "../plan/operators.ts";
 import { CATALOG_GROUPS, type CatalogEntry, type ParamKind, type ParamSpec } from "./catalog_types.ts";
-import { COMPOSED_OPS } from "./composed.ts";
+import { COMPOSED_OPS } from "./composed_ops.ts";
 import { FRAGMENT_ENTRY, fragmentKindLines } from "./fragments/mod.ts";
 import { LEGACY_OPS } from "./legacy/mod.ts";
 import { PRIMITIVES } from "./primitives.ts";

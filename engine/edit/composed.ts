@@ -28,7 +28,7 @@ import { fail, warning } from "../issue.ts";
 import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { Document } from "../parse/documents.ts";
 import { compileQuery, type LanguageId, type Node, withTree } from "../parse/mod.ts";
-import { type DslStep, type OperatorDefinition, runComposed } from "./dsl.ts";
+import type { DslStep, OperatorDefinition } from "./dsl_types.ts";
 import { detectIndentUnit, reindent } from "./indent.ts";
 import type { OperatorFn } from "./operator.ts";
 
@@ -470,8 +470,3 @@ export function normalizeComposedParams(
   }
   return out;
 }
-
-/** The built-in composed operators as operators (both parameter spellings). */
-export const COMPOSED_OPS: Record<string, OperatorFn> = Object.fromEntries(
-  BUILTIN_DEFINITIONS.map((def) => [def.define, (params, ctx) => runComposed(def.define, params, ctx)]),
-);

@@ -50,32 +50,11 @@ import {
   HELPER_PRIMITIVES,
   normalizeComposedParams,
 } from "./composed.ts";
+import type { OperatorDefinition } from "./dsl_types.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
 import { PRIMITIVE_PARAMS, PRIMITIVES } from "./primitives.ts";
 
-/** A primitive (or operator) call inside a definition. */
-export interface DslCall {
-  primitive: string;
-  params?: Record<string, unknown>;
-  bind?: string;
-}
-
-/** A conditional inside a definition. */
-export interface DslIf {
-  if: string;
-  then: DslStep | DslStep[];
-  else?: DslStep | DslStep[];
-}
-
-/** One step of a definition. */
-export type DslStep = DslCall | DslIf;
-
-/** One entry of `define_operators`. */
-export interface OperatorDefinition {
-  define: string;
-  params_schema?: Record<string, string>;
-  steps: DslStep[] | DslStep;
-}
+export type { DslCall, DslIf, DslStep, OperatorDefinition } from "./dsl_types.ts";
 
 type Path = (string | number)[];
 

@@ -21,7 +21,7 @@
  * @module
  */
 
-import { checkNewName } from "../verify/levels/rename.ts";
+import { checkNewName } from "../analysis/rename_safety.ts";
 import { error, fail, type Issue, IssueError } from "../issue.ts";
 import { parseLocator } from "../locate/mod.ts";
 import { type LanguageId, type Node, syntaxProblems, type Tree, withTree } from "../parse/mod.ts";

@@ -67,8 +67,15 @@ import {
   reindent,
   stringRows,
 } from "./indent.ts";
-import { bindingCollisions, checkNewName } from "../verify/levels/rename.ts";
-import { type Binding, bindingAt, resolveInChain, resolveName, roleOf, type Scope } from "../verify/scope.ts";
+import { bindingCollisions, checkNewName } from "../analysis/rename_safety.ts";
+import {
+  type Binding,
+  bindingAt,
+  resolveInChain,
+  resolveName,
+  roleOf,
+  type Scope,
+} from "../analysis/scope.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
 import {
   definitionWrapper,
@@ -487,7 +494,7 @@ function bindingOfIdentifier(
  * What goes wrong when the identifier tokens `identifiers` of `doc` are all
  * renamed to `newName` (Python; other languages: no findings). Every
  * distinct binding that one of them binds or refers to is checked with
- * `bindingCollisions` (`verify/levels/rename.ts`): `rename-collision`
+ * `bindingCollisions` (`analysis/rename_safety.ts`): `rename-collision`
  * errors, `rename-shadows` / `rename-shadowed` warnings. A renamed reference
  * bound nowhere in the file (a builtin, a star import, an undefined name)
  * that would then resolve to a binding of `newName` is a `rename-collision`

@@ -34,7 +34,8 @@ import type { OperatorFn, StepContext } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
 import { FRAGMENT_KINDS } from "./kinds.ts";
 import { serializeFragment } from "./serialize.ts";
-import { checkFragment, type Fragment, validateFragment } from "./validate.ts";
+import type { Fragment } from "./fragment.ts";
+import { checkFragment, validateFragment } from "./validate.ts";
 
 export {
   CLAUSE_KINDS,
@@ -44,13 +45,8 @@ export {
   STATEMENT_KINDS,
 } from "./kinds.ts";
 export { escapeDocstring, serializeFragment, type SerializeOptions } from "./serialize.ts";
-export {
-  AUGMENTED_OPERATORS,
-  checkFragment,
-  type Fragment,
-  type JsonPath,
-  validateFragment,
-} from "./validate.ts";
+export type { Fragment } from "./fragment.ts";
+export { AUGMENTED_OPERATORS, checkFragment, type JsonPath, validateFragment } from "./validate.ts";
 
 /** What a fragment step does at its target (declared once, with the plan schema). */
 export { FRAGMENT_ACTIONS };

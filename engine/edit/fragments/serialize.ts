@@ -22,7 +22,7 @@
 
 import { fail } from "../../issue.ts";
 import { FRAGMENT_KINDS } from "./kinds.ts";
-import type { Fragment } from "./validate.ts";
+import type { Fragment } from "./fragment.ts";
 
 /** Options for {@link serializeFragment}. */
 export interface SerializeOptions {

@@ -16,18 +16,12 @@ import { closestNames, didYouMean } from "../../plan/suggest.ts";
 import type { ParamKind } from "../catalog_types.ts";
 import { validateParam } from "../params.ts";
 import { isPythonIdentifier, validateBase, validateTarget } from "./_params.ts";
+import type { Fragment } from "./fragment.ts";
 import { FRAGMENT_KINDS, type PropertySpec } from "./kinds.ts";
 import { serializeFragment } from "./serialize.ts";
 
 /** A JSON path into a plan. */
 export type JsonPath = (string | number)[];
-
-/** A fragment as written in a plan step. */
-export interface Fragment {
-  kind: string;
-  properties?: Record<string, unknown>;
-  children?: Fragment[];
-}
 
 /** Augmented assignment operators. */
 export const AUGMENTED_OPERATORS: readonly string[] = [

@@ -36,7 +36,7 @@
 import { preorder } from "../../parse/walk.ts";
 import { fail, IssueError, warning } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
-import { checkNewName } from "../../verify/levels/rename.ts";
+import { checkNewName } from "../../analysis/rename_safety.ts";
 import type { OperatorFn } from "../operator.ts";
 import { renameHazards } from "../primitives.ts";
 import type { TextEdit } from "../text_edit.ts";

@@ -4,7 +4,7 @@
  * The target is the binding or any use of it: an identifier, or a node that
  * names one (a function or class, a parameter, an assignment, an import, an
  * attribute `self.x`). What gets renamed is decided by the scope model in
- * `verify/scope.ts`:
+ * `analysis/scope.ts`:
  *
  * 1. The target identifier resolves to a *variable*: the first binding of
  *    the name in the scope that owns it (LEGB, class bodies not visible from
@@ -41,7 +41,7 @@
  * `include_strings` is off, a warning (`rename-strings-unchanged`) says
  * where (think `__all__`).
  *
- * Safety (`verify/levels/rename.ts`): the new name must be an identifier
+ * Safety (`analysis/rename_safety.ts`): the new name must be an identifier
  * and not a keyword (`rename-invalid-name`, `rename-keyword`); a collision
  * with a binding visible where the renamed one is used, or a capture of an
  * existing use, is an error (`rename-collision`), as is a class member
@@ -63,7 +63,7 @@ import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
 import { ownerOf } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
-import { bindingCollisions, checkNewName } from "../../verify/levels/rename.ts";
+import { bindingCollisions, checkNewName } from "../../analysis/rename_safety.ts";
 import {
   type Binding,
   bindingAt,
@@ -73,7 +73,7 @@ import {
   roleOf,
   sameBinding,
   type Scope,
-} from "../../verify/scope.ts";
+} from "../../analysis/scope.ts";
 import type { OperatorFn } from "../operator.ts";
 import type { TextEdit } from "../text_edit.ts";
 import { flagParam, locatedParam, stringParam } from "./params.ts";

@@ -13,7 +13,7 @@
  *
  * L1: each edit says what it replaced when the incoming node's kind is
  * compatible with it (and neither is a TypeScript member with decorators,
- * which the grammar keeps as separate siblings) (`verify/levels/kinds.ts`); a function↔class swap is
+ * which the grammar keeps as separate siblings) (`analysis/kind_compatibility.ts`); a function↔class swap is
  * allowed but not kind-checked, since it changes the kind at both places by
  * design.
  *
@@ -22,7 +22,7 @@
 
 import { fail } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
-import { compatibleKinds, kindCategory } from "../../verify/levels/kinds.ts";
+import { compatibleKinds, kindCategory } from "../../analysis/kind_compatibility.ts";
 import { lineIndent } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";
 import { locatedParam, span } from "./params.ts";

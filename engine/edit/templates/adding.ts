@@ -8,7 +8,7 @@
 import { error, IssueError, warning } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { firstOnLine, lastOnLine, lineEnd, lineStart, nextLineStart, reindent } from "../indent.ts";
-import { COMPOSED_OPS } from "../composed.ts";
+import { COMPOSED_OPS } from "../composed_ops.ts";
 import { dedent } from "../params.ts";
 import { PRIMITIVES } from "../primitives.ts";
 import { syntaxProblems, withTree } from "../../parse/mod.ts";

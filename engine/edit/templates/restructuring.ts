@@ -1,6 +1,6 @@
 /**
  * Restructuring templates: extract_variable and inline_variable. Both keep
- * meaning, so they check the scope first (Python: `engine/verify/scope.ts`).
+ * meaning, so they check the scope first (Python: `engine/analysis/scope.ts`).
  *
  * - extract_variable puts `name = <expression>` before the statement holding
  *   the expression and uses `name` in its place. It refuses a name the scope
@@ -19,7 +19,7 @@
 
 import { warning } from "../../issue.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
-import { moduleScope, referencesTo, roleOf, type Scope, scopeOfNode } from "../../verify/scope.ts";
+import { moduleScope, referencesTo, roleOf, type Scope, scopeOfNode } from "../../analysis/scope.ts";
 import { firstOnLine, lastOnLine, lineStart, reindent } from "../indent.ts";
 import { deletionEdit, deletionTarget } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";

@@ -1,7 +1,7 @@
 /**
  * L1 kind preservation: a node replaced as a whole is replaced by a node of
  * a compatible kind (a statement by statements, an expression by an
- * expression, a function by a function; see `kinds.ts`).
+ * expression, a function by a function; see `analysis/kind_compatibility.ts`).
  *
  * Operators say what they replaced through `EditRecord.replacedKinds`; an
  * edit without a kind (a plain text edit, an insertion, a deletion) is not
@@ -18,7 +18,7 @@
 import type { EditRecord } from "../../edit/operator.ts";
 import { error, type Issue } from "../../issue.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
-import { compatibleKinds, isWrapperKind, kindCategory } from "./kinds.ts";
+import { compatibleKinds, isWrapperKind, kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { lineAt } from "./region.ts";
 import { clip, typeList } from "./quote.ts";

@@ -46,7 +46,7 @@
 
 import { error, type Issue } from "../../issue.ts";
 import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
-import { kindCategory } from "./kinds.ts";
+import { kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans, lineAt, mapOffset, type Span } from "./region.ts";
 import { clip } from "./quote.ts";

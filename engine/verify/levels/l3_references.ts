@@ -2,7 +2,7 @@
  * L3 referential integrity (Python): each name the edit introduces is bound
  * where it is used: in an enclosing scope, as a builtin, by an import, or
  * by the edit itself (the new text is part of the re-parsed file, so its own
- * definitions count). Resolution follows `scope.ts`: class scopes do not
+ * definitions count). Resolution follows `analysis/scope.ts`: class scopes do not
  * leak into methods, comprehension variables do not leak out, `global` and
  * `nonlocal` are honoured, and a star import makes an unbound name
  * "unknown", which is not reported.
@@ -17,7 +17,7 @@
  */
 
 import { type Issue, warning } from "../../issue.ts";
-import { resolveName } from "../scope.ts";
+import { resolveName } from "../../analysis/scope.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";

@@ -17,7 +17,13 @@
 import { type Issue, warning } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
-import { moduleScope, occurrencesOf, resolveName, scopeChainAt, wordOccurrences } from "../scope.ts";
+import {
+  moduleScope,
+  occurrencesOf,
+  resolveName,
+  scopeChainAt,
+  wordOccurrences,
+} from "../../analysis/scope.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";

@@ -18,7 +18,7 @@
 import { type Issue, warning } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
-import { type Binding, moduleScope, resolveName, wordOccurrences } from "../scope.ts";
+import { type Binding, moduleScope, resolveName, wordOccurrences } from "../../analysis/scope.ts";
 import { definitionsIn } from "./defs.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans } from "./region.ts";

@@ -39,8 +39,6 @@ export {
   checkSyntax,
   checkTriviality,
 };
-export { bindingCollisions, checkNewName } from "./rename.ts";
-export { compatibleKinds, kindCategory } from "./kinds.ts";
 export { editSpans, type Span } from "./region.ts";
 export { settleWarnings } from "./settle.ts";
 

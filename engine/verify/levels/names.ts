@@ -12,7 +12,7 @@
  */
 
 import type { Node, Tree } from "../../parse/mod.ts";
-import { classifyName, type NameRole } from "../scope.ts";
+import { classifyName, type NameRole } from "../../analysis/scope.ts";
 import type { FileChange } from "./mod.ts";
 import { editSpans, type Span } from "./region.ts";
 

@@ -6,12 +6,9 @@
  * @module
  */
 
-import { firstLine } from "../../parse/mod.ts";
+import { clip } from "../../analysis/quote.ts";
 
-/** The first line of `text`, at most 80 characters (longer lines end in `...`). */
-export function clip(text: string): string {
-  return firstLine(String(text));
-}
+export { clip };
 
 /** Quoted node types, the first `max` of them, then how many more there are. */
 export function typeList(types: readonly string[], max = 3): string {

@@ -15,7 +15,7 @@
 
 import type { Issue } from "../../issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
-import { moduleScope, occurrencesOf, wordOccurrences } from "../scope.ts";
+import { moduleScope, occurrencesOf, wordOccurrences } from "../../analysis/scope.ts";
 
 /** The first quoted name of a message, unless it was clipped. */
 function subject(issue: Issue): string | undefined {

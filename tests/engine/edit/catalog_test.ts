@@ -10,7 +10,7 @@ import {
   renderCatalog,
 } from "../../../engine/edit/catalog.ts";
 import { CATALOG_GROUPS, type ParamKind } from "../../../engine/edit/catalog_types.ts";
-import { COMPOSED_OPS } from "../../../engine/edit/composed.ts";
+import { COMPOSED_OPS } from "../../../engine/edit/composed_ops.ts";
 import { runStep } from "../../../engine/edit/dispatch.ts";
 import { FRAGMENT_ENTRY, runFragment } from "../../../engine/edit/fragments/mod.ts";
 import { LEGACY_OPS } from "../../../engine/edit/legacy/mod.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { COMPOSED_OPS } from "../../../engine/edit/composed.ts";
+import { COMPOSED_OPS } from "../../../engine/edit/composed_ops.ts";
 import { PRIMITIVES } from "../../../engine/edit/primitives.ts";
 import { parse } from "../../../engine/parse/mod.ts";
 import { corpusBeforeFiles } from "../../_support/corpus.ts";

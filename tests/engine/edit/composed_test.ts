@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { BUILTIN_DEFINITIONS, COMPOSED_OPS } from "../../../engine/edit/composed.ts";
+import { BUILTIN_DEFINITIONS } from "../../../engine/edit/composed.ts";
+import { COMPOSED_OPS } from "../../../engine/edit/composed_ops.ts";
 import { expandComposed, validateDefinitions } from "../../../engine/edit/dsl.ts";
 import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../_support/python.ts";
 import { assertNodeParses, contextWith, CORPUS_SKIP, corpusFile, textOf } from "./_edit_support.ts";

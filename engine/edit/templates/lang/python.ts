@@ -11,7 +11,7 @@
 
 import { error, warning } from "../../../issue.ts";
 import type { Node } from "../../../parse/mod.ts";
-import { occurrencesOf, resolveName, scopeChainAt } from "../../../verify/scope.ts";
+import { occurrencesOf, resolveName, scopeChainAt } from "../../../analysis/scope.ts";
 import {
   type BranchPlan,
   fieldIs,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compatibleKinds, kindCategory } from "../../../../engine/verify/levels/mod.ts";
+import { compatibleKinds, kindCategory } from "../../../../engine/analysis/kind_compatibility.ts";
 import { CORPUS_SKIP } from "../../../_support/corpus.ts";
 import { corpusFile, editAndCheck, type EditFn, ofLevel, replace } from "./_support.ts";
 

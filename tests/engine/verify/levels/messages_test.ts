@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Issue } from "../../../../engine/issue.ts";
-import { checkNewName } from "../../../../engine/verify/levels/mod.ts";
+import { checkNewName } from "../../../../engine/analysis/rename_safety.ts";
 import { clip, typeList } from "../../../../engine/verify/levels/quote.ts";
 import { CORPUS_SKIP } from "../../../_support/corpus.ts";
 import { corpusFile, editAndCheck, type EditFn, replace } from "./_support.ts";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import type { Document } from "../../../../engine/parse/documents.ts";
-import { parse } from "../../../../engine/parse/mod.ts";
-import { bindingCollisions, checkNewName } from "../../../../engine/verify/levels/mod.ts";
-import { occurrencesOf } from "../../../../engine/verify/scope.ts";
-import { CORPUS_SKIP } from "../../../_support/corpus.ts";
-import { corpusFile } from "./_support.ts";
+import type { Document } from "../../../engine/parse/documents.ts";
+import { parse } from "../../../engine/parse/mod.ts";
+import { bindingCollisions, checkNewName } from "../../../engine/analysis/rename_safety.ts";
+import { occurrencesOf } from "../../../engine/analysis/scope.ts";
+import { CORPUS_SKIP } from "../../_support/corpus.ts";
+import { corpusFile } from "../verify/levels/_support.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 if (CORPUS_SKIP) console.log(`skipping rename tests: ${CORPUS_SKIP}`);

@@ -12,9 +12,9 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../../issue.ts";
-import type { Document } from "../../parse/documents.ts";
-import type { LanguageId, Node } from "../../parse/mod.ts";
+import { error, type Issue, warning } from "../issue.ts";
+import type { Document } from "../parse/documents.ts";
+import type { LanguageId, Node } from "../parse/mod.ts";
 import {
   bindingAt,
   innerScopeNodes,
@@ -23,7 +23,7 @@ import {
   resolveName,
   type Scope,
   scopeOfNode,
-} from "../scope.ts";
+} from "./scope.ts";
 import { clip } from "./quote.ts";
 
 // deno-fmt-ignore

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { LanguageId } from "../../parse/mod.ts";
+import type { LanguageId } from "../parse/mod.ts";
 
 /** Categories a node type can fall in. */
 export type KindCategory =

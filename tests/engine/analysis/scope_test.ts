@@ -9,9 +9,9 @@ import {
   resolveName,
   roleOf,
   scopeChainAt,
-} from "../../../engine/verify/scope.ts";
+} from "../../../engine/analysis/scope.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
-import { corpusFile } from "./levels/_support.ts";
+import { corpusFile } from "../verify/levels/_support.ts";
 
 async function pythonDoc(path: string, text: string): Promise<Document> {
   const tree = await parse("python", text);

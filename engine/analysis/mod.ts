@@ -1,0 +1,17 @@
+/**
+ * What editing and checking both need to know about code, and nothing that
+ * changes code or passes a verdict: the Python scope model and name
+ * resolution (`scope.ts`), whether a rename is safe (`rename_safety.ts`),
+ * which node kinds may stand for which (`kind_compatibility.ts`).
+ *
+ * `engine/edit` and `engine/verify` both build on this layer; it imports
+ * neither (`tests/engine/layering_test.ts` enforces it). New analyses
+ * (statement contexts, the import graph, the target language version) go
+ * here, one concept per file.
+ *
+ * @module
+ */
+
+export * from "./scope.ts";
+export * from "./rename_safety.ts";
+export * from "./kind_compatibility.ts";

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import {
+  importCycles,
+  type ImportGraph,
+  importsOf,
+  type LayerRule,
+  layerViolations,
+  readImportGraph,
+} from "../_support/import_graph.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+const under = (...prefixes: string[]) => (file: string) => prefixes.some((prefix) => file.startsWith(prefix));
+
+/** The engine's layers (ARCHITECTURE.md, issue 20): data flows down, never back. */
+const RULES: LayerRule[] = [
+  {
+    name: "engine/edit must not import engine/verify (shared knowledge lives in engine/analysis)",
+    from: under("engine/edit/"),
+    to: under("engine/verify/"),
+  },
+  {
+    name: "engine must not import the orchestrator, the CLI or the tools",
+    from: under("engine/"),
+    to: (file) => under("agent/", "cli/", "tools/", "tests/")(file) || file === "main.ts",
+  },
+  {
+    name: "engine/analysis knows about code and sits below everything that edits or judges it",
+    from: under("engine/analysis/"),
+    to: under("engine/edit/", "engine/verify/", "engine/exec/", "engine/lift/", "engine/helper/"),
+  },
+  {
+    name: "engine/verify runs edit operators only in plan/simulate.ts (elsewhere: type imports)",
+    from: under("engine/verify/"),
+    to: under("engine/edit/"),
+    allow: (file, edge) => edge.typeOnly || file === "engine/verify/plan/simulate.ts",
+  },
+];
+
+/**
+ * Import cycles tolerated today, each confined to one folder: the levels
+ * import their shared types from `levels/mod.ts`, which imports the levels;
+ * `graph/mod.ts` and the per-language extractors likewise. A cycle anywhere
+ * else (the old `edit/composed.ts` <-> `edit/dsl.ts` and
+ * `edit/fragments/serialize.ts` <-> `edit/fragments/validate.ts` included)
+ * fails the test.
+ */
+const TOLERATED_CYCLE_FOLDERS = ["engine/verify/levels/", "engine/graph/"];
+
+Deno.test("layering: importsOf reads static, type-only, re-export and dynamic imports, not quoted code", () => {
+  const source = [
+    `import { a } from "./a.ts";`,
+    `import type { B } from "../b.ts";`,
+    `import "./side_effect.ts";`,
+    `export { c } from "./c.ts";`,
+    `export type { D } from "./d.ts";`,
+    `export * from "./e.ts";`,
+    `const f = await import("./f.ts");`,
+    `const g = import.meta.url; // import { x } from "./comment.ts"`,
+    `/* import("./block.ts") */ const h = "import { y } from './string.ts'";`,
+    'const i = `import { z } from "./template.ts" ${`nested ${import.meta.url}`}`;',
+    `const j = /["'](import)/.test(k) ? 1 : 2;`,
+    `import {`,
+    `  l,`,
+    `  type M,`,
+    `} from "./multi_line.ts";`,
+    `export const n = 1;`,
+    `const o = await import(name);`,
+  ].join("\n");
+  assert.deepEqual(importsOf(source), [
+    { specifier: "./a.ts", typeOnly: false, line: 1 },
+    { specifier: "../b.ts", typeOnly: true, line: 2 },
+    { specifier: "./side_effect.ts", typeOnly: false, line: 3 },
+    { specifier: "./c.ts", typeOnly: false, line: 4 },
+    { specifier: "./d.ts", typeOnly: true, line: 5 },
+    { specifier: "./e.ts", typeOnly: false, line: 6 },
+    { specifier: "./f.ts", typeOnly: false, line: 7 },
+    { specifier: "./multi_line.ts", typeOnly: false, line: 12 },
+  ]);
+});
+
+Deno.test("layering: a violation and a cycle in a small graph are reported with file and line", () => {
+  const graph: ImportGraph = new Map([
+    ["engine/edit/x.ts", [{ to: "engine/verify/scope.ts", typeOnly: false, line: 3 }]],
+    ["engine/edit/composed.ts", [{ to: "engine/edit/dsl.ts", typeOnly: true, line: 7 }]],
+    ["engine/edit/dsl.ts", [{ to: "engine/edit/composed.ts", typeOnly: false, line: 9 }]],
+    ["engine/verify/plan/simulate.ts", [{ to: "engine/edit/dispatch.ts", typeOnly: false, line: 41 }]],
+    ["engine/verify/levels/l9.ts", [
+      { to: "engine/edit/operator.ts", typeOnly: true, line: 2 },
+      { to: "engine/edit/dispatch.ts", typeOnly: false, line: 4 },
+    ]],
+    ["engine/helper/run.ts", [{ to: "agent/model/mod.ts", typeOnly: false, line: 5 }]],
+  ]);
+  assert.deepEqual(layerViolations(graph, RULES), [
+    `${RULES[0].name}: engine/edit/x.ts:3 imports engine/verify/scope.ts`,
+    `${RULES[3].name}: engine/verify/levels/l9.ts:4 imports engine/edit/dispatch.ts`,
+    `${RULES[1].name}: engine/helper/run.ts:5 imports agent/model/mod.ts`,
+  ]);
+  assert.deepEqual(importCycles(graph), [["engine/edit/composed.ts", "engine/edit/dsl.ts"]]);
+  const folder = (file: string) => file.split("/").slice(0, 2).join("/");
+  assert.deepEqual(importCycles(graph, folder), [["engine/edit", "engine/verify"]]);
+});
+
+Deno.test("layering: the engine's imports follow its layers", async () => {
+  const graph = await readImportGraph(ROOT, ["engine"]);
+  // the scanner sees the engine (guards against a test that passes on an empty graph)
+  assert.ok(graph.size > 100, `only ${graph.size} engine files found`);
+  assert.ok(
+    graph.get("engine/verify/plan/simulate.ts")?.some((edge) => edge.to === "engine/edit/dispatch.ts"),
+    "the scanner missed simulate.ts importing edit/dispatch.ts",
+  );
+  for (const edges of graph.values()) {
+    for (const { to } of edges) {
+      assert.ok(graph.has(to) || !to.startsWith("engine/") || !to.endsWith(".ts"), `unresolved import ${to}`);
+    }
+  }
+  const violations = layerViolations(graph, RULES);
+  assert.deepEqual(violations, [], `layering violations:\n${violations.join("\n")}`);
+});
+
+Deno.test("layering: no import cycle outside the tolerated folders", async () => {
+  const graph = await readImportGraph(ROOT, ["engine"]);
+  const cycles = importCycles(graph).filter((cycle) =>
+    !TOLERATED_CYCLE_FOLDERS.some((folder) => cycle.every((file) => file.startsWith(folder)))
+  );
+  assert.deepEqual(cycles, [], `import cycles:\n${cycles.map((cycle) => cycle.join(" <-> ")).join("\n")}`);
+});
