@@ -325,7 +325,7 @@ function asList(steps: unknown): unknown[] {
 }
 
 /** All definitions visible to `defs`: the built-ins plus `defs`. */
-function registry(defs: readonly OperatorDefinition[]): Map<string, OperatorDefinition> {
+export function registry(defs: readonly OperatorDefinition[]): Map<string, OperatorDefinition> {
   const map = new Map<string, OperatorDefinition>();
   for (const def of BUILTIN_DEFINITIONS) map.set(def.define, def);
   const own = new Set<string>();
