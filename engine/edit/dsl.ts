@@ -51,6 +51,9 @@ import {
   normalizeComposedParams,
 } from "./composed.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
+import { checkBudget } from "../budget.ts";
+import { limits, overLimit } from "../limits.ts";
+import { substitutedSize } from "./dsl_cost.ts";
 import { PRIMITIVE_PARAMS, PRIMITIVES } from "./primitives.ts";
 
 /** A primitive (or operator) call inside a definition. */
@@ -602,11 +605,23 @@ function definitionOf(name: string, defs: readonly OperatorDefinition[]): Operat
   return def;
 }
 
+/** Errors of each definitions list already validated (a plan's composed steps share one list). */
+const validated = new WeakMap<readonly OperatorDefinition[], Issue[]>();
+
+function definitionErrors(defs: readonly OperatorDefinition[], builtin: boolean): Issue[] {
+  let errors = validated.get(defs);
+  if (!errors) {
+    errors = validateDefinitions(defs, builtin ? { builtin: true } : {}).filter((issue) =>
+      issue.severity === "error"
+    );
+    validated.set(defs, errors);
+  }
+  return errors;
+}
+
 function checked(name: string, params: Record<string, unknown>, defs: readonly OperatorDefinition[]) {
   const builtin = BUILTIN_DEFINITIONS.some((def) => def.define === name);
-  const problems =
-    (builtin ? validateDefinitions(BUILTIN_DEFINITIONS, { builtin: true }) : validateDefinitions(defs))
-      .filter((issue) => issue.severity === "error");
+  const problems = builtin ? definitionErrors(BUILTIN_DEFINITIONS, true) : definitionErrors(defs, false);
   if (problems.length) throw new IssueError(problems);
   const def = definitionOf(name, defs);
   const normal = normalizeComposedParams(name, params);
@@ -681,12 +696,36 @@ export function expandComposed(
       const callee = (step.primitive ?? step.op) as string;
       const callParams = substitute(step.params ?? {}, env) as Record<string, unknown>;
       const nested = all.get(callee);
-      if (nested && depth < 32) {
+      if (nested && depth < limits().max_nesting_depth) {
         return expand(nested.steps, normalizeComposedParams(callee, callParams), depth + 1);
       }
       return [{ primitive: callee, params: callParams, ...(step.bind ? { bind: step.bind as string } : {}) }];
     });
   return expand(def.steps, normal, 0);
+}
+
+/**
+ * Refuse a call whose parameters would grow past `max_param_bytes` once
+ * `env` is substituted (run-time values included), before building them.
+ */
+function checkSubstitutedSize(
+  caller: string,
+  callee: string,
+  params: unknown,
+  env: Record<string, unknown>,
+): void {
+  const max = limits().max_param_bytes;
+  const sizes: Record<string, number> = {};
+  for (const name of references(params)) {
+    if (Object.hasOwn(env, name)) sizes[name] ??= substitutedSize(env[name], {}, max + 1);
+  }
+  if (substitutedSize(params, sizes, max) > max) {
+    throw new IssueError(overLimit(
+      "param-too-large",
+      "max_param_bytes",
+      `Parameters of "${callee}" in "${caller}" grow to more than ${max} characters once variables are substituted`,
+    ));
+  }
 }
 
 /** Put known scalar values into an `if` expression as literals; other references stay. */
@@ -730,13 +769,20 @@ export async function runComposed(
           if (branch !== undefined) await exec(branch);
           continue;
         }
+        checkBudget();
         const callee = (step.primitive ?? step.op) as string;
+        checkSubstitutedSize(definition.define, callee, step.params ?? {}, env);
         const callParams = substitute(step.params ?? {}, env) as Record<string, unknown>;
         const fn: OperatorFn | undefined = PRIMITIVES[callee] ?? HELPER_PRIMITIVES[callee];
         if (fn) last = await fn(callParams, ctx);
         else {
-          if (depth >= 32) {
-            throw new IssueError(error("dsl-recursion", `Operators nest deeper than 32 levels`));
+          const { max_nesting_depth } = limits();
+          if (depth >= max_nesting_depth) {
+            throw new IssueError(overLimit(
+              "plan-too-deep",
+              "max_nesting_depth",
+              `Operators nest deeper than ${max_nesting_depth} levels at "${callee}"`,
+            ));
           }
           last = await run(all.get(callee)!, normalizeComposedParams(callee, callParams), depth + 1);
         }
