@@ -566,25 +566,48 @@ function checkStep(step: unknown, path: Path, scope: Set<string>, state: CheckSt
 function findRecursion(calls: Map<string, { callee: string; path: Path }[]>): Issue[] {
   const issues: Issue[] = [];
   const reported = new Set<string>();
-  const visit = (name: string, stack: string[]): void => {
-    for (const edge of calls.get(name) ?? []) {
-      const at = stack.indexOf(edge.callee);
-      if (at !== -1) {
-        const cycle = [...stack.slice(at), edge.callee];
+  // A depth-first walk with an explicit stack (a chain of thousands of operators must not overflow
+  // the call stack); each operator is finished once, so the walk is linear in the calls. An edge
+  // back to an operator still on the path closes a cycle.
+  const done = new Set<string>();
+  const onPath = new Map<string, number>();
+  const path: string[] = [];
+  const frames: { name: string; edge: number }[] = [];
+  for (const root of calls.keys()) {
+    if (done.has(root)) continue;
+    frames.push({ name: root, edge: 0 });
+    onPath.set(root, 0);
+    path.push(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1];
+      const edges = calls.get(frame.name) ?? [];
+      if (frame.edge >= edges.length) {
+        frames.pop();
+        path.pop();
+        onPath.delete(frame.name);
+        done.add(frame.name);
+        continue;
+      }
+      const edge = edges[frame.edge++];
+      const at = onPath.get(edge.callee);
+      if (at !== undefined) {
+        const cycle = [...path.slice(at), edge.callee];
         const key = [...new Set(cycle)].sort().join(",");
         if (!reported.has(key)) {
           reported.add(key);
-          issues.push(error("dsl-recursion", `Operator "${name}" calls itself: ${cycle.join(" → ")}`, {
+          issues.push(error("dsl-recursion", `Operator "${frame.name}" calls itself: ${cycle.join(" → ")}`, {
             path: edge.path,
             hint: "operators may call other operators, never themselves directly or indirectly",
           }));
         }
         continue;
       }
-      visit(edge.callee, [...stack, edge.callee]);
+      if (done.has(edge.callee) || !calls.has(edge.callee)) continue;
+      onPath.set(edge.callee, path.length);
+      path.push(edge.callee);
+      frames.push({ name: edge.callee, edge: 0 });
     }
-  };
-  for (const name of calls.keys()) visit(name, [name]);
+  }
   return issues;
 }
 
