@@ -436,7 +436,7 @@ export function validateDefinitions(
       single: !Array.isArray(steps),
     });
   });
-  issues.push(...findRecursion(calls));
+  for (const issue of findRecursion(calls)) issues.push(issue);
   return issues;
 }
 

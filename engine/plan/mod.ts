@@ -291,7 +291,7 @@ function notAPlan(doc: Json): Issue {
  */
 function parseDefinitions(raw: Json, out: Collector): OperatorDefinition[] {
   const issues = validateDefinitions(raw, { basePath: ["define_operators"] });
-  out.add(...issues);
+  for (const issue of issues) out.add(issue);
   if (issues.some((issue) => issue.severity === "error")) return [];
   return raw as OperatorDefinition[];
 }
