@@ -10,15 +10,15 @@
  * engine reads them with `limits()`. One helper process serves one request
  * at a time, so a process-wide value is what every request sees.
  *
- * Keys (`--limit KEY=VALUE` on the commands that run the engine, and the
- * `helper.limits` section of config/graphplan.yaml, which the orchestrator
- * passes to the helper the same way):
+ * Keys (`--limit KEY=VALUE` on the commands that run the engine, and
+ * `environment.helper_limits` in config/graphplan.yaml, which the
+ * orchestrator passes to the helper the same way):
  *
  * | key                   | default    | what it bounds                                          |
  * |-----------------------|------------|---------------------------------------------------------|
  * | `max_expanded_steps`  | 10,000     | primitive steps of a plan, composed operators expanded  |
  * | `max_nesting_depth`   | 16         | composed operators calling composed operators           |
- * | `max_param_bytes`     | 4,000,000  | characters of one step's parameters after substitution  |
+ * | `max_param_bytes`     | 1,000,000  | characters of one step's parameters after substitution  |
  * | `max_file_bytes`      | 10,000,000 | bytes of a source file the engine parses                |
  * | `max_request_bytes`   | 16,777,216 | bytes of one helper request (line or stdin)             |
  * | `query_match_limit`   | 10,000     | tree-sitter in-progress matches of one query            |
@@ -49,7 +49,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   max_expanded_steps: 10_000,
   max_nesting_depth: 16,
-  max_param_bytes: 4_000_000,
+  max_param_bytes: 1_000_000,
   max_file_bytes: 10_000_000,
   max_request_bytes: 16 * 1024 * 1024,
   query_match_limit: 10_000,
@@ -77,9 +77,11 @@ export function restoreLimits(saved: Limits): void {
   current = saved;
 }
 
-/** How a limit is named to a person: `helper.limits.KEY` in the config, `--limit KEY=N` on the CLI. */
+/** How a limit is raised: `--limit KEY=N` on the CLI, `environment.helper_limits.KEY` in the config. */
 export function limitKeyHint(key: keyof Limits): string {
-  return `raise it with --limit ${key}=N (CLI), or helper.limits.${key} in the configuration`;
+  return key === "timeout"
+    ? "raise it with --timeout SECONDS (CLI), params.timeout (helper) or environment.helper_limits.timeout in the configuration"
+    : `raise it with --limit ${key}=N (CLI), or environment.helper_limits.${key} in the configuration`;
 }
 
 /**

@@ -31,6 +31,12 @@ const MAIN = `${REPO_ROOT}/main.ts`;
 const CASES = 2000;
 const SLOW_MS = 10_000;
 const HANG_MS = 90_000;
+/**
+ * The helper's work budget in the bench (seconds): below the 10 s goal, so
+ * a request over 10 s means the budget failed to stop the work. Requests the
+ * budget stopped are counted apart (`stopped by budget`).
+ */
+const BUDGET_S = 8;
 
 /** What one fuzz run found. */
 export interface FuzzReport {
@@ -41,6 +47,8 @@ export interface FuzzReport {
   writesOnRejection: number;
   peakRssMb: number;
   slowestMs: number;
+  /** Requests that ended in budget-exceeded. */
+  stopped: number;
   examples: string[];
 }
 
@@ -52,7 +60,7 @@ class Helper {
 
   constructor(repo: string, state: string) {
     this.child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "helper", "--serve", "--repo", repo],
+      args: ["run", "-A", MAIN, "helper", "--serve", "--repo", repo, "--timeout", String(BUDGET_S)],
       env: { XDG_STATE_HOME: state, NO_COLOR: "1" },
       stdin: "piped",
       stdout: "piped",
@@ -154,6 +162,7 @@ export async function runFuzz(
     writesOnRejection: 0,
     peakRssMb: 0,
     slowestMs: 0,
+    stopped: 0,
     examples: [],
   };
   let helper = new Helper(repo, state);
@@ -178,6 +187,7 @@ export async function runFuzz(
         report.slow++;
         report.examples.push(`case ${i} (${c.family}) ${method}: ${Math.round(ms)} ms`);
       }
+      if (line !== undefined && line.includes('"code":"budget-exceeded"')) report.stopped++;
       if (line === undefined || /"code":"(internal-error|step-crashed)"/.test(line)) {
         report.crashes++;
         report.examples.push(`case ${i} (${c.family}) ${method}: ${line?.slice(0, 300) ?? "no answer"}`);
@@ -223,6 +233,13 @@ function rows(report: FuzzReport): BenchRow[] {
       unit: "",
       note: `slowest ${report.slowestMs} ms`,
     }, 0),
+    {
+      section: "fuzz",
+      metric: "stopped by budget",
+      value: report.stopped,
+      unit: "",
+      note: `requests ended by the ${BUDGET_S} s budget (budget-exceeded, rolled back)`,
+    },
     rowAtMost({ section: "fuzz", metric: "peak RSS", value: report.peakRssMb, unit: "MB" }, 500),
     rowAtMost(
       { section: "fuzz", metric: "writes on rejection", value: report.writesOnRejection, unit: "" },
