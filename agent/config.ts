@@ -12,6 +12,7 @@
 import { parse, YAMLParseError } from "yaml";
 import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
+import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [
@@ -77,6 +78,7 @@ const EnvironmentSchema = z.strictObject({
   image_template: z.string().min(1),
   helper_command: z.array(z.string()).min(1).nullable(),
   helper_timeout: z.number().positive(),
+  helper_limits: z.partialRecord(z.enum(Object.keys(DEFAULT_LIMITS) as [keyof Limits]), z.number().min(0)),
 });
 
 const TemplatesSchema = z.strictObject(

@@ -20,6 +20,7 @@ import {
   GraphPlanAgent,
   type Helper,
   HelperError,
+  limitArgs,
   operatorCatalog,
   SessionHelper,
   type StepProgress,
@@ -146,6 +147,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       const command = config.environment.helper_command;
       const result = await deployHelper(env, {
         timeout: config.environment.helper_timeout,
+        serveArgs: limitArgs(config.environment.helper_limits),
         launch: command ? { mode: "compiled", argv: command, env: {}, copies: [] } : undefined,
       });
       helper = result.helper;

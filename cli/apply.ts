@@ -14,7 +14,10 @@ import {
   stringOption,
   UsageError,
 } from "./command.ts";
-import { IssueError, partition } from "../engine/issue.ts";
+import { capIssues, IssueError, partition } from "../engine/issue.ts";
+import { withBudget } from "../engine/budget.ts";
+import { limits } from "../engine/limits.ts";
+import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { executePlan, type PlanResult } from "../engine/exec/execute.ts";
@@ -24,7 +27,7 @@ import { parsePlanSteps } from "../engine/exec/wiring.ts";
 const command: Command = {
   name: "apply",
   summary: "Execute an edit plan as one transaction (or --dry-run for the diff)",
-  usage: "PLAN [--repo DIR] [--dry-run] [--json]",
+  usage: "PLAN [--repo DIR] [--dry-run] [--json] [--timeout SECONDS] [--limit KEY=N]...",
   help: `
 PLAN is a plan file (JSON) or - for stdin. Every step is a transaction
 (pre-check, edit in memory, post-check, atomic write); the plan is all or
@@ -38,6 +41,7 @@ Options:
   --dry-run    run the plan in memory and print the unified diff; write nothing
   --json       print the result {success, rolled_back, failed_step?, errors,
                warnings, files_changed} (plus diff with --dry-run) as JSON
+${BOUND_HELP}
 
 Exit codes: 0 applied (or dry run passed), 1 rejected or rolled back,
 2 usage error, 3 internal error.
@@ -45,8 +49,9 @@ Exit codes: 0 applied (or dry run passed), 1 rejected or rolled back,
 Examples:
   graphplan apply plan.json --repo .
   cat plan.json | graphplan apply - --dry-run`,
-  options: { "dry-run": { type: "boolean" } },
+  options: { "dry-run": { type: "boolean" }, ...BOUND_OPTIONS },
   async run(args) {
+    configureBounds(args);
     const [planArg, ...extra] = args.positionals;
     if (!planArg) throw new UsageError("Missing the PLAN argument (a file, or - for stdin)");
     if (extra.length > 0) {
@@ -80,8 +85,14 @@ Examples:
         outputs: [],
       };
     } else {
-      result = await executePlan(new DocumentStore(workspace), steps, { runStep, dryRun });
-      result.warnings.unshift(...planWarnings);
+      const store = new DocumentStore(workspace);
+      result = await withBudget(undefined, () => executePlan(store, steps, { runStep, dryRun }));
+      const perCode = limits().max_issues_per_code;
+      result = {
+        ...result,
+        errors: capIssues(result.errors, perCode),
+        warnings: capIssues(planWarnings.concat(result.warnings), perCode),
+      };
     }
     if (json) {
       printJson(result);

@@ -15,6 +15,9 @@ import {
   writeStdout,
 } from "../engine/helper/mod.ts";
 import { METHODS } from "../engine/helper/methods.ts";
+import { isClosedPipe } from "../engine/helper/serve.ts";
+import { limits, overLimit } from "../engine/limits.ts";
+import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 
 const command: Command = {
   name: "helper",
@@ -35,9 +38,16 @@ Methods: ${Object.keys(METHODS).join(", ")} (see docs/helper.md).
 Options:
   --repo DIR       repository root (default: .)
   --json-in FILE   read the params from FILE instead of stdin
-  --serve          serve a session on stdin/stdout`,
-  options: { serve: { type: "boolean" }, "json-in": { type: "string" } },
+  --serve          serve a session on stdin/stdout
+${BOUND_HELP}
+
+The budget applies to each request; a request may ask for its own with
+params.timeout (seconds). A request line (or one-shot input) longer than
+max_request_bytes is answered with "request-too-large" without being read
+into memory. A closed stdin or stdout ends the session with exit 0.`,
+  options: { serve: { type: "boolean" }, "json-in": { type: "string" }, ...BOUND_OPTIONS },
   async run(args) {
+    configureBounds(args);
     const repo = stringOption(args, "repo", ".")!;
     if (args.values.serve === true) {
       if (args.positionals.length > 0) throw new UsageError("--serve takes no METHOD");
@@ -46,6 +56,7 @@ Options:
         await writeStdout(JSON.stringify({ id: null, ...session }) + "\n");
         return EXIT.rejected;
       }
+      // Ends when stdin closes or stdout is closed by the other side: both are a normal end.
       await serve(session, Deno.stdin.readable, writeStdout);
       return EXIT.ok;
     }
@@ -55,7 +66,12 @@ Options:
       throw new UsageError(`Unexpected arguments: ${extra.map((a) => `"${a}"`).join(" ")}`);
     }
     const response = await oneShot(repo, method, stringOption(args, "json-in"));
-    await writeStdout(JSON.stringify(response) + "\n");
+    try {
+      await writeStdout(JSON.stringify(response) + "\n");
+    } catch (err) {
+      if (!isClosedPipe(err)) throw err;
+      return EXIT.ok; // nobody reads the answer: not a bug
+    }
     if ("result" in response) return EXIT.ok;
     if (response.error.issues.some((issue) => issue.code === "internal-error")) {
       console.error(response.error.issues.map((issue) => `${issue.message}\n${issue.hint ?? ""}`).join("\n"));
@@ -70,7 +86,7 @@ async function oneShot(repo: string, method: string, jsonIn: string | undefined)
   if ("error" in session) return session;
   let params: unknown;
   try {
-    const text = await readInput(jsonIn ?? "-");
+    const text = await readBounded(jsonIn ?? "-", limits().max_request_bytes);
     params = text.trim() === "" ? {} : JSON.parse(text);
   } catch (err) {
     if (err instanceof IssueError) return { error: { issues: err.issues } };
@@ -79,6 +95,45 @@ async function oneShot(repo: string, method: string, jsonIn: string | undefined)
     };
   }
   return await handleRequest(session, method, params);
+}
+
+/**
+ * Read the params from a file or stdin, refusing (`request-too-large`) as
+ * soon as they pass `max` bytes instead of reading everything first.
+ */
+async function readBounded(arg: string, max: number): Promise<string> {
+  if (arg !== "-") {
+    let size = 0;
+    try {
+      size = (await Deno.stat(arg)).size;
+    } catch {
+      return await readInput(arg); // words the problem
+    }
+    if (size > max) throw new IssueError(tooLarge(max));
+    return await readInput(arg);
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    size += chunk.length;
+    if (size > max) throw new IssueError(tooLarge(max));
+    parts.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function tooLarge(max: number) {
+  return overLimit(
+    "request-too-large",
+    "max_request_bytes",
+    `The request is larger than ${max} bytes: refused`,
+  );
 }
 
 function openSession(repo: string): Session | { error: { issues: ReturnType<typeof error>[] } } {

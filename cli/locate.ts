@@ -8,6 +8,8 @@ import { IssueError } from "../engine/issue.ts";
 import { locateResult, parseLocator, resolveSome } from "../engine/locate/mod.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
+import { withBudget } from "../engine/budget.ts";
+import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 import {
   type Command,
   EXIT,
@@ -21,7 +23,7 @@ import {
 const command: Command = {
   name: "locate",
   summary: "Print the AST nodes a locator matches",
-  usage: "LOCATOR [--repo DIR] [--json]",
+  usage: "LOCATOR [--repo DIR] [--json] [--timeout SECONDS] [--limit KEY=N]...",
   help: `
 Resolve a locator against the current files of the repository and print every
 match: its line range, kind and first line. LOCATOR is inline JSON, @FILE, or
@@ -34,11 +36,13 @@ S-expression: {"type": "sexp", "file": "a.py", "query": "(identifier) @id (#eq? 
 Options:
   --repo DIR   repository root (default: .)
   --json       print {found, count, file, nodes: [{start_line, end_line, kind, type, text_preview}]}
+${BOUND_HELP}
 
 Exit codes: 0 found, 1 nothing found or the locator is invalid, 2 usage error.
 `,
-  options: {},
+  options: { ...BOUND_OPTIONS },
   async run(args) {
+    configureBounds(args);
     const json = args.values.json === true;
     if (args.positionals.length !== 1) {
       throw new UsageError(args.positionals.length === 0 ? "missing LOCATOR" : "give exactly one LOCATOR");
@@ -46,7 +50,7 @@ Exit codes: 0 found, 1 nothing found or the locator is invalid, 2 usage error.
     const locator = parseLocator(await readJsonArg(args.positionals[0], "locator"));
     const store = new DocumentStore(Workspace.open(stringOption(args, "repo", ".")));
     try {
-      const { doc, nodes } = await resolveSome(store, locator);
+      const { doc, nodes } = await withBudget(undefined, () => resolveSome(store, locator));
       const result = locateResult(doc, nodes);
       if (json) {
         printJson(result);

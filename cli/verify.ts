@@ -19,11 +19,13 @@ import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { parsePlanText } from "../engine/plan/mod.ts";
 import { verifyPlan, type VerifyResult } from "../engine/verify/mod.ts";
+import { withBudget } from "../engine/budget.ts";
+import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 
 const command: Command = {
   name: "verify",
   summary: "Verify an edit plan in memory (layers 0-6, levels L0-L6); write nothing",
-  usage: "PLAN [--repo DIR] [--json]",
+  usage: "PLAN [--repo DIR] [--json] [--timeout SECONDS] [--limit KEY=N]...",
   help: `
 PLAN is a plan file (JSON) or - for stdin. The whole plan is simulated in
 memory, each step against the files as the earlier steps left them: a plan
@@ -41,6 +43,7 @@ L0-L6 run on every simulated step as they do when executing.
 Options:
   --repo DIR   repository root (default: .)
   --json       print {passed, errors, warnings} as JSON
+${BOUND_HELP}
 
 Exit codes: 0 passed, 1 not passed (errors found), 2 usage error,
 3 internal error.
@@ -48,8 +51,9 @@ Exit codes: 0 passed, 1 not passed (errors found), 2 usage error,
 Examples:
   graphplan verify plan.json --repo .
   cat plan.json | graphplan verify - --json`,
-  options: {},
+  options: { ...BOUND_OPTIONS },
   async run(args) {
+    configureBounds(args);
     const [planArg, ...extra] = args.positionals;
     if (!planArg) throw new UsageError("Missing the PLAN argument (a file, or - for stdin)");
     if (extra.length > 0) {
@@ -60,7 +64,8 @@ Examples:
     const text = await readInput(planArg);
     let result: VerifyResult;
     try {
-      result = await verifyPlan(new DocumentStore(workspace), JSON.parse(text));
+      const plan = JSON.parse(text);
+      result = await withBudget(undefined, () => verifyPlan(new DocumentStore(workspace), plan));
     } catch (err) {
       if (!(err instanceof SyntaxError)) throw err;
       // parsePlanText words the problem (with what a plan looks like).

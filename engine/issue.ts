@@ -108,3 +108,31 @@ export function formatIssue(issue: Issue): string {
   }
   return text;
 }
+
+/**
+ * At most `perCode` issues of each code and severity, in their order; for
+ * each code over the cap, one more issue of that code and severity saying
+ * how many were left out (a plan that warns 100,000 times reports 100 of
+ * them and the count).
+ */
+export function capIssues(issues: readonly Issue[], perCode: number): Issue[] {
+  const counts = new Map<string, number>();
+  const out: Issue[] = [];
+  for (const issue of issues) {
+    const key = `${issue.severity}\u0000${issue.code}`;
+    const seen = (counts.get(key) ?? 0) + 1;
+    counts.set(key, seen);
+    if (seen <= perCode) out.push(issue);
+  }
+  for (const [key, seen] of counts) {
+    if (seen <= perCode) continue;
+    const [severity, code] = key.split("\u0000") as [Issue["severity"], string];
+    out.push({
+      code,
+      severity,
+      message: `${seen - perCode} more "${code}" ${severity}s not shown (${seen} in all)`,
+      hint: "the first ones are listed above; raise the cap with --limit max_issues_per_code=N",
+    });
+  }
+  return out;
+}

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { fail } from "./issue.ts";
+import { fail, type Issue, IssueError } from "./issue.ts";
+import { limits, overLimit } from "./limits.ts";
 import { detectLanguage, type LanguageId } from "./parse/mod.ts";
 
 /** A source file read from the repository. */
@@ -124,6 +125,8 @@ export class Workspace {
       const info = Deno.statSync(abs);
       if (!info.isFile) fail("file-not-regular", `Not a regular file: "${rel}"`, { file: rel });
       mode = info.mode;
+      const max = limits().max_file_bytes;
+      if (info.size > max) throw new IssueError(fileTooLarge(rel, info.size, max));
       bytes = Deno.readFileSync(abs);
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) {
@@ -134,6 +137,14 @@ export class Workspace {
     }
     return { path: rel, absPath: abs, language, mode, ...decodeSource(bytes, rel) };
   }
+}
+
+/** The issue for a file over `max_file_bytes` (tree-sitter's memory ends not far above 20 MB). */
+export function fileTooLarge(rel: string, size: number, max: number): Issue {
+  return overLimit("file-too-large", "max_file_bytes", `File "${rel}" has ${size} bytes, more than ${max}`, {
+    file: rel,
+    hint: "edit a smaller file, or the lines of this one with a text tool",
+  });
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

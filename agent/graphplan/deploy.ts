@@ -175,6 +175,19 @@ export interface DeployOptions {
   timeout?: number;
   /** Use this launch instead of working one out (tests, `environment.helper_command`). */
   launch?: HelperLaunch;
+  /** More arguments for `helper --serve` (the helper's `--limit`s, from `environment.helper_limits`). */
+  serveArgs?: string[];
+}
+
+/** `--limit KEY=N` arguments for the helper (`--timeout N` for the work budget). */
+export function limitArgs(limits: Partial<Record<string, number>>): string[] {
+  const args: string[] = [];
+  for (const [key, value] of Object.entries(limits)) {
+    if (value === undefined) continue;
+    if (key === "timeout") args.push("--timeout", String(value));
+    else args.push("--limit", `${key}=${value}`);
+  }
+  return args;
 }
 
 /**
@@ -216,7 +229,11 @@ export async function deployHelper(
       }): ${check.output.trim().slice(-800)}`,
     );
   }
-  const helper = SessionHelper.start(env, launch.argv, { timeout: options.timeout, env: launch.env });
+  const helper = SessionHelper.start(env, launch.argv, {
+    timeout: options.timeout,
+    env: launch.env,
+    args: options.serveArgs,
+  });
   return {
     helper,
     info: { mode: launch.mode, version, argv: launch.argv, seconds: (performance.now() - started) / 1000 },

@@ -47,14 +47,20 @@ export class SessionHelper implements Helper {
 
   /**
    * Start `argv` (the helper command, e.g. `["graphplan", "helper"]`) with
-   * `--serve --repo REPO` in `env`.
+   * `--serve --repo REPO` and `args` in `env`.
    */
   static start(
     env: Environment,
     argv: string[],
-    options: SessionHelperOptions & { repo?: string; env?: Record<string, string> } = {},
+    options: SessionHelperOptions & { repo?: string; env?: Record<string, string>; args?: string[] } = {},
   ): SessionHelper {
-    const session = env.startSession([...argv, "--serve", "--repo", options.repo ?? env.cwd], {
+    const session = env.startSession([
+      ...argv,
+      "--serve",
+      "--repo",
+      options.repo ?? env.cwd,
+      ...options.args ?? [],
+    ], {
       env: options.env,
     });
     return new SessionHelper(session, options);

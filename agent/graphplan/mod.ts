@@ -36,6 +36,7 @@ export {
   type HelperLaunch,
   helperLaunch,
   isCompiled,
+  limitArgs,
   shellQuote,
 } from "./deploy.ts";
 

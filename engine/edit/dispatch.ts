@@ -19,6 +19,7 @@
  * @module
  */
 
+import { checkBudget } from "../budget.ts";
 import { clipMessage, error, type Issue, IssueError } from "../issue.ts";
 import type { NormalizedPlan, NormalizedStep } from "../plan/mod.ts";
 import { runComposed } from "./dsl.ts";
@@ -36,6 +37,7 @@ export async function runStep(
   plan?: NormalizedPlan,
 ): Promise<unknown> {
   try {
+    checkBudget();
     return await dispatch(step, ctx, plan);
   } catch (err) {
     if (err instanceof IssueError) throw new IssueError(err.issues.map((issue) => locate(issue, step, ctx)));

@@ -52,6 +52,9 @@ import {
 } from "./composed.ts";
 import type { OperatorDefinition } from "./dsl_types.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
+import { checkBudget } from "../budget.ts";
+import { limits, overLimit } from "../limits.ts";
+import { substitutedSize } from "./dsl_cost.ts";
 import { PRIMITIVE_PARAMS, PRIMITIVES } from "./primitives.ts";
 
 export type { DslCall, DslIf, DslStep, OperatorDefinition } from "./dsl_types.ts";
@@ -304,7 +307,7 @@ function asList(steps: unknown): unknown[] {
 }
 
 /** All definitions visible to `defs`: the built-ins plus `defs`. */
-function registry(defs: readonly OperatorDefinition[]): Map<string, OperatorDefinition> {
+export function registry(defs: readonly OperatorDefinition[]): Map<string, OperatorDefinition> {
   const map = new Map<string, OperatorDefinition>();
   for (const def of BUILTIN_DEFINITIONS) map.set(def.define, def);
   const own = new Set<string>();
@@ -412,7 +415,7 @@ export function validateDefinitions(
       single: !Array.isArray(steps),
     });
   });
-  issues.push(...findRecursion(calls));
+  for (const issue of findRecursion(calls)) issues.push(issue);
   return issues;
 }
 
@@ -542,25 +545,48 @@ function checkStep(step: unknown, path: Path, scope: Set<string>, state: CheckSt
 function findRecursion(calls: Map<string, { callee: string; path: Path }[]>): Issue[] {
   const issues: Issue[] = [];
   const reported = new Set<string>();
-  const visit = (name: string, stack: string[]): void => {
-    for (const edge of calls.get(name) ?? []) {
-      const at = stack.indexOf(edge.callee);
-      if (at !== -1) {
-        const cycle = [...stack.slice(at), edge.callee];
+  // A depth-first walk with an explicit stack (a chain of thousands of operators must not overflow
+  // the call stack); each operator is finished once, so the walk is linear in the calls. An edge
+  // back to an operator still on the path closes a cycle.
+  const done = new Set<string>();
+  const onPath = new Map<string, number>();
+  const path: string[] = [];
+  const frames: { name: string; edge: number }[] = [];
+  for (const root of calls.keys()) {
+    if (done.has(root)) continue;
+    frames.push({ name: root, edge: 0 });
+    onPath.set(root, 0);
+    path.push(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1];
+      const edges = calls.get(frame.name) ?? [];
+      if (frame.edge >= edges.length) {
+        frames.pop();
+        path.pop();
+        onPath.delete(frame.name);
+        done.add(frame.name);
+        continue;
+      }
+      const edge = edges[frame.edge++];
+      const at = onPath.get(edge.callee);
+      if (at !== undefined) {
+        const cycle = [...path.slice(at), edge.callee];
         const key = [...new Set(cycle)].sort().join(",");
         if (!reported.has(key)) {
           reported.add(key);
-          issues.push(error("dsl-recursion", `Operator "${name}" calls itself: ${cycle.join(" → ")}`, {
+          issues.push(error("dsl-recursion", `Operator "${frame.name}" calls itself: ${cycle.join(" → ")}`, {
             path: edge.path,
             hint: "operators may call other operators, never themselves directly or indirectly",
           }));
         }
         continue;
       }
-      visit(edge.callee, [...stack, edge.callee]);
+      if (done.has(edge.callee) || !calls.has(edge.callee)) continue;
+      onPath.set(edge.callee, path.length);
+      path.push(edge.callee);
+      frames.push({ name: edge.callee, edge: 0 });
     }
-  };
-  for (const name of calls.keys()) visit(name, [name]);
+  }
   return issues;
 }
 
@@ -581,11 +607,23 @@ function definitionOf(name: string, defs: readonly OperatorDefinition[]): Operat
   return def;
 }
 
+/** Errors of each definitions list already validated (a plan's composed steps share one list). */
+const validated = new WeakMap<readonly OperatorDefinition[], Issue[]>();
+
+function definitionErrors(defs: readonly OperatorDefinition[], builtin: boolean): Issue[] {
+  let errors = validated.get(defs);
+  if (!errors) {
+    errors = validateDefinitions(defs, builtin ? { builtin: true } : {}).filter((issue) =>
+      issue.severity === "error"
+    );
+    validated.set(defs, errors);
+  }
+  return errors;
+}
+
 function checked(name: string, params: Record<string, unknown>, defs: readonly OperatorDefinition[]) {
   const builtin = BUILTIN_DEFINITIONS.some((def) => def.define === name);
-  const problems =
-    (builtin ? validateDefinitions(BUILTIN_DEFINITIONS, { builtin: true }) : validateDefinitions(defs))
-      .filter((issue) => issue.severity === "error");
+  const problems = builtin ? definitionErrors(BUILTIN_DEFINITIONS, true) : definitionErrors(defs, false);
   if (problems.length) throw new IssueError(problems);
   const def = definitionOf(name, defs);
   const normal = normalizeComposedParams(name, params);
@@ -660,12 +698,36 @@ export function expandComposed(
       const callee = (step.primitive ?? step.op) as string;
       const callParams = substitute(step.params ?? {}, env) as Record<string, unknown>;
       const nested = all.get(callee);
-      if (nested && depth < 32) {
+      if (nested && depth < limits().max_nesting_depth) {
         return expand(nested.steps, normalizeComposedParams(callee, callParams), depth + 1);
       }
       return [{ primitive: callee, params: callParams, ...(step.bind ? { bind: step.bind as string } : {}) }];
     });
   return expand(def.steps, normal, 0);
+}
+
+/**
+ * Refuse a call whose parameters would grow past `max_param_bytes` once
+ * `env` is substituted (run-time values included), before building them.
+ */
+function checkSubstitutedSize(
+  caller: string,
+  callee: string,
+  params: unknown,
+  env: Record<string, unknown>,
+): void {
+  const max = limits().max_param_bytes;
+  const sizes: Record<string, number> = {};
+  for (const name of references(params)) {
+    if (Object.hasOwn(env, name)) sizes[name] ??= substitutedSize(env[name], {}, max + 1);
+  }
+  if (substitutedSize(params, sizes, max) > max) {
+    throw new IssueError(overLimit(
+      "param-too-large",
+      "max_param_bytes",
+      `Parameters of "${callee}" in "${caller}" grow to more than ${max} characters once variables are substituted`,
+    ));
+  }
 }
 
 /** Put known scalar values into an `if` expression as literals; other references stay. */
@@ -709,13 +771,20 @@ export async function runComposed(
           if (branch !== undefined) await exec(branch);
           continue;
         }
+        checkBudget();
         const callee = (step.primitive ?? step.op) as string;
+        checkSubstitutedSize(definition.define, callee, step.params ?? {}, env);
         const callParams = substitute(step.params ?? {}, env) as Record<string, unknown>;
         const fn: OperatorFn | undefined = PRIMITIVES[callee] ?? HELPER_PRIMITIVES[callee];
         if (fn) last = await fn(callParams, ctx);
         else {
-          if (depth >= 32) {
-            throw new IssueError(error("dsl-recursion", `Operators nest deeper than 32 levels`));
+          const { max_nesting_depth } = limits();
+          if (depth >= max_nesting_depth) {
+            throw new IssueError(overLimit(
+              "plan-too-deep",
+              "max_nesting_depth",
+              `Operators nest deeper than ${max_nesting_depth} levels at "${callee}"`,
+            ));
           }
           last = await run(all.get(callee)!, normalizeComposedParams(callee, callParams), depth + 1);
         }

@@ -180,9 +180,9 @@ export async function protectedRows(code: string, language: LanguageId): Promise
   const rows = new Set<number>();
   if (!code.includes("\n")) return rows;
   const lines = code.split("\n");
-  const common = Math.min(
-    ...lines.filter((line) => line.trim() !== "").map((line) => /^[ \t]*/.exec(line)![0].length),
-  );
+  // A reduce, not Math.min(...): a snippet of a million lines would overflow the call stack.
+  const common = lines.filter((line) => line.trim() !== "").map((line) => /^[ \t]*/.exec(line)![0].length)
+    .reduce((a, b) => Math.min(a, b), Infinity);
   const naive = lines.map((line) => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length))).join("\n");
   try {
     await withTree(language, naive, (tree) => {
@@ -263,7 +263,7 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
     return lines.map((line, row) => guarded.has(row) ? line : "").join(eol);
   }
   const others = widths.filter((_, row) => structural[row] && row !== firstRow);
-  const m = others.length ? Math.min(...others) : 0;
+  const m = others.reduce((a, b) => Math.min(a, b), others.length ? Infinity : 0);
   let common: number;
   if (widths[firstRow] === 0 && others.length && m > 0) {
     const b = indentWidth(indent);
@@ -271,7 +271,7 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
     const nextRow = structural.indexOf(true, firstRow + 1);
     common = opens ? (widths[nextRow] > b && b > 0 ? Math.min(b, m) : 0) : m;
   } else {
-    common = Math.min(...widths.filter((_, row) => structural[row]));
+    common = widths.filter((_, row) => structural[row]).reduce((a, b) => Math.min(a, b), Infinity);
   }
   // The snippet's own indentation character and step, for tab/space conversion.
   const usesTabs = lines.some((line, row) => structural[row] && wsOf(line).includes("\t"));

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { checkBudget } from "../budget.ts";
 import type { Issue } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { applyEdits, type TextEdit } from "./text_edit.ts";
@@ -63,6 +64,7 @@ export class StepContext {
     edits: TextEdit[],
     replacedKinds?: (string | undefined)[],
   ): Promise<Document> {
+    checkBudget();
     const before = await this.store.get(file);
     if (!this.originals.has(before.file.path)) this.originals.set(before.file.path, before);
     const text = applyEdits(before.file.text, edits, before.file.path);

@@ -90,7 +90,7 @@ function hasProblems(tree: Tree): boolean {
 export function dedent(value: string): string {
   const lines = value.replace(/\r\n?/g, "\n").split("\n");
   const widths = lines.filter((line) => line.trim() !== "").map((line) => /^[ \t]*/.exec(line)![0].length);
-  const common = widths.length ? Math.min(...widths) : 0;
+  const common = widths.reduce((a, b) => Math.min(a, b), widths.length ? Infinity : 0);
   return lines.map((line) => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length))).join("\n");
 }
 

@@ -90,8 +90,8 @@ function diffLines(a: string[], b: string[]): Op[] {
     tail++;
   }
   const ops: Op[] = a.slice(0, head).map((line) => ({ kind: " ", line }));
-  ops.push(...myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail)));
-  ops.push(...a.slice(a.length - tail).map((line): Op => ({ kind: " ", line })));
+  for (const item of myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail))) ops.push(item);
+  for (const item of a.slice(a.length - tail).map((line): Op => ({ kind: " ", line }))) ops.push(item);
   return ops;
 }
 

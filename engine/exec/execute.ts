@@ -117,7 +117,7 @@ export async function executePlan<S>(
       output = await options.runStep(steps[index], ctx);
       changes = await ctx.changedFiles();
       for (const change of changes) {
-        for (const check of checks) issues.push(...await check(change, ctx));
+        for (const check of checks) for (const item of await check(change, ctx)) issues.push(item);
       }
     } catch (err) {
       if (err instanceof IssueError) return await fail(index, withContext(err.issues, { step: index }));
@@ -125,7 +125,7 @@ export async function executePlan<S>(
       throw err;
     }
     const split = partition(withContext([...ctx.warnings, ...issues], { step: index }));
-    warnings.push(...split.warnings);
+    for (const item of split.warnings) warnings.push(item);
     if (split.errors.length > 0) return await fail(index, split.errors);
     for (const change of changes) {
       if (!firstSeen.has(change.path)) firstSeen.set(change.path, change.before);

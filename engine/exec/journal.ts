@@ -306,7 +306,7 @@ async function replayJournal(
       const issues = err instanceof IssueError ? err.issues : [
         error("rollback-failed", `Cannot restore "${path}": ${(err as Error).message}`, { file: path }),
       ];
-      errors.push(...issues.map((issue) => ({ ...issue, file: issue.file ?? path })));
+      for (const item of issues.map((issue) => ({ ...issue, file: issue.file ?? path }))) errors.push(item);
     }
   }
   if (errors.length === 0) discardJournalDir(dir);

@@ -45,7 +45,7 @@ export function expandSourcePaths(
           "hidden directories, node_modules and __pycache__ are skipped; files need a supported extension",
       }));
     }
-    files.push(...found);
+    for (const item of found) files.push(item);
   }
   return { files, warnings };
 }

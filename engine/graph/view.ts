@@ -49,7 +49,7 @@ export function renderGraphView(graph: CodeGraph, options: ViewOptions = {}): st
         );
       }
     }
-    lines.push(...symbolLines(graph.symbols.filter((symbol) => symbol.file === file)));
+    for (const item of symbolLines(graph.symbols.filter((symbol) => symbol.file === file))) lines.push(item);
     if (options.errors !== false) {
       for (const issue of graph.errors) {
         if (issue.file !== file) continue;

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { fail, type Issue, IssueError, partition } from "../issue.ts";
+import { capIssues, fail, type Issue, IssueError, partition } from "../issue.ts";
+import { limits } from "../limits.ts";
 import { buildGraph, emptyFileGraph, extractFileGraph, type FileGraph } from "../graph/mod.ts";
 import { LANGUAGES } from "../parse/mod.ts";
 import { VERSION } from "../../version.ts";
@@ -62,7 +63,10 @@ export const METHODS: Record<string, MethodFn> = {
     const parsed = await session.parsePlan(params.plan);
     if (hasErrors(parsed.issues)) return rejected(parsed.issues);
     const result = await run(session, parsed, params.dry_run === true);
-    return { ...result, warnings: [...parsed.issues, ...result.warnings] };
+    return {
+      ...result,
+      warnings: capIssues([...parsed.issues, ...result.warnings], limits().max_issues_per_code),
+    };
   },
 
   verify_plan: async (params, session) => {
@@ -101,11 +105,17 @@ function rejected(issues: Issue[]): PlanResult {
 }
 
 async function run(session: Session, parsed: ParsedSteps, dryRun: boolean): Promise<PlanResult> {
-  return await executePlan(session.store, parsed.steps, {
+  const result = await executePlan(session.store, parsed.steps, {
     runStep: parsed.runStep,
     checks: session.checks,
     dryRun,
   });
+  const perCode = limits().max_issues_per_code;
+  return {
+    ...result,
+    errors: capIssues(result.errors, perCode),
+    warnings: capIssues(result.warnings, perCode),
+  };
 }
 
 function requireField(params: Record<string, unknown>, name: string, type: "array" | "object"): void {

@@ -9,6 +9,7 @@
 
 import { error, type Issue, IssueError } from "../issue.ts";
 import { METHODS } from "./methods.ts";
+import { withBudget } from "../budget.ts";
 import type { Session } from "./session.ts";
 
 /** A response: exactly one of `result` and `error`. */
@@ -37,7 +38,20 @@ export async function handleRequest(session: Session, method: unknown, params: u
     if (typeof given !== "object" || Array.isArray(given)) {
       return errorResponse(error("params-invalid", "The params must be a JSON object", { path: ["params"] }));
     }
-    return { result: await fn(given as Record<string, unknown>, session) };
+    const timeout = (given as { timeout?: unknown }).timeout;
+    if (timeout !== undefined && !(typeof timeout === "number" && Number.isFinite(timeout) && timeout >= 0)) {
+      return errorResponse(
+        error("params-invalid", 'The "timeout" param must be a number of seconds (0: no budget)', {
+          path: ["params", "timeout"],
+        }),
+      );
+    }
+    return {
+      result: await withBudget(
+        timeout as number | undefined,
+        () => fn(given as Record<string, unknown>, session),
+      ),
+    };
   } catch (err) {
     if (err instanceof IssueError) return { error: { issues: err.issues } };
     return errorResponse(internalError(err));
@@ -62,7 +76,28 @@ export async function handleLine(session: Session, line: string): Promise<Sessio
     };
   }
   const { id = null, method, params } = request as { id?: unknown; method?: unknown; params?: unknown };
-  return { id, ...await handleRequest(session, method, params) };
+  return { id: exactId(id, line), ...await handleRequest(session, method, params) };
+}
+
+/**
+ * The id to echo: as parsed, except a number JSON.parse could not keep
+ * (`1e400` is Infinity, `12345678901234567890` loses digits), which is
+ * echoed as its own text (`JSON.rawJSON`), so every id round-trips.
+ */
+function exactId(id: unknown, line: string): unknown {
+  if (
+    typeof id !== "number" || (Number.isFinite(id) && (!Number.isInteger(id) || Number.isSafeInteger(id)))
+  ) {
+    return id;
+  }
+  const holders: { holder: unknown; source: string }[] = [];
+  const root = JSON.parse(line, function (this: unknown, key, value, context?: { source?: string }) {
+    if (key === "id" && context?.source !== undefined) holders.push({ holder: this, source: context.source });
+    return value;
+  });
+  const source = holders.find((entry) => entry.holder === root)?.source;
+  const raw = (JSON as unknown as { rawJSON?: (text: string) => unknown }).rawJSON;
+  return source !== undefined && raw ? raw(source) : String(id);
 }
 
 function errorResponse(issue: Issue): Response {

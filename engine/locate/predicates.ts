@@ -52,6 +52,9 @@ export function attachTopLevelPredicates(query: string): string {
       }
     } else if (c === '"') {
       i = skipString(i);
+    } else if (c === ")" || c === "]") {
+      // A closer without an opener: kept as an item of its own (tree-sitter refuses it), and passed.
+      i++;
     } else {
       while (i < n && !/[\s()\[\]"]/.test(query[i])) i++;
     }

@@ -61,6 +61,7 @@ import {
 } from "./locator.ts";
 import { goReceiverType, implTypeName, nameMatches, nodeName, nodeNames } from "./names.ts";
 import { attachTopLevelPredicates } from "./predicates.ts";
+import { prepareQuery, queryCaptures } from "./sexp_query.ts";
 
 /** Options of the resolve functions. */
 export interface ResolveOptions {
@@ -339,9 +340,22 @@ function symbolNodes(ctx: Context, kinds: readonly string[]): Node[] {
 }
 
 async function sexpNodes(ctx: Context, locator: SexpLocator, path: (string | number)[]): Promise<Node[]> {
+  const prepared = prepareQuery(attachTopLevelPredicates(locator.query));
+  if ("problem" in prepared) {
+    if (prepared.costly) {
+      throw new IssueError(
+        error("query-too-costly", `The S-expression query is too costly: ${prepared.problem}`, {
+          file: ctx.file,
+          path: [...path, "query"],
+          hint: "write a shorter query: anchor it on a named node and add a predicate on its name",
+        }),
+      );
+    }
+    invalid(ctx, [...path, "query"], `Invalid S-expression query: ${prepared.problem}`);
+  }
   let query;
   try {
-    query = await compileQuery(ctx.language, attachTopLevelPredicates(locator.query));
+    query = await compileQuery(ctx.language, prepared.text);
   } catch (err) {
     invalid(
       ctx,
@@ -367,14 +381,7 @@ async function sexpNodes(ctx: Context, locator: SexpLocator, path: (string | num
       `Unknown capture "@${capture}": the query captures ${names.map((n) => `"@${n}"`).join(", ")}`,
     );
   }
-  const seen = new Set<number>();
-  const nodes: Node[] = [];
-  for (const { name, node } of query.captures(ctx.root)) {
-    if (name !== capture || seen.has(node.id)) continue;
-    seen.add(node.id);
-    nodes.push(node);
-  }
-  return nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+  return queryCaptures(query, ctx.root, capture, { file: ctx.file, path: [...path, "query"] });
 }
 
 // ---------------------------------------------------------------------------

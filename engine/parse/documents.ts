@@ -10,7 +10,9 @@
  */
 
 import type { Edit, Point, Tree } from "web-tree-sitter";
-import { decodeSource, type SourceFile, type Workspace } from "../workspace.ts";
+import { decodeSource, fileTooLarge, type SourceFile, type Workspace } from "../workspace.ts";
+import { IssueError } from "../issue.ts";
+import { limits } from "../limits.ts";
 import { parse } from "./mod.ts";
 
 /** A source file and its current parse tree. */
@@ -72,6 +74,9 @@ export class DocumentStore {
   async reparse(doc: Document, text: string): Promise<Document> {
     const edit = diffEdit(doc.file.text, text);
     if (!edit) return doc;
+    // UTF-16 length bounds the UTF-8 size from below: a text this long is over the limit as bytes too.
+    const max = limits().max_file_bytes;
+    if (text.length > max) throw new IssueError(fileTooLarge(doc.file.path, text.length, max));
     const old = doc.tree.copy();
     old.edit(edit);
     const tree = await parse(doc.file.language, text, old);

@@ -38,7 +38,9 @@ import { closestNames, didYouMean } from "./suggest.ts";
 import { detectTier, type Tier } from "./tiers.ts";
 import { describe, type Scope, translateZodIssues } from "./zod_issues.ts";
 import type { z } from "zod";
-import { type OperatorDefinition, validateDefinitions } from "../edit/dsl.ts";
+import { type OperatorDefinition, registry, validateDefinitions } from "../edit/dsl.ts";
+import { checkExpansion } from "../edit/dsl_cost.ts";
+import { limits } from "../limits.ts";
 
 export { detectTier, type Tier } from "./tiers.ts";
 export { OPERATORS, type OperatorSpec, SURGERY_OPS, TEMPLATE_NAMES } from "./operators.ts";
@@ -244,6 +246,13 @@ function parseDocument(doc: Json, out: Collector): NormalizedPlan | undefined {
     const step = parseStep(list[index], index, [...stepsPath, index], defined, out);
     if (step) normalized.push(step);
   }
+  // Before anything runs: what the composed operators expand to (steps, depth, parameter sizes).
+  const composed = normalized.filter((step) => step.kind === "composed");
+  if (composed.length > 0 && out.errorCount === 0) {
+    out.add(
+      ...checkExpansion(composed, registry(definitions), limits(), normalized.length - composed.length),
+    );
+  }
   return { definitions, steps: normalized };
 }
 
@@ -282,7 +291,7 @@ function notAPlan(doc: Json): Issue {
  */
 function parseDefinitions(raw: Json, out: Collector): OperatorDefinition[] {
   const issues = validateDefinitions(raw, { basePath: ["define_operators"] });
-  out.add(...issues);
+  for (const issue of issues) out.add(issue);
   if (issues.some((issue) => issue.severity === "error")) return [];
   return raw as OperatorDefinition[];
 }

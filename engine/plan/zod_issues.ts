@@ -30,7 +30,7 @@ type Path = (string | number)[];
 /** Issue objects for zod issues raised validating `value` (located by `scope`). */
 export function translateZodIssues(issues: readonly ZodIssue[], value: unknown, scope: Scope): Issue[] {
   const out: Issue[] = [];
-  for (const issue of issues) out.push(...translateOne(issue, [], value, scope));
+  for (const issue of issues) for (const item of translateOne(issue, [], value, scope)) out.push(item);
   return dedupe(out);
 }
 

@@ -185,3 +185,20 @@ Deno.test("config: every default template renders with its documented variables,
   const submit = renderTemplate(config.templates.submit, TEMPLATE_VARS.submit);
   assert.match(submit, /echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached/);
 });
+
+Deno.test("environment.helper_limits: checked against the helper's limit keys and passed as --limit/--timeout", async () => {
+  const { limitArgs } = await import("../../agent/graphplan/mod.ts");
+  const config = await loadConfig([
+    "environment.helper_limits.timeout=5",
+    "environment.helper_limits.max_expanded_steps=20000",
+  ]);
+  assert.deepEqual(config.environment.helper_limits, { timeout: 5, max_expanded_steps: 20000 });
+  assert.deepEqual(limitArgs(config.environment.helper_limits), [
+    "--timeout",
+    "5",
+    "--limit",
+    "max_expanded_steps=20000",
+  ]);
+  assert.deepEqual((await loadConfig()).environment.helper_limits, {});
+  await assert.rejects(loadConfig(["environment.helper_limits.max_bananas=1"]), /helper_limits/);
+});

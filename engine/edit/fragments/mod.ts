@@ -110,7 +110,7 @@ export async function runFragment(
   }
   const issues = await checkFragment(fragment, { path: ["fragment"], language });
   if (issues.some((issue) => issue.severity === "error")) throw new IssueError(issues);
-  ctx.warnings.push(...issues);
+  for (const item of issues) ctx.warnings.push(item);
   const frag = fragment as Fragment;
   const isClause = FRAGMENT_KINDS[frag.kind].role === "clause";
   const style = { unit: detectIndentUnit(doc.file.text), eol: doc.file.eol };

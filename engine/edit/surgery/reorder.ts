@@ -205,10 +205,9 @@ export const reorderChildren: OperatorFn = async (params, ctx) => {
   });
   const comments = units.map((unit) => (unit.listElement ? trailingComment(unit.node) : undefined));
   const from = Math.min(container.startIndex, units[0].start);
-  const to = Math.max(
-    container.endIndex,
-    units[units.length - 1].end,
-    ...comments.map((c) => c?.endIndex ?? 0),
+  const to = comments.reduce(
+    (end, c) => Math.max(end, c?.endIndex ?? 0),
+    Math.max(container.endIndex, units[units.length - 1].end),
   );
   const style = styleOf(doc);
   const edits: TextEdit[] = [];

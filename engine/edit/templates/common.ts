@@ -248,7 +248,7 @@ export async function fitExpression(
 export function raise(run: TemplateRun, issues: Issue[]): void {
   const errors = issues.filter((issue) => issue.severity === "error");
   if (errors.length) throw new IssueError(errors);
-  run.ctx.warnings.push(...issues);
+  for (const item of issues) run.ctx.warnings.push(item);
 }
 
 /** The op name edits of a template are recorded under. */

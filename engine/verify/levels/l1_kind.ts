@@ -30,7 +30,7 @@ export function checkKinds(change: FileChange, env: CheckEnv): Promise<Issue[]> 
   const issues: Issue[] = [];
   for (const record of change.records) {
     if (record.file !== change.path || !record.replacedKinds) continue;
-    issues.push(...checkRecord(record, change.path, env.step));
+    for (const item of checkRecord(record, change.path, env.step)) issues.push(item);
   }
   return Promise.resolve(issues);
 }

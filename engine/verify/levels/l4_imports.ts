@@ -62,11 +62,13 @@ export function checkImports(change: FileChange, env: CheckEnv): Promise<Issue[]
   }
 
   // new imports after a use in the same scope
-  for (const statement of contents.imports) issues.push(...importAfterUse(after, statement, details));
+  for (const statement of contents.imports) {
+    for (const item of importAfterUse(after, statement, details)) issues.push(item);
+  }
 
   // imports whose last use the edit removed
   if (!change.path.endsWith("__init__.py")) {
-    issues.push(...unusedImports(change, contents.replacedWords, details));
+    for (const item of unusedImports(change, contents.replacedWords, details)) issues.push(item);
   }
   return Promise.resolve(issues);
 }

@@ -89,7 +89,7 @@ export async function runEditChecks(
   for (const check of checks) {
     const level = `L${EDIT_CHECKS.indexOf(check)}`;
     try {
-      issues.push(...await check(change, env));
+      for (const item of await check(change, env)) issues.push(item);
     } catch (cause) {
       issues.push(
         warning("check-failed", `Check ${level} failed on "${change.path}": ${clip(String(cause))}`, {

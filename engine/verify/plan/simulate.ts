@@ -41,7 +41,9 @@ import { StepContext } from "../../edit/operator.ts";
 import { runStep } from "../../edit/dispatch.ts";
 import { defaultPostChecks, type PostCheck } from "../../exec/checks.ts";
 import type { CodeGraph } from "../../graph/mod.ts";
-import { error, type Issue, IssueError, partition } from "../../issue.ts";
+import { budgetExceeded, budgetIssue } from "../../budget.ts";
+import { capIssues, error, type Issue, IssueError, partition } from "../../issue.ts";
+import { limits } from "../../limits.ts";
 import type { DocumentStore } from "../../parse/documents.ts";
 import type { NormalizedPlan, NormalizedStep } from "../../plan/mod.ts";
 import { contentChecks, layerOf } from "./content.ts";
@@ -98,6 +100,13 @@ export async function verifyPlan(
   };
   const failures: Failure[] = [];
   for (let index = 0; index < slots.length; index++) {
+    if (budgetExceeded()) {
+      // The steps from here on are not verified: one issue says so.
+      if (!issues.some((issue) => issue.code === "budget-exceeded")) {
+        issues.push({ ...budgetIssue(), step: index, layer: "0" });
+      }
+      break;
+    }
     const step = slots[index];
     const files = stepFiles(step ? step.params : raw[index]);
     if (!step) {
@@ -110,14 +119,21 @@ export async function verifyPlan(
     const cause = failures.find((failure) =>
       failure.files.size === 0 || files.size === 0 || [...files].some((file) => failure.files.has(file))
     );
-    issues.push(...(cause ? found.map((issue) => consequence(issue, cause.step)) : found));
+    for (const item of (cause ? found.map((issue) => consequence(issue, cause.step)) : found)) {
+      issues.push(item);
+    }
     if (found.some((issue) => issue.severity === "error")) failures.push({ step: index, files });
   }
   // By step (a stable sort: the plan's own problems first, then each step's in the order found).
   issues.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
   const { errors, warnings } = partition(issues);
   // warnings a later step resolved (a helper defined below its first use) are dropped
-  return { passed: errors.length === 0, errors, warnings: await settleWarnings(warnings, state) };
+  const perCode = limits().max_issues_per_code;
+  return {
+    passed: errors.length === 0,
+    errors: capIssues(errors, perCode),
+    warnings: capIssues(await settleWarnings(warnings, state), perCode),
+  };
 }
 
 interface Walk {
@@ -133,15 +149,15 @@ interface Walk {
 async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
   const issues = await structuralChecks(step, walk.state);
   if (hasErrors(issues)) return issues;
-  issues.push(...await contentChecks(step, walk.state));
+  for (const item of await contentChecks(step, walk.state)) issues.push(item);
   const lineFile = lineStepFile(step);
   if (lineFile !== undefined) {
     const got = await tryGet(walk.state, lineFile);
-    if (got.doc) issues.push(...walk.drift.check(step, got.doc.file.path));
+    if (got.doc) { for (const item of walk.drift.check(step, got.doc.file.path)) issues.push(item); }
   }
   if (step.op === "rename_symbol" && typeof step.params.file === "string") {
     const got = await tryGet(walk.state, step.params.file);
-    if (got.doc) issues.push(...renameOccurrences(step, got.doc));
+    if (got.doc) { for (const item of renameOccurrences(step, got.doc)) issues.push(item); }
   }
 
   const ctx = new StepContext(walk.state, step.index);
@@ -152,10 +168,10 @@ async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
     await runStep(step, ctx, walk.plan);
     changes = await ctx.changedFiles();
     for (const change of changes) {
-      for (const check of walk.checks) checked.push(...await check(change, ctx));
+      for (const check of walk.checks) for (const item of await check(change, ctx)) checked.push(item);
     }
   } catch (err) {
-    if (err instanceof IssueError) simulated.push(...err.issues);
+    if (err instanceof IssueError) { for (const item of err.issues) simulated.push(item); }
     else {
       simulated.push(
         error("step-crashed", `The operator failed unexpectedly: ${(err as Error)?.message ?? err}`, {
@@ -169,18 +185,20 @@ async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
     if (step.op === "rename_symbol" && warning.code === "rename-skipped-text") continue;
     simulated.push(warning);
   }
-  issues.push(...simulated.map((issue) => planLayer(issue, step)));
-  issues.push(...checked.map((issue) => ({
-    ...issue,
-    step: issue.step ?? step.index,
-    ...(issue.code === "syntax-error" && issue.layer === undefined ? { layer: "5" } : {}),
-  })));
+  for (const issue of simulated) issues.push(planLayer(issue, step));
+  for (const issue of checked) {
+    issues.push({
+      ...issue,
+      step: issue.step ?? step.index,
+      ...(issue.code === "syntax-error" && issue.layer === undefined ? { layer: "5" } : {}),
+    });
+  }
   if (hasErrors(issues)) return issues;
 
   for (const change of changes) walk.state.set(change.after);
   walk.drift.record(step.index, ctx.records);
-  issues.push(...patternContext(step, ctx.records));
-  issues.push(...await walk.impact.check(step, changes));
+  for (const item of patternContext(step, ctx.records)) issues.push(item);
+  for (const item of await walk.impact.check(step, changes)) issues.push(item);
   return issues;
 }
 

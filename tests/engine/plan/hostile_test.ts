@@ -12,6 +12,11 @@
  * prototype-pollution keys, NaN/Infinity/negative/huge numbers, values that
  * are not JSON and text that is not JSON, top-level garbage, several
  * mutations at once, 10 MB strings and hostile `define_operators`.
+ *
+ * A second test runs a sample of tests/_support/hostile_plans.ts (plans that
+ * ask for unbounded work: fan-out, deep nesting, pathological queries, huge
+ * substitutions, wide plans) through verify and execute; the full set is
+ * `deno task bench fuzz`.
  */
 
 import assert from "node:assert/strict";
@@ -25,6 +30,9 @@ import { type NormalizedStep, parsePlan, parsePlanText } from "../../../engine/p
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { corpusFile } from "../edit/_legacy_support.ts";
+import { HOSTILE_REPO, hostileCase, withFailingStep } from "../../_support/hostile_plans.ts";
+import { withBudget } from "../../../engine/budget.ts";
+import { verifyPlan } from "../../../engine/verify/mod.ts";
 
 const CASES = 1200;
 const A = "requests/auth.py";
@@ -723,4 +731,55 @@ Deno.test({
       await Deno.remove(root, { recursive: true });
     }
   },
+});
+
+Deno.test("hostile plans asking for unbounded work (a sample of the fuzz bench's): bounded, explained, no writes", async () => {
+  const root = await Deno.makeTempDir({ prefix: "graphplan-unbounded-" });
+  const previousState = Deno.env.get("XDG_STATE_HOME");
+  Deno.env.set("XDG_STATE_HOME", `${root}/state`);
+  try {
+    const repo = `${root}/repo`;
+    for (const [path, text] of Object.entries(HOSTILE_REPO)) {
+      await Deno.mkdir(`${repo}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+      await Deno.writeTextFile(`${repo}/${path}`, text);
+    }
+    const before = await hashTree(repo);
+    const workspace = Workspace.open(repo);
+    const store = new DocumentStore(workspace);
+    const families = new Map<string, number>();
+    // Every 23rd case of the bench's 2,000 (all five families, different sizes).
+    for (let i = 0; i < 2000; i += 23) {
+      const c = hostileCase(i);
+      families.set(c.family, (families.get(c.family) ?? 0) + 1);
+      const label = `unbounded case ${i} (${c.family})`;
+      const verified = await withBudget(20, () => verifyPlan(store, c.plan));
+      for (const issue of [...verified.errors, ...verified.warnings]) {
+        assert.ok(!["internal-error", "step-crashed"].includes(issue.code), `${label}: ${issue.message}`);
+      }
+      checkIssues(
+        verified.errors.length ? verified.errors : verified.warnings.length ? verified.warnings : [
+          { code: "ok", severity: "warning", message: "passed" },
+        ],
+        label,
+      );
+      const { plan } = parsePlan(withFailingStep(c.plan));
+      if (!plan) continue;
+      const outcome = await withBudget(
+        20,
+        () => executePlan(store, plan.steps, { runStep: (step, ctx) => runStep(step, ctx, plan) }),
+      );
+      assert.equal(outcome.success, false, label);
+      assert.equal(outcome.rolled_back, true, label);
+      for (const issue of outcome.errors) {
+        assert.ok(!["internal-error", "step-crashed"].includes(issue.code), `${label}: ${issue.message}`);
+      }
+    }
+    assert.equal(families.size, 5, JSON.stringify([...families]));
+    assert.equal(hasPendingJournal(workspace), false);
+    assert.deepEqual(await hashTree(repo), before, "a file changed");
+  } finally {
+    if (previousState === undefined) Deno.env.delete("XDG_STATE_HOME");
+    else Deno.env.set("XDG_STATE_HOME", previousState);
+    await Deno.remove(root, { recursive: true });
+  }
 });
