@@ -128,3 +128,21 @@ Deno.test("more captures than max_captures is query-too-costly, naming the key",
     restoreLimits(saved);
   }
 });
+
+Deno.test("a query over query_match_limit is query-too-costly, naming the key", async () => {
+  const body = Array.from({ length: 200 }, (_, i) => `    v${i} = [a, b, c, d]`).join("\n");
+  const s = store({ [FILE]: `def f():\n${body}\n` });
+  const saved = configureLimits({ query_match_limit: 1 });
+  try {
+    let issue;
+    try {
+      await resolveSome(s, { type: "sexp", file: FILE, query: "(_ (_) @a . (_)* . (_) @b)" });
+    } catch (err) {
+      issue = (err as IssueError).issues[0];
+    }
+    assert.equal(issue?.code, "query-too-costly");
+    assert.match(issue.hint ?? "", /query_match_limit/);
+  } finally {
+    restoreLimits(saved);
+  }
+});
