@@ -15,7 +15,7 @@ import {
   writeStdout,
 } from "../engine/helper/mod.ts";
 import { METHODS } from "../engine/helper/methods.ts";
-import { isClosedPipe } from "../engine/helper/serve.ts";
+import { concatBytes, isClosedPipe } from "../engine/helper/serve.ts";
 import { limits, overLimit } from "../engine/limits.ts";
 import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 
@@ -119,13 +119,7 @@ async function readBounded(arg: string, max: number): Promise<string> {
     if (size > max) throw new IssueError(tooLarge(max));
     parts.push(chunk);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(concatBytes(parts, size));
 }
 
 function tooLarge(max: number) {

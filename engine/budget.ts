@@ -71,6 +71,6 @@ export function budgetIssue(): ReturnType<typeof overLimit> {
     "budget-exceeded",
     "timeout",
     `The request ran out of its work budget of ${seconds} s: nothing was written`,
-    { hint: "split the plan or narrow the query; pass --timeout SECONDS (CLI) or params.timeout (helper)" },
+    { hint: "split the plan into smaller ones or narrow the query" },
   );
 }

@@ -46,7 +46,7 @@ export async function serve(
     }
   };
   const answer = async (): Promise<boolean> => {
-    const line = decoder.decode(join(parts, size));
+    const line = decoder.decode(concatBytes(parts, size));
     parts = [];
     size = 0;
     if (line.trim() === "") return true;
@@ -87,7 +87,8 @@ export async function serve(
   }
 }
 
-function join(parts: Uint8Array[], size: number): Uint8Array {
+/** The concatenation of `parts` (`size` bytes in all). */
+export function concatBytes(parts: Uint8Array[], size: number): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(size);
   let at = 0;

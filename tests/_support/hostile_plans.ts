@@ -206,14 +206,14 @@ export function hostileCase(i: number, seed = 0x18_2026): HostileCase {
     }
     default: {
       if (int(2) === 0) {
-        const n = pick([2000, 5000, 10_000, 10_001]);
+        const n = pick([1000, 3000, 10_001]);
         const steps = Array.from({ length: n }, (_, k) => ({
           op: "locate",
           params: { locator: { file: F, kind: pick(["class", "function", "import"]), index: k % 2 } },
         }));
         return { family: "wide", plan: steps };
       }
-      const calls = 100 + int(4000);
+      const calls = 100 + int(1500);
       const defs = [{ define: "three", params_schema: { file: "string" }, steps: [LOCATE, LOCATE, WARN] }];
       return {
         family: "wide",

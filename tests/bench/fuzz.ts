@@ -188,6 +188,9 @@ export async function runFuzz(
         report.examples.push(`case ${i} (${c.family}) ${method}: ${Math.round(ms)} ms`);
       }
       if (line !== undefined && line.includes('"code":"budget-exceeded"')) report.stopped++;
+      const rss = helper.peakRssMb();
+      if (rss > report.peakRssMb + 50) log(`fuzz: case ${i} (${c.family}) ${method}: peak RSS now ${rss} MB`);
+      report.peakRssMb = Math.max(report.peakRssMb, rss);
       if (line === undefined || /"code":"(internal-error|step-crashed)"/.test(line)) {
         report.crashes++;
         report.examples.push(`case ${i} (${c.family}) ${method}: ${line?.slice(0, 300) ?? "no answer"}`);

@@ -18,6 +18,7 @@
  * @module
  */
 
+import { checkBudget } from "../../budget.ts";
 import type { EditRecord } from "../../edit/operator.ts";
 import { type Issue, partition, warning } from "../../issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
@@ -88,6 +89,7 @@ export async function runEditChecks(
   const issues: Issue[] = [];
   for (const check of checks) {
     const level = `L${EDIT_CHECKS.indexOf(check)}`;
+    checkBudget(); // a level on a megabyte file takes a second: the budget is looked at between them
     try {
       for (const item of await check(change, env)) issues.push(item);
     } catch (cause) {

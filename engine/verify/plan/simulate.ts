@@ -195,6 +195,11 @@ async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
   }
   if (hasErrors(issues)) return issues;
 
+  if (budgetExceeded()) {
+    // The layers below read whole files: not started once the budget is spent.
+    issues.push({ ...budgetIssue(), step: step.index, layer: "0" });
+    return issues;
+  }
   for (const change of changes) walk.state.set(change.after);
   walk.drift.record(step.index, ctx.records);
   for (const item of patternContext(step, ctx.records)) issues.push(item);

@@ -112,19 +112,31 @@ Deno.test("a pathological query is stopped by its budget: budget-exceeded", asyn
   assert.equal(code, "budget-exceeded");
 });
 
-Deno.test("more captures than max_captures is query-too-costly, naming the key", async () => {
-  const s = store();
-  const saved = configureLimits({ max_captures: 2 });
+/** The issue a query fails with while `key` is set very low (undefined when it resolves). */
+async function costlyIssue(
+  files: Record<string, string>,
+  query: string,
+  key: "max_captures" | "query_match_limit",
+) {
+  const s = store(files);
+  const saved = configureLimits({ [key]: key === "max_captures" ? 2 : 1 });
   try {
-    let issue;
-    try {
-      await resolveSome(s, { type: "sexp", file: FILE, query: "(identifier) @id" });
-    } catch (err) {
-      issue = (err as IssueError).issues[0];
-    }
-    assert.equal(issue?.code, "query-too-costly");
-    assert.match(issue.hint ?? "", /max_captures/);
+    await resolveSome(s, { type: "sexp", file: FILE, query });
+  } catch (err) {
+    return (err as IssueError).issues[0];
   } finally {
     restoreLimits(saved);
   }
-});
+  return undefined;
+}
+
+for (const key of ["max_captures", "query_match_limit"] as const) {
+  Deno.test(`a query over ${key} is query-too-costly, naming the key`, async () => {
+    const body = Array.from({ length: 200 }, (_, i) => `    v${i} = [a, b, c, d]`).join("\n");
+    const issue = key === "max_captures"
+      ? await costlyIssue({ [FILE]: SOURCE }, "(identifier) @id", key)
+      : await costlyIssue({ [FILE]: `def f():\n${body}\n` }, "(_ (_) @a . (_)* . (_) @b)", key);
+    assert.equal(issue?.code, "query-too-costly");
+    assert.match(issue.hint ?? "", new RegExp(key));
+  });
+}

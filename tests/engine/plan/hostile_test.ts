@@ -30,7 +30,7 @@ import { type NormalizedStep, parsePlan, parsePlanText } from "../../../engine/p
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { corpusFile } from "../edit/_legacy_support.ts";
-import { HOSTILE_REPO, hostileCase, withFailingStep } from "../../_support/hostile_plans.ts";
+import { HOSTILE_REPO, hostileCase, prng, withFailingStep } from "../../_support/hostile_plans.ts";
 import { withBudget } from "../../../engine/budget.ts";
 import { verifyPlan } from "../../../engine/verify/mod.ts";
 
@@ -38,16 +38,6 @@ const CASES = 1200;
 const A = "requests/auth.py";
 const JS = "web/app.js";
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = prng(0x5eed_2026);
 const int = (n: number) => Math.floor(random() * n);
