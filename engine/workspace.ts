@@ -55,6 +55,8 @@ export class Workspace {
    * The absolute path of a repository-relative `path`, refusing absolute
    * paths, `..` segments and symlinks that lead outside the root. A path
    * that does not exist yet is checked through its nearest existing parent.
+   * `rel` is the path of the real file relative to the root: every name of
+   * a file (through symlinks inside the repository) gives the same `rel`.
    */
   resolve(path: string): { rel: string; abs: string } {
     if (typeof path !== "string" || path.length === 0) {
@@ -89,7 +91,9 @@ export class Workspace {
             file: path,
           });
         }
-        return { rel, abs: full };
+        // Keyed by the real path: two names of one file (a symlink alias
+        // inside the repository) are one file to the store and the journal.
+        return { rel: full === this.root ? rel : full.slice(this.root.length + 1), abs: full };
       } catch (err) {
         if (!(err instanceof Deno.errors.NotFound)) {
           if (err instanceof Error && err.name === "IssueError") throw err;

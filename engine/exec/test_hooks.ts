@@ -43,3 +43,22 @@ export async function maybePause(n: number, stage: PauseStage): Promise<void> {
   await Deno.stderr.write(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
   await new Promise((resolve) => setTimeout(resolve, 3_600_000));
 }
+
+let throwAfterStep: number | undefined;
+
+/**
+ * Make the executor throw a `RangeError` (as a step that overflows the
+ * stack or an array would) once step `step` (0-based) has written its
+ * files; `undefined` turns it off. Subprocesses read
+ * `GRAPHPLAN_TEST_THROW_AFTER_STEP` instead.
+ */
+export function setThrowAfterStep(step: number | undefined): void {
+  throwAfterStep = step;
+}
+
+/** Throw if the test hook asks for it after step `step`. */
+export function maybeThrow(step: number): void {
+  const fromEnv = env("GRAPHPLAN_TEST_THROW_AFTER_STEP");
+  const target = throwAfterStep ?? (fromEnv ? Number(fromEnv) : undefined);
+  if (target === step) throw new RangeError(`graphplan-test: injected failure after step ${step}`);
+}
