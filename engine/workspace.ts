@@ -21,6 +21,12 @@ export interface SourceFile {
   bom: boolean;
   /** The file's dominant line ending, used for inserted code. */
   eol: "\n" | "\r\n";
+  /**
+   * The file ends its lines with a lone CR (classic Mac OS): `text` holds
+   * them as LF, so parsing and every operator see ordinary lines, and they
+   * are written back as CR.
+   */
+  cr?: boolean;
   /** File mode bits, kept on write. */
   mode: number | null;
 }
@@ -146,7 +152,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function decodeSource(
   bytes: Uint8Array,
   path: string,
-): { text: string; bom: boolean; eol: "\n" | "\r\n" } {
+): { text: string; bom: boolean; eol: "\n" | "\r\n"; cr: boolean } {
   const probe = bytes.subarray(0, 8192);
   if (probe.includes(0)) {
     fail("binary-file", `File "${path}" looks binary (it contains NUL bytes)`, { file: path });
@@ -165,11 +171,17 @@ export function decodeSource(
   }
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
-  return { text, bom, eol: dominantEol(text) };
+  // Only CR as line ending, no LF anywhere: every CR is a line break (as
+  // Python and JavaScript read it); with no LF in the file the mapping back
+  // restores every byte.
+  const cr = !text.includes("\n") && text.includes("\r");
+  if (cr) text = text.replaceAll("\r", "\n");
+  return { text, bom, eol: dominantEol(text), cr };
 }
 
-/** Encode text for writing, restoring the BOM. */
-export function encodeSource(text: string, bom: boolean): Uint8Array {
+/** Encode text for writing, restoring the BOM and, for a CR-only file (`cr`), its lone CR line endings. */
+export function encodeSource(text: string, bom: boolean, cr = false): Uint8Array {
+  if (cr) text = text.replace(/\r\n?|\n/g, "\r");
   return new TextEncoder().encode(bom ? "\ufeff" + text : text);
 }
 

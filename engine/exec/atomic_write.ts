@@ -1,7 +1,7 @@
 /**
  * Durable, atomic file replacement: the new bytes go to a temporary file in
  * the same directory (so the rename never crosses a file system), are
- * fsync'd, get the old file's mode, and replace the target with one
+ * fsync'd, get the old file's mode (and owner, where allowed), and replace the target with one
  * `rename(2)`; the directory is fsync'd last so the rename itself survives a
  * power cut. A reader (or a crash) sees the old bytes or the new ones, never
  * a mix.
@@ -9,13 +9,13 @@
  * @module
  */
 
+import { inDirectory, removeConfined, splitPath } from "./confined.ts";
+
 let counter = 0;
 
 /** The temporary file `atomicWrite` uses for `abs`: hidden, beside it, unique per process. */
 export function tempPathFor(abs: string): string {
-  const slash = abs.lastIndexOf("/");
-  const dir = abs.slice(0, slash);
-  const base = abs.slice(slash + 1);
+  const { dir, base } = splitPath(abs);
   counter++;
   return `${dir}/.${base}.graphplan-${Deno.pid}-${counter}.tmp`;
 }
@@ -24,31 +24,60 @@ export function tempPathFor(abs: string): string {
 export interface AtomicWriteOptions {
   /** Mode bits for the file (the original file's); default 0o644. */
   mode?: number | null;
+  /** Owner and group for the file (the original file's), kept where this process may set them. */
+  owner?: { uid: number | null; gid: number | null } | null;
   /** The temporary path to use (from `tempPathFor`), when the caller journals it first. */
   tempPath?: string;
   /** Called after the temporary file is complete and before the rename (a test hook). */
   beforeRename?: () => Promise<void> | void;
 }
 
-/** Replace the file at `abs` with `bytes` atomically and durably. */
+/**
+ * Replace the file at `abs` (an absolute, symlink-free path) with `bytes`
+ * atomically and durably. The temporary file and the rename go through the
+ * checked directory (`confined.ts`), so a directory swapped for a symlink
+ * meanwhile is refused (`path-changed`) rather than written through.
+ */
 export async function atomicWrite(
   abs: string,
   bytes: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const tmp = options.tempPath ?? tempPathFor(abs);
+  const { dir, base } = splitPath(abs);
+  const tmp = splitPath(options.tempPath ?? tempPathFor(abs)).base;
   const mode = (options.mode ?? 0o644) & 0o7777;
-  try {
-    writeFileDurable(tmp, bytes, mode);
-    await options.beforeRename?.();
-    Deno.renameSync(tmp, abs);
-  } catch (err) {
+  const dropTemp = () => {
     try {
-      Deno.removeSync(tmp);
-    } catch { /* already gone */ }
+      removeConfined(`${dir}/${tmp}`);
+    } catch { /* already gone, or the directory itself is gone */ }
+  };
+  try {
+    inDirectory(dir, () => {
+      writeFileDurable(tmp, bytes, mode);
+      keepOwner(tmp, options.owner);
+    });
+    await options.beforeRename?.();
+    inDirectory(dir, () => {
+      Deno.renameSync(tmp, base);
+      syncDirectory(".");
+    });
+  } catch (err) {
+    dropTemp();
     throw err;
   }
-  syncDirectory(abs.slice(0, abs.lastIndexOf("/")) || "/");
+}
+
+/** Give `path` the owner and group of the file it replaces, where allowed (else keep ours). */
+function keepOwner(path: string, owner: AtomicWriteOptions["owner"]): void {
+  if (!owner || owner.uid === null || owner.gid === null) return;
+  const info = Deno.lstatSync(path);
+  if (info.uid === owner.uid && info.gid === owner.gid) return;
+  try {
+    Deno.chownSync(path, owner.uid, owner.gid);
+  } catch (err) {
+    // Only root may give a file away; elsewhere the file is ours, as any editor leaves it.
+    if (!(err instanceof Deno.errors.PermissionDenied)) throw err;
+  }
 }
 
 /** Write `bytes` to a new file at `path` (it must not exist), chmod it and fsync it. */

@@ -23,6 +23,7 @@ import { encodeSource } from "../workspace.ts";
 import { StepContext } from "../edit/operator.ts";
 import { settleWarnings } from "../verify/levels/settle.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
+import { type ConfinedFile, readConfined } from "./confined.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts";
 import { unifiedDiff } from "./diff.ts";
 import { hasPendingJournal, Journal } from "./journal.ts";
@@ -198,8 +199,10 @@ async function restore(
   return outcome;
 }
 
+/** The file's text as written (BOM and CR-only line endings restored). */
 function withBom(doc: Document): string {
-  return doc.file.bom ? "\ufeff" + doc.file.text : doc.file.text;
+  const text = doc.file.cr ? doc.file.text.replaceAll("\n", "\r") : doc.file.text;
+  return doc.file.bom ? "\ufeff" + text : text;
 }
 
 /**
@@ -208,20 +211,19 @@ function withBom(doc: Document): string {
  */
 async function writeChange(store: DocumentStore, journal: Journal, change: FileChange): Promise<void> {
   const { abs } = store.workspace.resolve(change.path);
-  const expected = encodeSource(change.before.file.text, change.before.file.bom);
-  let disk: Uint8Array;
-  let mode: number | null;
+  const expected = encodeSource(change.before.file.text, change.before.file.bom, change.before.file.cr);
+  let disk: ConfinedFile | null;
   try {
-    mode = Deno.statSync(abs).mode;
-    disk = Deno.readFileSync(abs);
+    disk = readConfined(abs);
   } catch (err) {
+    if (err instanceof IssueError) throw err;
     throw new IssueError(
       error("file-unreadable", `Cannot read "${change.path}" before writing it: ${(err as Error).message}`, {
         file: change.path,
       }),
     );
   }
-  if (!sameBytes(disk, expected)) {
+  if (!disk || !sameBytes(disk.bytes, expected)) {
     throw new IssueError(
       error("file-changed-on-disk", `File "${change.path}" changed on disk while the plan ran`, {
         file: change.path,
@@ -229,14 +231,19 @@ async function writeChange(store: DocumentStore, journal: Journal, change: FileC
       }),
     );
   }
-  const bytes = encodeSource(change.after.file.text, change.after.file.bom);
+  const bytes = encodeSource(change.after.file.text, change.after.file.bom, change.after.file.cr);
   const n = countWrite();
-  journal.recordOriginal(change.path, abs);
+  journal.recordOriginal(change.path, abs, disk);
   const temp = tempPathFor(abs);
   journal.recordWrite(change.path, bytes, temp);
   await maybePause(n, "journal");
-  await atomicWrite(abs, bytes, { mode, tempPath: temp, beforeRename: () => maybePause(n, "temp") });
-  store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode } }, true);
+  await atomicWrite(abs, bytes, {
+    mode: disk.mode,
+    owner: disk,
+    tempPath: temp,
+    beforeRename: () => maybePause(n, "temp"),
+  });
+  store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode: disk.mode } }, true);
   await maybePause(n, "rename");
 }
 
