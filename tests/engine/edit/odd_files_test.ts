@@ -56,7 +56,7 @@ Deno.test("a file with CR-only line endings is edited like any other and keeps l
   assert.equal(bytes.includes("\n"), false, "no LF was introduced");
   const text = bytes.replaceAll("\r", "\n");
   assert.match(text, /^import sys$/m);
-  assert.match(text, /^    def size\(self\):\n        return 0$/m);
+  assert.ok(text.includes("\n    def size(self):\n        return 0\n"), text);
   assert.match(text, /discount = order\.customer\.discount or Decimal\("0"\)/);
   // CPython reads lone CRs as line breaks: the edited file is valid Python as it is on disk.
   await assertPythonParses(bytes, "app/service.py");
