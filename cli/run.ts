@@ -145,6 +145,8 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage err
     console.error(`[${instanceId}] trajectory: ${resolve(outcome.trajectoryPath)}`);
     console.error(`[${instanceId}] predictions: ${outcome.predsPath}`);
     if (!outcome.patched) console.error(`[${instanceId}] no patch was submitted`);
+    // Stopped by a signal: the shell's convention (128 + the signal's number).
+    if (outcome.signal) return outcome.signal === "SIGTERM" ? 143 : 130;
     return outcome.patched ? EXIT.ok : EXIT.rejected;
   },
 };

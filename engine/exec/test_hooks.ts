@@ -11,8 +11,13 @@
  *   after the temporary file is complete (the file untouched, a temporary file
  *   beside it), or after the rename (the file replaced).
  *
+ * - `GRAPHPLAN_TEST_PAUSE_MS=MS`: pause that long instead of an hour, then go
+ *   on (a test interrupts the orchestrator while its helper is mid-plan).
+ * - `GRAPHPLAN_TEST_PAUSE_MARKER=FILE`: create FILE when the pause starts (a
+ *   helper's stderr is not the test's to read).
+ *
  * When pausing, the process prints `graphplan-test: paused at write N (STAGE)`
- * on stderr and sleeps for an hour.
+ * on stderr and sleeps for an hour (or `GRAPHPLAN_TEST_PAUSE_MS`).
  *
  * @module
  */
@@ -41,7 +46,10 @@ export async function maybePause(n: number, stage: PauseStage): Promise<void> {
   if (!Number.isInteger(target) || target !== n) return;
   if ((env("GRAPHPLAN_TEST_PAUSE_STAGE") || "rename") !== stage) return;
   await Deno.stderr.write(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
-  await new Promise((resolve) => setTimeout(resolve, 3_600_000));
+  const marker = env("GRAPHPLAN_TEST_PAUSE_MARKER");
+  if (marker) Deno.writeTextFileSync(marker, `${Deno.pid}\n`);
+  const ms = Number(env("GRAPHPLAN_TEST_PAUSE_MS") || 3_600_000);
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 let throwAfterStep: number | undefined;
