@@ -9,7 +9,7 @@
  * @module
  */
 
-import { inDirectory, removeConfined, splitPath } from "./confined.ts";
+import { inDirectory, splitPath } from "./confined.ts";
 
 let counter = 0;
 
@@ -28,43 +28,35 @@ export interface AtomicWriteOptions {
   owner?: { uid: number | null; gid: number | null } | null;
   /** The temporary path to use (from `tempPathFor`), when the caller journals it first. */
   tempPath?: string;
-  /** Called after the temporary file is complete and before the rename (a test hook). */
-  beforeRename?: () => Promise<void> | void;
+  /** Called after the temporary file is complete and before the rename (a test hook; synchronous). */
+  beforeRename?: () => void;
 }
 
 /**
  * Replace the file at `abs` (an absolute, symlink-free path) with `bytes`
- * atomically and durably. The temporary file and the rename go through the
- * checked directory (`confined.ts`), so a directory swapped for a symlink
- * meanwhile is refused (`path-changed`) rather than written through.
+ * atomically and durably. The whole write happens inside the checked
+ * directory (`confined.ts`): a directory swapped for a symlink before the
+ * check is refused (`path-changed`), one swapped after it changes nothing,
+ * and a failed write always removes its temporary file.
  */
-export async function atomicWrite(
-  abs: string,
-  bytes: Uint8Array,
-  options: AtomicWriteOptions = {},
-): Promise<void> {
+export function atomicWrite(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
   const { dir, base } = splitPath(abs);
   const tmp = splitPath(options.tempPath ?? tempPathFor(abs)).base;
   const mode = (options.mode ?? 0o644) & 0o7777;
-  const dropTemp = () => {
+  inDirectory(dir, () => {
     try {
-      removeConfined(`${dir}/${tmp}`);
-    } catch { /* already gone, or the directory itself is gone */ }
-  };
-  try {
-    inDirectory(dir, () => {
       writeFileDurable(tmp, bytes, mode);
       keepOwner(tmp, options.owner);
-    });
-    await options.beforeRename?.();
-    inDirectory(dir, () => {
+      options.beforeRename?.();
       Deno.renameSync(tmp, base);
-      syncDirectory(".");
-    });
-  } catch (err) {
-    dropTemp();
-    throw err;
-  }
+    } catch (err) {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* never created */ }
+      throw err;
+    }
+    syncDirectory(".");
+  });
 }
 
 /** Give `path` the owner and group of the file it replaces, where allowed (else keep ours). */

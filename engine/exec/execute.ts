@@ -121,7 +121,7 @@ export async function executePlan<S>(
       for (const change of changes) {
         if (!firstSeen.has(change.path)) firstSeen.set(change.path, change.before);
         try {
-          if (journal) await writeChange(store, journal, change);
+          if (journal) writeChange(store, journal, change);
           else target.set(change.after);
         } catch (err) {
           const issues = err instanceof IssueError ? err.issues : [
@@ -209,7 +209,7 @@ function withBom(doc: Document): string {
  * Write one changed file: check the disk still holds what the step read,
  * journal the original, then replace the file atomically.
  */
-async function writeChange(store: DocumentStore, journal: Journal, change: FileChange): Promise<void> {
+function writeChange(store: DocumentStore, journal: Journal, change: FileChange): void {
   const { abs } = store.workspace.resolve(change.path);
   const expected = encodeSource(change.before.file.text, change.before.file.bom, change.before.file.cr);
   let disk: ConfinedFile | null;
@@ -236,15 +236,15 @@ async function writeChange(store: DocumentStore, journal: Journal, change: FileC
   journal.recordOriginal(change.path, abs, disk);
   const temp = tempPathFor(abs);
   journal.recordWrite(change.path, bytes, temp);
-  await maybePause(n, "journal");
-  await atomicWrite(abs, bytes, {
+  maybePause(n, "journal");
+  atomicWrite(abs, bytes, {
     mode: disk.mode,
     owner: disk,
     tempPath: temp,
     beforeRename: () => maybePause(n, "temp"),
   });
   store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode: disk.mode } }, true);
-  await maybePause(n, "rename");
+  maybePause(n, "rename");
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

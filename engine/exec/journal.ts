@@ -200,8 +200,8 @@ export class Journal {
   }
 
   /** Undo every journaled change (see the module notes); clears the journal unless a conflict remains. */
-  async rollback(options: { force?: boolean } = {}): Promise<RollbackReport> {
-    return await replayJournal(this.workspace, this.dir, options);
+  rollback(options: { force?: boolean } = {}): Promise<RollbackReport> {
+    return settled(() => replayJournal(this.workspace, this.dir, options));
   }
 
   private next(): string {
@@ -248,10 +248,23 @@ export function hasPendingJournal(workspace: Workspace): boolean {
  * `graphplan rollback`: restore the files of the repository's pending
  * journal, if any. With no journal the report says `nothing_to_do`.
  */
-export async function rollbackRepository(
+export function rollbackRepository(
   workspace: Workspace,
   options: { force?: boolean } = {},
 ): Promise<RollbackReport> {
+  return settled(() => rollbackNow(workspace, options));
+}
+
+/** `fn`'s result as a promise, its throw as a rejection. */
+function settled<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function rollbackNow(workspace: Workspace, options: { force?: boolean }): RollbackReport {
   const dir = journalDirFor(workspace.root);
   sweepCommitted(dir);
   try {
@@ -261,14 +274,10 @@ export async function rollbackRepository(
   }
   // Even with --force: restoring under a running plan would clobber its writes.
   assertNotBusy(readJournalDir(dir).meta, dir);
-  return await replayJournal(workspace, dir, options);
+  return replayJournal(workspace, dir, options);
 }
 
-async function replayJournal(
-  workspace: Workspace,
-  dir: string,
-  options: { force?: boolean },
-): Promise<RollbackReport> {
+function replayJournal(workspace: Workspace, dir: string, options: { force?: boolean }): RollbackReport {
   const { records } = readJournalDir(dir);
   const errors: Issue[] = [];
   const restored: string[] = [];
@@ -328,7 +337,7 @@ async function replayJournal(
         continue;
       }
       if (original) {
-        await atomicWrite(abs, original, {
+        atomicWrite(abs, original, {
           mode: record.mode,
           owner: { uid: record.uid ?? null, gid: record.gid ?? null },
         });

@@ -40,16 +40,20 @@ export function countWrite(): number {
   return ++writes;
 }
 
-/** Pause forever-ish if the test hook asks for `stage` of write `n`. */
-export async function maybePause(n: number, stage: PauseStage): Promise<void> {
+/**
+ * Pause forever-ish if the test hook asks for `stage` of write `n`. The
+ * pause blocks the whole process (no other code runs meanwhile), as a
+ * process stopped at that instruction would be.
+ */
+export function maybePause(n: number, stage: PauseStage): void {
   const target = Number(env("GRAPHPLAN_TEST_PAUSE_AFTER_WRITE"));
   if (!Number.isInteger(target) || target !== n) return;
   if ((env("GRAPHPLAN_TEST_PAUSE_STAGE") || "rename") !== stage) return;
-  await Deno.stderr.write(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
+  Deno.stderr.writeSync(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
   const marker = env("GRAPHPLAN_TEST_PAUSE_MARKER");
   if (marker) Deno.writeTextFileSync(marker, `${Deno.pid}\n`);
   const ms = Number(env("GRAPHPLAN_TEST_PAUSE_MS") || 3_600_000);
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 let throwAfterStep: number | undefined;

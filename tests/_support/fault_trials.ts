@@ -316,10 +316,7 @@ export async function killDuringApply(options: TrialOptions): Promise<FaultTally
 export async function killDuringRollback(options: TrialOptions): Promise<FaultTally> {
   const tally = tallyFor("kill -9 during rollback");
   const rand = random(options.seed + 1);
-  for (let i = 0; i < options.trials; i++) {
-    const trial = setUp(options.tmp, rand);
-    const n = 1 + Math.floor(rand() * trial.writes);
-    const stage = ["journal", "temp", "rename"][Math.floor(rand() * 3)];
+  const killApply = async (trial: Trial, n: number, stage: string) => {
     const apply = spawn(RUNNER, [trial.repo, trial.planFile], {
       XDG_STATE_HOME: trial.state,
       GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: String(n),
@@ -328,13 +325,29 @@ export async function killDuringRollback(options: TrialOptions): Promise<FaultTa
     await waitFor(apply, "graphplan-test: paused");
     apply.kill("SIGKILL");
     await finish(apply);
+  };
+  // How long an unkilled rollback of a whole plan takes, to spread the kills over it.
+  const probe = setUp(options.tmp, random(options.seed));
+  await killApply(probe, probe.writes, "rename");
+  const timed = spawn(ROLLBACK_RUNNER, [probe.repo], { XDG_STATE_HOME: probe.state });
+  await waitFor(timed, "graphplan-test: ready");
+  const started = performance.now();
+  await finish(timed);
+  const window = Math.max(5, performance.now() - started) * 1.2;
+  for (let i = 0; i < options.trials; i++) {
+    const trial = setUp(options.tmp, rand);
+    const n = 1 + Math.floor(rand() * trial.writes);
+    const stage = ["journal", "temp", "rename"][Math.floor(rand() * 3)];
+    await killApply(trial, n, stage);
     const rollback = spawn(ROLLBACK_RUNNER, [trial.repo], { XDG_STATE_HOME: trial.state });
     await waitFor(rollback, "graphplan-test: ready");
-    await sleep(rand() * 8);
+    await sleep(rand() * window);
     try {
       rollback.kill("SIGKILL");
     } catch { /* already done */ }
-    await finish(rollback);
+    const report = await finish(rollback);
+    const ended = report.stdout.trim() ? "rollback finished" : "rollback killed";
+    tally.outcomes[ended] = (tally.outcomes[ended] ?? 0) + 1;
     await recover(trial, tally, `trial ${i}`);
     judge(trial, [trial.original], tally, `trial ${i} (write ${n}, ${stage})`);
     tally.trials++;

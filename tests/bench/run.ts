@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { maybeRunWorker } from "../../engine/parse/pool.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
+import { faultsSection } from "./faults.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
 import { poolSection } from "./pool.ts";
@@ -37,6 +38,7 @@ export const SECTIONS: BenchSection[] = [
   verifyPlanSection,
   execSection,
   helperOverheadSection,
+  faultsSection,
 ];
 
 /** The shape of results.json. */

@@ -16,12 +16,13 @@ await Deno.stderr.write(new TextEncoder().encode("graphplan-test: swapping\n"));
 const spin = (n: number) => {
   for (let i = 0; i < n; i++) Math.sqrt(i);
 };
+const pause = new Int32Array(new SharedArrayBuffer(4));
 for (let round = 0;; round++) {
   Deno.renameSync(dir, `${dir}.real`);
   Deno.symlinkSync(outside, dir);
   spin(2_000 + (round % 7) * 500);
   Deno.removeSync(dir);
   Deno.renameSync(`${dir}.real`, dir);
-  // Mostly unswapped, so some applies get through: the race is at their edges.
-  spin(20_000 + (round % 11) * 40_000);
+  // Mostly unswapped (1-13 ms), so applies get through and the race is at their edges.
+  Atomics.wait(pause, 0, 0, 1 + (round % 13));
 }

@@ -28,47 +28,28 @@ function unswap(dir: string): void {
   Deno.renameSync(`${dir}/app.real`, `${dir}/app`);
 }
 
-Deno.test("a directory swapped for a symlink between the temporary file and the rename is refused", async () => {
+Deno.test("a directory swapped for a symlink before the write is refused: nothing written anywhere", () => {
   const { dir, outside } = repoAndOutside();
   const before = snapshot(dir);
   const outsideBefore = snapshot(outside);
-  await assert.rejects(
-    atomicWrite(`${dir}/app/service.py`, new TextEncoder().encode("x = 1\n"), {
-      beforeRename: () => swap(dir, outside),
-    }),
+  // Resolved while app/ was real, written after the swap: what a racing process does.
+  const abs = Workspace.open(dir).resolve("app/service.py").abs;
+  swap(dir, outside);
+  assert.throws(
+    () => atomicWrite(abs, new TextEncoder().encode("x = 1\n")),
     (err: unknown) => err instanceof IssueError && err.issues[0].code === "path-changed",
   );
   assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
   unswap(dir);
-  // The temporary file stays where it was made, inside the repository (the
-  // journal names it, so `rollback` removes it: see the plan test below).
-  const after = snapshot(dir);
-  const temps = [...after.keys()].filter((path) => /^app\/\.service\.py\.graphplan-\d+-\d+\.tmp$/.test(path));
-  assert.equal(temps.length, 1);
-  after.delete(temps[0]);
-  assert.deepEqual(after, before, "the file is untouched");
+  assert.deepEqual(snapshot(dir), before, "the file is untouched, no temporary file left");
 });
 
-Deno.test("a directory moved after the check keeps receiving the write: it never follows the new symlink", async () => {
+Deno.test("a directory swapped during the write keeps receiving it: the new symlink is never followed", () => {
   const { dir, outside } = repoAndOutside();
   const outsideBefore = snapshot(outside);
   const bytes = new TextEncoder().encode("x = 1\n");
-  // Swapped during the write itself: the rename happens in the directory that was checked.
-  const original = Deno.renameSync;
-  let swapped = false;
-  Deno.renameSync = (from: string | URL, to: string | URL) => {
-    if (!swapped && String(to) === "service.py") {
-      swapped = true;
-      swap(dir, outside);
-    }
-    original(from, to);
-  };
-  try {
-    await atomicWrite(`${dir}/app/service.py`, bytes);
-  } finally {
-    Deno.renameSync = original;
-  }
-  assert.equal(swapped, true);
+  // Swapped between the temporary file and the rename: both happen in the directory that was checked.
+  atomicWrite(`${dir}/app/service.py`, bytes, { beforeRename: () => swap(dir, outside) });
   assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
   assert.deepEqual(
     Deno.readFileSync(`${dir}/app.real/service.py`),
@@ -76,6 +57,22 @@ Deno.test("a directory moved after the check keeps receiving the write: it never
     "written in the checked directory",
   );
   unswap(dir);
+  assert.deepEqual([...snapshot(dir).keys()].sort(), ["app/service.py", "main.py"], "no temporary file left");
+});
+
+Deno.test("a failed write inside the checked directory removes its temporary file there", () => {
+  const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
+  assert.throws(() =>
+    atomicWrite(`${dir}/app/service.py`, new TextEncoder().encode("x = 1\n"), {
+      beforeRename: () => {
+        swap(dir, outside);
+        throw new Error("disk full");
+      },
+    }), /disk full/);
+  unswap(dir);
+  assert.deepEqual(snapshot(dir), before);
+  assert.deepEqual([...snapshot(outside).keys()], ["service.py"]);
 });
 
 Deno.test("a symlink put in a file's place is refused by a confined read, not followed", () => {
