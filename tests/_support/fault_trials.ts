@@ -26,6 +26,7 @@
 
 import { rollbackRepository } from "../../engine/exec/journal.ts";
 import { Workspace } from "../../engine/workspace.ts";
+import { mulberry32 as random } from "./random.ts";
 
 const HERE = new URL("../engine/exec/", import.meta.url).pathname;
 const RUNNER = `${HERE}_fault_runner.ts`;
@@ -56,18 +57,6 @@ export interface TrialOptions {
   seed: number;
   /** Scratch directory (repositories, the outside folder, the state directory). */
   tmp: string;
-}
-
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Trial {
@@ -322,9 +311,12 @@ export async function killDuringRollback(options: TrialOptions): Promise<FaultTa
       GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: String(n),
       GRAPHPLAN_TEST_PAUSE_STAGE: stage,
     });
-    await waitFor(apply, "graphplan-test: paused");
-    apply.kill("SIGKILL");
+    const seen = await waitFor(apply, "graphplan-test: paused");
+    try {
+      apply.kill("SIGKILL");
+    } catch { /* it ended first: a step failed before write n, and the plan rolled itself back */ }
     await finish(apply);
+    return seen.includes("graphplan-test: paused");
   };
   // How long an unkilled rollback of a whole plan takes, to spread the kills over it.
   const probe = setUp(options.tmp, random(options.seed));
@@ -338,7 +330,10 @@ export async function killDuringRollback(options: TrialOptions): Promise<FaultTa
     const trial = setUp(options.tmp, rand);
     const n = 1 + Math.floor(rand() * trial.writes);
     const stage = ["journal", "temp", "rename"][Math.floor(rand() * 3)];
-    await killApply(trial, n, stage);
+    if (!(await killApply(trial, n, stage))) {
+      tally.outcomes["apply failed before the kill"] = (tally.outcomes["apply failed before the kill"] ?? 0) +
+        1;
+    }
     const rollback = spawn(ROLLBACK_RUNNER, [trial.repo], { XDG_STATE_HOME: trial.state });
     await waitFor(rollback, "graphplan-test: ready");
     await sleep(rand() * window);

@@ -11,8 +11,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJson, ROOT, sampleRepo, TASK } from "./_support.ts";
+import { pausedRunner } from "../engine/exec/_support.ts";
 
-const RUNNER = join(ROOT, "tests/engine/exec/_fault_runner.ts");
 const SERVICE_OLD = "discount = order.customer.discount\n";
 const SERVICE_NEW = 'discount = order.customer.discount or Decimal("0")\n';
 const MODELS_OLD = "class Customer:";
@@ -140,21 +140,9 @@ Deno.test("e2e run: a journal a killed plan left pending is rolled back before t
         { op: "replace", file: "app/service.py", old: "class ", new: "class Stale" },
       ]),
     );
-    const killed = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", RUNNER, ctx.repo, stale],
-      env: { XDG_STATE_HOME: state, GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: "1" },
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    const reader = killed.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    for (let seen = ""; !seen.includes("paused at write 1");) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the stale plan did not pause: ${seen}`);
-      seen += value;
-    }
+    const killed = await pausedRunner(ctx.repo, stale, { write: 1, env: { XDG_STATE_HOME: state } });
     killed.kill("SIGKILL");
     await killed.status;
-    await reader.cancel();
     assert.notEqual(await read("app/models.py"), original.models);
     assert.equal(await pending(state), true);
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRepo, snapshot, STATE_HOME } from "./_support.ts";
+import { makeRepo, pausedRunner, snapshot, STATE_HOME } from "./_support.ts";
 import { runTestStep } from "./_test_operator.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
@@ -61,23 +61,9 @@ Deno.test("kill -9 after the second name was written: rollback and rollback --fo
         { op: "replace", file: "app/service.py", old: "import", new: "import  " },
       ]),
     );
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("./_fault_runner.ts", import.meta.url).pathname, dir, planFile],
-      env: { XDG_STATE_HOME: STATE_HOME, GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: "2" },
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    while (!seen.includes("paused at write 2")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += value;
-    }
+    const child = await pausedRunner(dir, planFile, { write: 2 });
     child.kill("SIGKILL");
     await child.status;
-    await reader.cancel();
-    assert.match(seen, /paused at write 2/);
     assert.notDeepEqual(Deno.readFileSync(`${dir}/app/service.py`), original);
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", MAIN, "rollback", "--repo", dir, "--json", ...(force ? ["--force"] : [])],

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRepo, snapshot, STATE_HOME } from "./_support.ts";
+import { makeRepo, pausedRunner, snapshot, STATE_HOME } from "./_support.ts";
 import { runTestStep } from "./_test_operator.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
@@ -7,7 +7,6 @@ import { executePlan, journalDirFor, rollbackRepository } from "../../../engine/
 import { IssueError } from "../../../engine/issue.ts";
 import { concurrentApplies, killDuringApply, killDuringRollback } from "../../_support/fault_trials.ts";
 
-const RUNNER = new URL("./_fault_runner.ts", import.meta.url).pathname;
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const SERVICE = Deno.readTextFileSync(
   new URL("../../fixtures/sample_project/app/service.py", import.meta.url),
@@ -23,25 +22,7 @@ const PLAN = [
 async function pausedApply(dir: string): Promise<Deno.ChildProcess> {
   const planFile = `${dir}.plan.json`;
   Deno.writeTextFileSync(planFile, JSON.stringify(PLAN));
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", RUNNER, dir, planFile],
-    env: {
-      XDG_STATE_HOME: STATE_HOME,
-      GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: "2",
-      GRAPHPLAN_TEST_PAUSE_STAGE: "temp",
-    },
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("paused at write 2")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the runner did not pause: ${seen}`);
-    seen += value;
-  }
-  reader.releaseLock();
-  return child;
+  return await pausedRunner(dir, planFile, { write: 2, stage: "temp" });
 }
 
 async function cli(args: string[]): Promise<{ code: number; body: Record<string, unknown> }> {
@@ -79,7 +60,6 @@ Deno.test("a second apply, a rollback and a forced rollback under a running plan
   } finally {
     child.kill("SIGKILL");
     await child.status;
-    await child.stderr.cancel().catch(() => {});
   }
   // Once its owner is dead the journal is an ordinary pending one.
   const report = await rollbackRepository(Workspace.open(dir));
@@ -95,7 +75,6 @@ Deno.test("a temporary file a killed rollback left (no journal record names it) 
   const child = await pausedApply(dir);
   child.kill("SIGKILL");
   await child.status;
-  await child.stderr.cancel().catch(() => {});
   // What a rollback killed inside its own atomic write leaves: a temp file of a dead pid.
   const dead = new Deno.Command("true").spawn();
   await dead.status;
