@@ -26,7 +26,7 @@ import { atomicWrite, tempPathFor } from "./atomic_write.ts";
 import { type ConfinedFile, readConfined } from "./confined.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts";
 import { unifiedDiff } from "./diff.ts";
-import { hasPendingJournal, Journal } from "./journal.ts";
+import { hasPendingJournal, Journal, runningPlanPid } from "./journal.ts";
 import { countWrite, maybePause, maybeThrow } from "./test_hooks.ts";
 
 /** Runs one plan step: computes its edits through `ctx`, returns its output (read-only ops). */
@@ -69,7 +69,14 @@ export async function executePlan<S>(
   const target = dryRun ? store.overlay() : store;
   const journal = dryRun ? null : Journal.begin(store.workspace);
   const warnings: Issue[] = [];
-  if (dryRun && hasPendingJournal(store.workspace)) {
+  const running = dryRun ? runningPlanPid(store.workspace) : null;
+  if (running !== null) {
+    warnings.push(
+      warning("journal-busy", `Another plan is running on this repository (GraphPlan process ${running})`, {
+        hint: "the files may change under this dry run: run it again once that plan has finished",
+      }),
+    );
+  } else if (dryRun && hasPendingJournal(store.workspace)) {
     warnings.push(
       warning("journal-pending", "An earlier plan did not finish: the files may hold part of its edits", {
         hint: `run "graphplan rollback --repo ${store.workspace.root}" before applying`,

@@ -135,10 +135,11 @@ export class Journal {
           Deno.renameSync(fresh, dir);
           break;
         } catch (err) {
-          if (attempt > 0 || !exists(dir)) throw err;
+          if (!exists(dir)) throw err;
           const existing = readJournalDir(dir);
           assertNotBusy(existing.meta, dir);
           if (existing.records.some((record) => record.kind === "original")) failPending(workspace);
+          if (attempt > 0) throw err;
           // An empty journal of a process that died before its first write.
           discardJournalDir(dir);
         }
@@ -233,6 +234,15 @@ function failPending(workspace: Workspace): never {
   fail("journal-pending", `An earlier plan on "${workspace.root}" did not finish: its journal is pending`, {
     hint: `run "graphplan rollback --repo ${workspace.root}" to restore its files, then retry`,
   });
+}
+
+/** The pid of the GraphPlan process applying a plan on `workspace` right now, or null. */
+export function runningPlanPid(workspace: Workspace): number | null {
+  try {
+    return liveOwner(readJournalDir(journalDirFor(workspace.root)).meta);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a journal is pending for `workspace` (a plan that did not finish). */
@@ -437,11 +447,18 @@ function readJournalDir(dir: string): { meta: JournalMeta | null; records: Journ
   return { meta, records };
 }
 
-function assertNotBusy(meta: JournalMeta | null, dir: string): void {
+/** The pid of a journal's owner when it is another process that still runs (same start time), else null. */
+function liveOwner(meta: JournalMeta | null): number | null {
   const pid = meta?.pid;
-  if (typeof pid !== "number" || pid === Deno.pid || !processAlive(pid)) return;
+  if (typeof pid !== "number" || pid === Deno.pid || !processAlive(pid)) return null;
   const start = processStart(pid);
-  if (typeof meta?.pid_start === "number" && start !== null && start !== meta.pid_start) return;
+  if (typeof meta?.pid_start === "number" && start !== null && start !== meta.pid_start) return null;
+  return pid;
+}
+
+function assertNotBusy(meta: JournalMeta | null, dir: string): void {
+  const pid = liveOwner(meta);
+  if (pid === null) return;
   fail(
     "journal-busy",
     `Another plan is running on this repository: GraphPlan process ${pid} is applying it`,

@@ -48,6 +48,12 @@ Deno.test("a second apply, a rollback and a forced rollback under a running plan
       executePlan(new DocumentStore(Workspace.open(dir)), PLAN, { runStep: runTestStep }),
       (err: unknown) => err instanceof IssueError && (expectBusy(err.issues), true),
     );
+    const dry = await executePlan(new DocumentStore(Workspace.open(dir)), PLAN, {
+      runStep: runTestStep,
+      dryRun: true,
+    });
+    assert.equal(dry.warnings[0]?.code, "journal-busy", "a dry run says so too, without a rollback hint");
+    assert.match(dry.warnings[0].message, new RegExp(`process ${child.pid}`));
     for (const force of [[], ["--force"]]) {
       const rollback = await cli(["rollback", "--repo", dir, ...force]);
       assert.equal(rollback.code, 1);
