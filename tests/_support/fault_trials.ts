@@ -100,7 +100,7 @@ function setUp(tmp: string, rand: () => number, tag = "A"): Trial {
   };
 }
 
-/** 6–12 steps, each inserting a comment line at a random line start of a random file; and the result. */
+/** 6–12 steps, each inserting a comment line before a random line of a random file; and the result. */
 function makePlan(files: Map<string, Uint8Array>, rand: () => number, tag: string) {
   const texts = new Map([...files].map(([path, bytes]) => [path, new TextDecoder().decode(bytes)]));
   const steps: unknown[] = [];
@@ -113,7 +113,9 @@ function makePlan(files: Map<string, Uint8Array>, rand: () => number, tag: strin
       starts.push(at + 1);
     }
     const start = starts[Math.floor(rand() * starts.length)];
-    const line = `# ${tag} step ${i}\n`;
+    // Indented as the line it goes before (a comment at column 0 before `else:` trips the grammar).
+    const indent = /^[ \t]*/.exec(text.slice(start))![0];
+    const line = `${indent}# ${tag} step ${i}\n`;
     steps.push({ op: "edits", file: path, edits: [{ start, end: start, replacement: line }] });
     texts.set(path, text.slice(0, start) + line + text.slice(start));
   }
