@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readJson, ROOT, sampleRepo, TASK } from "./_support.ts";
+import { graphplanRunArgs, readJson, sampleRepo, TASK } from "./_support.ts";
 import { pausedRunner } from "../engine/exec/_support.ts";
 
 const SERVICE_OLD = "discount = order.customer.discount\n";
@@ -44,17 +44,11 @@ async function setUp() {
   const state = join(ctx.root, "state");
   const scriptFile = join(ctx.root, "script.json");
   await Deno.writeTextFile(scriptFile, script(ctx.planPath));
-  const args = [
-    "run",
-    "-A",
-    "--config",
-    join(ROOT, "deno.json"),
-    join(ROOT, "main.ts"),
-    "run",
+  const args = graphplanRunArgs([
     ...["--repo", ctx.repo, "--task", TASK, "--id", "sample", "-o", ctx.out],
     ...["-c", "model.name=scripted/test", "-c", `model.script=${scriptFile}`],
     ...["-c", `agent.plan_path=${ctx.planPath}`],
-  ];
+  ]);
   const read = (path: string) => Deno.readTextFile(join(ctx.repo, path));
   const original = { service: await read("app/service.py"), models: await read("app/models.py") };
   return { ctx, state, args, read, original };
