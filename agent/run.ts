@@ -13,7 +13,7 @@
 
 import { resolve } from "../engine/node_builtins.ts";
 import type { Config } from "./config.ts";
-import { createEnvironment, type Environment } from "./env/mod.ts";
+import { createEnvironment, type Environment, onStop } from "./env/mod.ts";
 import {
   deployHelper,
   type DeployInfo,
@@ -22,6 +22,7 @@ import {
   HelperError,
   limitArgs,
   operatorCatalog,
+  rollBack,
   SessionHelper,
   type StepProgress,
 } from "./graphplan/mod.ts";
@@ -60,6 +61,8 @@ export interface RunTaskOutcome {
   helper?: DeployInfo;
   /** Why the run ended without a patch, when an error ended it (also in the trajectory). */
   error?: string;
+  /** The signal that stopped the run (exit status `Interrupted`). */
+  signal?: Deno.Signal;
 }
 
 /** The image for a dataset instance from `environment.image_template`. */
@@ -72,6 +75,23 @@ export function instanceImage(config: Config, instanceId: string): string {
 
 /** Run the agent on one task and write its trajectory and prediction. */
 export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> {
+  // SIGINT/SIGTERM stop the run at its next safe point (see env/cleanup.ts).
+  const stop = new AbortController();
+  let signal: Deno.Signal | undefined;
+  const unregister = onStop((received) => {
+    signal = received;
+    options.log?.(`[${options.instanceId}] ${received}: stopping after the current step (again to quit now)`);
+    stop.abort(received);
+  });
+  try {
+    const outcome = await runStoppable(options, stop.signal);
+    return signal && outcome.exitStatus === "Interrupted" ? { ...outcome, signal } : outcome;
+  } finally {
+    unregister();
+  }
+}
+
+async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise<RunTaskOutcome> {
   const { config, instanceId, outDir } = options;
   const log = options.log ?? (() => {});
   let model: Model | undefined = options.model;
@@ -161,6 +181,26 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       helperFailure = err as Error;
       log(`[${instanceId}] setup: the helper is unavailable: ${helperFailure.message}`);
     }
+    if (helper) {
+      // A plan an earlier run left unfinished (killed mid-EXECUTE) is rolled
+      // back before anything else, so it cannot leak into this run's patch;
+      // if it cannot be, the run does not start.
+      const recovery = await rollBack(helper);
+      if (recovery.restored.length > 0) {
+        log(`[${instanceId}] setup: rolled back an unfinished plan: ${recovery.restored.join(", ")}`);
+        trajectory.info.recovered_journal = recovery;
+      }
+      if (!recovery.success) {
+        const why = recovery.errors.map((issue) => issue.message).join("; ");
+        return await finishEarly(
+          "JournalPending",
+          new Error(
+            `An unfinished plan on this repository could not be rolled back: ${why}; ` +
+              `run "graphplan rollback --repo ${env.cwd}" (see its hint), then start again`,
+          ),
+        );
+      }
+    }
     trajectory.endPhase(setup, helper ? "done" : "helper_unavailable", {
       cwd: env.cwd,
       ...(deployed ? { helper: deployed } : { helper_error: helperFailure?.message }),
@@ -177,6 +217,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
         throw helperFailure ?? new HelperError("The helper was not deployed");
       },
       operatorCatalog: operatorCatalog(),
+      stop,
       onStep: (progress: StepProgress) => {
         const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
         log(

@@ -2,7 +2,8 @@
  * `graphplan run`: the agent on one task, in a host directory or a
  * container. Prints the submitted patch on stdout and progress, the exit
  * status and the output paths on stderr; exit 0 when a patch was
- * submitted, 1 when none was.
+ * submitted, 1 when none was, 130/143 when SIGINT/SIGTERM stopped it (the
+ * run still ends at a safe point: trajectory `Interrupted`, preds.json).
  *
  * @module
  */
@@ -43,7 +44,12 @@ Examples:
   graphplan run --instance astropy__astropy-12907 --dataset swebench.jsonl.gz --env podman
   graphplan run --repo proj --task-file issue.md -c model.base_url=http://localhost:8000/v1
 
-Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage error.`,
+Ctrl-C (SIGINT) or SIGTERM stops the run after the current step: a plan being applied
+finishes or rolls back, the trajectory ends "Interrupted", preds.json is written. A second
+signal quits at once.
+
+Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage error,
+130/143 stopped by SIGINT/SIGTERM.`,
   options: {
     task: { type: "string" },
     "task-file": { type: "string" },
@@ -145,6 +151,8 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage err
     console.error(`[${instanceId}] trajectory: ${resolve(outcome.trajectoryPath)}`);
     console.error(`[${instanceId}] predictions: ${outcome.predsPath}`);
     if (!outcome.patched) console.error(`[${instanceId}] no patch was submitted`);
+    // Stopped by a signal: the shell's convention (128 + the signal's number).
+    if (outcome.signal) return outcome.signal === "SIGTERM" ? 143 : 130;
     return outcome.patched ? EXIT.ok : EXIT.rejected;
   },
 };

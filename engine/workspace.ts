@@ -22,6 +22,12 @@ export interface SourceFile {
   bom: boolean;
   /** The file's dominant line ending, used for inserted code. */
   eol: "\n" | "\r\n";
+  /**
+   * The file ends its lines with a lone CR (classic Mac OS): `text` holds
+   * them as LF, so parsing and every operator see ordinary lines, and they
+   * are written back as CR.
+   */
+  cr?: boolean;
   /** File mode bits, kept on write. */
   mode: number | null;
 }
@@ -56,6 +62,8 @@ export class Workspace {
    * The absolute path of a repository-relative `path`, refusing absolute
    * paths, `..` segments and symlinks that lead outside the root. A path
    * that does not exist yet is checked through its nearest existing parent.
+   * `rel` is the path of the real file relative to the root: every name of
+   * a file (through symlinks inside the repository) gives the same `rel`.
    */
   resolve(path: string): { rel: string; abs: string } {
     if (typeof path !== "string" || path.length === 0) {
@@ -90,7 +98,9 @@ export class Workspace {
             file: path,
           });
         }
-        return { rel, abs: full };
+        // Keyed by the real path: two names of one file (a symlink alias
+        // inside the repository) are one file to the store and the journal.
+        return { rel: full === this.root ? rel : full.slice(this.root.length + 1), abs: full };
       } catch (err) {
         if (!(err instanceof Deno.errors.NotFound)) {
           if (err instanceof Error && err.name === "IssueError") throw err;
@@ -153,7 +163,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function decodeSource(
   bytes: Uint8Array,
   path: string,
-): { text: string; bom: boolean; eol: "\n" | "\r\n" } {
+): { text: string; bom: boolean; eol: "\n" | "\r\n"; cr: boolean } {
   const probe = bytes.subarray(0, 8192);
   if (probe.includes(0)) {
     fail("binary-file", `File "${path}" looks binary (it contains NUL bytes)`, { file: path });
@@ -172,11 +182,17 @@ export function decodeSource(
   }
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
-  return { text, bom, eol: dominantEol(text) };
+  // Only CR as line ending, no LF anywhere: every CR is a line break (as
+  // Python and JavaScript read it); with no LF in the file the mapping back
+  // restores every byte.
+  const cr = !text.includes("\n") && text.includes("\r");
+  if (cr) text = text.replaceAll("\r", "\n");
+  return { text, bom, eol: dominantEol(text), cr };
 }
 
-/** Encode text for writing, restoring the BOM. */
-export function encodeSource(text: string, bom: boolean): Uint8Array {
+/** Encode text for writing, restoring the BOM and, for a CR-only file (`cr`), its lone CR line endings. */
+export function encodeSource(text: string, bom: boolean, cr = false): Uint8Array {
+  if (cr) text = text.replace(/\r\n?|\n/g, "\r");
   return new TextEncoder().encode(bom ? "\ufeff" + text : text);
 }
 

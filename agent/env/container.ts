@@ -84,7 +84,7 @@ export class ContainerEnvironment implements Environment {
     const runner = options.runner ?? HOST_RUNNER;
     const name = options.name ?? `graphplan-${crypto.randomUUID().slice(0, 8)}`;
     const env = new ContainerEnvironment(config, runner, name);
-    env.#unregister = onInterrupt(() => env.close());
+    env.#unregister = onInterrupt(() => env.close(), { keepOnStop: true });
     const result = await runner.run(env.runArgv(), { timeout: CONTAINER_DEFAULTS.start_timeout });
     if (result.returncode !== 0 || result.timedOut) {
       await env.close();

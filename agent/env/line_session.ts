@@ -224,7 +224,9 @@ export function spawnHost(
       stderr: "piped",
       detached: true,
     }).spawn();
-    const unregister = onInterrupt(() => Promise.resolve(killHostGroup(child)));
+    // A graceful stop leaves the session alone: the helper may be applying a
+    // plan, which must end in commit or rollback; the run closes it after.
+    const unregister = onInterrupt(() => Promise.resolve(killHostGroup(child)), { keepOnStop: true });
     child.status.finally(unregister);
     return {
       stdin: child.stdin,

@@ -15,7 +15,7 @@ export { LocalEnvironment } from "./local.ts";
 export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
 export { killGroup, runProcess } from "./process.ts";
 export { OutputCollector, truncateOutput } from "./output.ts";
-export { onInterrupt, runCleanups } from "./cleanup.ts";
+export { type InterruptOptions, onInterrupt, onStop, runCleanups } from "./cleanup.ts";
 
 /** Builds an environment from its config. */
 export type EnvironmentFactory = (

@@ -37,6 +37,17 @@ export class LimitsExceeded extends Error {
   }
 }
 
+/**
+ * The run was asked to stop (SIGINT, SIGTERM): thrown at the next safe
+ * point, never while the helper is applying a plan.
+ */
+export class Interrupted extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "Interrupted";
+  }
+}
+
 /** Too many answers in a row could not be acted on. */
 export class FormatErrorLimit extends Error {
   constructor(reason: string) {
@@ -81,6 +92,8 @@ export interface LoopDeps {
    * refuses it, is shown to the model, and the loop goes on.
    */
   checkSubmission?: (submission: string) => Promise<string | null>;
+  /** Aborted when the run must stop (its reason says why): the loop then throws {@linkcode Interrupted}. */
+  stop?: AbortSignal;
 }
 
 /** The conversation and its steps. */
@@ -93,6 +106,7 @@ export class StepLoop {
   readonly #started: number;
   readonly #onStep?: (progress: StepProgress) => void;
   readonly #checkSubmission?: (submission: string) => Promise<string | null>;
+  readonly #stop?: AbortSignal;
   #formatErrors = 0;
 
   constructor(deps: LoopDeps) {
@@ -104,6 +118,14 @@ export class StepLoop {
     this.#started = this.#now();
     this.#onStep = deps.onStep;
     this.#checkSubmission = deps.checkSubmission;
+    this.#stop = deps.stop;
+  }
+
+  /** Throw {@linkcode Interrupted} when the run was asked to stop. */
+  checkStop(): void {
+    if (this.#stop?.aborted) {
+      throw new Interrupted(`interrupted by ${String(this.#stop.reason ?? "a signal")}`);
+    }
   }
 
   /** The conversation so far (the trajectory's messages). */
@@ -139,8 +161,15 @@ export class StepLoop {
 
   /** One model turn and the commands it called. */
   async step(phase: string): Promise<StepResult> {
+    this.checkStop();
     this.checkLimits();
-    const response = await this.model.query(this.messages);
+    let response;
+    try {
+      response = await this.model.query(this.messages, { signal: this.#stop });
+    } catch (err) {
+      this.checkStop();
+      throw err;
+    }
     this.trajectory.add({ ...response.message, extra: { phase, cost: response.cost } });
     const calls = response.message.tool_calls ?? [];
     this.#onStep?.({

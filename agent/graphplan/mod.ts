@@ -19,13 +19,27 @@ import type { Trajectory } from "../trajectory/mod.ts";
 import { explore } from "./explore.ts";
 import type { Helper } from "./helper.ts";
 import { type FallbackPoint, issueLines, planAndExecute } from "./plan.ts";
-import { FormatErrorLimit, LimitsExceeded, StepLoop, type StepProgress, Submitted } from "./loop.ts";
+import {
+  FormatErrorLimit,
+  Interrupted,
+  LimitsExceeded,
+  StepLoop,
+  type StepProgress,
+  Submitted,
+} from "./loop.ts";
 import { checkPatch } from "./patch.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
-export { FormatErrorLimit, LimitsExceeded, StepLoop, type StepProgress, Submitted } from "./loop.ts";
+export {
+  FormatErrorLimit,
+  Interrupted,
+  LimitsExceeded,
+  StepLoop,
+  type StepProgress,
+  Submitted,
+} from "./loop.ts";
 export { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "./extract.ts";
-export type { FallbackPoint } from "./plan.ts";
+export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
 export { operatorCatalog } from "./catalog.ts";
 export {
@@ -56,6 +70,8 @@ export interface AgentDeps {
   onStep?: (progress: StepProgress) => void;
   /** Check submitted patches (seed 002 "Phase 5"; default true). */
   checkPatches?: boolean;
+  /** Aborted to stop the run at its next safe point (exit status `Interrupted`). */
+  stop?: AbortSignal;
 }
 
 /** How a run ended. */
@@ -197,6 +213,15 @@ export class GraphPlanAgent {
       result = { exitStatus: "LimitsExceeded", submission: "" };
       loop.add("user", loop.render("limits_exceeded", { reason: err.message }), "end");
       loop.trajectory.info.error = err.message;
+    } else if (err instanceof Interrupted) {
+      // Not prefixed with "Fallback": an interruption is the user's, not the path's outcome.
+      loop.trajectory.info.error = err.message;
+      for (const phase of loop.trajectory.info.phases) {
+        if (phase.status === "running") loop.trajectory.endPhase(phase, "Interrupted");
+      }
+      loop.trajectory.finish("Interrupted", "");
+      await loop.trajectory.save();
+      return { exitStatus: "Interrupted", submission: "" };
     } else if (err instanceof FormatErrorLimit) {
       result = { exitStatus: "FormatError", submission: "" };
       loop.trajectory.info.error = err.message;

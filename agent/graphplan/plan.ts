@@ -126,17 +126,32 @@ export async function planAndExecute(
     }
 
     const executed = await executePlan(helper, plan);
+    // The model is told "every file was rolled back" only when it is true:
+    // said by the helper, or by a rollback asked for now (the helper died
+    // mid-plan, or its own rollback met a problem).
+    const recovery = executed.success || executed.rolled_back === true ? null : await rollBack(helper);
+    const restored = executed.success || executed.rolled_back === true || recovery?.success === true;
     loop.trajectory.endPhase(
       loop.trajectory.startPhase("execute", { attempt }),
-      executed.success ? "done" : "rolled_back",
+      executed.success ? "done" : restored ? "rolled_back" : "not_restored",
       {
         failed_step: executed.failed_step,
         errors: executed.errors,
         warnings: executed.warnings,
         files_changed: executed.files_changed ?? [],
+        ...(recovery ? { recovery } : {}),
       },
     );
     await loop.trajectory.save();
+    if (!restored) {
+      const why = [...executed.errors, ...(recovery?.errors ?? [])].map((issue) => issue.message).join("; ");
+      return {
+        ok: false,
+        point: "execute",
+        reason:
+          `the plan failed and its files could not be restored (${why}): the repository may hold part of it`,
+      };
+    }
     if (executed.success) {
       return {
         ok: true,
@@ -234,6 +249,27 @@ async function verifyPlan(helper: Helper, plan: unknown): Promise<VerifyReport &
   } catch (err) {
     return { passed: false, errors: helperIssues(err), warnings: [], method: "execute_plan dry_run" };
   }
+}
+
+/** Ask the helper to roll back a pending journal; never throws. */
+export async function rollBack(helper: Helper): Promise<RollbackOutcome> {
+  try {
+    const report = await helper.call("rollback", {}) as Partial<RollbackOutcome>;
+    return {
+      success: report.success === true,
+      restored: Array.isArray(report.restored) ? report.restored : [],
+      errors: report.errors ?? [],
+    };
+  } catch (err) {
+    return { success: false, restored: [], errors: helperIssues(err) };
+  }
+}
+
+/** What the helper's `rollback` answered. */
+export interface RollbackOutcome {
+  success: boolean;
+  restored: string[];
+  errors: Issue[];
 }
 
 async function executePlan(helper: Helper, plan: unknown): Promise<ExecuteReport> {

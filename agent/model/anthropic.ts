@@ -8,6 +8,7 @@
  */
 
 import { AuthenticationError, ModelError } from "./errors.ts";
+import { readAnthropicContent, readUsage, turnCalls, worstInputTokens } from "./answer.ts";
 import { postJson } from "./http.ts";
 import { apiKey, type ClientOptions, type ClientSettings, clientSettings, trimUrl } from "./settings.ts";
 import {
@@ -86,38 +87,30 @@ export class AnthropicModel implements Model {
     if (!Array.isArray(raw?.content)) {
       throw new ModelError(`Answer has no "content" list: ${JSON.stringify(raw).slice(0, 300)}`);
     }
-    const content = raw.content
-      .filter((block) => block.type === "text" && typeof block.text === "string")
-      .map((block) => block.text)
-      .join("\n");
-    const parsed = parseToolCalls(
-      raw.content
-        .filter((block) => block.type === "tool_use")
-        .map((block) => ({ id: block.id, name: block.name, arguments: block.input })),
+    const turn = readAnthropicContent(raw.content);
+    const usage = readUsage(
+      raw.usage,
+      {
+        input: ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"],
+        output: "output_tokens",
+      },
+      { input: worstInputTokens(body), output: body.max_tokens as number },
     );
-    const usage = raw.usage ?? {};
-    const input = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) +
-      (usage.cache_read_input_tokens ?? 0);
-    const output = usage.output_tokens ?? 0;
     return finishCall(this.stats, {
-      content,
-      parsed,
+      content: turn.content,
+      parsed: turnCalls(turn, parseToolCalls),
       price: this.#settings.price,
-      inputTokens: input,
-      outputTokens: output,
+      inputTokens: usage.input,
+      outputTokens: usage.output,
       raw,
     });
   }
 }
 
+/** The envelope; the blocks and the usage inside are read through `answer.ts`. */
 interface AnthropicResponse {
-  content?: { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
-  usage?: {
-    input_tokens?: number;
-    output_tokens?: number;
-    cache_creation_input_tokens?: number;
-    cache_read_input_tokens?: number;
-  };
+  content?: unknown;
+  usage?: unknown;
 }
 
 /** Neutral messages in Anthropic's shape: the system text apart, turns merged by role. */

@@ -9,6 +9,13 @@
  */
 
 import { AuthenticationError, ModelError } from "./errors.ts";
+import {
+  OPENAI_WORST_OUTPUT_TOKENS,
+  readOpenAIMessage,
+  readUsage,
+  turnCalls,
+  worstInputTokens,
+} from "./answer.ts";
 import { postJson } from "./http.ts";
 import { apiKey, type ClientOptions, type ClientSettings, clientSettings, trimUrl } from "./settings.ts";
 import {
@@ -75,39 +82,30 @@ export class OpenAIModel implements Model {
       policy: this.#settings.policy,
       signal: options.signal,
     }) as OpenAIResponse;
-    const choice = raw?.choices?.[0];
+    const choice = Array.isArray(raw?.choices) ? raw.choices[0] : undefined;
     if (!choice?.message) {
       throw new ModelError(`Answer has no "choices[0].message": ${JSON.stringify(raw).slice(0, 300)}`);
     }
-    const content = typeof choice.message.content === "string" ? choice.message.content : "";
-    const parsed = parseToolCalls(
-      (choice.message.tool_calls ?? []).map((call) => ({
-        id: call.id,
-        name: call.function?.name,
-        arguments: call.function?.arguments,
-      })),
-    );
-    const input = raw.usage?.prompt_tokens ?? 0;
-    const output = raw.usage?.completion_tokens ?? 0;
+    const turn = readOpenAIMessage(choice.message);
+    const usage = readUsage(raw.usage, { input: ["prompt_tokens"], output: "completion_tokens" }, {
+      input: worstInputTokens(body),
+      output: this.#config.max_tokens ?? OPENAI_WORST_OUTPUT_TOKENS,
+    });
     return finishCall(this.stats, {
-      content,
-      parsed,
+      content: turn.content,
+      parsed: turnCalls(turn, parseToolCalls),
       price: this.#settings.price,
-      inputTokens: input,
-      outputTokens: output,
+      inputTokens: usage.input,
+      outputTokens: usage.output,
       raw,
     });
   }
 }
 
+/** The envelope; the message and the usage inside are read through `answer.ts`. */
 interface OpenAIResponse {
-  choices?: {
-    message?: {
-      content?: string | null;
-      tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-  }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  choices?: { message?: unknown }[];
+  usage?: unknown;
 }
 
 /** A neutral message in OpenAI's shape. */

@@ -1,7 +1,7 @@
 /**
  * Durable, atomic file replacement: the new bytes go to a temporary file in
  * the same directory (so the rename never crosses a file system), are
- * fsync'd, get the old file's mode, and replace the target with one
+ * fsync'd, get the old file's mode (and owner, where allowed), and replace the target with one
  * `rename(2)`; the directory is fsync'd last so the rename itself survives a
  * power cut. A reader (or a crash) sees the old bytes or the new ones, never
  * a mix.
@@ -9,13 +9,13 @@
  * @module
  */
 
+import { inDirectory, splitPath } from "./confined.ts";
+
 let counter = 0;
 
 /** The temporary file `atomicWrite` uses for `abs`: hidden, beside it, unique per process. */
 export function tempPathFor(abs: string): string {
-  const slash = abs.lastIndexOf("/");
-  const dir = abs.slice(0, slash);
-  const base = abs.slice(slash + 1);
+  const { dir, base } = splitPath(abs);
   counter++;
   return `${dir}/.${base}.graphplan-${Deno.pid}-${counter}.tmp`;
 }
@@ -24,31 +24,52 @@ export function tempPathFor(abs: string): string {
 export interface AtomicWriteOptions {
   /** Mode bits for the file (the original file's); default 0o644. */
   mode?: number | null;
+  /** Owner and group for the file (the original file's), kept where this process may set them. */
+  owner?: { uid: number | null; gid: number | null } | null;
   /** The temporary path to use (from `tempPathFor`), when the caller journals it first. */
   tempPath?: string;
-  /** Called after the temporary file is complete and before the rename (a test hook). */
-  beforeRename?: () => Promise<void> | void;
+  /** Called after the temporary file is complete and before the rename (a test hook; synchronous). */
+  beforeRename?: () => void;
 }
 
-/** Replace the file at `abs` with `bytes` atomically and durably. */
-export async function atomicWrite(
-  abs: string,
-  bytes: Uint8Array,
-  options: AtomicWriteOptions = {},
-): Promise<void> {
-  const tmp = options.tempPath ?? tempPathFor(abs);
+/**
+ * Replace the file at `abs` (an absolute, symlink-free path) with `bytes`
+ * atomically and durably. The whole write happens inside the checked
+ * directory (`confined.ts`): a directory swapped for a symlink before the
+ * check is refused (`path-changed`), one swapped after it changes nothing,
+ * and a failed write always removes its temporary file.
+ */
+export function atomicWrite(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
+  const { dir, base } = splitPath(abs);
+  const tmp = splitPath(options.tempPath ?? tempPathFor(abs)).base;
   const mode = (options.mode ?? 0o644) & 0o7777;
-  try {
-    writeFileDurable(tmp, bytes, mode);
-    await options.beforeRename?.();
-    Deno.renameSync(tmp, abs);
-  } catch (err) {
+  inDirectory(dir, () => {
     try {
-      Deno.removeSync(tmp);
-    } catch { /* already gone */ }
-    throw err;
+      writeFileDurable(tmp, bytes, mode);
+      keepOwner(tmp, options.owner);
+      options.beforeRename?.();
+      Deno.renameSync(tmp, base);
+    } catch (err) {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* never created */ }
+      throw err;
+    }
+    syncDirectory(".");
+  });
+}
+
+/** Give `path` the owner and group of the file it replaces, where allowed (else keep ours). */
+function keepOwner(path: string, owner: AtomicWriteOptions["owner"]): void {
+  if (!owner || owner.uid === null || owner.gid === null) return;
+  const info = Deno.lstatSync(path);
+  if (info.uid === owner.uid && info.gid === owner.gid) return;
+  try {
+    Deno.chownSync(path, owner.uid, owner.gid);
+  } catch (err) {
+    // Only root may give a file away; elsewhere the file is ours, as any editor leaves it.
+    if (!(err instanceof Deno.errors.PermissionDenied)) throw err;
   }
-  syncDirectory(abs.slice(0, abs.lastIndexOf("/")) || "/");
 }
 
 /** Write `bytes` to a new file at `path` (it must not exist), chmod it and fsync it. */

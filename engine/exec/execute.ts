@@ -23,10 +23,11 @@ import { encodeSource } from "../workspace.ts";
 import { StepContext } from "../edit/operator.ts";
 import { settleWarnings } from "../verify/levels/settle.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
+import { type ConfinedFile, readConfined } from "./confined.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts";
 import { unifiedDiff } from "./diff.ts";
-import { hasPendingJournal, Journal } from "./journal.ts";
-import { countWrite, maybePause } from "./test_hooks.ts";
+import { hasPendingJournal, Journal, runningPlanPid } from "./journal.ts";
+import { countWrite, maybePause, maybeThrow } from "./test_hooks.ts";
 
 /** Runs one plan step: computes its edits through `ctx`, returns its output (read-only ops). */
 export type StepRunner<S> = (step: S, ctx: StepContext) => Promise<unknown>;
@@ -68,7 +69,14 @@ export async function executePlan<S>(
   const target = dryRun ? store.overlay() : store;
   const journal = dryRun ? null : Journal.begin(store.workspace);
   const warnings: Issue[] = [];
-  if (dryRun && hasPendingJournal(store.workspace)) {
+  const running = dryRun ? runningPlanPid(store.workspace) : null;
+  if (running !== null) {
+    warnings.push(
+      warning("journal-busy", `Another plan is running on this repository (GraphPlan process ${running})`, {
+        hint: "the files may change under this dry run: run it again once that plan has finished",
+      }),
+    );
+  } else if (dryRun && hasPendingJournal(store.workspace)) {
     warnings.push(
       warning("journal-pending", "An earlier plan did not finish: the files may hold part of its edits", {
         hint: `run "graphplan rollback --repo ${store.workspace.root}" before applying`,
@@ -77,119 +85,152 @@ export async function executePlan<S>(
   }
   const outputs: unknown[] = [];
   const firstSeen = new Map<string, Document>();
+  /** Set once the plan ended in a commit or a rollback (or was a dry run). */
+  let settled = dryRun;
 
   const fail = async (step: number, errors: Issue[]): Promise<PlanResult> => {
-    let restored = true;
-    if (journal) {
-      try {
-        const report = await journal.rollback();
-        restored = report.success;
-        errors = [...errors, ...report.errors];
-      } catch (err) {
-        restored = false;
-        errors = [
-          ...errors,
-          error("rollback-failed", `Cannot restore the files of the plan: ${(err as Error).message}`, {
-            hint: `the journal is kept: run "graphplan rollback --repo ${store.workspace.root}"`,
-          }),
-        ];
-      }
-      for (const path of firstSeen.keys()) store.invalidate(path);
-    }
+    settled = true;
+    const restored = journal
+      ? await restore(journal, store, [...firstSeen.keys()])
+      : { ok: true, errors: [] };
     return {
       success: false,
       // False only when restoring failed (the journal is then kept for `graphplan rollback`).
-      rolled_back: restored,
+      rolled_back: restored.ok,
       failed_step: step,
-      errors,
+      errors: [...errors, ...restored.errors],
       warnings,
       files_changed: [],
       outputs,
     };
   };
 
-  for (let index = 0; index < steps.length; index++) {
-    const ctx = new StepContext(target, index);
-    let output: unknown;
-    let changes: FileChange[];
-    const issues: Issue[] = [];
-    try {
-      output = await options.runStep(steps[index], ctx);
-      changes = await ctx.changedFiles();
-      for (const change of changes) {
-        for (const check of checks) for (const item of await check(change, ctx)) issues.push(item);
-      }
-    } catch (err) {
-      if (err instanceof IssueError) return await fail(index, withContext(err.issues, { step: index }));
-      await fail(index, []);
-      throw err;
-    }
-    const split = partition(withContext([...ctx.warnings, ...issues], { step: index }));
-    for (const item of split.warnings) warnings.push(item);
-    if (split.errors.length > 0) return await fail(index, split.errors);
-    for (const change of changes) {
-      if (!firstSeen.has(change.path)) firstSeen.set(change.path, change.before);
+  let index = 0;
+  try {
+    for (; index < steps.length; index++) {
+      const ctx = new StepContext(target, index);
+      let output: unknown;
+      let changes: FileChange[];
+      const issues: Issue[] = [];
       try {
-        if (journal) await writeChange(store, journal, change);
-        else target.set(change.after);
+        output = await options.runStep(steps[index], ctx);
+        changes = await ctx.changedFiles();
+        for (const change of changes) {
+          for (const check of checks) for (const issue of await check(change, ctx)) issues.push(issue);
+        }
       } catch (err) {
-        const issues = err instanceof IssueError ? err.issues : [
-          error("write-failed", `Cannot write "${change.path}": ${(err as Error).message}`, {
-            file: change.path,
-          }),
-        ];
-        return await fail(index, withContext(issues, { step: index }));
+        if (err instanceof IssueError) return await fail(index, withContext(err.issues, { step: index }));
+        throw err;
       }
+      const split = partition(withContext([...ctx.warnings, ...issues], { step: index }));
+      for (const issue of split.warnings) warnings.push(issue);
+      if (split.errors.length > 0) return await fail(index, split.errors);
+      for (const change of changes) {
+        if (!firstSeen.has(change.path)) firstSeen.set(change.path, change.before);
+        try {
+          if (journal) writeChange(store, journal, change);
+          else target.set(change.after);
+        } catch (err) {
+          const issues = err instanceof IssueError ? err.issues : [
+            error("write-failed", `Cannot write "${change.path}": ${(err as Error).message}`, {
+              file: change.path,
+            }),
+          ];
+          return await fail(index, withContext(issues, { step: index }));
+        }
+      }
+      maybeThrow(index);
+      outputs.push(output ?? null);
     }
-    outputs.push(output ?? null);
-  }
 
-  const filesChanged: string[] = [];
-  let diff = "";
-  for (const [path, before] of firstSeen) {
-    const after = await target.get(path);
-    if (after.file.text === before.file.text && after.file.bom === before.file.bom) continue;
-    filesChanged.push(path);
-    if (dryRun) diff += unifiedDiff(path, withBom(before), withBom(after));
+    const filesChanged: string[] = [];
+    let diff = "";
+    for (const [path, before] of firstSeen) {
+      const after = await target.get(path);
+      if (after.file.text === before.file.text && after.file.bom === before.file.bom) continue;
+      filesChanged.push(path);
+      if (dryRun) diff += unifiedDiff(path, withBom(before), withBom(after));
+    }
+    journal?.commit();
+    settled = true;
+    const result: PlanResult = {
+      success: true,
+      rolled_back: false,
+      errors: [],
+      // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
+      warnings: await settleWarnings(warnings, target),
+      files_changed: filesChanged,
+      outputs,
+    };
+    if (dryRun) result.diff = diff;
+    return result;
+  } catch (err) {
+    // A bug or an exhausted resource (a RangeError, out of memory in a
+    // step): whatever threw, a plan that wrote files must not stay half
+    // applied. Roll back, then let the error surface as an internal error
+    // that says what happened to the files.
+    if (settled || !journal) throw err;
+    settled = true;
+    const restored = await restore(journal, store, [...firstSeen.keys()]);
+    const e = err instanceof Error ? err : new Error(String(err));
+    const outcome = restored.ok
+      ? "every file of the plan was restored"
+      : `restoring the files failed, the journal is kept: run "graphplan rollback --repo ${store.workspace.root}"`;
+    const wrapped = new Error(`Step ${index} failed unexpectedly (${outcome}): ${e.message}`, { cause: e });
+    wrapped.stack = `${wrapped.message}\n${(e.stack ?? "").split("\n").slice(1).join("\n")}`;
+    throw wrapped;
   }
-  journal?.commit();
-  const result: PlanResult = {
-    success: true,
-    rolled_back: false,
-    errors: [],
-    // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
-    warnings: await settleWarnings(warnings, target),
-    files_changed: filesChanged,
-    outputs,
-  };
-  if (dryRun) result.diff = diff;
-  return result;
 }
 
+/** Roll back `journal`, never throwing: the outcome and its problems. */
+async function restore(
+  journal: Journal,
+  store: DocumentStore,
+  paths: readonly string[],
+): Promise<{ ok: boolean; errors: Issue[] }> {
+  let outcome: { ok: boolean; errors: Issue[] };
+  try {
+    const report = await journal.rollback();
+    outcome = { ok: report.success, errors: report.errors };
+  } catch (err) {
+    outcome = {
+      ok: false,
+      errors: [
+        error("rollback-failed", `Cannot restore the files of the plan: ${(err as Error).message}`, {
+          hint: `the journal is kept: run "graphplan rollback --repo ${store.workspace.root}"`,
+        }),
+      ],
+    };
+  }
+  for (const path of paths) store.invalidate(path);
+  return outcome;
+}
+
+/** The file's text as written (BOM and CR-only line endings restored). */
 function withBom(doc: Document): string {
-  return doc.file.bom ? "\ufeff" + doc.file.text : doc.file.text;
+  const text = doc.file.cr ? doc.file.text.replaceAll("\n", "\r") : doc.file.text;
+  return doc.file.bom ? "\ufeff" + text : text;
 }
 
 /**
  * Write one changed file: check the disk still holds what the step read,
  * journal the original, then replace the file atomically.
  */
-async function writeChange(store: DocumentStore, journal: Journal, change: FileChange): Promise<void> {
+function writeChange(store: DocumentStore, journal: Journal, change: FileChange): void {
   const { abs } = store.workspace.resolve(change.path);
-  const expected = encodeSource(change.before.file.text, change.before.file.bom);
-  let disk: Uint8Array;
-  let mode: number | null;
+  const expected = encodeSource(change.before.file.text, change.before.file.bom, change.before.file.cr);
+  let disk: ConfinedFile | null;
   try {
-    mode = Deno.statSync(abs).mode;
-    disk = Deno.readFileSync(abs);
+    disk = readConfined(abs);
   } catch (err) {
+    if (err instanceof IssueError) throw err;
     throw new IssueError(
       error("file-unreadable", `Cannot read "${change.path}" before writing it: ${(err as Error).message}`, {
         file: change.path,
       }),
     );
   }
-  if (!sameBytes(disk, expected)) {
+  if (!disk || !sameBytes(disk.bytes, expected)) {
     throw new IssueError(
       error("file-changed-on-disk", `File "${change.path}" changed on disk while the plan ran`, {
         file: change.path,
@@ -197,15 +238,20 @@ async function writeChange(store: DocumentStore, journal: Journal, change: FileC
       }),
     );
   }
-  const bytes = encodeSource(change.after.file.text, change.after.file.bom);
+  const bytes = encodeSource(change.after.file.text, change.after.file.bom, change.after.file.cr);
   const n = countWrite();
-  journal.recordOriginal(change.path, abs);
+  journal.recordOriginal(change.path, abs, disk);
   const temp = tempPathFor(abs);
   journal.recordWrite(change.path, bytes, temp);
-  await maybePause(n, "journal");
-  await atomicWrite(abs, bytes, { mode, tempPath: temp, beforeRename: () => maybePause(n, "temp") });
-  store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode } }, true);
-  await maybePause(n, "rename");
+  maybePause(n, "journal");
+  atomicWrite(abs, bytes, {
+    mode: disk.mode,
+    owner: disk,
+    tempPath: temp,
+    beforeRename: () => maybePause(n, "temp"),
+  });
+  store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode: disk.mode } }, true);
+  maybePause(n, "rename");
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

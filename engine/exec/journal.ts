@@ -6,11 +6,17 @@
  * Layout (one directory per repository, see `state_dir.ts`):
  *
  * ```
- * journal-<hash>/meta.json                {repo, pid, created, version}
+ * journal-<hash>/meta.json                {repo, pid, pid_start, created, version}
  * journal-<hash>/000001.bytes             original bytes of a file
  * journal-<hash>/000001-original.json     {kind, path, mode, existed, sha256}
  * journal-<hash>/000002-write.json        {kind, path, sha256, temp}
  * ```
+ *
+ * The directory is also the lock of the repository: it is prepared aside
+ * and renamed into place whole, so it never exists without the pid of its
+ * owner. A journal whose owner still runs (same pid, same start time) is
+ * `journal-busy`: another plan is running, and neither a new plan nor a
+ * rollback (forced or not) touches its files.
  *
  * Order of a write: the original's bytes, then its record (both fsync'd, the
  * record renamed into place so it is never half-written), then a `write`
@@ -35,6 +41,7 @@ import { error, fail, type Issue, IssueError } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
 import { VERSION } from "../../version.ts";
 import { atomicWrite, syncDirectory, writeFileDurable } from "./atomic_write.ts";
+import { type ConfinedFile, inDirectory, readConfined, removeConfined, splitPath } from "./confined.ts";
 import { sha256Hex } from "../node_builtins.ts";
 import { journalDirFor, stateHome } from "./state_dir.ts";
 
@@ -42,6 +49,9 @@ interface OriginalRecord {
   kind: "original";
   path: string;
   mode: number | null;
+  /** Owner and group (absent in journals of older versions). */
+  uid?: number | null;
+  gid?: number | null;
   existed: boolean;
   sha256: string | null;
   bytes: string | null;
@@ -105,20 +115,41 @@ export class Journal {
   private static create(workspace: Workspace, dir: string): Journal {
     Deno.mkdirSync(stateHome(), { recursive: true });
     sweepCommitted(dir);
-    for (let attempt = 0;; attempt++) {
-      try {
-        Deno.mkdirSync(dir);
-        break;
-      } catch (err) {
-        if (!(err instanceof Deno.errors.AlreadyExists) || attempt > 0) throw err;
-        const existing = readJournalDir(dir);
-        if (existing.records.some((record) => record.kind === "original")) failPending(workspace);
-        assertNotBusy(existing.meta, dir);
-        Deno.removeSync(dir, { recursive: true });
+    // The journal directory is the lock: it appears whole, with its owner's
+    // pid in meta.json, through one rename of a prepared directory (rename
+    // onto a non-empty directory fails), so a second plan never sees a
+    // journal without its owner.
+    const fresh = `${dir}.new-${Deno.pid}-${Date.now()}`;
+    Deno.mkdirSync(fresh);
+    try {
+      const meta: JournalMeta = {
+        repo: workspace.root,
+        pid: Deno.pid,
+        pid_start: processStart(Deno.pid),
+        created: new Date().toISOString(),
+        version: VERSION,
+      };
+      writeJsonDurable(fresh, "meta.json", meta);
+      for (let attempt = 0;; attempt++) {
+        try {
+          Deno.renameSync(fresh, dir);
+          break;
+        } catch (err) {
+          if (!exists(dir)) throw err;
+          const existing = readJournalDir(dir);
+          assertNotBusy(existing.meta, dir);
+          if (existing.records.some((record) => record.kind === "original")) failPending(workspace);
+          if (attempt > 0) throw err;
+          // An empty journal of a process that died before its first write.
+          discardJournalDir(dir);
+        }
       }
+    } catch (err) {
+      try {
+        Deno.removeSync(fresh, { recursive: true });
+      } catch { /* renamed into place, or never made */ }
+      throw err;
     }
-    const meta = { repo: workspace.root, pid: Deno.pid, created: new Date().toISOString(), version: VERSION };
-    writeJsonDurable(dir, "meta.json", meta);
     syncDirectory(stateHome());
     return new Journal(workspace, dir);
   }
@@ -129,20 +160,14 @@ export class Journal {
   }
 
   /**
-   * Save the current bytes and mode of `path` (at `abs`) as its original,
-   * durably, unless already saved in this plan. Must run before the first
-   * write of the file.
+   * Save the current bytes, mode and owner of `path` (at `abs`, or as the
+   * caller just read them: `current`) as its original, durably, unless
+   * already saved in this plan. Must run before the first write of the file.
    */
-  recordOriginal(path: string, abs: string): Uint8Array | null {
+  recordOriginal(path: string, abs: string, current?: ConfinedFile | null): Uint8Array | null {
     if (this.originals.has(path)) return null;
-    let bytes: Uint8Array | null = null;
-    let mode: number | null = null;
-    try {
-      mode = Deno.statSync(abs).mode;
-      bytes = Deno.readFileSync(abs);
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
+    const file = current === undefined ? readConfined(abs) : current;
+    const bytes = file?.bytes ?? null;
     const id = this.next();
     let bytesName: string | null = null;
     if (bytes) {
@@ -152,7 +177,9 @@ export class Journal {
     const record: OriginalRecord = {
       kind: "original",
       path,
-      mode,
+      mode: file?.mode ?? null,
+      uid: file?.uid ?? null,
+      gid: file?.gid ?? null,
       existed: bytes !== null,
       sha256: bytes ? sha256(bytes) : null,
       bytes: bytesName,
@@ -174,8 +201,8 @@ export class Journal {
   }
 
   /** Undo every journaled change (see the module notes); clears the journal unless a conflict remains. */
-  async rollback(options: { force?: boolean } = {}): Promise<RollbackReport> {
-    return await replayJournal(this.workspace, this.dir, options);
+  rollback(options: { force?: boolean } = {}): Promise<RollbackReport> {
+    return settled(() => replayJournal(this.workspace, this.dir, options));
   }
 
   private next(): string {
@@ -198,6 +225,8 @@ export function checkJournal(workspace: Workspace): void {
       hint: "set XDG_STATE_HOME to a writable directory outside the repository",
     });
   }
+  if (!exists(dir)) return;
+  assertNotBusy(readJournalDir(dir).meta, dir);
   if (hasPendingJournal(workspace)) failPending(workspace);
 }
 
@@ -205,6 +234,15 @@ function failPending(workspace: Workspace): never {
   fail("journal-pending", `An earlier plan on "${workspace.root}" did not finish: its journal is pending`, {
     hint: `run "graphplan rollback --repo ${workspace.root}" to restore its files, then retry`,
   });
+}
+
+/** The pid of the GraphPlan process applying a plan on `workspace` right now, or null. */
+export function runningPlanPid(workspace: Workspace): number | null {
+  try {
+    return liveOwner(readJournalDir(journalDirFor(workspace.root)).meta);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a journal is pending for `workspace` (a plan that did not finish). */
@@ -220,10 +258,23 @@ export function hasPendingJournal(workspace: Workspace): boolean {
  * `graphplan rollback`: restore the files of the repository's pending
  * journal, if any. With no journal the report says `nothing_to_do`.
  */
-export async function rollbackRepository(
+export function rollbackRepository(
   workspace: Workspace,
   options: { force?: boolean } = {},
 ): Promise<RollbackReport> {
+  return settled(() => rollbackNow(workspace, options));
+}
+
+/** `fn`'s result as a promise, its throw as a rejection. */
+function settled<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function rollbackNow(workspace: Workspace, options: { force?: boolean }): RollbackReport {
   const dir = journalDirFor(workspace.root);
   sweepCommitted(dir);
   try {
@@ -231,16 +282,12 @@ export async function rollbackRepository(
   } catch {
     return { success: true, nothing_to_do: true, restored: [], errors: [], warnings: [] };
   }
-  const { meta } = readJournalDir(dir);
-  if (!options.force) assertNotBusy(meta, dir);
-  return await replayJournal(workspace, dir, options);
+  // Even with --force: restoring under a running plan would clobber its writes.
+  assertNotBusy(readJournalDir(dir).meta, dir);
+  return replayJournal(workspace, dir, options);
 }
 
-async function replayJournal(
-  workspace: Workspace,
-  dir: string,
-  options: { force?: boolean },
-): Promise<RollbackReport> {
+function replayJournal(workspace: Workspace, dir: string, options: { force?: boolean }): RollbackReport {
   const { records } = readJournalDir(dir);
   const errors: Issue[] = [];
   const restored: string[] = [];
@@ -259,9 +306,10 @@ async function replayJournal(
   for (const temp of temps) {
     try {
       // Only GraphPlan's own temporary names are ever removed.
-      if (/\/\.[^/]+\.graphplan-\d+-\d+\.tmp$/.test(temp)) Deno.removeSync(temp);
-    } catch { /* never created, or already renamed */ }
+      if (/\/\.[^/]+\.graphplan-\d+-\d+\.tmp$/.test(temp)) removeConfined(temp);
+    } catch { /* never created, already renamed, or its directory is gone */ }
   }
+  removeStaleTemps(workspace, [...originals.keys()]);
   for (const [path, record] of originals) {
     try {
       const original = record.bytes ? Deno.readFileSync(`${dir}/${record.bytes}`) : null;
@@ -274,14 +322,13 @@ async function replayJournal(
         continue;
       }
       const { abs } = workspace.resolve(path);
-      const current = readOrNull(abs);
+      const now = readConfined(abs);
+      const current = now?.bytes ?? null;
       const currentSha = current ? sha256(current) : null;
       if (currentSha === record.sha256) {
-        if (
-          original && record.mode !== null &&
-          ((Deno.statSync(abs).mode ?? 0) & 0o7777) !== (record.mode & 0o7777)
-        ) {
-          Deno.chmodSync(abs, record.mode & 0o7777);
+        if (original && record.mode !== null && ((now?.mode ?? 0) & 0o7777) !== (record.mode & 0o7777)) {
+          const { dir, base } = splitPath(abs);
+          inDirectory(dir, () => Deno.chmodSync(base, record.mode! & 0o7777));
         }
         continue;
       }
@@ -299,8 +346,12 @@ async function replayJournal(
         );
         continue;
       }
-      if (original) await atomicWrite(abs, original, { mode: record.mode });
-      else if (current) Deno.removeSync(abs);
+      if (original) {
+        atomicWrite(abs, original, {
+          mode: record.mode,
+          owner: { uid: record.uid ?? null, gid: record.gid ?? null },
+        });
+      } else if (current) removeConfined(abs);
       restored.push(path);
     } catch (err) {
       const issues = err instanceof IssueError ? err.issues : [
@@ -319,18 +370,54 @@ async function replayJournal(
   };
 }
 
-function readOrNull(abs: string): Uint8Array | null {
+/**
+ * Remove temporary files that GraphPlan processes which are no longer
+ * running left beside the journaled files (a kill during a rollback's own
+ * atomic write leaves one that no journal record names).
+ */
+function removeStaleTemps(workspace: Workspace, paths: readonly string[]): void {
+  const dirs = new Map<string, Set<string>>();
+  for (const path of paths) {
+    let abs: string;
+    try {
+      abs = workspace.resolve(path).abs;
+    } catch {
+      continue;
+    }
+    const { dir, base } = splitPath(abs);
+    if (!dirs.has(dir)) dirs.set(dir, new Set());
+    dirs.get(dir)!.add(base);
+  }
+  for (const [dir, bases] of dirs) {
+    try {
+      inDirectory(dir, () => {
+        for (const entry of Deno.readDirSync(".")) {
+          const match = /^\.(.+)\.graphplan-(\d+)-\d+\.tmp$/.exec(entry.name);
+          if (!match || !entry.isFile || !bases.has(match[1])) continue;
+          const pid = Number(match[2]);
+          if (pid !== Deno.pid && !processAlive(pid)) Deno.removeSync(entry.name);
+        }
+      });
+    } catch { /* the directory is gone or changed: nothing of ours to remove there */ }
+  }
+}
+
+function exists(path: string): boolean {
   try {
-    return Deno.readFileSync(abs);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
-    throw err;
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
 interface JournalMeta {
   repo?: string;
   pid?: number;
+  /** The owner's start time (clock ticks since boot), so a reused pid is not taken for it. */
+  pid_start?: number | null;
+  created?: string;
+  version?: string;
 }
 
 function readJournalDir(dir: string): { meta: JournalMeta | null; records: JournalRecord[] } {
@@ -360,23 +447,47 @@ function readJournalDir(dir: string): { meta: JournalMeta | null; records: Journ
   return { meta, records };
 }
 
-function assertNotBusy(meta: JournalMeta | null, dir: string): void {
+/** The pid of a journal's owner when it is another process that still runs (same start time), else null. */
+function liveOwner(meta: JournalMeta | null): number | null {
   const pid = meta?.pid;
-  if (typeof pid === "number" && pid !== Deno.pid && processAlive(pid)) {
-    fail("journal-busy", `Another GraphPlan process (pid ${pid}) is editing this repository`, {
-      hint: `wait for it to finish; its journal is "${dir}"`,
-    });
-  }
+  if (typeof pid !== "number" || pid === Deno.pid || !processAlive(pid)) return null;
+  const start = processStart(pid);
+  if (typeof meta?.pid_start === "number" && start !== null && start !== meta.pid_start) return null;
+  return pid;
+}
+
+function assertNotBusy(meta: JournalMeta | null, dir: string): void {
+  const pid = liveOwner(meta);
+  if (pid === null) return;
+  fail(
+    "journal-busy",
+    `Another plan is running on this repository: GraphPlan process ${pid} is applying it`,
+    {
+      hint: `wait for process ${pid} to finish (its journal is "${dir}"); do not roll back under it`,
+    },
+  );
 }
 
 /** Whether process `pid` runs (Linux /proc; elsewhere every journal counts as stale). */
 function processAlive(pid: number): boolean {
+  const stat = procStat(pid);
+  // A zombie (killed, not yet reaped) is not alive.
+  return stat !== null && stat[0] !== "Z";
+}
+
+/** Process `pid`'s start time in clock ticks since boot (field 22 of /proc/PID/stat), or null. */
+function processStart(pid: number): number | null {
+  const value = Number(procStat(pid)?.[19]);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** The fields of /proc/PID/stat after the command name (state first), or null. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // A zombie (killed, not yet reaped) is not alive.
-    return !/^\d+ \(.*\) Z /.test(stat);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -402,13 +513,19 @@ function discardJournalDir(dir: string): void {
   Deno.removeSync(aside, { recursive: true });
 }
 
-/** Remove journals of `dir` that were committed but not yet deleted (a crash during commit). */
+/**
+ * Remove journals of `dir` that were committed but not yet deleted (a crash
+ * during commit), and journals a dead process was preparing.
+ */
 function sweepCommitted(dir: string): void {
   const parent = dir.slice(0, dir.lastIndexOf("/"));
   const prefix = dir.slice(dir.lastIndexOf("/") + 1) + ".done-";
   try {
     for (const entry of Deno.readDirSync(parent)) {
-      if (entry.name.startsWith(prefix)) Deno.removeSync(`${parent}/${entry.name}`, { recursive: true });
+      const fresh = new RegExp(`^${dir.slice(dir.lastIndexOf("/") + 1)}\\.new-(\\d+)-`).exec(entry.name);
+      if (entry.name.startsWith(prefix) || (fresh && !processAlive(Number(fresh[1])))) {
+        Deno.removeSync(`${parent}/${entry.name}`, { recursive: true });
+      }
     }
   } catch { /* no state directory yet */ }
 }

@@ -3,7 +3,8 @@
  * per-repository journal directory under `$XDG_STATE_HOME/graphplan/` (or
  * `~/.local/state/graphplan/`), named by a hash of the repository's real
  * path. A `meta.json` inside names the repository, so a person looking at
- * the state directory can tell which journal is whose.
+ * the state directory can tell which journal is whose. A state directory
+ * inside the repository, by its name or through a symlink, is refused.
  *
  * @module
  */
@@ -35,10 +36,31 @@ export function stateHome(): string {
 export function journalDirFor(root: string): string {
   const key = sha256Hex(root).slice(0, 24);
   const dir = `${stateHome()}/journal-${key}`;
-  if (dir === root || dir.startsWith(root + "/")) {
+  const real = realPathOfNearest(dir);
+  if ([dir, real].some((path) => path === root || path.startsWith(root + "/"))) {
     fail("state-dir-inside-repo", `The state directory "${dir}" is inside the repository "${root}"`, {
       hint: "set XDG_STATE_HOME to a directory outside the repository",
     });
   }
   return dir;
+}
+
+/**
+ * The real path `path` has or will have: its nearest existing ancestor with
+ * symlinks resolved, plus the rest (so a state directory reached through a
+ * symlink into the repository is recognised before it is created).
+ */
+function realPathOfNearest(path: string): string {
+  let probe = path;
+  let rest = "";
+  for (;;) {
+    try {
+      return Deno.realPathSync(probe) + rest;
+    } catch {
+      const slash = probe.lastIndexOf("/");
+      if (slash <= 0) return path;
+      rest = probe.slice(slash) + rest;
+      probe = probe.slice(0, slash);
+    }
+  }
 }

@@ -11,8 +11,13 @@
  *   after the temporary file is complete (the file untouched, a temporary file
  *   beside it), or after the rename (the file replaced).
  *
+ * - `GRAPHPLAN_TEST_PAUSE_MS=MS`: pause that long instead of an hour, then go
+ *   on (a test interrupts the orchestrator while its helper is mid-plan).
+ * - `GRAPHPLAN_TEST_PAUSE_MARKER=FILE`: create FILE when the pause starts (a
+ *   helper's stderr is not the test's to read).
+ *
  * When pausing, the process prints `graphplan-test: paused at write N (STAGE)`
- * on stderr and sleeps for an hour.
+ * on stderr and sleeps for an hour (or `GRAPHPLAN_TEST_PAUSE_MS`).
  *
  * @module
  */
@@ -35,11 +40,37 @@ export function countWrite(): number {
   return ++writes;
 }
 
-/** Pause forever-ish if the test hook asks for `stage` of write `n`. */
-export async function maybePause(n: number, stage: PauseStage): Promise<void> {
+/**
+ * Pause forever-ish if the test hook asks for `stage` of write `n`. The
+ * pause blocks the whole process (no other code runs meanwhile), as a
+ * process stopped at that instruction would be.
+ */
+export function maybePause(n: number, stage: PauseStage): void {
   const target = Number(env("GRAPHPLAN_TEST_PAUSE_AFTER_WRITE"));
   if (!Number.isInteger(target) || target !== n) return;
   if ((env("GRAPHPLAN_TEST_PAUSE_STAGE") || "rename") !== stage) return;
-  await Deno.stderr.write(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
-  await new Promise((resolve) => setTimeout(resolve, 3_600_000));
+  Deno.stderr.writeSync(new TextEncoder().encode(`graphplan-test: paused at write ${n} (${stage})\n`));
+  const marker = env("GRAPHPLAN_TEST_PAUSE_MARKER");
+  if (marker) Deno.writeTextFileSync(marker, `${Deno.pid}\n`);
+  const ms = Number(env("GRAPHPLAN_TEST_PAUSE_MS") || 3_600_000);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+let throwAfterStep: number | undefined;
+
+/**
+ * Make the executor throw a `RangeError` (as a step that overflows the
+ * stack or an array would) once step `step` (0-based) has written its
+ * files; `undefined` turns it off. Subprocesses read
+ * `GRAPHPLAN_TEST_THROW_AFTER_STEP` instead.
+ */
+export function setThrowAfterStep(step: number | undefined): void {
+  throwAfterStep = step;
+}
+
+/** Throw if the test hook asks for it after step `step`. */
+export function maybeThrow(step: number): void {
+  const fromEnv = env("GRAPHPLAN_TEST_THROW_AFTER_STEP");
+  const target = throwAfterStep ?? (fromEnv ? Number(fromEnv) : undefined);
+  if (target === step) throw new RangeError(`graphplan-test: injected failure after step ${step}`);
 }

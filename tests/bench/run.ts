@@ -21,6 +21,7 @@ import { maybeRunWorker } from "../../engine/parse/pool.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
 import { fuzzSection } from "./fuzz.ts";
+import { faultsSection } from "./faults.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
 import { poolSection } from "./pool.ts";
@@ -39,6 +40,7 @@ export const SECTIONS: BenchSection[] = [
   execSection,
   helperOverheadSection,
   fuzzSection,
+  faultsSection,
 ];
 
 /** The shape of results.json. */

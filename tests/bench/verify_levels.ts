@@ -22,6 +22,7 @@ import { Workspace } from "../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus, materialize } from "../_support/corpus.ts";
 import type { BenchSection } from "./context.ts";
 import { round, rowAtMost } from "./stats.ts";
+import { mulberry32 as random } from "../_support/random.ts";
 
 /** Figures of one benchmark run, in milliseconds. */
 export interface VerifyLevelsFigures {
@@ -38,18 +39,6 @@ interface Generated {
   kind: string;
   edits: TextEdit[];
   replacedKinds?: (string | undefined)[];
-}
-
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function nodesOfType(doc: Document, type: string): Node[] {

@@ -77,22 +77,14 @@ export async function sampleRepo(): Promise<{
   };
 }
 
+/** The `deno` arguments that run `graphplan run ARGS` from the sources. */
+export function graphplanRunArgs(args: string[]): string[] {
+  return ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), "run", ...args];
+}
+
 /** `graphplan run ARGS` from the sources, as a subprocess. */
 export function graphplanRun(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  return run(
-    [
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--config",
-      join(ROOT, "deno.json"),
-      join(ROOT, "main.ts"),
-      "run",
-      ...args,
-    ],
-    options.cwd ?? ROOT,
-    options.env,
-  );
+  return run([Deno.execPath(), ...graphplanRunArgs(args)], options.cwd ?? ROOT, options.env);
 }
 
 /** An OpenAI reply calling bash with `command`. */

@@ -50,7 +50,8 @@ function checkRecord(record: EditRecord, path: string, step: number): Issue[] {
   }
   record.edits.forEach((edit, index) => {
     const replaced = record.replacedKinds?.[index];
-    if (!replaced || edit.replacement.trim() === "") return;
+    // Replacing an empty node (the module of an empty file) inserts code: there is no kind to keep.
+    if (!replaced || edit.replacement.trim() === "" || edit.start === edit.end) return;
     let start = afterStart.get(index)!;
     let end = start + edit.replacement.length;
     while (start < end && /\s/.test(text[start])) start++;

@@ -467,3 +467,62 @@ Deno.test("agent: a helper without verify_plan is verified by a dry run of execu
     await ctx.cleanup();
   }
 });
+
+Deno.test("agent: a failed execution is called rolled back only when it was; a helper that died is asked to roll back", async () => {
+  for (const rollbackWorks of [true, false]) {
+    const ctx = await setup(["agent.max_plan_revisions=2"]);
+    try {
+      const model = new ScriptedModel([
+        { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+        { command: planCommand(ctx.planPath) },
+        { command: planCommand(ctx.planPath) },
+        { command: SUBMIT },
+      ]);
+      const { helper, calls } = fakeHelper(ctx.repo, []);
+      let executions = 0;
+      const dying: Helper = {
+        call: (method, params) => {
+          if (method === "execute_plan" && executions++ === 0) {
+            // The helper was killed mid-plan: no answer, nothing said about the files.
+            return Promise.reject(new HelperError('Helper call "execute_plan" failed: the helper exited'));
+          }
+          if (method === "rollback") {
+            calls.push({ method, params });
+            return rollbackWorks
+              ? Promise.resolve({
+                success: true,
+                nothing_to_do: false,
+                restored: ["shop/order.py"],
+                errors: [],
+              })
+              : Promise.reject(
+                new HelperError('Helper refused "rollback"', [{
+                  code: "rollback-conflict",
+                  severity: "error",
+                  message: 'File "shop/order.py" changed on disk after GraphPlan wrote it: not restored',
+                }]),
+              );
+          }
+          return helper.call(method, params);
+        },
+        close: () => helper.close(),
+      };
+      const { result, saved } = await runAgent(ctx.config, model, dying, ctx.root);
+      assert.ok(calls.some((call) => call.method === "rollback"), "the agent asked for a rollback");
+      const execute = saved.info.phases.find((p) => p.name === "execute")!;
+      const told = model.received[2].at(-1)!.content;
+      if (rollbackWorks) {
+        assert.equal(execute.status, "rolled_back");
+        assert.match(told, /rolled back/);
+        assert.equal(result.exitStatus, "Submitted");
+      } else {
+        assert.equal(execute.status, "not_restored");
+        assert.doesNotMatch(told, /rolled back|repository is unchanged/);
+        assert.match(told, /could not be restored/);
+        assert.equal(result.exitStatus, "FallbackSubmitted");
+      }
+    } finally {
+      await ctx.cleanup();
+    }
+  }
+});

@@ -147,3 +147,50 @@ export function dispatchSkip(): Promise<string | undefined> {
   })();
   return dispatchProbe;
 }
+
+/** Options of {@linkcode pausedRunner}. */
+export interface PausedRunnerOptions {
+  /** The 1-based write to pause at. */
+  write: number;
+  /** `journal`, `temp` or `rename` (default `rename`). */
+  stage?: string;
+  /** More environment (XDG_STATE_HOME is this process's private one unless given). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Start `_fault_runner.ts` on the plan in `planFile` over `repo` and return
+ * it once it is paused at the chosen write (its stderr read up to the pause
+ * message, then closed). The caller kills it.
+ */
+export async function pausedRunner(
+  repo: string,
+  planFile: string,
+  options: PausedRunnerOptions,
+): Promise<Deno.ChildProcess> {
+  const stage = options.stage ?? "rename";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./_fault_runner.ts", import.meta.url).pathname, repo, planFile],
+    env: {
+      XDG_STATE_HOME: STATE_HOME,
+      NO_COLOR: "1",
+      GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: String(options.write),
+      GRAPHPLAN_TEST_PAUSE_STAGE: stage,
+      ...options.env,
+    },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes(`paused at write ${options.write} (${stage})`)) {
+    const { value, done } = await reader.read();
+    if (done) {
+      await child.status;
+      throw new Error(`the runner did not pause at write ${options.write} (${stage}): ${seen}`);
+    }
+    seen += value;
+  }
+  await reader.cancel();
+  return child;
+}

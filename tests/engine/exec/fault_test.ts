@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { git, GIT_SKIP, gitInit, makeRepo, snapshot, STATE_HOME } from "./_support.ts";
+import { git, GIT_SKIP, gitInit, makeRepo, pausedRunner, snapshot, STATE_HOME } from "./_support.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 
 const RUNNER = new URL("./_fault_runner.ts", import.meta.url).pathname;
@@ -44,23 +44,9 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 
 /** Run the plan in a subprocess, pause it at write `n`/`stage`, and SIGKILL it there. */
 async function killAt(dir: string, planFile: string, n: number, stage: string): Promise<void> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", RUNNER, dir, planFile],
-    env: env({ GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: String(n), GRAPHPLAN_TEST_PAUSE_STAGE: stage }),
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("graphplan-test: paused")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
+  const child = await pausedRunner(dir, planFile, { write: n, stage });
   child.kill("SIGKILL");
   const status = await child.status;
-  await reader.cancel();
-  assert.ok(seen.includes(`paused at write ${n} (${stage})`), `the runner did not pause: ${seen}`);
   assert.equal(status.signal, "SIGKILL");
 }
 

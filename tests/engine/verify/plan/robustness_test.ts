@@ -11,17 +11,7 @@ import type { Issue } from "../../../../engine/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { AUTH, authRepo, CORPUS_SKIP, hashTree, verifyIn } from "./_support.ts";
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from "../../../_support/random.ts";
 
 const BASE = (): Record<string, unknown>[] => [
   { op: "add_import", params: { file: AUTH, import_statement: "import secrets" } },

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { makeRepo, snapshot } from "./_support.ts";
+import { runTestStep } from "./_test_operator.ts";
+import { atomicWrite } from "../../../engine/exec/atomic_write.ts";
+import { readConfined } from "../../../engine/exec/confined.ts";
+import { executePlan, hasPendingJournal, rollbackRepository } from "../../../engine/exec/mod.ts";
+import { IssueError } from "../../../engine/issue.ts";
+import { DocumentStore } from "../../../engine/parse/documents.ts";
+import { Workspace } from "../../../engine/workspace.ts";
+import { swapDuringApply } from "../../_support/fault_trials.ts";
+
+const SERVICE = Deno.readFileSync(new URL("../../fixtures/sample_project/app/service.py", import.meta.url));
+
+/** A repository with app/service.py and an outside folder holding a file of the same name. */
+function repoAndOutside(): { dir: string; outside: string } {
+  const dir = makeRepo({ "app/service.py": SERVICE, "main.py": "import app\n" });
+  const outside = makeRepo({ "service.py": SERVICE });
+  return { dir, outside };
+}
+
+function swap(dir: string, outside: string): void {
+  Deno.renameSync(`${dir}/app`, `${dir}/app.real`);
+  Deno.symlinkSync(outside, `${dir}/app`);
+}
+
+function unswap(dir: string): void {
+  Deno.removeSync(`${dir}/app`);
+  Deno.renameSync(`${dir}/app.real`, `${dir}/app`);
+}
+
+Deno.test("a directory swapped for a symlink before the write is refused: nothing written anywhere", () => {
+  const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
+  const outsideBefore = snapshot(outside);
+  // Resolved while app/ was real, written after the swap: what a racing process does.
+  const abs = Workspace.open(dir).resolve("app/service.py").abs;
+  swap(dir, outside);
+  assert.throws(
+    () => atomicWrite(abs, new TextEncoder().encode("x = 1\n")),
+    (err: unknown) => err instanceof IssueError && err.issues[0].code === "path-changed",
+  );
+  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
+  unswap(dir);
+  assert.deepEqual(snapshot(dir), before, "the file is untouched, no temporary file left");
+});
+
+Deno.test("a directory swapped during the write keeps receiving it: the new symlink is never followed", () => {
+  const { dir, outside } = repoAndOutside();
+  const outsideBefore = snapshot(outside);
+  const bytes = new TextEncoder().encode("x = 1\n");
+  // Swapped between the temporary file and the rename: both happen in the directory that was checked.
+  atomicWrite(`${dir}/app/service.py`, bytes, { beforeRename: () => swap(dir, outside) });
+  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
+  assert.deepEqual(
+    Deno.readFileSync(`${dir}/app.real/service.py`),
+    bytes,
+    "written in the checked directory",
+  );
+  unswap(dir);
+  assert.deepEqual([...snapshot(dir).keys()].sort(), ["app/service.py", "main.py"], "no temporary file left");
+});
+
+Deno.test("a failed write inside the checked directory removes its temporary file there", () => {
+  const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
+  assert.throws(() =>
+    atomicWrite(`${dir}/app/service.py`, new TextEncoder().encode("x = 1\n"), {
+      beforeRename: () => {
+        swap(dir, outside);
+        throw new Error("disk full");
+      },
+    }), /disk full/);
+  unswap(dir);
+  assert.deepEqual(snapshot(dir), before);
+  assert.deepEqual([...snapshot(outside).keys()], ["service.py"]);
+});
+
+Deno.test("a symlink put in a file's place is refused by a confined read, not followed", () => {
+  const { dir, outside } = repoAndOutside();
+  Deno.removeSync(`${dir}/app/service.py`);
+  Deno.symlinkSync(`${outside}/service.py`, `${dir}/app/service.py`);
+  assert.throws(
+    () => readConfined(`${dir}/app/service.py`),
+    (err: unknown) => err instanceof IssueError && err.issues[0].code === "path-changed",
+  );
+});
+
+Deno.test("a plan whose directory is swapped mid-plan fails, writes nothing outside, and rolls back after", async () => {
+  const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
+  const outsideBefore = snapshot(outside);
+  const ws = Workspace.open(dir);
+  const result = await executePlan(new DocumentStore(ws), [
+    { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
+    { op: "replace", file: "main.py", old: "import app", new: "import app  # swapped next" },
+    { op: "swap" },
+    { op: "replace", file: "app/service.py", old: "class Orders", new: "class Orders2" },
+  ], {
+    runStep: (step, ctx) => {
+      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(dir, outside));
+      return runTestStep(step, ctx);
+    },
+  });
+  assert.equal(result.success, false);
+  assert.equal(result.failed_step, 3);
+  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside, not even by the rollback");
+  // The rollback inside the plan cannot reach app/ (it leads outside now): the journal is kept.
+  assert.equal(result.rolled_back, false);
+  assert.equal(hasPendingJournal(ws), true);
+  unswap(dir);
+  const report = await rollbackRepository(ws);
+  assert.equal(report.success, true, JSON.stringify(report.errors));
+  assert.deepEqual(snapshot(dir), before);
+});
+
+Deno.test("swaps from a second process during real applies: nothing escapes, nothing lost (sample)", async () => {
+  const tmp = Deno.makeTempDirSync({ prefix: "graphplan-swap-" });
+  try {
+    const tally = await swapDuringApply({ trials: 4, seed: 19, tmp });
+    assert.equal(tally.trials, 4);
+    assert.deepEqual(tally.failures, []);
+    assert.equal(tally.escaped_writes, 0);
+    assert.equal(tally.bytes_lost, 0);
+    assert.equal(tally.leftover_temps, 0);
+  } finally {
+    Deno.removeSync(tmp, { recursive: true });
+  }
+});
