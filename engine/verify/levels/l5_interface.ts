@@ -1,10 +1,12 @@
 /**
  * L5 interface compatibility (Python): when an edit changes a function's
  * signature (a parameter added without a default, removed, reordered) or
- * renames or deletes a function or method, its call sites in the file and
- * its importers elsewhere in the repository are checked, and each call that
- * fitted the old signature but not the new one (or uses a symbol that is
- * gone) is listed with its file and line.
+ * renames or deletes a method, its call sites in the file and its
+ * importers elsewhere in the repository are checked, and each call that
+ * fitted the old signature but not the new one (or uses a method that is
+ * gone) is listed with its file and line. A module-level function that is
+ * removed or renamed leaves dangling uses, which L3 reports as errors
+ * (`l3_dangling.ts`).
  *
  * Other files are found through `CheckEnv.store`: the workspace's Python
  * files whose text mentions the name (see `repo_files.ts`). A module-level
@@ -67,6 +69,8 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
     }));
   const dotted = moduleName(change.path);
   for (const item of changes) {
+    // a module-level function removed or renamed leaves dangling uses: L3's errors (`l3_dangling.ts`)
+    if (item.deleted && !item.className) continue;
     const what = item.deleted
       ? `"${clip(item.qualname)}" was ${item.renamedTo ? `renamed to "${clip(item.renamedTo)}"` : "removed"}`
       : `the signature of "${clip(item.qualname)}" changed`;
@@ -88,12 +92,6 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
       const doc = await env.store.get(path);
       const imports = importsFrom(doc, item.className ?? item.name, dotted, path);
       if (imports.length === 0) continue;
-      if (item.deleted && !item.className) {
-        for (const binding of imports) {
-          const node = doc.tree.rootNode.descendantForIndex(binding.start, binding.end)!;
-          report(path, node, `Import at "${path}:${binding.line}" breaks: ${what}`, item);
-        }
-      }
       const names = item.className ? [item.name] : imports.map((binding) => binding.name);
       for (const name of names) {
         for (const call of callSites(doc, name, item.className !== undefined, false)) {

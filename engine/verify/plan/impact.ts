@@ -28,6 +28,7 @@ import type { NormalizedStep } from "../../plan/mod.ts";
 import { definitionsIn } from "../levels/defs.ts";
 import { filesMentioning } from "../levels/repo_files.ts";
 import { graphOf, tryGet } from "./graphs.ts";
+import { moduleIs, submodule } from "../../analysis/modules.ts";
 
 /** One file a step changed. */
 export interface ChangedFile {
@@ -156,47 +157,5 @@ export function importsFrom(imp: GraphImport, target: string, name: string): boo
   if (imp.symbol === name || imp.symbol === "*") return moduleIs(imp.module, imp.file, target);
   if (imp.symbol === null) return moduleIs(imp.module, imp.file, target);
   // `from pkg import mod` then `mod.name`.
-  const joined = imp.module.endsWith(".") || imp.module.endsWith("/")
-    ? imp.module + imp.symbol
-    : `${imp.module}${isPathModule(imp.module) ? "/" : "."}${imp.symbol}`;
-  return moduleIs(joined, imp.file, target);
-}
-
-function isPathModule(module: string): boolean {
-  return module.includes("/") || module.startsWith("./") || module.startsWith("../");
-}
-
-/** Whether `module`, as written in `importer`, names the file `target`. */
-function moduleIs(module: string, importer: string, target: string): boolean {
-  const stem = target.replace(/\.[^./]+$/, "");
-  const names = [stem];
-  if (/\/(__init__|index|mod)$/.test(stem) || /^(__init__|index|mod)$/.test(stem)) {
-    names.push(stem.slice(0, Math.max(0, stem.lastIndexOf("/"))));
-  }
-  const importerDir = importer.includes("/") ? importer.slice(0, importer.lastIndexOf("/")) : "";
-  if (isPathModule(module)) {
-    if (!module.startsWith(".")) return false;
-    const resolved = normalize(`${importerDir}/${module}`).replace(/\.[^./]+$/, "");
-    return names.includes(resolved);
-  }
-  const dots = /^\.*/.exec(module)![0].length;
-  const rest = module.slice(dots).replaceAll(".", "/");
-  if (dots > 0) {
-    let base = importerDir;
-    for (let i = 1; i < dots; i++) base = base.includes("/") ? base.slice(0, base.lastIndexOf("/")) : "";
-    const resolved = normalize(rest ? `${base}/${rest}` : base);
-    return names.includes(resolved);
-  }
-  if (!rest) return false;
-  return names.some((candidate) => candidate === rest || candidate.endsWith(`/${rest}`));
-}
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return out.join("/");
+  return moduleIs(submodule(imp.module, imp.symbol), imp.file, target);
 }
