@@ -79,10 +79,10 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
       },
       {
         name: "scope",
-        kind: "string",
+        kind: "position",
         required: false,
         description:
-          '"file" (default) or "repository": a module-level name other files import (`from m import old`, `m.old`) is renamed there too, all files in one step; with "file" that case is an error.',
+          'file | repository: "repository" also renames a module-level name where other files import it (`from m import old`, `m.old`), all files in one step; with "file" (default) such a name is refused.',
       },
     ],
     example: {
