@@ -14,7 +14,8 @@
  *   (the analysis cannot tell which).
  *
  * Candidate files are the workspace's Python files whose current text (the
- * store's, so simulated edits count) contains one of the names; each is
+ * store's, so simulated edits count; texts read from disk are kept while
+ * their size and mtime stay the same) contains one of the names; each is
  * parsed and its import statements matched against `target` with
  * `moduleIs`. A bare absolute module (`import core`) matches only a file of
  * that name at the root, under `src/` or `lib/`, or beside the importer:
@@ -82,12 +83,13 @@ export async function importersOf(
   const root = store.workspace.root;
   for (const path of repoFiles(root, "python")) {
     if (path === target || options.exclude?.has(path)) continue;
-    let text: string;
+    let text: string | undefined;
     try {
-      text = changed.has(path) ? (await store.get(path)).file.text : Deno.readTextFileSync(`${root}/${path}`);
+      text = changed.has(path) ? (await store.get(path)).file.text : diskText(`${root}/${path}`);
     } catch {
       continue;
     }
+    if (text === undefined) continue;
     if (!names.some((name) => text.includes(name))) continue;
     let doc: Document;
     try {
@@ -99,6 +101,27 @@ export async function importersOf(
     if (uses.length > 0) out.push({ path, doc, uses });
   }
   return out;
+}
+
+/** File texts read from disk, by absolute path, with the size and mtime they were read at. */
+const texts = new Map<string, { stamp: string; text: string }>();
+const MAX_CACHED = 4000;
+
+/** The text of a file on disk, read again only when its size or mtime changed; undefined when unreadable. */
+function diskText(abs: string): string | undefined {
+  let stamp: string;
+  try {
+    const info = Deno.statSync(abs);
+    stamp = `${info.size}:${info.mtime?.getTime()}`;
+  } catch {
+    return undefined;
+  }
+  const known = texts.get(abs);
+  if (known?.stamp === stamp) return known.text;
+  const text = Deno.readTextFileSync(abs);
+  if (texts.size >= MAX_CACHED) texts.delete(texts.keys().next().value!);
+  texts.set(abs, { stamp, text });
+  return text;
 }
 
 /** Whether the module `module`, written in `importer`, is the file `target`. */

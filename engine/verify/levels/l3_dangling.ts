@@ -34,6 +34,7 @@ import type { Document, DocumentStore } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
+import { editSpans, type Span } from "./region.ts";
 import { bindingAt, referencesTo } from "../scope.ts";
 
 /** The codes whose final verdict `finalDangling` gives. */
@@ -44,7 +45,12 @@ const MAX_LISTED = 10;
 /** Step-level findings: dangling uses after one edit, as warnings until the plan is judged as a whole. */
 export async function checkDangling(change: FileChange, env: CheckEnv): Promise<Issue[]> {
   if (change.after.file.language !== "python") return [];
-  const issues = await danglingIssues(change.path, change.before, change.after, env.store);
+  const spans = editSpans(change.before, change.after, change.records);
+  const issues = await danglingIssues(
+    change.path,
+    { before: change.before, after: change.after, spans },
+    env.store,
+  );
   return issues.map((issue) => ({ ...issue, severity: "warning" as const, level: "L3", step: env.step }));
 }
 
@@ -68,7 +74,7 @@ export async function finalDangling(
     } catch {
       continue;
     }
-    for (const issue of await danglingIssues(path, before, after, final)) {
+    for (const issue of await danglingIssues(path, { before, after }, final)) {
       if (!DANGLING_CODES.has(issue.code)) continue;
       const name = subject(issue);
       const origin = stepWarnings.find((found) =>
@@ -104,12 +110,12 @@ function subject(issue: Issue): string | undefined {
 
 async function danglingIssues(
   path: string,
-  before: Document,
-  after: Document,
+  change: { before: Document; after: Document; spans?: readonly Span[] },
   store: DocumentStore,
 ): Promise<Issue[]> {
   const issues: Issue[] = [];
-  const lost = lostNames(before, after);
+  const after = change.after;
+  const lost = lostNames(change.before, after, change.spans);
   for (const { name, uses } of lost.dangling) {
     issues.push(error(
       "dangling-reference",

@@ -207,3 +207,30 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+Deno.test({
+  name: "dangling: removing a star import leaves the names only it supplied dangling; __all__ settles",
+  async fn() {
+    const dir = await repoWith({
+      "app/consts.py": "RED = 1\nBLUE = 2\n",
+      "app/paint.py":
+        "from .consts import *\n\n__all__ = ['paint', 'mix']\n\n\ndef paint():\n    return RED\n\n\ndef mix():\n    return paint()\n",
+    });
+    const star = await verifyIn(dir, [del("app/paint.py", { kind: "import", index: 0 })]);
+    assert.deepEqual(summary(star.errors), ["dangling-reference@0 app/paint.py:5"]);
+    assert.match(star.errors[0].message, /^Name "RED" /);
+    // deleting a listed function warns about __all__; removing it from __all__ in a later step settles that
+    const listed = await verifyIn(dir, [del("app/paint.py", { kind: "function", name: "mix" })]);
+    assert.deepEqual(listed.errors, []);
+    assert.deepEqual(listed.warnings.map((issue) => issue.code), ["export-removed"]);
+    const both = await verifyIn(dir, [
+      del("app/paint.py", { kind: "function", name: "mix" }),
+      {
+        op: "replace_code",
+        params: { file: "app/paint.py", pattern: "'paint', 'mix'", replacement: "'paint'" },
+      },
+    ]);
+    assert.deepEqual([...both.errors, ...both.warnings], []);
+    await Deno.remove(dir, { recursive: true });
+  },
+});
