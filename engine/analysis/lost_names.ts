@@ -33,7 +33,6 @@
 import { diffEdit, type Document } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import {
-  bindingAt,
   classifyName,
   moduleScope,
   occurrencesOf,
@@ -85,14 +84,15 @@ export function lostNames(before: Document, after: Document, spans?: readonly Ch
     }];
   }
   if (spans.length === 0) return out;
-  const beforeModule = moduleScope(before);
-  const afterModule = moduleScope(after);
+  // module scopes only when needed: building the new version's costs a walk of the module
+  const modules = () => ({ before: moduleScope(before), after: moduleScope(after) });
   const mapped = rangeMapper(spans);
   const seen = new Set<string>();
   for (const span of spans) {
     for (const { name, ranges } of candidates(before, after, span)) {
       if (seen.has(name)) continue;
       seen.add(name);
+      const { before: beforeModule, after: afterModule } = modules();
       const wasModuleLevel = beforeModule.bindings.has(name) || !!beforeModule.declaredGlobal?.has(name);
       const isModuleLevel = afterModule.bindings.has(name) || !!afterModule.declaredGlobal?.has(name);
       const gone = wasModuleLevel && !isModuleLevel;
@@ -110,7 +110,12 @@ export function lostNames(before: Document, after: Document, spans?: readonly Ch
       if (uses.length > 0) out.dangling.push({ name, uses });
     }
   }
-  if (beforeModule.starImport && !afterModule.starImport) out.dangling.push(...starSupplied(before, after));
+  // a removed star import (fewer `from m import *` lines than before)
+  const stars = (text: string) => text.match(/^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\*/gm)?.length ?? 0;
+  if (stars(after.file.text) < stars(before.file.text)) {
+    const { before: beforeModule, after: afterModule } = modules();
+    if (beforeModule.starImport && !afterModule.starImport) out.dangling.push(...starSupplied(before, after));
+  }
   return out;
 }
 
@@ -256,16 +261,7 @@ function bindingsIn(doc: Document, ranges: readonly Range[]): { name: string; ke
     const inImport = chain.some((level) => IMPORTS.has(level.type));
     if (role !== "binding" && !(role === "none" && inImport)) return false;
     const node = cursor.currentNode;
-    const found = bindingAt(doc, node);
-    if (!found) return false;
-    const scope = found.scope;
-    out.push(
-      scope.kind === "module" ? { name: node.text, key: "" } : {
-        name: node.text,
-        key: scopeKey(scopeChainAt(doc, scope.node), scope),
-        range: { from: scope.node.startIndex, to: scope.node.endIndex },
-      },
-    );
+    out.push({ name: node.text, ...bindingScope(node) });
     return false;
   };
   for (;;) {
@@ -286,6 +282,48 @@ function bindingsIn(doc: Document, ranges: readonly Range[]): { name: string; ke
       moved = cursor.gotoNextSibling();
     }
   }
+}
+
+const SCOPE_NODES = new Set([
+  "function_definition",
+  "class_definition",
+  "lambda",
+  "list_comprehension",
+  "set_comprehension",
+  "dictionary_comprehension",
+  "generator_expression",
+]);
+
+/**
+ * The scope a binding identifier binds in, read from its ancestors alone
+ * (no scope analysis, which would cost a walk of the new version's module):
+ * its key (the names of the enclosing functions and classes) and range
+ * (undefined: the module). A function's or class's own name binds outside
+ * it; a name the function declares `global` binds in the module.
+ */
+function bindingScope(id: Node): { key: string; range?: Range } {
+  let scope: Node | undefined;
+  for (let child: Node = id, up = id.parent; up; child = up, up = up.parent) {
+    if (!SCOPE_NODES.has(up.type)) continue;
+    const named = up.type === "function_definition" || up.type === "class_definition";
+    if (named && up.childForFieldName("name")?.id === child.id) continue;
+    scope = up;
+    break;
+  }
+  if (!scope) return { key: "" };
+  if (
+    scope.type === "function_definition" &&
+    new RegExp(`\\b(?:global|nonlocal)\\s[^\\n]*\\b${id.text}\\b`).test(scope.text)
+  ) {
+    return { key: "" };
+  }
+  const names: string[] = [];
+  for (let up: Node | null = scope; up; up = up.parent) {
+    if (up.type === "function_definition" || up.type === "class_definition") {
+      names.push(up.childForFieldName("name")?.text ?? "?");
+    }
+  }
+  return { key: names.reverse().join("."), range: { from: scope.startIndex, to: scope.endIndex } };
 }
 
 const IMPORTS = new Set(["import_statement", "import_from_statement"]);
@@ -319,16 +357,7 @@ function references(doc: Document, name: string, ranges?: readonly Range[]): Ref
     : occurrencesOf(doc, name);
   for (const { node, role } of occurrences) {
     if (role !== "reference") continue;
-    const chain = scopeChainAt(doc, node);
-    const key = chain
-      .map((scope) =>
-        scope.kind === "function" || scope.kind === "class"
-          ? scope.node.childForFieldName("name")?.text ?? "?"
-          : ""
-      )
-      .filter((part) => part !== "")
-      .reverse()
-      .join(".");
+    const key = scopeKey(scopeChainAt(doc, node));
     out.push({ node, key, resolution: resolveName(doc, name, node) });
   }
   return out;
