@@ -40,6 +40,7 @@ import {
   resolveName,
   roleOf,
   type Scope,
+  SCOPE_TYPES,
   scopeChainAt,
 } from "../verify/scope.ts";
 
@@ -284,16 +285,6 @@ function bindingsIn(doc: Document, ranges: readonly Range[]): { name: string; ke
   }
 }
 
-const SCOPE_NODES = new Set([
-  "function_definition",
-  "class_definition",
-  "lambda",
-  "list_comprehension",
-  "set_comprehension",
-  "dictionary_comprehension",
-  "generator_expression",
-]);
-
 /**
  * The scope a binding identifier binds in, read from its ancestors alone
  * (no scope analysis, which would cost a walk of the new version's module):
@@ -304,7 +295,7 @@ const SCOPE_NODES = new Set([
 function bindingScope(id: Node): { key: string; range?: Range } {
   let scope: Node | undefined;
   for (let child: Node = id, up = id.parent; up; child = up, up = up.parent) {
-    if (!SCOPE_NODES.has(up.type)) continue;
+    if (!SCOPE_TYPES.has(up.type)) continue;
     const named = up.type === "function_definition" || up.type === "class_definition";
     if (named && up.childForFieldName("name")?.id === child.id) continue;
     scope = up;
