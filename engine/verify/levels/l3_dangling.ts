@@ -10,7 +10,8 @@
  *   module-level name (`from m import name`) or reads it from the module
  *   (`m.name`), found through the import graph (`analysis/importers.ts`);
  *   an import guarded by `try: ... except ImportError:` is a fallback the
- *   file already has, not a break.
+ *   file already has, not a break, and a module that still has a star
+ *   import or a module-level `__getattr__` may supply the name anyway.
  *
  * Both are errors, judged on the plan as a whole: a step reports them as
  * warnings (a later step may restore the binding or update the uses), and
@@ -35,7 +36,7 @@ import type { Node } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 import { editSpans, type Span } from "./region.ts";
-import { bindingAt, referencesTo } from "../scope.ts";
+import { bindingAt, moduleScope, referencesTo } from "../scope.ts";
 
 /** The codes whose final verdict `finalDangling` gives. */
 export const DANGLING_CODES: ReadonlySet<string> = new Set(["dangling-reference", "dangling-import"]);
@@ -129,6 +130,9 @@ async function danglingIssues(
   }
   if (lost.removedModuleNames.length === 0) return issues;
   issues.push(...exportsRemoved(path, after, lost.removedModuleNames));
+  // a star import or a module `__getattr__` (PEP 562) may still supply the name to importers
+  const module = moduleScope(after);
+  if (module.starImport || module.bindings.has("__getattr__")) return issues;
   for (const importer of await importersOf(store, path, lost.removedModuleNames, { star: false })) {
     const byName = new Map<string, Node[]>();
     for (const use of importer.uses) {

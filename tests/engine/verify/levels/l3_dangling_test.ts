@@ -234,3 +234,23 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+Deno.test({
+  name: "dangling: a module __getattr__ may still supply a removed name to its importers",
+  async fn() {
+    const dir = await repoWith({
+      "pkg/compat.py": "OLD = 1\n\n\ndef __getattr__(name):\n    return 2\n",
+      "pkg/use.py": "from pkg.compat import OLD\n",
+    });
+    const result = await verifyIn(dir, [del("pkg/compat.py", { kind: "assignment", name: "OLD" })]);
+    assert.deepEqual(result.errors, []);
+    const plain = await repoWith({
+      "pkg/compat.py": "OLD = 1\n",
+      "pkg/use.py": "from pkg.compat import OLD\n",
+    });
+    const broken = await verifyIn(plain, [del("pkg/compat.py", { kind: "assignment", name: "OLD" })]);
+    assert.deepEqual(summary(broken.errors), ["dangling-import@0 pkg/use.py:1"]);
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(plain, { recursive: true });
+  },
+});
