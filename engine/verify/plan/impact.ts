@@ -13,7 +13,10 @@
  * (`filesMentioning`), whose imports are then read from their graphs. An
  * import counts when its module resolves to the edited file: dotted Python
  * modules (absolute, matched as a path suffix, or relative `.x`/`..x`) and
- * relative JS/TS paths.
+ * relative JS/TS paths. For a removed Python name, only the files that
+ * really import it or read it from the module (`analysis/importers.ts`)
+ * are kept: after a repository-wide rename, a file that imports the module
+ * and happens to spell the old name as a local is not an importer.
  *
  * `Step 1 (rename_symbol): 'helper_func' is imported by files not in this plan: "other.py", "test.py"`
  *
@@ -29,6 +32,7 @@ import { definitionsIn } from "../levels/defs.ts";
 import { filesMentioning } from "../levels/repo_files.ts";
 import { graphOf, tryGet } from "./graphs.ts";
 import { moduleIs, submodule } from "../../analysis/modules.ts";
+import { importersOf } from "../../analysis/importers.ts";
 
 /** One file a step changed. */
 export interface ChangedFile {
@@ -58,9 +62,17 @@ export class ImpactAnalyzer {
     for (const change of changes) {
       const language = change.after.file.language;
       for (const [name, how] of changedSymbols(change)) {
-        const importers = (await this.importers(change.path, name, language)).filter((file) =>
+        let importers = (await this.importers(change.path, name, language)).filter((file) =>
           !this.planFiles.has(file)
         );
+        if (how === "removed" && language === "python" && importers.length > 0) {
+          // keep the files that really import the name or read it from the module (a file that only
+          // imports the module and spells the name elsewhere, e.g. a local, is not one)
+          const users = new Set(
+            (await importersOf(this.store, change.path, [name])).map((found) => found.path),
+          );
+          importers = importers.filter((file) => users.has(file));
+        }
         if (importers.length === 0) continue;
         const list = importers.slice(0, 10).map((file) => `"${file}"`).join(", ");
         issues.push(warning(

@@ -14,7 +14,7 @@ import { executePlan, parsePlanSteps, type PlanResult } from "../../../../engine
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { PYTHON, PYTHON_SKIP, runPythonJson } from "../../../_support/python.ts";
-import { CORPUS_SKIP, corpusText, hashTree, repoWith } from "../../verify/plan/_support.ts";
+import { CORPUS_SKIP, corpusText, hashTree, repoWith, verifyIn } from "../../verify/plan/_support.ts";
 import "../../exec/_support.ts";
 
 const CLICK: Record<string, string> = {
@@ -141,6 +141,9 @@ Deno.test({
     const dir = await repoWith(CLICK);
     const before = await runPythonJson<Probe>(PROBE, dir);
     assert.ok(Object.values(before.imports).every((error) => error === null), JSON.stringify(before.imports));
+    // verify agrees, with nothing left to warn about: every importer is part of the step
+    const verified = await verifyIn(dir, rename({ new_name: "echo_line", scope: "repository" }));
+    assert.deepEqual([...verified.errors, ...verified.warnings], []);
     const result = await apply(dir, rename({ new_name: "echo_line", scope: "repository" }));
     assert.equal(result.success, true, JSON.stringify(result.errors));
     assert.deepEqual(result.files_changed.sort(), [
