@@ -78,9 +78,8 @@ import {
   sameBinding,
   type Scope,
 } from "../../verify/scope.ts";
-import { importersOf } from "../../analysis/importers.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
-import { importerEdits } from "./rename_imports.ts";
+import { importerEdits, importingPlaces } from "./rename_imports.ts";
 import type { TextEdit } from "../text_edit.ts";
 import { flagParam, locatedParam, stringParam } from "./params.ts";
 import { describe, unwrap } from "./units.ts";
@@ -494,11 +493,8 @@ async function otherFiles(
 ): Promise<Map<string, TextEdit[]>> {
   const { file, oldName, newName } = rename;
   if (rename.reach === "file") {
-    const importers = await importersOf(ctx.store, file, [oldName], { star: false });
-    if (importers.length === 0) return new Map();
-    const places = importers.flatMap((importer) =>
-      importer.uses.map((use) => `"${importer.path}:${use.line}"`)
-    );
+    const places = (await importingPlaces(ctx.store, file, oldName)).map((place) => `"${place}"`);
+    if (places.length === 0) return new Map();
     fail(
       "rename-imported-elsewhere",
       `Cannot rename "${oldName}" in "${file}" alone: other files use it: ${places.slice(0, 10).join(", ")}${

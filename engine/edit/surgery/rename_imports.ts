@@ -91,6 +91,26 @@ export async function importerEdits(
   return { edits, issues };
 }
 
+/**
+ * Where other files use `name` of `target` (`file:line`, in path order):
+ * its imports, `module.name` reads, and reads that only a star import of
+ * the module can supply. What a file-only rename would break.
+ */
+export async function importingPlaces(store: DocumentStore, target: string, name: string): Promise<string[]> {
+  const places: string[] = [];
+  for (const importer of await importersOf(store, target, [name])) {
+    for (const use of importer.uses) {
+      if (use.kind !== "star") places.push(`${importer.path}:${use.line}`);
+      else {
+        for (const node of starUses(importer.doc, name)) {
+          places.push(`${importer.path}:${node.startPosition.row + 1}`);
+        }
+      }
+    }
+  }
+  return places;
+}
+
 /** The identifiers of the variable an unaliased `from m import old` binds, and whether it is module-level. */
 function localBinding(
   doc: Document,

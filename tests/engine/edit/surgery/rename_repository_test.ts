@@ -272,3 +272,41 @@ print(json.dumps(out))
 });
 
 if (!PYTHON) console.log(`skipping the CPython checks of repository renames: ${PYTHON_SKIP}`);
+
+Deno.test({
+  name:
+    "repository rename: a star importer's uses count for the file scope's refusal and are renamed with the repository",
+  ignore: PYTHON_SKIP !== undefined,
+  async fn() {
+    const files = {
+      "lib/shapes.py": "def area(w, h):\n    return w * h\n",
+      "lib/report.py":
+        "from lib.shapes import *\n\n\ndef total(items):\n    return sum(area(w, h) for w, h in items)\n",
+    };
+    const plan = (scope?: string) => [{
+      op: "rename_identifier",
+      params: {
+        target: { file: "lib/shapes.py", kind: "function", name: "area" },
+        new_name: "surface",
+        ...(scope ? { scope } : {}),
+      },
+    }];
+    const dir = await repoWith(files);
+    const refused = await apply(dir, plan());
+    assert.deepEqual(refused.errors.map((issue) => issue.code), ["rename-imported-elsewhere"]);
+    assert.match(refused.errors[0].message, /other files use it: "lib\/report.py:5"$/);
+    const done = await apply(dir, plan("repository"));
+    assert.equal(done.success, true, JSON.stringify(done.errors));
+    const report = await Deno.readTextFile(`${dir}/lib/report.py`);
+    assert.equal(report, files["lib/report.py"].replace("area(w, h)", "surface(w, h)"));
+    const out = new Deno.Command(PYTHON!, {
+      args: [
+        "-c",
+        "import sys; sys.path.insert(0, sys.argv[1]); from lib import report; print(report.total([(2, 3)]))",
+        dir,
+      ],
+    }).outputSync();
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "6", new TextDecoder().decode(out.stderr));
+    await Deno.remove(dir, { recursive: true });
+  },
+});
