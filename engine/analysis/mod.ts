@@ -2,7 +2,10 @@
  * What editing and checking both need to know about code, and nothing that
  * changes code or passes a verdict: the Python scope model and name
  * resolution (`scope.ts`), whether a rename is safe (`rename_safety.ts`),
- * which node kinds may stand for which (`kind_compatibility.ts`).
+ * which node kinds may stand for which (`kind_compatibility.ts`), the
+ * repository's files of a language (`repo_files.ts`), Python module
+ * matching and the files importing a module (`modules.ts`, `importers.ts`),
+ * the names an edit left without their binding (`lost_names.ts`).
  *
  * `engine/edit` and `engine/verify` both build on this layer; it imports
  * neither (`tests/engine/layering_test.ts` enforces it). New analyses

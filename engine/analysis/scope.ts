@@ -133,7 +133,8 @@ export const PYTHON_BUILTINS: ReadonlySet<string> = new Set([
   "__cached__", "__annotations__", "__dict__", "__module__", "__qualname__", "__class__",
 ]);
 
-const SCOPE_TYPES = new Set([
+/** Node types that open a scope of their own (Python). */
+export const SCOPE_TYPES: ReadonlySet<string> = new Set([
   "function_definition",
   "class_definition",
   "lambda",

@@ -22,6 +22,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import { encodeSource } from "../workspace.ts";
 import { StepContext } from "../edit/operator.ts";
 import { settleWarnings } from "../verify/levels/settle.ts";
+import { judgeDangling } from "../verify/levels/l3_dangling.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
 import { type ConfinedFile, readConfined } from "./confined.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts";
@@ -143,6 +144,13 @@ export async function executePlan<S>(
       outputs.push(output ?? null);
     }
 
+    // Uses left without their binding are judged on the whole plan: still dangling, the plan fails.
+    const dangling = await judgeDangling(warnings, firstSeen, target);
+    warnings.length = 0;
+    for (const issue of dangling.warnings) warnings.push(issue);
+    if (dangling.errors.length > 0) {
+      return await fail(dangling.errors[0].step ?? steps.length - 1, dangling.errors);
+    }
     const filesChanged: string[] = [];
     let diff = "";
     for (const [path, before] of firstSeen) {

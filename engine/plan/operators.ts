@@ -171,6 +171,10 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
       description: "Also rename the name inside string literals",
     }),
     include_comments: z.boolean().optional().meta({ description: "Also rename the name inside comments" }),
+    scope: z.enum(["file", "repository"]).optional().meta({
+      description:
+        'Where to rename a module-level name: "file" (default; an error when other files import it) or "repository" (also its imports and module.attribute uses in every importing file, in one step)',
+    }),
   }),
   spec("copy_node", "surgery", "Copy a node next to or into another", {
     target: LOCATOR_SCHEMA,

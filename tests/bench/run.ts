@@ -24,6 +24,7 @@ import { fuzzSection } from "./fuzz.ts";
 import { faultsSection } from "./faults.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
+import { mutationSection } from "./mutation_sweep.ts";
 import { poolSection } from "./pool.ts";
 import { startupSection } from "./startup.ts";
 import type { BenchRow } from "./stats.ts";
@@ -41,6 +42,7 @@ export const SECTIONS: BenchSection[] = [
   helperOverheadSection,
   fuzzSection,
   faultsSection,
+  mutationSection,
 ];
 
 /** The shape of results.json. */

@@ -4,7 +4,7 @@
  *
  * | op | parameters besides `target` | file |
  * | --- | --- | --- |
- * | `rename_identifier` | `new_name`, `include_strings?`, `include_comments?` | `rename.ts` |
+ * | `rename_identifier` | `new_name`, `include_strings?`, `include_comments?`, `scope?` | `rename.ts`, `rename_imports.ts` |
  * | `copy_node`, `move_node` | `destination`, `position` | `move.ts` |
  * | `swap_nodes` | `other` | `swap.ts` |
  * | `delete_node` | — (the primitive; `locator` accepted too) | `../primitives.ts` |
@@ -60,7 +60,8 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
   rename_identifier: {
     name: "rename_identifier",
     group: "surgery",
-    summary: "Rename a binding and exactly its uses in its file (scope-aware; strings, comments untouched).",
+    summary:
+      'Rename a binding and exactly its uses (scope-aware; strings, comments untouched); "scope": "repository" also renames it in the files that import it.',
     params: [
       { ...target, description: "The binding (def, class, parameter, assignment, import) or any use of it." },
       { name: "new_name", kind: "identifier", required: true, description: "The new name." },
@@ -75,6 +76,13 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
         kind: "boolean",
         required: false,
         description: "Also rename whole-word occurrences in comments of the scope.",
+      },
+      {
+        name: "scope",
+        kind: "position",
+        required: false,
+        description:
+          'file | repository: "repository" also renames a module-level name where other files import it (`from m import old`, `m.old`), all files in one step; with "file" (default) such a name is refused.',
       },
     ],
     example: {

@@ -50,8 +50,12 @@
  * parameter that calls in the file pass by keyword warns
  * (`rename-keyword-arguments`): call sites are not renamed.
  *
- * One file only: other files that import a renamed module-level name are
- * not changed (rename them there, or keep an alias).
+ * Other files: a module-level name that other files of the repository
+ * import (`from m import old`, `m.old`) is renamed there too with
+ * `"scope": "repository"`, in the same step (all files or none; see
+ * `rename_imports.ts`). With the default `"scope": "file"`, renaming such a
+ * name is an error (`rename-imported-elsewhere`) that lists the importing
+ * uses: the rename would break them.
  *
  * Other languages: `not-supported` (use the legacy `rename_symbol`, which
  * renames by spelling per file).
@@ -74,7 +78,8 @@ import {
   sameBinding,
   type Scope,
 } from "../../analysis/scope.ts";
-import type { OperatorFn } from "../operator.ts";
+import type { OperatorFn, StepContext } from "../operator.ts";
+import { importerEdits, importingPlaces } from "./rename_imports.ts";
 import type { TextEdit } from "../text_edit.ts";
 import { flagParam, locatedParam, stringParam } from "./params.ts";
 import { describe, unwrap } from "./units.ts";
@@ -323,6 +328,7 @@ export const renameIdentifier: OperatorFn = async (params, ctx) => {
   const newName = stringParam(params, "new_name");
   const includeStrings = flagParam(params, "include_strings");
   const includeComments = flagParam(params, "include_comments");
+  const reach = reachParam(params);
   const { doc, node } = await locatedParam(ctx, params, { name: "target" });
   const file = doc.file.path;
   const language = doc.file.language;
@@ -446,7 +452,13 @@ export const renameIdentifier: OperatorFn = async (params, ctx) => {
     if (keyword) warnings.push(keyword);
   }
   const ordered = [...edits.values()].sort((a, b) => a.start - b.start);
+  const others = binding && scope?.kind === "module"
+    ? await otherFiles(ctx, { file, oldName, newName, reach })
+    : new Map<string, TextEdit[]>();
   await ctx.edit(file, "rename_identifier", ordered, ordered.map((edit) => kinds.get(edit.start)));
+  for (const [path, list] of others) {
+    await ctx.edit(path, "rename_identifier", list, list.map(() => "identifier"));
+  }
   for (const issue of warnings) ctx.warnings.push({ ...issue, step: ctx.step });
   return {
     file,
@@ -455,8 +467,54 @@ export const renameIdentifier: OperatorFn = async (params, ctx) => {
     renamed: ordered.length,
     lines: [...new Set(ordered.map((edit) => lineAt(doc.file.text, edit.start)))],
     scope: scope?.kind ?? "instance",
+    files: [file, ...others.keys()],
   };
 };
+
+/** The `scope` parameter: `file` (default) or `repository`. */
+function reachParam(params: Record<string, unknown>): "file" | "repository" {
+  const value = params.scope ?? "file";
+  if (value !== "file" && value !== "repository") {
+    fail("param-invalid", `Parameter "scope" must be "file" or "repository", not ${JSON.stringify(value)}`, {
+      path: ["params", "scope"],
+    });
+  }
+  return value;
+}
+
+/**
+ * The edits of other files for a module-level rename: with `repository`,
+ * those of every importing file (their collision errors thrown, warnings
+ * kept); with `file`, none, and an error when some file uses the name.
+ */
+async function otherFiles(
+  ctx: StepContext,
+  rename: { file: string; oldName: string; newName: string; reach: "file" | "repository" },
+): Promise<Map<string, TextEdit[]>> {
+  const { file, oldName, newName } = rename;
+  if (rename.reach === "file") {
+    const places = (await importingPlaces(ctx.store, file, oldName)).map((place) => `"${place}"`);
+    if (places.length === 0) return new Map();
+    fail(
+      "rename-imported-elsewhere",
+      `Cannot rename "${oldName}" in "${file}" alone: other files use it: ${places.slice(0, 10).join(", ")}${
+        places.length > 10 ? ` and ${places.length - 10} more` : ""
+      }`,
+      {
+        file,
+        path: ["params", "scope"],
+        hint: 'pass "scope": "repository" to rename it in those files too, in the same step',
+      },
+    );
+  }
+  const found = await importerEdits(ctx.store, file, { oldName, newName });
+  const errors = found.issues.filter((issue) => issue.severity === "error");
+  if (errors.length > 0) {
+    throw new IssueError(errors.map((issue) => ({ ...issue, path: ["params", "new_name"] })));
+  }
+  for (const issue of found.issues) ctx.warnings.push({ ...issue, step: ctx.step });
+  return found.edits;
+}
 
 function lineAt(text: string, offset: number): number {
   let line = 1;

@@ -22,10 +22,15 @@ import type { CheckEnv, FileChange } from "./mod.ts";
 import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";
 import { clip } from "./quote.ts";
+import { checkDangling } from "./l3_dangling.ts";
 
-/** L3: unbound names introduced by the edit. */
-export function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
-  if (change.after.file.language !== "python") return Promise.resolve([]);
+/** L3: unbound names introduced by the edit, and uses an edit left without their binding (`l3_dangling.ts`). */
+export async function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
+  if (change.after.file.language !== "python") return [];
+  return [...introducedNames(change, env), ...await checkDangling(change, env)];
+}
+
+function introducedNames(change: FileChange, env: CheckEnv): Issue[] {
   const contents = spanContents(change);
   const issues: Issue[] = [];
   const seen = new Set<string>();
@@ -45,5 +50,5 @@ export function checkReferences(change: FileChange, env: CheckEnv): Promise<Issu
       hint: `define "${clip(name.name)}", import it, or use a name that is in scope`,
     }));
   }
-  return Promise.resolve(issues);
+  return issues;
 }

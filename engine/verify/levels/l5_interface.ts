@@ -1,16 +1,18 @@
 /**
  * L5 interface compatibility (Python): when an edit changes a function's
  * signature (a parameter added without a default, removed, reordered) or
- * renames or deletes a function or method, its call sites in the file and
- * its importers elsewhere in the repository are checked, and each call that
- * fitted the old signature but not the new one (or uses a symbol that is
- * gone) is listed with its file and line.
+ * renames or deletes a method, its call sites in the file and its
+ * importers elsewhere in the repository are checked, and each call that
+ * fitted the old signature but not the new one (or uses a method that is
+ * gone) is listed with its file and line. A module-level function that is
+ * removed or renamed leaves dangling uses, which L3 reports as errors
+ * (`l3_dangling.ts`).
  *
  * Other files are found through `CheckEnv.store`: the workspace's Python
- * files whose text mentions the name (see `repo_files.ts`). A module-level
- * function is checked where a file imports it from the changed module; a
- * method where a file imports its class (the receiver's type is unknown, so
- * any `.name(...)` call there counts).
+ * files whose text mentions the name (see `analysis/repo_files.ts`). A
+ * module-level function is checked where a file imports it from the changed
+ * module; a method where a file imports its class (the receiver's type is
+ * unknown, so any `.name(...)` call there counts).
  *
  * @module
  */
@@ -22,7 +24,7 @@ import { type Binding, moduleScope, resolveName, wordOccurrences } from "../../a
 import { definitionsIn } from "./defs.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans } from "./region.ts";
-import { filesMentioning } from "./repo_files.ts";
+import { filesMentioning } from "../../analysis/repo_files.ts";
 import {
   argumentsOf,
   callProblem,
@@ -67,6 +69,8 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
     }));
   const dotted = moduleName(change.path);
   for (const item of changes) {
+    // a module-level function removed or renamed leaves dangling uses: L3's errors (`l3_dangling.ts`)
+    if (item.deleted && !item.className) continue;
     const what = item.deleted
       ? `"${clip(item.qualname)}" was ${item.renamedTo ? `renamed to "${clip(item.renamedTo)}"` : "removed"}`
       : `the signature of "${clip(item.qualname)}" changed`;
@@ -88,12 +92,6 @@ export async function checkInterface(change: FileChange, env: CheckEnv): Promise
       const doc = await env.store.get(path);
       const imports = importsFrom(doc, item.className ?? item.name, dotted, path);
       if (imports.length === 0) continue;
-      if (item.deleted && !item.className) {
-        for (const binding of imports) {
-          const node = doc.tree.rootNode.descendantForIndex(binding.start, binding.end)!;
-          report(path, node, `Import at "${path}:${binding.line}" breaks: ${what}`, item);
-        }
-      }
       const names = item.className ? [item.name] : imports.map((binding) => binding.name);
       for (const name of names) {
         for (const call of callSites(doc, name, item.className !== undefined, false)) {

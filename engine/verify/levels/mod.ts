@@ -7,13 +7,15 @@
  * | L0 | the whole file re-parses without new ERROR / MISSING nodes | error |
  * | L1 | a replaced node's kind is compatible with its replacement's | error |
  * | L2 | nothing outside the edit region changed structure | error |
- * | L3 | every name the edit introduces is bound where it is used | warning |
+ * | L3 | every name the edit introduces is bound where it is used; no use is left without its binding | warning; dangling uses: error for the plan |
  * | L4 | module-level symbols are imported; imports precede use; no import left unused | warning |
- * | L5 | a changed signature or a renamed/deleted symbol still fits its callers | warning |
+ * | L5 | a changed signature or a renamed/deleted method still fits its callers | warning |
  * | L6 | the edit is not degenerate (`pass` body, no-op) | warning |
  *
- * An error rolls the step back; warnings are reported. Every result is an
- * issue object with `level`, `step`, `file` and `line`.
+ * An error rolls the step back; warnings are reported. Dangling uses
+ * (`l3_dangling.ts`) are warnings of the step and errors of the plan when
+ * no later step repairs them (`judgeDangling`, run by verify and execute).
+ * Every result is an issue object with `level`, `step`, `file` and `line`.
  *
  * @module
  */

@@ -57,6 +57,14 @@ async function settled(issue: Issue, store: DocumentStore): Promise<boolean> {
     const imported = moduleScope(doc).bindings.get(name)?.some((binding) => binding.kind === "import");
     return !imported || occurrencesOf(doc, name).some(({ role }) => role === "reference");
   }
+  if (issue.code === "export-removed") {
+    const name = subject(issue);
+    const doc = await finalDoc(store, issue.file);
+    if (!name || !doc || doc.file.language !== "python") return false;
+    // bound again, or no longer listed in __all__
+    return moduleScope(doc).bindings.has(name) || !occurrencesOf(doc, "__all__").length ||
+      !new RegExp(`__all__[^\\]]*["']${name}["']`).test(doc.file.text);
+  }
   if (issue.code === "interface-mismatch") {
     const use = brokenUse(issue);
     const doc = use && await finalDoc(store, use.file);
@@ -69,8 +77,8 @@ async function settled(issue: Issue, store: DocumentStore): Promise<boolean> {
 /**
  * The warnings of a plan's steps that still hold after the whole plan, in
  * order. `store` holds the files as the plan leaves them. Only L3–L5 name
- * warnings (unbound-name, import-missing, import-unused, interface-mismatch)
- * can settle; every other warning is kept.
+ * warnings (unbound-name, import-missing, import-unused, interface-mismatch,
+ * export-removed) can settle; every other warning is kept.
  */
 export async function settleWarnings(warnings: readonly Issue[], store: DocumentStore): Promise<Issue[]> {
   const out: Issue[] = [];

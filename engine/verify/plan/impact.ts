@@ -13,7 +13,10 @@
  * (`filesMentioning`), whose imports are then read from their graphs. An
  * import counts when its module resolves to the edited file: dotted Python
  * modules (absolute, matched as a path suffix, or relative `.x`/`..x`) and
- * relative JS/TS paths.
+ * relative JS/TS paths. For a removed Python name, only the files that
+ * really import it or read it from the module (`analysis/importers.ts`)
+ * are kept: after a repository-wide rename, a file that imports the module
+ * and happens to spell the old name as a local is not an importer.
  *
  * `Step 1 (rename_symbol): 'helper_func' is imported by files not in this plan: "other.py", "test.py"`
  *
@@ -26,8 +29,10 @@ import { diffEdit, type Document, type DocumentStore } from "../../parse/documen
 import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import { definitionsIn } from "../levels/defs.ts";
-import { filesMentioning } from "../levels/repo_files.ts";
+import { filesMentioning } from "../../analysis/repo_files.ts";
 import { graphOf, tryGet } from "./graphs.ts";
+import { moduleIs, submodule } from "../../analysis/modules.ts";
+import { importersOf } from "../../analysis/importers.ts";
 
 /** One file a step changed. */
 export interface ChangedFile {
@@ -57,9 +62,17 @@ export class ImpactAnalyzer {
     for (const change of changes) {
       const language = change.after.file.language;
       for (const [name, how] of changedSymbols(change)) {
-        const importers = (await this.importers(change.path, name, language)).filter((file) =>
+        let importers = (await this.importers(change.path, name, language)).filter((file) =>
           !this.planFiles.has(file)
         );
+        if (how === "removed" && language === "python" && importers.length > 0) {
+          // keep the files that really import the name or read it from the module (a file that only
+          // imports the module and spells the name elsewhere, e.g. a local, is not one)
+          const users = new Set(
+            (await importersOf(this.store, change.path, [name])).map((found) => found.path),
+          );
+          importers = importers.filter((file) => users.has(file));
+        }
         if (importers.length === 0) continue;
         const list = importers.slice(0, 10).map((file) => `"${file}"`).join(", ");
         issues.push(warning(
@@ -156,47 +169,5 @@ export function importsFrom(imp: GraphImport, target: string, name: string): boo
   if (imp.symbol === name || imp.symbol === "*") return moduleIs(imp.module, imp.file, target);
   if (imp.symbol === null) return moduleIs(imp.module, imp.file, target);
   // `from pkg import mod` then `mod.name`.
-  const joined = imp.module.endsWith(".") || imp.module.endsWith("/")
-    ? imp.module + imp.symbol
-    : `${imp.module}${isPathModule(imp.module) ? "/" : "."}${imp.symbol}`;
-  return moduleIs(joined, imp.file, target);
-}
-
-function isPathModule(module: string): boolean {
-  return module.includes("/") || module.startsWith("./") || module.startsWith("../");
-}
-
-/** Whether `module`, as written in `importer`, names the file `target`. */
-function moduleIs(module: string, importer: string, target: string): boolean {
-  const stem = target.replace(/\.[^./]+$/, "");
-  const names = [stem];
-  if (/\/(__init__|index|mod)$/.test(stem) || /^(__init__|index|mod)$/.test(stem)) {
-    names.push(stem.slice(0, Math.max(0, stem.lastIndexOf("/"))));
-  }
-  const importerDir = importer.includes("/") ? importer.slice(0, importer.lastIndexOf("/")) : "";
-  if (isPathModule(module)) {
-    if (!module.startsWith(".")) return false;
-    const resolved = normalize(`${importerDir}/${module}`).replace(/\.[^./]+$/, "");
-    return names.includes(resolved);
-  }
-  const dots = /^\.*/.exec(module)![0].length;
-  const rest = module.slice(dots).replaceAll(".", "/");
-  if (dots > 0) {
-    let base = importerDir;
-    for (let i = 1; i < dots; i++) base = base.includes("/") ? base.slice(0, base.lastIndexOf("/")) : "";
-    const resolved = normalize(rest ? `${base}/${rest}` : base);
-    return names.includes(resolved);
-  }
-  if (!rest) return false;
-  return names.some((candidate) => candidate === rest || candidate.endsWith(`/${rest}`));
-}
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return out.join("/");
+  return moduleIs(submodule(imp.module, imp.symbol), imp.file, target);
 }

@@ -44,7 +44,7 @@ import type { CodeGraph } from "../../graph/mod.ts";
 import { budgetExceeded, budgetIssue } from "../../budget.ts";
 import { capIssues, error, type Issue, IssueError, partition } from "../../issue.ts";
 import { limits } from "../../limits.ts";
-import type { DocumentStore } from "../../parse/documents.ts";
+import type { Document, DocumentStore } from "../../parse/documents.ts";
 import type { NormalizedPlan, NormalizedStep } from "../../plan/mod.ts";
 import { contentChecks, layerOf } from "./content.ts";
 import { patternContext } from "./context.ts";
@@ -55,6 +55,7 @@ import { renameOccurrences } from "./occurrences.ts";
 import { stepFiles, verifySteps } from "./steps.ts";
 import { structuralChecks } from "./structure.ts";
 import { settleWarnings } from "../levels/settle.ts";
+import { judgeDangling } from "../levels/l3_dangling.ts";
 
 /** Options of `verifyPlan`. */
 export interface VerifyOptions {
@@ -127,12 +128,21 @@ export async function verifyPlan(
   // By step (a stable sort: the plan's own problems first, then each step's in the order found).
   issues.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
   const { errors, warnings } = partition(issues);
+  // uses left without their binding are judged on the whole plan: errors unless a later step repaired them
+  const originals = new Map<string, Document>();
+  for (const path of state.ownPaths()) {
+    const got = await tryGet(store, path);
+    if (got.doc) originals.set(path, got.doc);
+  }
+  const dangling = await judgeDangling(warnings, originals, state);
+  for (const issue of dangling.errors) errors.push(issue);
+  errors.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
   // warnings a later step resolved (a helper defined below its first use) are dropped
   const perCode = limits().max_issues_per_code;
   return {
     passed: errors.length === 0,
     errors: capIssues(errors, perCode),
-    warnings: capIssues(await settleWarnings(warnings, state), perCode),
+    warnings: capIssues(await settleWarnings(dangling.warnings, state), perCode),
   };
 }
 

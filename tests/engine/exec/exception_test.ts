@@ -15,8 +15,9 @@ const MODELS = Deno.readTextFileSync(
 );
 
 const STEPS = [
-  { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
-  { op: "replace", file: "app/models.py", old: "class ", new: "class X" },
+  // Edits that leave every name bound (a renamed class its importers still use fails the plan as dangling).
+  { op: "replace", file: "app/service.py", old: "class OrderService:", new: "class OrderService(object):" },
+  { op: "replace", file: "app/models.py", old: "Domain models:", new: "Domain models of the shop:" },
   { op: "replace", file: "app/service.py", old: "import", new: "import  " },
 ];
 

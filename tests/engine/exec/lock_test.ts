@@ -14,8 +14,9 @@ const SERVICE = Deno.readTextFileSync(
 const MODELS = Deno.readTextFileSync(new URL("../../fixtures/sample_project/app/models.py", import.meta.url));
 
 const PLAN = [
-  { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
-  { op: "replace", file: "app/models.py", old: "class ", new: "class X" },
+  // Edits that leave every name bound (a renamed class its importers still use fails the plan as dangling).
+  { op: "replace", file: "app/service.py", old: "class OrderService:", new: "class OrderService(object):" },
+  { op: "replace", file: "app/models.py", old: "Domain models:", new: "Domain models of the shop:" },
 ];
 
 /** Start an apply of PLAN in a subprocess and leave it paused at its second write. */
@@ -61,7 +62,7 @@ Deno.test("a second apply, a rollback and a forced rollback under a running plan
     }
     assert.equal(
       Deno.readTextFileSync(`${dir}/app/service.py`),
-      SERVICE.replace("class OrderService", "class Orders"),
+      SERVICE.replace(PLAN[0].old, PLAN[0].new),
     );
   } finally {
     child.kill("SIGKILL");

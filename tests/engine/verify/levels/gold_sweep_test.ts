@@ -52,6 +52,9 @@ const ALLOWED_MINIMAL: Record<string, string> = {
     "inserting `if types:` with a body right above an untouched `else:` re-attaches the `else` from the old `if` to the new one",
 };
 
+/** Codes of the dangling-reference checks, counted apart (errors and warnings alike). */
+const NEW_CHECKS = ["dangling-reference", "dangling-import", "export-removed"];
+
 interface Hunk {
   file: string;
   /** 1-based first line of the hunk in the patch's base (git applies it with an offset if need be). */
@@ -171,6 +174,7 @@ Deno.test({
   async fn() {
     const errors: string[] = [];
     const warnings = new Map<string, number>();
+    const newChecks = new Map<string, number>();
     let plans = 0;
     let steps = 0;
     for (const instance of await loadCorpus()) {
@@ -187,6 +191,14 @@ Deno.test({
           } ${issue.code}: ${issue.message}`;
         for (const issue of result.errors) {
           if (!ALLOWED[instance.instance_id]) errors.push(report(issue));
+          if (NEW_CHECKS.includes(issue.code)) {
+            newChecks.set(issue.code, (newChecks.get(issue.code) ?? 0) + 1);
+          }
+        }
+        for (const issue of result.warnings) {
+          if (NEW_CHECKS.includes(issue.code)) {
+            newChecks.set(issue.code, (newChecks.get(issue.code) ?? 0) + 1);
+          }
         }
         for (const issue of result.warnings) {
           if (!/^L[3-6]$/.test(String(issue.level))) continue;
@@ -201,6 +213,11 @@ Deno.test({
       `${key}: ${n} (${(n / steps * 100).toFixed(1)}% of steps)`
     );
     console.log(`gold sweep: ${plans} plans, ${steps} steps; L3–L6 warnings: ${rates.join(", ") || "none"}`);
+    console.log(
+      `gold sweep, dangling-reference checks (issue 17): ${
+        NEW_CHECKS.map((code) => `${code} ${newChecks.get(code) ?? 0}`).join(", ")
+      }`,
+    );
     assert.ok(plans >= 180, `${plans} plans`);
     assert.deepEqual(errors, []);
     // every name a gold patch uses is bound once the plan is done

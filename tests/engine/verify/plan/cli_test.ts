@@ -71,7 +71,12 @@ Deno.test({
       ),
     );
     assert.ok(report.warnings.some((i: { layer: string }) => i.layer === "6"));
-    assert.ok(report.warnings.some((i: { level: string }) => i.level === "L5"));
+    // the renamed function's importer is left dangling: an L3 error naming the use
+    assert.ok(
+      report.errors.some((i: { code: string; level: string; file: string }) =>
+        i.code === "dangling-import" && i.level === "L3" && i.file === "requests/adapters.py"
+      ),
+    );
 
     const text = await run(["verify", "-", "--repo", dir], JSON.stringify(BAD));
     assert.equal(text.code, 1);

@@ -1,14 +1,15 @@
 /**
- * Other files of the repository that may use a symbol, for L5: the
- * workspace's files of one language (listed once and cached briefly),
- * narrowed by a fast text scan for the symbol's name. Bounded: at most
- * `MAX_LISTED` files listed and `MAX_MATCHES` returned.
+ * Other files of the repository that may use a symbol (for L5, the plan's
+ * impact and the import graph): the workspace's files of one language
+ * (listed once and cached briefly), narrowed by a fast text scan for the
+ * symbol's name. Bounded: at most `MAX_LISTED` files listed and
+ * `MAX_MATCHES` returned.
  *
  * @module
  */
 
-import { EXTENSIONS, type LanguageId } from "../../parse/mod.ts";
-import type { DocumentStore } from "../../parse/documents.ts";
+import { EXTENSIONS, type LanguageId } from "../parse/mod.ts";
+import type { DocumentStore } from "../parse/documents.ts";
 
 const MAX_LISTED = 20_000;
 const MAX_MATCHES = 40;
