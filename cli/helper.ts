@@ -46,7 +46,11 @@ Options:
         await writeStdout(JSON.stringify({ id: null, ...session }) + "\n");
         return EXIT.rejected;
       }
-      await serve(session, Deno.stdin.readable, writeStdout);
+      try {
+        await serve(session, Deno.stdin.readable, writeStdout);
+      } finally {
+        await session.close();
+      }
       return EXIT.ok;
     }
     const [method, ...extra] = args.positionals;
@@ -78,7 +82,11 @@ async function oneShot(repo: string, method: string, jsonIn: string | undefined)
       error: { issues: [error("json-invalid", `The params are not valid JSON: ${(err as Error).message}`)] },
     };
   }
-  return await handleRequest(session, method, params);
+  try {
+    return await handleRequest(session, method, params);
+  } finally {
+    await session.close();
+  }
 }
 
 function openSession(repo: string): Session | { error: { issues: ReturnType<typeof error>[] } } {
