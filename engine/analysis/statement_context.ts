@@ -44,7 +44,8 @@
  * JavaScript and TypeScript: `break` outside a loop or `switch` (or a
  * label it names), `continue` outside a loop, `return` outside a function
  * (only in TypeScript and in ES modules: CommonJS files are wrapped in a
- * function by Node, where a top-level `return` is legal).
+ * function by Node, where a top-level `return` is legal; never in a class
+ * static block).
  *
  * Only the top-level statements overlapping a range are analysed when one is
  * given: every rule above is decided inside one top-level statement.
@@ -640,8 +641,13 @@ function scriptViolations(roots: Node[], module: boolean): ContextViolation[] {
           const code = node.type === "break_statement" ? "break-outside-loop" : "continue-outside-loop";
           out.push(violation(code, detail, node));
         }
-      } else if (node.type === "return_statement" && module && !insideJsFunction(node)) {
-        out.push(violation("return-outside-function", "'return' outside of function", node));
+      } else if (node.type === "return_statement") {
+        const owner = jsReturnOwner(node);
+        if (owner === "class_static_block") {
+          out.push(violation("return-outside-function", "'return' inside a class static block", node));
+        } else if (owner === "program" && module) {
+          out.push(violation("return-outside-function", "'return' outside of function", node));
+        }
       }
     });
   }
@@ -673,9 +679,11 @@ function jumpRule(node: Node): string | undefined {
   return isBreak ? "'break' outside of a loop or switch" : "'continue' outside of a loop";
 }
 
-function insideJsFunction(node: Node): boolean {
+/** What a JavaScript `return` returns from: a function, a class static block (illegal) or the program. */
+function jsReturnOwner(node: Node): "function" | "class_static_block" | "program" {
   for (let current = node.parent; current; current = current.parent) {
-    if (JS_FUNCTIONS.test(current.type)) return true;
+    if (current.type === "class_static_block") return "class_static_block";
+    if (JS_FUNCTIONS.test(current.type)) return "function";
   }
-  return false;
+  return "program";
 }
