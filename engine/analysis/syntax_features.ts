@@ -119,9 +119,13 @@ export function pythonFeatures(
       case "except_group_clause":
         add(node, "except-star", '"except*"', 11);
         break;
-      case "type_parameter":
-        add(node, "type-parameters", 'type parameters "[T]" (PEP 695)', 12);
+      case "function_definition":
+      case "class_definition": {
+        // (the grammar also calls an annotation's subscript `type_parameter`: only the field counts)
+        const params = node.childForFieldName("type_parameters");
+        if (params) add(params, "type-parameters", 'type parameters "[T]" (PEP 695)', 12);
         break;
+      }
       case "type_alias_statement":
         add(node, "type-alias", '"type" alias statement', 12);
         break;

@@ -63,3 +63,24 @@ export async function assertPythonParses(source: string, what = "result"): Promi
   const [err] = await pythonSyntaxErrors([source]);
   if (err) throw new Error(`CPython rejects the ${what}: ${err}\n---\n${source}`);
 }
+
+const COMPILE_SCRIPT = `
+import json, sys
+out = []
+for src in json.load(sys.stdin):
+    try:
+        compile(src, "x.py", "exec")
+        out.append(None)
+    except SyntaxError as e:
+        out.append(f"{e.msg} (line {e.lineno})")
+print(json.dumps(out))
+`;
+
+/**
+ * For each source text: null when CPython's `compile(src, "x.py", "exec")`
+ * accepts it, else the SyntaxError message. Unlike `ast.parse`, this runs
+ * the compiler's own checks (`'break' outside loop`, `nonlocal` bindings).
+ */
+export function pythonCompileErrors(sources: string[]): Promise<(string | null)[]> {
+  return runPythonJson(COMPILE_SCRIPT, sources);
+}
