@@ -161,6 +161,7 @@ const TEMPLATE_VARS: Record<string, Record<string, unknown>> = {
     max_attempts: 3,
     plan_path: "/tmp/edit_plan.json",
   },
+  confirm_warnings: { warnings: "- w", plan_path: "/tmp/edit_plan.json", confirm: "CONFIRM" },
   execute_failure: { failed_step: 0, errors: "- e", attempt: 1, max_attempts: 3, plan_path: "/tmp/p.json" },
   submit: { files_changed: ["a.py"], warnings: "", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
   fallback: { reason: "verification failed 3 times", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
@@ -184,4 +185,14 @@ Deno.test("config: every default template renders with its documented variables,
   assert.match(plan, /Only the files \["a\.py", "b\/c\.py"\] may be edited/);
   const submit = renderTemplate(config.templates.submit, TEMPLATE_VARS.submit);
   assert.match(submit, /echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached/);
+});
+
+Deno.test("config: verification.strict_codes must be kebab-case issue codes", async () => {
+  const config = await loadConfig(["verification.strict=true", "verification.strict_codes=[unbound-name]"]);
+  assert.equal(config.verification.strict, true);
+  assert.deepEqual(config.verification.strict_codes, ["unbound-name"]);
+  await assert.rejects(
+    () => loadConfig(["verification.strict_codes=[Unbound Name]"]),
+    /verification\.strict_codes/,
+  );
 });
