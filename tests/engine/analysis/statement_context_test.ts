@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { contextViolations } from "../../../engine/analysis/statement_context.ts";
 import { parse } from "../../../engine/parse/mod.ts";
-import { PYTHON_SKIP, runPythonJson } from "../../_support/python.ts";
+import { PYTHON_SKIP, pythonCompileErrors } from "../../_support/python.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
 import { nodeSkip } from "../edit/_edit_support.ts";
 
@@ -129,24 +129,12 @@ function snippets(): string[] {
   return [...out];
 }
 
-const COMPILE = `
-import json, sys
-out = []
-for src in json.load(sys.stdin):
-    try:
-        compile(src, "x.py", "exec")
-        out.append(None)
-    except SyntaxError as e:
-        out.append(e.msg)
-print(json.dumps(out))
-`;
-
 Deno.test({
   name: "statement context: flagged exactly when CPython's compile() refuses, over generated snippets",
   ignore: PYTHON_SKIP !== undefined,
   async fn() {
     const sources = snippets();
-    const verdicts = await runPythonJson<(string | null)[]>(COMPILE, sources);
+    const verdicts = await pythonCompileErrors(sources);
     const mismatches: string[] = [];
     let judged = 0;
     let refused = 0;

@@ -10,11 +10,10 @@ import assert from "node:assert/strict";
 import { Compilers } from "../../../engine/verify/compile/mod.ts";
 import { PYTHON_SKIP } from "../../_support/python.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
-import { makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
+import { makeRepo, snapshot } from "../exec/_support.ts";
+import { runCli } from "./_cli.ts";
 import { nodeSkip } from "../edit/_edit_support.ts";
 import { AUTH, corpusText } from "./plan/_support.ts";
-
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
 /** A directory holding only a `deno` link: a PATH without python or node. */
 function bareBin(): string {
@@ -23,24 +22,7 @@ function bareBin(): string {
   return dir;
 }
 
-async function cli(args: string[], options: { path?: string; stdin?: string } = {}) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1", ...(options.path ? { PATH: options.path } : {}) },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-  await writer.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
+const cli = runCli;
 
 /** A call only CPython refuses: the grammar and L0 accept an unparenthesized generator among arguments. */
 const GENERATOR_ARG = {

@@ -9,8 +9,8 @@
  * The plan: for each gold hunk, a `replace_node` of the innermost function
  * or class that holds the whole hunk, located by its name chain
  * (`{kind: "method", name, parent: {kind: "class", ...}}`, with `index` among
- * namesakes), its replacement the definition's text in the `after` file as
- * copied from the file (first row from the node on); hunks in one definition are one
+ * namesakes), its replacement the definition's text in the `after` file
+ * written at column 0; hunks in one definition are one
  * step. A hunk outside any definition (imports, module constants) is a
  * `replace_code` of its lines. The repository declares no Python (the corpus
  * holds only the touched files), so the target is the default 3.8; a second
@@ -280,9 +280,10 @@ async function goldPlan(instance: CorpusInstance): Promise<{ plan: unknown[]; no
         const newEnd = endLine + (last.changedNew[1] - last.changedOld[1]);
         const indent = node.startPosition.column;
         const text = file.after.slice(at(after, file.after, newStart), at(after, file.after, newEnd));
-        // copied from the file starting at the node (the seed's replace_node shape): the first
-        // row without its indentation, the others as they are (multi-line strings verbatim)
-        const replacement = text.slice(indent).replace(/\n$/, "");
+        // written at column 0 (the definition's indentation removed from every row)
+        const replacement = text.split("\n")
+          .map((line) => line.slice(Math.min(indent, /^[ \t]*/.exec(line)![0].length)))
+          .join("\n").replace(/\n$/, "");
         plan.push({
           op: "replace_node",
           params: { locator: locatorOf(file.path, group.node, tree.rootNode), replacement },
@@ -343,17 +344,6 @@ Deno.test({
             }
             const result = await verifyPlan(new DocumentStore(Workspace.open(dir)), plan, { compilers });
             compiled = result.compiled ?? compiled;
-            if (Deno.env.get("GOLD_DEBUG") && result.errors.length && target === "3.8") {
-              for (const step of plan as { params: { replacement: string; locator?: unknown } }[]) {
-                console.log(
-                  instance.instance_id,
-                  JSON.stringify(step.params.locator),
-                  JSON.stringify(step.params.replacement.split("\n").slice(0, 3)),
-                  "...",
-                  JSON.stringify(step.params.replacement.split("\n").slice(-2)),
-                );
-              }
-            }
             for (const issue of result.errors) {
               if (NEW_CODES.includes(issue.code)) count(`${target} error ${issue.code}`);
               problems.push(
@@ -395,7 +385,6 @@ Deno.test({
                     }\n want: ${JSON.stringify(b.slice(i, i + 4))}`,
                   );
                 }
-                console.log(JSON.stringify(plan).slice(0, 1500));
               }
             }
           } finally {
@@ -415,7 +404,8 @@ Deno.test({
     console.log(
       `gold sweep (issue 17): ${plans} plans (${nodeSteps} replace_node, ${codeSteps} replace_code steps), ` +
         `compiled with ${compiled || "nothing"}, ${reproduced} reproduce the after files byte for byte, ` +
-        `${reindented.length} up to the indentation of continuation lines (${reindented.join(", ")})\n` +
+        `${reindented.length} up to the indentation of lines inside multi-line strings, which this test's ` +
+        `dedent shifts (${reindented.join(", ")})\n` +
         `  new errors (target 3.8/3.6): ${fired.join(", ")}\n` +
         `  warnings --strict would turn into errors: ${strict.join(", ")}`,
     );

@@ -8,29 +8,13 @@
 import assert from "node:assert/strict";
 import { handleRequest, Session } from "../../../engine/helper/mod.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
-import { makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
+import { makeRepo, snapshot } from "../exec/_support.ts";
+import { runCli } from "./_cli.ts";
 import { AUTH, corpusText } from "./plan/_support.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
 async function cli(args: string[], stdin: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  return {
-    code: out.code,
-    body: stdout.trim() ? JSON.parse(stdout) : {},
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+  const out = await runCli(args, { stdin });
+  return { ...out, body: out.stdout.trim() ? JSON.parse(out.stdout) : {} };
 }
 
 const init = { kind: "method", name: "__init__", parent: { kind: "class", name: "HTTPBasicAuth" } };
