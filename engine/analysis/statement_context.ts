@@ -88,6 +88,8 @@ export interface ContextViolation {
 export interface ContextOptions {
   /** Analyse only the top-level statements overlapping [start, end]. */
   range?: { start: number; end: number };
+  /** Analyse only this node (a function holding the change: `innermostFunction`). */
+  within?: Node;
   /** The file's path: `.mjs`/`.mts` files are modules (JavaScript `return`). */
   path?: string;
 }
@@ -126,13 +128,44 @@ export function contextViolations(
   language: LanguageId,
   options: ContextOptions = {},
 ): ContextViolation[] {
-  const roots = options.range ? topLevelIn(root, options.range.start, options.range.end) : [root];
+  const roots = options.within
+    ? [options.within]
+    : options.range
+    ? topLevelIn(root, options.range.start, options.range.end)
+    : [root];
   if (language === "python") return pythonViolations(roots);
   if (language === "javascript" || language === "typescript" || language === "tsx") {
     const module = language !== "javascript" || /\.m[jt]s$/.test(options.path ?? "") || isEsModule(root);
     return scriptViolations(roots, module);
   }
   return [];
+}
+
+const FUNCTION_TYPES =
+  /^(function_definition|function_declaration|function_expression|function|arrow_function|method_definition|generator_function|generator_function_declaration)$/;
+
+/**
+ * The innermost function whose body holds [start, end] strictly inside (its
+ * header untouched). Every verdict on a node inside it is decided by the
+ * function and its ancestors (which the change does not touch), so it can
+ * stand for the whole top-level statement around a change, at a fraction of
+ * the cost in a long class.
+ */
+export function innermostFunction(root: Node, start: number, end: number): Node | undefined {
+  let found: Node | undefined;
+  for (
+    let node: Node | null = root.descendantForIndex(start, Math.max(start, end - 1));
+    node;
+    node = node.parent
+  ) {
+    if (!FUNCTION_TYPES.test(node.type)) continue;
+    const body = node.childForFieldName("body");
+    if (body && body.startIndex <= start && body.endIndex >= end) {
+      found = node;
+      break;
+    }
+  }
+  return found;
 }
 
 /** The top-level statements of `root` overlapping [start, end] (touching counts). */

@@ -5,15 +5,22 @@
  * JavaScript and TypeScript. Only what the edit brought is an error: a
  * finding the file already had is not blamed (`novelty.ts`).
  *
- * Only the top-level statements around the change are analysed, in both
- * texts: every rule is decided inside one top-level statement.
+ * Only the code around the change is analysed, in both texts: the function
+ * whose body holds the change when its header is untouched (every verdict
+ * inside it depends on it and its ancestors only), else the top-level
+ * statements the change touches (every rule is decided inside one).
  *
  * @module
  */
 
-import { contextViolations } from "../../analysis/statement_context.ts";
+import {
+  type ContextViolation,
+  contextViolations,
+  innermostFunction,
+} from "../../analysis/statement_context.ts";
 import { error, type Issue } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
+import type { Node } from "../../parse/mod.ts";
 import { changedRange, newFindings } from "./novelty.ts";
 import { clip } from "./quote.ts";
 
@@ -46,6 +53,16 @@ export function newContextIssues(
   if (!/^(python|javascript|typescript|tsx)$/.test(language)) return [];
   const range = changedRange(before.file.text, after.file.text);
   if (!range) return [];
+  // A function holding the change in both texts (same span outside the change) is enough to analyse.
+  const core = trimmed(after.file.text, range.after.start, range.after.end);
+  const fnAfter = core && innermostFunction(after.tree.rootNode, core.start, core.end);
+  const fnBefore = fnAfter && counterpart(before, fnAfter, range.before);
+  if (fnAfter && fnBefore) {
+    const found = contextViolations(after.tree.rootNode, language, { within: fnAfter, path });
+    if (found.length === 0) return [];
+    const old = contextViolations(before.tree.rootNode, language, { within: fnBefore, path });
+    return report(path, step, before, after, old, found);
+  }
   const found = contextViolations(after.tree.rootNode, language, { range: range.after, path });
   if (found.length === 0) return [];
   // The before text of the same top-level statements: the after region mapped back.
@@ -66,6 +83,48 @@ export function newContextIssues(
   const old = before.file.language === language
     ? contextViolations(before.tree.rootNode, language, { range: beforeRange, path })
     : [];
+  return report(path, step, before, after, old, found);
+}
+
+/** [start, end) without the whitespace at its ends; undefined when nothing else is in it. */
+function trimmed(text: string, start: number, end: number): { start: number; end: number } | undefined {
+  while (start < end && /\s/.test(text[start])) start++;
+  while (end > start && /\s/.test(text[end - 1])) end--;
+  return start < end ? { start, end } : undefined;
+}
+
+/**
+ * The function of `before` that `fn` (of the text after the change) was:
+ * the same type starting at the same offset (the change comes after its
+ * header), its body holding the changed range of `before`.
+ */
+function counterpart(before: Document, fn: Node, range: { start: number; end: number }): Node | undefined {
+  for (
+    let node: Node | null = before.tree.rootNode.descendantForIndex(fn.startIndex);
+    node;
+    node = node.parent
+  ) {
+    if (node.startIndex !== fn.startIndex) return undefined;
+    if (node.type !== fn.type) continue;
+    const body = node.childForFieldName("body");
+    const core = trimmed(before.file.text, range.start, range.end) ?? { start: range.start, end: range.end };
+    // (an insertion right after the body's last statement is inside it once made)
+    const holds = body && body.startIndex <= core.start &&
+      (body.endIndex >= core.end || before.file.text.slice(body.endIndex, core.end).trim() === "");
+    return holds ? node : undefined;
+  }
+  return undefined;
+}
+
+/** The issues for the findings of `found` that `old` does not account for. */
+function report(
+  path: string,
+  step: number,
+  before: Document,
+  after: Document,
+  old: ContextViolation[],
+  found: ContextViolation[],
+): Issue[] {
   const keyed = (list: typeof found) => list.map((v) => ({ ...v, key: v.code }));
   return newFindings(before.file.text, after.file.text, keyed(old), keyed(found)).map((v) =>
     error(

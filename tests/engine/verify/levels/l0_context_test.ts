@@ -266,3 +266,36 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+Deno.test("L0 context: what a change does to code it did not touch: a nonlocal losing its binding, awaits losing their async def", async () => {
+  const source =
+    "def outer():\n    count = 0\n\n    def inc():\n        nonlocal count\n        count += 1\n\n    return inc\n\n\n" +
+    "async def fetch(client):\n    response = await client.get()\n    return response\n";
+  const dir = await repoWith({ "m.py": source });
+  const rebind = [{
+    op: "replace_code",
+    params: { file: "m.py", pattern: "    count = 0\n", replacement: "    total = 0\n" },
+  }];
+  const unbound = await verifyIn(dir, rebind);
+  assert.deepEqual(l0(unbound), ["nonlocal-without-binding"]);
+  assert.equal(unbound.errors[0].line, 5);
+  const sync = [{
+    op: "replace_code",
+    params: { file: "m.py", pattern: "async def fetch", replacement: "def fetch" },
+  }];
+  const awaits = await verifyIn(dir, sync);
+  assert.deepEqual(l0(awaits), ["await-outside-async"]);
+  assert.equal(awaits.errors[0].line, 12);
+  if (!PYTHON_SKIP) {
+    assert.deepEqual(
+      (await pythonCompileErrors([
+        source,
+        source.replace("count = 0", "total = 0"),
+        source.replace("async def", "def"),
+      ]))
+        .map((e) => e === null),
+      [true, false, false],
+    );
+  }
+  await Deno.remove(dir, { recursive: true });
+});
