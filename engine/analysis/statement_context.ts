@@ -41,48 +41,30 @@
  * targets of its comprehensions): a missed violation is better than a false
  * alarm on correct code.
  *
- * JavaScript and TypeScript: `break` outside a loop or `switch` (or a
- * label it names), `continue` outside a loop, `return` outside a function
- * (only in TypeScript and in ES modules: CommonJS files are wrapped in a
- * function by Node, where a top-level `return` is legal; never in a class
- * static block).
+ * The scopes are `python_scopes.ts`; JavaScript and TypeScript's rules
+ * (`break`/`continue`/`return`) are `script_context.ts`.
  *
  * Only the top-level statements overlapping a range are analysed when one is
- * given: every rule above is decided inside one top-level statement.
+ * given (every rule above is decided inside one top-level statement), or
+ * only the function `within` that holds a change.
  *
  * @module
  */
 
 import type { LanguageId, Node } from "../parse/mod.ts";
 import { preorder } from "../parse/walk.ts";
+import { type ContextCode, type ContextViolation, violation } from "./context_violation.ts";
+import {
+  evalScope,
+  functionBindings,
+  isAsyncDef,
+  parameterName,
+  parameterNames,
+  type Scope,
+} from "./python_scopes.ts";
+import { isEsModule, scriptViolations } from "./script_context.ts";
 
-/** Stable codes of the violations (issue codes of the L0 check). */
-export type ContextCode =
-  | "break-outside-loop"
-  | "continue-outside-loop"
-  | "return-outside-function"
-  | "yield-outside-function"
-  | "await-outside-async"
-  | "nonlocal-without-binding"
-  | "duplicate-parameter"
-  | "parameter-order"
-  | "argument-order"
-  | "duplicate-keyword-argument"
-  | "invalid-target"
-  | "python2-syntax";
-
-/** One place the compiler would refuse. */
-export interface ContextViolation {
-  code: ContextCode;
-  /** What is wrong, in CPython's words where it has them (`'break' outside loop`). */
-  detail: string;
-  /** The offending node's text, first line, for matching and messages. */
-  text: string;
-  startIndex: number;
-  endIndex: number;
-  /** 1-based line. */
-  line: number;
-}
+export type { ContextCode, ContextViolation };
 
 /** Options of `contextViolations`. */
 export interface ContextOptions {
@@ -113,13 +95,6 @@ const PY_TYPES = new Set([
   "as_pattern_target",
   "print_statement",
   "exec_statement",
-]);
-
-const COMPREHENSIONS = new Set([
-  "list_comprehension",
-  "set_comprehension",
-  "dictionary_comprehension",
-  "generator_expression",
 ]);
 
 /** Every statement-context violation of a tree (see the module notes). */
@@ -176,70 +151,6 @@ function topLevelIn(root: Node, start: number, end: number): Node[] {
     if (child && child.endIndex >= start && child.startIndex <= end) out.push(child);
   }
   return out;
-}
-
-function violation(code: ContextCode, detail: string, node: Node): ContextViolation {
-  const text = node.text.split("\n", 1)[0].trim().slice(0, 80);
-  return {
-    code,
-    detail,
-    text,
-    startIndex: node.startIndex,
-    endIndex: node.endIndex,
-    line: node.startPosition.row + 1,
-  };
-}
-
-// ------------------------------------------------------------------ Python scopes
-
-type ScopeKind = "module" | "class" | "def" | "async" | "lambda" | "generator" | "comprehension";
-
-interface Scope {
-  kind: ScopeKind;
-  node: Node;
-}
-
-const isAsyncDef = (node: Node) => node.children.some((child) => child?.type === "async");
-
-/** The scope that evaluates `node` (see the module notes). */
-function evalScope(node: Node): Scope {
-  let child = node;
-  let grandchild: Node | null = null;
-  for (let current = node.parent; current; current = current.parent) {
-    switch (current.type) {
-      case "function_definition":
-        if (current.childForFieldName("body")?.id === child.id) {
-          return { kind: isAsyncDef(current) ? "async" : "def", node: current };
-        }
-        break;
-      case "lambda":
-        if (current.childForFieldName("body")?.id === child.id) return { kind: "lambda", node: current };
-        break;
-      case "class_definition":
-        if (current.childForFieldName("body")?.id === child.id) return { kind: "class", node: current };
-        break;
-      case "module":
-        return { kind: "module", node: current };
-      default:
-        if (COMPREHENSIONS.has(current.type) && !isFirstIterable(current, child, grandchild)) {
-          return {
-            kind: current.type === "generator_expression" ? "generator" : "comprehension",
-            node: current,
-          };
-        }
-    }
-    grandchild = child;
-    child = current;
-  }
-  return { kind: "module", node };
-}
-
-/** Whether `part` (reached through `clause`) is the first iterable of `comprehension`. */
-function isFirstIterable(comprehension: Node, clause: Node, part: Node | null): boolean {
-  if (clause.type !== "for_in_clause" || !part) return false;
-  const first = comprehension.namedChildren.find((c) => c?.type === "for_in_clause");
-  if (first?.id !== clause.id) return false;
-  return clause.childrenForFieldName("right").some((right) => right?.id === part.id);
 }
 
 // ------------------------------------------------------------------ Python rules
@@ -446,101 +357,6 @@ function nonlocalRule(node: Node, memo: Map<number, Set<string>>): ContextViolat
   return out;
 }
 
-/** Names of a function's parameters. */
-function parameterNames(fn: Node): Set<string> {
-  const out = new Set<string>();
-  const params = fn.childForFieldName("parameters");
-  for (const param of params?.namedChildren ?? []) {
-    const name = param && parameterName(param);
-    if (name) out.add(name.text);
-  }
-  return out;
-}
-
-/** The name node of one parameter (undefined for `*`, `/` and Python 2 tuple parameters). */
-function parameterName(param: Node): Node | undefined {
-  switch (param.type) {
-    case "identifier":
-      return param;
-    case "default_parameter":
-    case "typed_default_parameter":
-      return param.childForFieldName("name") ?? undefined;
-    case "typed_parameter":
-    case "list_splat_pattern":
-    case "dictionary_splat_pattern": {
-      const first = param.namedChild(0);
-      return first ? parameterName(first) : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Names a function binds in its own scope, read generously (see the module notes). */
-function functionBindings(fn: Node): Set<string> {
-  const out = parameterNames(fn);
-  const globals = new Set<string>();
-  const body = fn.childForFieldName("body");
-  if (!body) return out;
-  const targets = (node: Node | null) => {
-    if (!node) return;
-    if (node.type === "identifier") out.add(node.text);
-    else if (
-      /^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|tuple|list|expression_list|parenthesized_expression|as_pattern_target|case_pattern|splat_pattern)$/
-        .test(node.type)
-    ) {
-      for (const child of node.namedChildren) targets(child);
-    }
-  };
-  preorder(body, (node) => {
-    switch (node.type) {
-      case "function_definition":
-      case "class_definition":
-        targets(node.childForFieldName("name"));
-        return false;
-      case "lambda":
-        return false;
-      case "assignment":
-      case "augmented_assignment":
-      case "for_statement":
-      case "for_in_clause":
-        if (node.type !== "for_in_clause") targets(node.childForFieldName("left"));
-        return true;
-      case "named_expression":
-        targets(node.childForFieldName("name"));
-        return true;
-      case "as_pattern_target":
-      case "delete_statement":
-        for (const child of node.namedChildren) targets(child);
-        return true;
-      case "aliased_import":
-        targets(node.childForFieldName("alias"));
-        return false;
-      case "import_statement":
-      case "import_from_statement":
-        for (const name of node.childrenForFieldName("name")) {
-          if (name?.type === "dotted_name") targets(name.namedChild(0));
-        }
-        return true;
-      case "nonlocal_statement":
-        for (const child of node.namedChildren) targets(child);
-        return false;
-      case "global_statement":
-        for (const child of node.namedChildren) if (child) globals.add(child.text);
-        return false;
-      case "case_pattern":
-        preorder(node, (inner) => {
-          if (inner.type === "identifier") out.add(inner.text);
-        });
-        return false;
-      default:
-        return true;
-    }
-  });
-  for (const name of globals) out.delete(name);
-  return out;
-}
-
 function parameterRules(params: Node): ContextViolation[] {
   const out: ContextViolation[] = [];
   const seen = new Set<string>();
@@ -650,73 +466,4 @@ function targetRule(target: Node, verb: "delete" | "assign to"): ContextViolatio
     ? "literal"
     : "expression";
   return [violation("invalid-target", `cannot ${verb} ${what}`, target)];
-}
-
-// ------------------------------------------------------------------ JavaScript and TypeScript
-
-const JS_FUNCTIONS =
-  /^(function_declaration|function_expression|function|arrow_function|method_definition|generator_function|generator_function_declaration|class_static_block)$/;
-const JS_LOOPS = /^(for_statement|for_in_statement|while_statement|do_statement)$/;
-
-function isEsModule(root: Node): boolean {
-  return root.namedChildren.some((child) =>
-    child?.type === "import_statement" || child?.type === "export_statement"
-  );
-}
-
-function scriptViolations(roots: Node[], module: boolean): ContextViolation[] {
-  const out: ContextViolation[] = [];
-  for (const root of roots) {
-    preorder(root, (node) => {
-      if (node.type === "break_statement" || node.type === "continue_statement") {
-        const detail = jumpRule(node);
-        if (detail) {
-          const code = node.type === "break_statement" ? "break-outside-loop" : "continue-outside-loop";
-          out.push(violation(code, detail, node));
-        }
-      } else if (node.type === "return_statement") {
-        const owner = jsReturnOwner(node);
-        if (owner === "class_static_block") {
-          out.push(violation("return-outside-function", "'return' inside a class static block", node));
-        } else if (owner === "program" && module) {
-          out.push(violation("return-outside-function", "'return' outside of function", node));
-        }
-      }
-    });
-  }
-  return out;
-}
-
-/** Why a JavaScript `break`/`continue` has no target, or undefined. */
-function jumpRule(node: Node): string | undefined {
-  const label = node.childForFieldName("label")?.text;
-  const isBreak = node.type === "break_statement";
-  let child = node;
-  for (let current = node.parent; current; current = current.parent) {
-    if (JS_FUNCTIONS.test(current.type) || current.type === "program") break;
-    if (label !== undefined) {
-      if (current.type === "labeled_statement" && current.childForFieldName("label")?.text === label) {
-        if (isBreak) return undefined;
-        const body = current.childForFieldName("body");
-        if (body && JS_LOOPS.test(body.type)) return undefined;
-        return `'continue ${label}' names a label that is not a loop`;
-      }
-    } else if (JS_LOOPS.test(current.type) && current.childForFieldName("body")?.id === child.id) {
-      return undefined;
-    } else if (isBreak && current.type === "switch_body") {
-      return undefined;
-    }
-    child = current;
-  }
-  if (label !== undefined) return `undefined label '${label}'`;
-  return isBreak ? "'break' outside of a loop or switch" : "'continue' outside of a loop";
-}
-
-/** What a JavaScript `return` returns from: a function, a class static block (illegal) or the program. */
-function jsReturnOwner(node: Node): "function" | "class_static_block" | "program" {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === "class_static_block") return "class_static_block";
-    if (JS_FUNCTIONS.test(current.type)) return "function";
-  }
-  return "program";
 }
