@@ -40,17 +40,20 @@ export async function runPythonJson<T>(script: string, input: unknown): Promise<
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
-const SYNTAX_SCRIPT = `
+/** A script that runs `call` (an expression of `src`) on each source and lists the SyntaxErrors. */
+const syntaxScript = (call: string) => `
 import ast, json, sys
 out = []
 for src in json.load(sys.stdin):
     try:
-        ast.parse(src)
+        ${call}
         out.append(None)
     except SyntaxError as e:
         out.append(f"{e.msg} (line {e.lineno})")
 print(json.dumps(out))
 `;
+
+const SYNTAX_SCRIPT = syntaxScript("ast.parse(src)");
 
 /** For each source text: null when CPython parses it, else the SyntaxError message. */
 export function pythonSyntaxErrors(sources: string[]): Promise<(string | null)[]> {
@@ -64,17 +67,7 @@ export async function assertPythonParses(source: string, what = "result"): Promi
   if (err) throw new Error(`CPython rejects the ${what}: ${err}\n---\n${source}`);
 }
 
-const COMPILE_SCRIPT = `
-import json, sys
-out = []
-for src in json.load(sys.stdin):
-    try:
-        compile(src, "x.py", "exec")
-        out.append(None)
-    except SyntaxError as e:
-        out.append(f"{e.msg} (line {e.lineno})")
-print(json.dumps(out))
-`;
+const COMPILE_SCRIPT = syntaxScript('compile(src, "x.py", "exec")');
 
 /**
  * For each source text: null when CPython's `compile(src, "x.py", "exec")`
