@@ -120,27 +120,21 @@ const FUNCTION_TYPES =
   /^(function_definition|function_declaration|function_expression|function|arrow_function|method_definition|generator_function|generator_function_declaration)$/;
 
 /**
- * The innermost function whose body holds [start, end] strictly inside (its
- * header untouched). Every verdict on a node inside it is decided by the
- * function and its ancestors (which the change does not touch), so it can
- * stand for the whole top-level statement around a change, at a fraction of
- * the cost in a long class.
+ * The innermost function holding [start, end] (its header included). Every
+ * verdict on a node inside it is decided by the function and its ancestors,
+ * and a change inside it (even to its header: `async`, parameters) decides
+ * nothing outside it, so it can stand for the whole top-level statement
+ * around a change, at a fraction of the cost in a long class.
  */
 export function innermostFunction(root: Node, start: number, end: number): Node | undefined {
-  let found: Node | undefined;
   for (
     let node: Node | null = root.descendantForIndex(start, Math.max(start, end - 1));
     node;
     node = node.parent
   ) {
-    if (!FUNCTION_TYPES.test(node.type)) continue;
-    const body = node.childForFieldName("body");
-    if (body && body.startIndex <= start && body.endIndex >= end) {
-      found = node;
-      break;
-    }
+    if (FUNCTION_TYPES.test(node.type) && node.startIndex <= start && node.endIndex >= end) return node;
   }
-  return found;
+  return undefined;
 }
 
 /** The top-level statements of `root` overlapping [start, end] (touching counts). */

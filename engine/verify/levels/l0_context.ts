@@ -5,9 +5,9 @@
  * JavaScript and TypeScript. Only what the edit brought is an error: a
  * finding the file already had is not blamed (`novelty.ts`).
  *
- * Only the code around the change is analysed, in both texts: the function
- * whose body holds the change when its header is untouched (every verdict
- * inside it depends on it and its ancestors only), else the top-level
+ * Only the code around the change is analysed, in both texts: the innermost
+ * function holding the change (every verdict inside it depends on it and its
+ * ancestors only, and nothing outside it on its inside), else the top-level
  * statements the change touches (every rule is decided inside one).
  *
  * @module
@@ -95,8 +95,8 @@ function trimmed(text: string, start: number, end: number): { start: number; end
 
 /**
  * The function of `before` that `fn` (of the text after the change) was:
- * the same type starting at the same offset (the change comes after its
- * header), its body holding the changed range of `before`.
+ * the same type starting at the same offset, holding the changed range of
+ * `before`.
  */
 function counterpart(before: Document, fn: Node, range: { start: number; end: number }): Node | undefined {
   for (
@@ -106,11 +106,10 @@ function counterpart(before: Document, fn: Node, range: { start: number; end: nu
   ) {
     if (node.startIndex !== fn.startIndex) return undefined;
     if (node.type !== fn.type) continue;
-    const body = node.childForFieldName("body");
     const core = trimmed(before.file.text, range.start, range.end) ?? { start: range.start, end: range.end };
-    // (an insertion right after the body's last statement is inside it once made)
-    const holds = body && body.startIndex <= core.start &&
-      (body.endIndex >= core.end || before.file.text.slice(body.endIndex, core.end).trim() === "");
+    // (an insertion right after the function's last statement is inside it once made)
+    const holds = node.startIndex <= core.start &&
+      (node.endIndex >= core.end || before.file.text.slice(node.endIndex, core.end).trim() === "");
     return holds ? node : undefined;
   }
   return undefined;
