@@ -23,6 +23,7 @@ export const TEMPLATE_NAMES = [
   "plan",
   "nudge",
   "verify_feedback",
+  "confirm_warnings",
   "execute_failure",
   "submit",
   "fallback",
@@ -81,6 +82,14 @@ const EnvironmentSchema = z.strictObject({
   helper_limits: z.partialRecord(z.enum(Object.keys(DEFAULT_LIMITS) as [keyof Limits]), z.number().min(0)),
 });
 
+const VerificationSchema = z.strictObject({
+  strict: z.boolean(),
+  strict_codes: z.array(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Expected a kebab-case issue code")).min(
+    1,
+  ),
+  confirm_warnings: z.boolean(),
+});
+
 const TemplatesSchema = z.strictObject(
   Object.fromEntries(TEMPLATE_NAMES.map((name) => [name, z.string()])) as Record<
     (typeof TEMPLATE_NAMES)[number],
@@ -97,6 +106,7 @@ export const ConfigSchema = z.strictObject({
       ctx.addIssue({ code: "custom", path: ["image"], message: `Required when "type" is "${env.type}"` });
     }
   }),
+  verification: VerificationSchema,
   templates: TemplatesSchema,
 });
 
@@ -104,6 +114,8 @@ export const ConfigSchema = z.strictObject({
 export type Config = z.infer<typeof ConfigSchema>;
 /** The `agent` section. */
 export type AgentConfig = Config["agent"];
+/** The `verification` section. */
+export type VerificationConfig = Config["verification"];
 /** The `templates` section. */
 export type Templates = Config["templates"];
 

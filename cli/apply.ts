@@ -23,24 +23,30 @@ import { Workspace } from "../engine/workspace.ts";
 import { executePlan, type PlanResult } from "../engine/exec/execute.ts";
 import { checkJournal } from "../engine/exec/journal.ts";
 import { parsePlanSteps } from "../engine/exec/wiring.ts";
+import { Compilers } from "../engine/verify/compile/mod.ts";
+import { STRICT_HELP, STRICT_OPTIONS, strictFromArgs } from "./strict.ts";
 
 const command: Command = {
   name: "apply",
   summary: "Execute an edit plan as one transaction (or --dry-run for the diff)",
-  usage: "PLAN [--repo DIR] [--dry-run] [--json] [--timeout SECONDS] [--limit KEY=N]...",
+  usage: "PLAN [--repo DIR] [--dry-run] [--strict] [--json] [--timeout SECONDS] [--limit KEY=N]...",
   help: `
 PLAN is a plan file (JSON) or - for stdin. Every step is a transaction
 (pre-check, edit in memory, post-check, atomic write); the plan is all or
 nothing: when a step fails, every file changed by earlier steps is restored
 and the command exits 1. The original bytes of every touched file are kept in
 a journal outside the repository until the plan succeeds, so an interrupted
-run can be undone with "graphplan rollback".
+run can be undone with "graphplan rollback". Where python3 (or node) is on
+PATH, every changed Python (or JavaScript) file is compiled with it after
+the last step; a file that compiled before and does not now rolls the plan
+back ("compiled" in the JSON says with what, null: no interpreter used).
 
 Options:
   --repo DIR   repository root (default: .)
   --dry-run    run the plan in memory and print the unified diff; write nothing
+${STRICT_HELP}
   --json       print the result {success, rolled_back, failed_step?, errors,
-               warnings, files_changed} (plus diff with --dry-run) as JSON
+               warnings, files_changed, compiled} (plus diff with --dry-run) as JSON
 ${BOUND_HELP}
 
 Exit codes: 0 applied (or dry run passed), 1 rejected or rolled back,
@@ -49,7 +55,7 @@ Exit codes: 0 applied (or dry run passed), 1 rejected or rolled back,
 Examples:
   graphplan apply plan.json --repo .
   cat plan.json | graphplan apply - --dry-run`,
-  options: { "dry-run": { type: "boolean" }, ...BOUND_OPTIONS },
+  options: { "dry-run": { type: "boolean" }, ...STRICT_OPTIONS, ...BOUND_OPTIONS },
   async run(args) {
     configureBounds(args);
     const [planArg, ...extra] = args.positionals;
@@ -59,6 +65,7 @@ Examples:
     }
     const json = args.values.json === true;
     const dryRun = args.values["dry-run"] === true;
+    const strict = strictFromArgs(args);
     const workspace = Workspace.open(stringOption(args, "repo", "."));
     if (!dryRun) checkJournal(workspace);
     const text = await readInput(planArg);
@@ -83,10 +90,19 @@ Examples:
         warnings: planWarnings,
         files_changed: [],
         outputs: [],
+        compiled: null,
       };
     } else {
-      const store = new DocumentStore(workspace);
-      result = await withBudget(undefined, () => executePlan(store, steps, { runStep, dryRun }));
+      const compilers = new Compilers();
+      try {
+        const store = new DocumentStore(workspace);
+        result = await withBudget(
+          undefined,
+          () => executePlan(store, steps, { runStep, dryRun, compilers, strict }),
+        );
+      } finally {
+        await compilers.close();
+      }
       const perCode = limits().max_issues_per_code;
       result = {
         ...result,

@@ -57,7 +57,11 @@ into memory. A closed stdin or stdout ends the session with exit 0.`,
         return EXIT.rejected;
       }
       // Ends when stdin closes or stdout is closed by the other side: both are a normal end.
-      await serve(session, Deno.stdin.readable, writeStdout);
+      try {
+        await serve(session, Deno.stdin.readable, writeStdout);
+      } finally {
+        await session.close();
+      }
       return EXIT.ok;
     }
     const [method, ...extra] = args.positionals;
@@ -94,7 +98,11 @@ async function oneShot(repo: string, method: string, jsonIn: string | undefined)
       error: { issues: [error("json-invalid", `The params are not valid JSON: ${(err as Error).message}`)] },
     };
   }
-  return await handleRequest(session, method, params);
+  try {
+    return await handleRequest(session, method, params);
+  } finally {
+    await session.close();
+  }
 }
 
 /**

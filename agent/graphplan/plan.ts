@@ -6,6 +6,14 @@
  * (all steps or none). A failed verification or execution is fed back and
  * the model writes the plan again, `max_plan_revisions` plans in all.
  *
+ * Strictness (`verification` in the config): with `strict`, the warning
+ * codes of `strict_codes` are errors (the helper's `strict` parameter) and
+ * go through the revision loop. Otherwise a verified plan that has warnings
+ * of those codes is shown to the model once before it runs (template
+ * `confirm_warnings`): a new plan in `plan_path` is verified in its place
+ * (without using up a revision), `CONFIRM` (or no new plan) runs it as it
+ * is.
+ *
  * Every way this can fail ends in a {@linkcode PlanOutcome} with a reason,
  * and the agent falls back to the plain step loop.
  *
@@ -81,10 +89,15 @@ export async function planAndExecute(
     "plan",
   );
   const attempts = Math.max(1, max_plan_revisions);
+  const { verification } = loop.config;
+  const strict = verification.strict ? verification.strict_codes : [];
   let reason = "";
   let point: FallbackPoint = "verify";
+  let confirmAsked = false;
+  let revised: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const plan = await obtainPlan(loop, attempt);
+    const plan = revised ?? await obtainPlan(loop, attempt);
+    revised = undefined;
     if (plan === undefined) {
       const nudges = loop.config.agent.max_plan_nudges;
       return {
@@ -95,7 +108,7 @@ export async function planAndExecute(
     }
     loop.trajectory.info.plan = { plan_files: files, plan_steps: planSteps(plan) };
 
-    const verify = await verifyPlan(helper, plan);
+    const verify = await verifyPlan(helper, plan, strict);
     loop.trajectory.endPhase(
       loop.trajectory.startPhase("verify", { attempt }),
       verify.passed ? "passed" : "failed",
@@ -125,7 +138,17 @@ export async function planAndExecute(
       continue;
     }
 
-    const executed = await executePlan(helper, plan);
+    const flagged = verify.warnings.filter((issue) => verification.strict_codes.includes(issue.code));
+    if (!verification.strict && verification.confirm_warnings && !confirmAsked && flagged.length > 0) {
+      confirmAsked = true;
+      revised = await confirmWarnings(loop, plan, flagged);
+      if (revised !== undefined) {
+        attempt--; // the revision the confirmation asked for does not use up one of the model's
+        continue;
+      }
+    }
+
+    const executed = await executePlan(helper, plan, strict);
     // The model is told "every file was rolled back" only when it is true:
     // said by the helper, or by a rollback asked for now (the helper died
     // mid-plan, or its own rollback met a problem).
@@ -179,6 +202,38 @@ export async function planAndExecute(
   return { ok: false, reason, point };
 }
 
+/** What the model answers to confirm a plan. */
+const CONFIRM = "CONFIRM";
+
+/**
+ * Show the plan's warnings once and let the model answer: the revised plan
+ * it wrote to `plan_path`, or undefined to run the plan as it is (it
+ * answered CONFIRM, or wrote no new plan).
+ */
+async function confirmWarnings(loop: StepLoop, plan: unknown, warnings: Issue[]): Promise<unknown> {
+  const { plan_path } = loop.config.agent;
+  const phase = loop.trajectory.startPhase("confirm", { warnings });
+  loop.add(
+    "user",
+    loop.render("confirm_warnings", { warnings: issueLines(warnings), plan_path, confirm: CONFIRM }),
+    "confirm",
+  );
+  const result = await loop.step("confirm");
+  const text = await readEnvFile(loop.env, plan_path);
+  const written = text === null ? undefined : parsePlanText(text);
+  if (written !== undefined && JSON.stringify(written) !== JSON.stringify(plan)) {
+    loop.trajectory.endPhase(phase, "revised", { plan: written });
+    await loop.trajectory.save();
+    return written;
+  }
+  const confirmed = [result.content, ...result.outputs].some((text) =>
+    new RegExp(`\\b${CONFIRM}\\b`).test(text)
+  );
+  loop.trajectory.endPhase(phase, confirmed ? "confirmed" : "unanswered");
+  await loop.trajectory.save();
+  return undefined;
+}
+
 /** Steps until a valid plan is in `plan_path` (or in the model's text); undefined after the nudges run out. */
 async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | undefined> {
   const { plan_path, max_plan_nudges } = loop.config.agent;
@@ -221,10 +276,15 @@ const NO_VERIFY = new WeakSet<Helper>();
  * the plan is validated, every locator resolved and every step run in
  * memory with its post-checks, and nothing is written.
  */
-async function verifyPlan(helper: Helper, plan: unknown): Promise<VerifyReport & { method: string }> {
+async function verifyPlan(
+  helper: Helper,
+  plan: unknown,
+  strict: readonly string[],
+): Promise<VerifyReport & { method: string }> {
+  const strictParam = strict.length > 0 ? { strict } : {};
   if (!NO_VERIFY.has(helper)) {
     try {
-      const report = await helper.call("verify_plan", { plan }) as VerifyReport;
+      const report = await helper.call("verify_plan", { plan, ...strictParam }) as VerifyReport;
       return {
         passed: report.passed === true,
         errors: report.errors ?? [],
@@ -239,7 +299,11 @@ async function verifyPlan(helper: Helper, plan: unknown): Promise<VerifyReport &
     }
   }
   try {
-    const report = await helper.call("execute_plan", { plan, dry_run: true }) as ExecuteReport;
+    const report = await helper.call("execute_plan", {
+      plan,
+      dry_run: true,
+      ...strictParam,
+    }) as ExecuteReport;
     return {
       passed: report.success === true,
       errors: report.errors ?? [],
@@ -272,9 +336,12 @@ export interface RollbackOutcome {
   errors: Issue[];
 }
 
-async function executePlan(helper: Helper, plan: unknown): Promise<ExecuteReport> {
+async function executePlan(helper: Helper, plan: unknown, strict: readonly string[]): Promise<ExecuteReport> {
   try {
-    const report = await helper.call("execute_plan", { plan }) as ExecuteReport;
+    const report = await helper.call("execute_plan", {
+      plan,
+      ...(strict.length > 0 ? { strict } : {}),
+    }) as ExecuteReport;
     return {
       ...report,
       success: report.success === true,

@@ -31,7 +31,9 @@
  *    so they are copied verbatim, never dedented or indented. The snippet is
  *    parsed with the file's grammar (after a naive dedent, which keeps rows)
  *    and every string-like node spanning several rows protects its rows
- *    after the first. **Decision**: Python docstrings (a string that is the
+ *    after the first (a concatenation of one-line strings, `"a\n"` on one
+ *    row and `"b"` on the next, protects nothing: its rows are code).
+ *    **Decision**: Python docstrings (a string that is the
  *    whole first statement of a module, class or function body) are *not*
  *    protected: re-indenting them changes only whitespace that
  *    `inspect.cleandoc` removes anyway, and leaving them at column 0 inside
@@ -42,6 +44,9 @@
  *    `m > 0`, the shape is ambiguous:
  *    - if the first line *opens* something (ends with `:`, `{`, `(`, `[`,
  *      `,`, an operator, a backslash), the next line is one level deeper
+ *      (the first *logical* line: a signature continued inside brackets,
+ *      `def f(a,\n      b):`, is judged by its last row and the line after
+ *      it, not by its own continuation)
  *      than the first. If that next line is deeper than the target
  *      indentation `b` (and `b > 0`), the first line must have been at `b`:
  *      shape 3, `c = b`; otherwise shape 1, `c = 0`;
@@ -202,7 +207,8 @@ export function stringRows(root: Node, language: LanguageId): Set<number> {
   const rows = new Set<number>();
   const visit = (node: Node): void => {
     if (node.startPosition.row === node.endPosition.row) return;
-    if (STRING_TYPE.test(node.type) && node.isNamed) {
+    // A concatenation's own rows are code (`"a"\n"b"`): only its multi-line parts are protected.
+    if (STRING_TYPE.test(node.type) && node.isNamed && node.type !== "concatenated_string") {
       if (isDocstring(node, language)) return;
       for (let row = node.startPosition.row + 1; row <= node.endPosition.row; row++) rows.add(row);
       return;
@@ -267,8 +273,12 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
   let common: number;
   if (widths[firstRow] === 0 && others.length && m > 0) {
     const b = indentWidth(indent);
-    const opens = OPENER.test(stripLineComment(lines[firstRow], language));
-    const nextRow = structural.indexOf(true, firstRow + 1);
+    // The first logical line: a signature or call continued inside brackets ends where they close.
+    // (A snippet that is one logical line keeps the first row's test.)
+    let lastRow = logicalLineEnd(lines, firstRow, language);
+    if (structural.indexOf(true, lastRow + 1) === -1) lastRow = firstRow;
+    const opens = OPENER.test(stripLineComment(lines[lastRow], language));
+    const nextRow = structural.indexOf(true, lastRow + 1);
     common = opens ? (widths[nextRow] > b && b > 0 ? Math.min(b, m) : 0) : m;
   } else {
     common = widths.filter((_, row) => structural[row]).reduce((a, b) => Math.min(a, b), Infinity);
@@ -305,21 +315,59 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
 function snippetStep(lines: string[], structural: boolean[], widths: number[], language: LanguageId): number {
   const afterOpener = new Map<number, number>();
   const any = new Map<number, number>();
+  const aligned = new Map<number, number>();
+  const count = (counts: Map<number, number>, increase: number) =>
+    counts.set(increase, (counts.get(increase) ?? 0) + 1);
   let previous = -1;
+  let previousRow = -1;
+  let next = 0;
   for (let row = 0; row < lines.length; row++) {
     if (!structural[row]) continue;
+    if (previousRow >= 0 && widths[row] > widths[previousRow]) {
+      count(aligned, widths[row] - widths[previousRow]);
+    }
+    previousRow = row;
+    // rows inside brackets a row above opened are alignment, not nesting
+    if (row < next) continue;
+    const previousEnd = next - 1;
+    next = logicalLineEnd(lines, row, language) + 1;
     if (previous >= 0 && widths[row] > widths[previous]) {
       const increase = widths[row] - widths[previous];
-      any.set(increase, (any.get(increase) ?? 0) + 1);
-      if (/[:{]\s*$/.test(stripLineComment(lines[previous], language))) {
-        afterOpener.set(increase, (afterOpener.get(increase) ?? 0) + 1);
-      }
+      count(any, increase);
+      if (/[:{]\s*$/.test(stripLineComment(lines[previousEnd], language))) count(afterOpener, increase);
     }
     previous = row;
   }
   const best = (counts: Map<number, number>) =>
     [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
-  return best(afterOpener) || best(any);
+  // a snippet that nests nothing (one bracketed expression): its alignment steps
+  return best(afterOpener) || best(any) || best(aligned);
+}
+
+/**
+ * The last row of the logical line starting at `row`: the row where the
+ * brackets it opens are closed again (roughly: quotes and comments skipped),
+ * or `row` itself when it opens none. Braces count in Python only (a dict or
+ * set); elsewhere they open blocks.
+ */
+function logicalLineEnd(lines: string[], row: number, language: LanguageId): number {
+  const [open, close] = language === "python" ? ["([{", ")]}"] : ["([", ")]"];
+  let depth = 0;
+  for (let at = row; at < lines.length; at++) {
+    let quote = "";
+    const line = stripLineComment(lines[at], language);
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i];
+      if (quote) {
+        if (ch === "\\") i++;
+        else if (ch === quote) quote = "";
+      } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+      else if (open.includes(ch)) depth++;
+      else if (close.includes(ch)) depth--;
+    }
+    if (depth <= 0) return at;
+  }
+  return row;
 }
 
 /** Drop a trailing line comment (roughly: outside quotes) for the "opens a block" test. */

@@ -29,6 +29,8 @@ import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts"
 import { unifiedDiff } from "./diff.ts";
 import { hasPendingJournal, Journal, runningPlanPid } from "./journal.ts";
 import { countWrite, maybePause, maybeThrow } from "./test_hooks.ts";
+import type { Compilers } from "../verify/compile/mod.ts";
+import { promoteWarnings } from "../verify/strict.ts";
 
 /** Runs one plan step: computes its edits through `ctx`, returns its output (read-only ops). */
 export type StepRunner<S> = (step: S, ctx: StepContext) => Promise<unknown>;
@@ -41,6 +43,16 @@ export interface ExecuteOptions<S> {
   checks?: PostCheck[];
   /** Compute everything, write nothing, return the diff. */
   dryRun?: boolean;
+  /**
+   * Compile every changed file with the environment's interpreters after the
+   * last step (`engine/verify/compile`); a new failure rolls the plan back.
+   */
+  compilers?: Compilers;
+  /**
+   * Warning codes that count as errors (`engine/verify/strict.ts`), judged on
+   * the plan's settled warnings after the last step: one left rolls the plan back.
+   */
+  strict?: readonly string[];
 }
 
 /** The outcome of a plan (ARCHITECTURE.md, "Helper protocol"). */
@@ -57,6 +69,8 @@ export interface PlanResult {
   outputs: unknown[];
   /** Dry run only: the unified diff of the whole plan. */
   diff?: string;
+  /** The interpreters the changed files were compiled with (`"python3.11"`), or null when none was used. */
+  compiled?: string | null;
 }
 
 /** Execute `steps` in order over `store` as one transaction (see the module notes). */
@@ -86,6 +100,8 @@ export async function executePlan<S>(
   }
   const outputs: unknown[] = [];
   const firstSeen = new Map<string, Document>();
+  /** The last step that changed each file (a compile failure is blamed on it). */
+  const lastStep = new Map<string, number>();
   /** Set once the plan ended in a commit or a rollback (or was a dry run). */
   let settled = dryRun;
 
@@ -103,6 +119,7 @@ export async function executePlan<S>(
       warnings,
       files_changed: [],
       outputs,
+      compiled: null,
     };
   };
 
@@ -128,6 +145,7 @@ export async function executePlan<S>(
       if (split.errors.length > 0) return await fail(index, split.errors);
       for (const change of changes) {
         if (!firstSeen.has(change.path)) firstSeen.set(change.path, change.before);
+        lastStep.set(change.path, index);
         try {
           if (journal) writeChange(store, journal, change);
           else target.set(change.after);
@@ -159,16 +177,42 @@ export async function executePlan<S>(
       filesChanged.push(path);
       if (dryRun) diff += unifiedDiff(path, withBom(before), withBom(after));
     }
+    // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
+    const judged = promoteWarnings(await settleWarnings(warnings, target), options.strict ?? []);
+    if (judged.errors.length > 0) {
+      const failed = await fail(judged.errors[0].step ?? steps.length - 1, judged.errors);
+      return { ...failed, warnings: judged.warnings };
+    }
+    let compiled: string | null = null;
+    if (options.compilers) {
+      const inputs = [];
+      for (const [path, before] of firstSeen) {
+        const after = await target.get(path);
+        inputs.push({
+          path,
+          language: after.file.language,
+          before: before.file.text,
+          after: after.file.text,
+          step: lastStep.get(path),
+        });
+      }
+      const report = await options.compilers.check(inputs);
+      compiled = report.compiled;
+      if (report.errors.length > 0) {
+        const failed = await fail(report.errors[0].step ?? steps.length - 1, report.errors);
+        return { ...failed, compiled };
+      }
+    }
     journal?.commit();
     settled = true;
     const result: PlanResult = {
       success: true,
       rolled_back: false,
       errors: [],
-      // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
-      warnings: await settleWarnings(warnings, target),
+      warnings: judged.warnings,
       files_changed: filesChanged,
       outputs,
+      compiled,
     };
     if (dryRun) result.diff = diff;
     return result;

@@ -17,6 +17,7 @@ import { executePlan, type PlanResult } from "../exec/execute.ts";
 import { rollbackRepository } from "../exec/journal.ts";
 import type { ParsedSteps } from "../exec/wiring.ts";
 import type { Session } from "./session.ts";
+import { strictCodes } from "../verify/strict.ts";
 
 /** A helper method: params in, result out (throws `IssueError` for an error response). */
 export type MethodFn = (params: Record<string, unknown>, session: Session) => Promise<unknown>;
@@ -53,7 +54,10 @@ export const METHODS: Record<string, MethodFn> = {
     requireField(params, "step", "object");
     const parsed = await session.parsePlan([params.step]);
     if (hasErrors(parsed.issues)) return rejected(parsed.issues);
-    const result = await run(session, parsed, params.dry_run === true);
+    const result = await run(session, parsed, {
+      dryRun: params.dry_run === true,
+      strict: strictParam(params),
+    });
     const { outputs, ...rest } = result;
     return { ...rest, output: outputs[0] ?? null };
   },
@@ -62,7 +66,10 @@ export const METHODS: Record<string, MethodFn> = {
     if (!("plan" in params)) missing("plan", "array or object");
     const parsed = await session.parsePlan(params.plan);
     if (hasErrors(parsed.issues)) return rejected(parsed.issues);
-    const result = await run(session, parsed, params.dry_run === true);
+    const result = await run(session, parsed, {
+      dryRun: params.dry_run === true,
+      strict: strictParam(params),
+    });
     return {
       ...result,
       warnings: capIssues([...parsed.issues, ...result.warnings], limits().max_issues_per_code),
@@ -72,7 +79,11 @@ export const METHODS: Record<string, MethodFn> = {
   verify_plan: async (params, session) => {
     if (!("plan" in params)) missing("plan", "array or object");
     const { verifyPlan } = await import("../verify/mod.ts");
-    return await verifyPlan(session.store, params.plan, { checks: session.checks });
+    return await verifyPlan(session.store, params.plan, {
+      checks: session.checks,
+      compilers: session.compilers,
+      strict: strictParam(params),
+    });
   },
 
   rollback: async (params, session) => {
@@ -101,14 +112,28 @@ function hasErrors(issues: Issue[]): boolean {
 /** The result for a plan that failed validation: nothing executed. */
 function rejected(issues: Issue[]): PlanResult {
   const { errors, warnings } = partition(issues);
-  return { success: false, rolled_back: false, errors, warnings, files_changed: [], outputs: [] };
+  return {
+    success: false,
+    rolled_back: false,
+    errors,
+    warnings,
+    files_changed: [],
+    outputs: [],
+    compiled: null,
+  };
 }
 
-async function run(session: Session, parsed: ParsedSteps, dryRun: boolean): Promise<PlanResult> {
+async function run(
+  session: Session,
+  parsed: ParsedSteps,
+  options: { dryRun: boolean; strict: readonly string[] },
+): Promise<PlanResult> {
   const result = await executePlan(session.store, parsed.steps, {
     runStep: parsed.runStep,
     checks: session.checks,
-    dryRun,
+    dryRun: options.dryRun,
+    compilers: session.compilers,
+    strict: options.strict,
   });
   const perCode = limits().max_issues_per_code;
   return {
@@ -116,6 +141,14 @@ async function run(session: Session, parsed: ParsedSteps, dryRun: boolean): Prom
     errors: capIssues(result.errors, perCode),
     warnings: capIssues(result.warnings, perCode),
   };
+}
+
+/** The `strict` parameter: true (the default codes), a list of codes, or absent/false. */
+function strictParam(params: Record<string, unknown>): readonly string[] {
+  const value = params.strict;
+  if (value === undefined || value === null || typeof value === "boolean") return strictCodes(value ?? false);
+  if (Array.isArray(value) && value.every((code) => typeof code === "string")) return strictCodes(value);
+  missing("strict", "boolean or array of warning codes");
 }
 
 function requireField(params: Record<string, unknown>, name: string, type: "array" | "object"): void {

@@ -11,11 +11,14 @@ import { DocumentStore } from "../parse/documents.ts";
 import { Workspace } from "../workspace.ts";
 import type { PostCheck } from "../exec/checks.ts";
 import { parsePlanSteps, type PlanParser } from "../exec/wiring.ts";
+import { Compilers } from "../verify/compile/mod.ts";
 
 /** Options of a session (tests inject their own plan parser and operator dispatch). */
 export interface SessionOptions {
   parsePlan?: PlanParser;
   checks?: PostCheck[];
+  /** The interpreters plans are compiled with; default: those on PATH, started on first need. */
+  compilers?: Compilers;
 }
 
 /** The state a helper keeps between requests. */
@@ -24,12 +27,20 @@ export class Session {
   readonly store: DocumentStore;
   readonly parsePlan: PlanParser;
   readonly checks?: PostCheck[];
+  /** One CPython and one Node process at most, for the session's lifetime. */
+  readonly compilers: Compilers;
 
   constructor(workspace: Workspace, options: SessionOptions = {}) {
     this.workspace = workspace;
     this.store = new DocumentStore(workspace);
     this.parsePlan = options.parsePlan ?? parsePlanSteps;
     this.checks = options.checks;
+    this.compilers = options.compilers ?? new Compilers();
+  }
+
+  /** Stop the session's interpreters. */
+  async close(): Promise<void> {
+    await this.compilers.close();
   }
 
   /** Open a session on the repository at `dir`. */

@@ -40,17 +40,20 @@ export async function runPythonJson<T>(script: string, input: unknown): Promise<
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
-const SYNTAX_SCRIPT = `
+/** A script that runs `call` (an expression of `src`) on each source and lists the SyntaxErrors. */
+const syntaxScript = (call: string) => `
 import ast, json, sys
 out = []
 for src in json.load(sys.stdin):
     try:
-        ast.parse(src)
+        ${call}
         out.append(None)
     except SyntaxError as e:
         out.append(f"{e.msg} (line {e.lineno})")
 print(json.dumps(out))
 `;
+
+const SYNTAX_SCRIPT = syntaxScript("ast.parse(src)");
 
 /** For each source text: null when CPython parses it, else the SyntaxError message. */
 export function pythonSyntaxErrors(sources: string[]): Promise<(string | null)[]> {
@@ -62,4 +65,15 @@ export async function assertPythonParses(source: string, what = "result"): Promi
   if (!PYTHON) return;
   const [err] = await pythonSyntaxErrors([source]);
   if (err) throw new Error(`CPython rejects the ${what}: ${err}\n---\n${source}`);
+}
+
+const COMPILE_SCRIPT = syntaxScript('compile(src, "x.py", "exec")');
+
+/**
+ * For each source text: null when CPython's `compile(src, "x.py", "exec")`
+ * accepts it, else the SyntaxError message. Unlike `ast.parse`, this runs
+ * the compiler's own checks (`'break' outside loop`, `nonlocal` bindings).
+ */
+export function pythonCompileErrors(sources: string[]): Promise<(string | null)[]> {
+  return runPythonJson(COMPILE_SCRIPT, sources);
 }

@@ -161,6 +161,7 @@ const TEMPLATE_VARS: Record<string, Record<string, unknown>> = {
     max_attempts: 3,
     plan_path: "/tmp/edit_plan.json",
   },
+  confirm_warnings: { warnings: "- w", plan_path: "/tmp/edit_plan.json", confirm: "CONFIRM" },
   execute_failure: { failed_step: 0, errors: "- e", attempt: 1, max_attempts: 3, plan_path: "/tmp/p.json" },
   submit: { files_changed: ["a.py"], warnings: "", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
   fallback: { reason: "verification failed 3 times", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
@@ -201,4 +202,14 @@ Deno.test("environment.helper_limits: checked against the helper's limit keys an
   ]);
   assert.deepEqual((await loadConfig()).environment.helper_limits, {});
   await assert.rejects(loadConfig(["environment.helper_limits.max_bananas=1"]), /helper_limits/);
+});
+
+Deno.test("config: verification.strict_codes must be kebab-case issue codes", async () => {
+  const config = await loadConfig(["verification.strict=true", "verification.strict_codes=[unbound-name]"]);
+  assert.equal(config.verification.strict, true);
+  assert.deepEqual(config.verification.strict_codes, ["unbound-name"]);
+  await assert.rejects(
+    () => loadConfig(["verification.strict_codes=[Unbound Name]"]),
+    /verification\.strict_codes/,
+  );
 });

@@ -25,6 +25,8 @@ import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
 import { checkParamNames, dedent, isJsFamily, validateParam } from "../params.ts";
 import { JAVASCRIPT } from "./lang/javascript.ts";
+import { enclosingFStringQuotes, fitIntoFString } from "../fstring_fit.ts";
+import { formatVersion, repositoryPythonTarget } from "../../analysis/python_version.ts";
 import { PYTHON } from "./lang/python.ts";
 import type { LanguageTable, Layout } from "./lang/table.ts";
 
@@ -236,12 +238,39 @@ export async function fitExpression(
       },
     );
   }
+  const fitted = await fitForTarget(run, slot, trimmed);
   const needs = run.table.requiredPrecedence(slot);
-  const has = await snippetPrecedence(run.table, run.language, trimmed);
+  const has = await snippetPrecedence(run.table, run.language, fitted);
   const parenthesized = has < needs;
-  const body = parenthesized ? `(${trimmed})` : trimmed;
+  const body = parenthesized ? `(${fitted})` : fitted;
   const layout = layoutAt(run.doc, slot.startIndex);
   return { text: await reindent(body, { ...layout, inlineFirst: true }), parenthesized };
+}
+
+/**
+ * A Python expression going inside an f-string's braces, in a form the
+ * repository's Python reads (`engine/edit/fstring_fit.ts`): its clashing
+ * quotes switched, or the step refused with a hint.
+ */
+async function fitForTarget(run: TemplateRun, slot: Node, expression: string): Promise<string> {
+  if (run.language !== "python") return expression;
+  const quotes = enclosingFStringQuotes(slot);
+  if (quotes.length === 0) return expression;
+  const target = repositoryPythonTarget(run.ctx.store.workspace.root);
+  if (target.version.major > 3 || target.version.minor >= 12) return expression;
+  const fitted = await fitIntoFString(expression, quotes);
+  if ("text" in fitted) return fitted.text;
+  refuse(
+    run,
+    `Cannot put the expression inside the f-string at line ${slot.startPosition.row + 1} for Python ${
+      formatVersion(target.version)
+    }: ${fitted.refused}`,
+    {
+      code: "syntax-too-new",
+      node: slot,
+      hint: "assign the value to a variable before the f-string and use that name in the braces",
+    },
+  );
 }
 
 /** Issues as an error to throw, when there are errors; warnings go to the step. */

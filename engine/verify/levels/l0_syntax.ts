@@ -16,6 +16,13 @@
  * recovery often grows or shrinks an ERROR node around an edit nearby).
  * Whatever remains is new and an error.
  *
+ * ## Beyond the grammar
+ *
+ * The grammar accepts more than the language: when the edit brings no new
+ * grammar problem, L0 also refuses new statement-context errors
+ * (`l0_context.ts`: `break` outside a loop, `f(a=1, b)`, ...) and, in Python,
+ * syntax newer than the repository's declared target (`l0_target.ts`).
+ *
  * @module
  */
 
@@ -24,6 +31,8 @@ import { diffEdit, type Document } from "../../parse/documents.ts";
 import { type SyntaxProblem, syntaxProblems } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
+import { newContextIssues } from "./l0_context.ts";
+import { newTargetIssues } from "./l0_target.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
@@ -49,6 +58,10 @@ export function checkSyntax(
       },
     );
   });
+  if (issues.length > 0) return Promise.resolve(issues);
+  const { path, before, after } = change;
+  issues.push(...newContextIssues(path, before, after, env.step));
+  issues.push(...newTargetIssues(path, before, after, { step: env.step, root: env.store.workspace.root }));
   return Promise.resolve(issues);
 }
 

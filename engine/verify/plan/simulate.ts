@@ -56,6 +56,8 @@ import { stepFiles, verifySteps } from "./steps.ts";
 import { structuralChecks } from "./structure.ts";
 import { settleWarnings } from "../levels/settle.ts";
 import { judgeDangling } from "../levels/l3_dangling.ts";
+import type { CompileInput, Compilers } from "../compile/mod.ts";
+import { promoteWarnings } from "../strict.ts";
 
 /** Options of `verifyPlan`. */
 export interface VerifyOptions {
@@ -65,6 +67,10 @@ export interface VerifyOptions {
   graph?: CodeGraph;
   /** Called after each step with its index and the milliseconds its verification took (benchmarks). */
   onStep?: (step: number, ms: number) => void;
+  /** Compile the simulated result with the environment's interpreters (`engine/verify/compile`). */
+  compilers?: Compilers;
+  /** Warning codes that count as errors (`strict.ts`); judged on the settled warnings. */
+  strict?: readonly string[];
 }
 
 /** The verification report (ARCHITECTURE.md: `verify_plan` → `{passed, errors, warnings}`). */
@@ -72,6 +78,8 @@ export interface VerifyResult {
   passed: boolean;
   errors: Issue[];
   warnings: Issue[];
+  /** The interpreters the simulated result was compiled with (`"python3.11"`), or null when none was used. */
+  compiled?: string | null;
 }
 
 /** A step that failed, and the files it meant to edit (empty: unknown). */
@@ -98,6 +106,7 @@ export async function verifyPlan(
     checks: options.checks ?? defaultPostChecks(),
     drift: new DriftTracker(),
     impact: new ImpactAnalyzer(state, planFiles, options.graph),
+    lastStep: new Map(),
   };
   const failures: Failure[] = [];
   for (let index = 0; index < slots.length; index++) {
@@ -125,6 +134,12 @@ export async function verifyPlan(
     }
     if (found.some((issue) => issue.severity === "error")) failures.push({ step: index, files });
   }
+  let compiled: string | null = null;
+  if (options.compilers) {
+    const report = await options.compilers.check(await simulatedFiles(store, walk));
+    compiled = report.compiled;
+    for (const issue of report.errors) issues.push({ ...issue, layer: "5" });
+  }
   // By step (a stable sort: the plan's own problems first, then each step's in the order found).
   issues.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
   const { errors, warnings } = partition(issues);
@@ -136,14 +151,33 @@ export async function verifyPlan(
   }
   const dangling = await judgeDangling(warnings, originals, state);
   for (const issue of dangling.errors) errors.push(issue);
+  // warnings a later step resolved (a helper defined below its first use) are dropped; strict codes left count
+  const settled = promoteWarnings(await settleWarnings(dangling.warnings, state), options.strict ?? []);
+  for (const issue of settled.errors) errors.push(issue);
   errors.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
-  // warnings a later step resolved (a helper defined below its first use) are dropped
   const perCode = limits().max_issues_per_code;
   return {
     passed: errors.length === 0,
     errors: capIssues(errors, perCode),
-    warnings: capIssues(await settleWarnings(dangling.warnings, state), perCode),
+    warnings: capIssues(settled.warnings, perCode),
+    compiled,
   };
+}
+
+/** Every file the simulation changed, with its text before the plan and after it. */
+async function simulatedFiles(store: DocumentStore, walk: Walk): Promise<CompileInput[]> {
+  const out: CompileInput[] = [];
+  for (const [path, step] of walk.lastStep) {
+    const after = await walk.state.get(path);
+    let before = "";
+    try {
+      before = (await store.get(path)).file.text;
+    } catch {
+      // a file the plan creates
+    }
+    out.push({ path, language: after.file.language, before, after: after.file.text, step });
+  }
+  return out;
 }
 
 interface Walk {
@@ -153,6 +187,8 @@ interface Walk {
   checks: PostCheck[];
   drift: DriftTracker;
   impact: ImpactAnalyzer;
+  /** The step that last changed each file. */
+  lastStep: Map<string, number>;
 }
 
 /** Every issue of one step; on success the state moves on by the step's edits. */
@@ -210,7 +246,10 @@ async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
     issues.push({ ...budgetIssue(), step: step.index, layer: "0" });
     return issues;
   }
-  for (const change of changes) walk.state.set(change.after);
+  for (const change of changes) {
+    walk.state.set(change.after);
+    walk.lastStep.set(change.path, step.index);
+  }
   walk.drift.record(step.index, ctx.records);
   for (const item of patternContext(step, ctx.records)) issues.push(item);
   for (const item of await walk.impact.check(step, changes)) issues.push(item);

@@ -23,6 +23,7 @@ function open(session: Session) {
     async close() {
       controller.close();
       await done;
+      await session.close();
     },
   };
 }
@@ -38,6 +39,9 @@ Deno.test("a session executes plans, keeps trees between requests and re-reads f
     method: "execute_plan",
     params: { plan: [{ op: "replace", file: "a.py", old: "return 1", new: "return 2" }] },
   });
+  // compiled: the python3 on PATH that compiled a.py after the plan (null without one)
+  const compiled = (first.result as { compiled: string | null }).compiled;
+  assert.ok(compiled === null || /^python3\.\d+$/.test(compiled), String(compiled));
   assert.deepEqual(first, {
     id: 1,
     result: {
@@ -47,6 +51,7 @@ Deno.test("a session executes plans, keeps trees between requests and re-reads f
       warnings: [],
       files_changed: ["a.py"],
       outputs: [null],
+      compiled,
     },
   });
   // The written document is the session's current one: no re-read, same tree object.
@@ -92,6 +97,7 @@ Deno.test("a plan that fails is a result with rolled_back, not an error response
   });
   assert.match((dry as { result: { diff: string } }).result.diff, /^-X = 1\n\+X = 5$/m);
   assert.deepEqual(snapshot(dir), before);
+  await session.close();
 });
 
 Deno.test("malformed lines, unknown methods and bad params get error responses; the session goes on", async () => {
@@ -140,6 +146,7 @@ Deno.test("an operator that throws a bug becomes an internal-error response and 
   assert.deepEqual(rollback, {
     result: { success: true, nothing_to_do: true, restored: [], errors: [], warnings: [] },
   });
+  await session.close();
 });
 
 Deno.test("locate resolves against the session's live tree; no match is a result with the reason", async () => {

@@ -58,7 +58,7 @@ Deno.test({
     const good = await run(["verify", plan, "--repo", dir, "--json"]);
     assert.equal(good.code, 0, good.stderr);
     const body = JSON.parse(good.stdout);
-    assert.deepEqual(Object.keys(body).sort(), ["errors", "passed", "warnings"]);
+    assert.deepEqual(Object.keys(body).sort(), ["compiled", "errors", "passed", "warnings"]);
     assert.equal(body.passed, true);
 
     const bad = await run(["verify", "-", "--repo", dir, "--json"], JSON.stringify(BAD));
@@ -94,7 +94,10 @@ Deno.test({
     assert.equal(usage.code, 2);
     const help = await run(["verify", "--help"]);
     assert.equal(help.code, 0);
-    assert.match(help.stdout + help.stderr, /Usage: graphplan verify PLAN \[--repo DIR\] \[--json\]/);
+    assert.match(
+      help.stdout + help.stderr,
+      /Usage: graphplan verify PLAN \[--repo DIR\] \[--strict\] \[--json\]/,
+    );
     assert.deepEqual(await hashTree(dir), before);
     await Deno.remove(plan);
     await Deno.remove(dir, { recursive: true });
@@ -109,7 +112,10 @@ Deno.test({
     const before = await hashTree(dir);
     const one = await run(["helper", "verify_plan", "--repo", dir], JSON.stringify({ plan: GOOD }));
     assert.equal(one.code, 0, one.stderr);
-    assert.deepEqual(JSON.parse(one.stdout).result, { passed: true, errors: [], warnings: [] });
+    // compiled: the python3 on PATH that compiled the simulated result (null without one)
+    const { compiled, ...result } = JSON.parse(one.stdout).result;
+    assert.ok(compiled === null || /^python3\.\d+$/.test(compiled), String(compiled));
+    assert.deepEqual(result, { passed: true, errors: [], warnings: [] });
 
     const lines = [
       { id: 1, method: "verify_plan", params: { plan: BAD } },

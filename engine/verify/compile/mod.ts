@@ -1,0 +1,139 @@
+/**
+ * A real compiler when one is there: after a plan (executed or simulated),
+ * every changed Python file is compiled with the environment's CPython and
+ * every changed JavaScript file is checked by Node, each through one
+ * long-lived process per `Compilers` (a helper session keeps one for its
+ * lifetime). The helper itself stays free of both: an interpreter that is
+ * not on PATH (or may not be run) is simply not used, and the report says
+ * which ones were (`compiled: "python3.11"`, or null).
+ *
+ * Only new failures count, as everywhere in verification: a file that did
+ * not compile before the plan either (Python 2 code, syntax newer than the
+ * interpreter) is not blamed. A failure is an L0 `compile-error`.
+ *
+ * @module
+ */
+
+import { error, type Issue } from "../../issue.ts";
+import type { LanguageId } from "../../parse/mod.ts";
+import { LineProcess } from "./process.ts";
+import { NODE_LOOP, PYTHON_LOOP } from "./scripts.ts";
+
+/** One changed file to compile: its text before and after the plan. */
+export interface CompileInput {
+  path: string;
+  language: LanguageId;
+  before: string;
+  after: string;
+  /** The plan step that last changed it (for the issue). */
+  step?: number;
+}
+
+/** What `check` found, and which interpreters it used. */
+export interface CompileReport {
+  errors: Issue[];
+  /** `"python3.11"`, `"node20.19.5"`, both joined with ", ", or null when none was used. */
+  compiled: string | null;
+}
+
+type Kind = "python" | "node";
+
+/** Options of `Compilers`. */
+export interface CompilersOptions {
+  /** The environment the interpreters are started with (and found through: its PATH). Default: inherited. */
+  env?: Record<string, string>;
+}
+
+/** The interpreters of one session, each started on first need (see the module notes). */
+export class Compilers {
+  #options: CompilersOptions;
+  #started = new Map<Kind, Promise<LineProcess | undefined>>();
+
+  constructor(options: CompilersOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Compile the changed files whose language has an interpreter here; new failures are errors. */
+  async check(files: readonly CompileInput[]): Promise<CompileReport> {
+    const errors: Issue[] = [];
+    const used = new Set<string>();
+    for (const file of files) {
+      const kind = kindOf(file);
+      if (!kind || file.before === file.after) continue;
+      const process = await this.#process(kind);
+      if (!process) continue;
+      const after = await process.request({ path: file.path, source: file.after });
+      if (!after) continue; // the interpreter died: no verdict
+      used.add(String(process.greeting.version));
+      if (after.ok) continue;
+      const before = file.before === ""
+        ? { ok: true }
+        : await process.request({ path: file.path, source: file.before });
+      if (!before || !before.ok) continue; // not new
+      const line = typeof after.line === "number" ? after.line : undefined;
+      errors.push(error(
+        "compile-error",
+        `${label(String(process.greeting.version))} refuses "${file.path}" after the plan${
+          line ? ` at line ${line}` : ""
+        }: ${String(after.message)}`,
+        {
+          level: "L0",
+          file: file.path,
+          ...(line ? { line } : {}),
+          ...(file.step !== undefined ? { step: file.step } : {}),
+          hint: "the file compiled before the plan: fix the code the plan writes there",
+        },
+      ));
+    }
+    return { errors, compiled: used.size > 0 ? [...used].sort().reverse().join(", ") : null };
+  }
+
+  /** The interpreter versions started so far (for tests and reports). */
+  async available(kind: Kind): Promise<string | null> {
+    const process = await this.#process(kind);
+    return process ? String(process.greeting.version) : null;
+  }
+
+  /** Stop every interpreter started. */
+  async close(): Promise<void> {
+    const started = [...this.#started.values()];
+    this.#started.clear();
+    for (const process of await Promise.all(started)) await process?.close();
+  }
+
+  #process(kind: Kind): Promise<LineProcess | undefined> {
+    let started = this.#started.get(kind);
+    if (!started) {
+      started = kind === "python" ? this.#startPython() : this.#startNode();
+      this.#started.set(kind, started);
+    }
+    return started;
+  }
+
+  async #startPython(): Promise<LineProcess | undefined> {
+    for (const command of ["python3", "python"]) {
+      const process = await LineProcess.start(command, ["-I", "-S", "-u", "-c", PYTHON_LOOP], this.#options);
+      if (process && process.greeting.major === 3) return process;
+      await process?.close();
+    }
+    return undefined;
+  }
+
+  #startNode(): Promise<LineProcess | undefined> {
+    return LineProcess.start(
+      "node",
+      ["--experimental-vm-modules", "--no-warnings", "-e", NODE_LOOP],
+      this.#options,
+    );
+  }
+}
+
+function kindOf(file: CompileInput): Kind | undefined {
+  if (file.language === "python") return "python";
+  if (file.language === "javascript" && /\.(c|m)?js$/.test(file.path)) return "node";
+  return undefined;
+}
+
+function label(version: string): string {
+  return version.startsWith("python") ? `CPython ${version.slice(6)}` : `Node ${version.slice(4)}`;
+}

@@ -1,0 +1,264 @@
+/**
+ * Statement contexts against the real compilers: every generated snippet
+ * that the grammar parses without an ERROR node is flagged by
+ * `contextViolations` exactly when CPython's `compile(src, "x.py", "exec")`
+ * refuses it (and, for JavaScript, exactly when `node --check` does). The
+ * snippets put ~50 statements (jumps, returns, yields, awaits, async
+ * comprehensions, nonlocals, parameter and argument lists, targets) into
+ * ~20 contexts (module, class, def, async def, loops and their else, nested
+ * functions and classes, try/finally, lambdas, comprehensions), and two
+ * statements into pairs of nested contexts.
+ */
+
+import assert from "node:assert/strict";
+import { contextViolations } from "../../../engine/analysis/statement_context.ts";
+import { parse } from "../../../engine/parse/mod.ts";
+import { PYTHON_SKIP, pythonCompileErrors } from "../../_support/python.ts";
+import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
+import { nodeSkip } from "../edit/_edit_support.ts";
+
+const CONTEXTS = [
+  "{S}",
+  "def f(a):\n    {S}",
+  "async def f(a):\n    {S}",
+  "for i in x:\n    {S}",
+  "while x:\n    pass\nelse:\n    {S}",
+  "for i in x:\n    pass\nelse:\n    {S}",
+  "class A:\n    {S}",
+  "for i in x:\n    def g():\n        {S}",
+  "def f():\n    for i in x:\n        {S}",
+  "def f():\n    x = 1\n    class A:\n        {S}",
+  "def f():\n    x = 1\n    def g():\n        {S}",
+  "def f(y):\n    async def g():\n        {S}",
+  "for i in x:\n    try:\n        pass\n    finally:\n        {S}",
+  "async def f():\n    for i in x:\n        if i:\n            {S}",
+  "async def f():\n    class A:\n        {S}",
+  "def f():\n    global x\n    def g():\n        {S}",
+  "def f():\n    [x for x in y]\n    def g():\n        {S}",
+  "def f():\n    (x := 1)\n    def g():\n        {S}",
+  "async def f():\n    def g():\n        {S}",
+  "while x:\n    with y:\n        {S}",
+];
+
+const STATEMENTS = [
+  "pass",
+  "break",
+  "continue",
+  "return",
+  "return 1",
+  "yield",
+  "yield from z",
+  "x = yield",
+  "await z",
+  "x = [await z for z in w]",
+  "x = (await z for z in w)",
+  "x = [z async for z in w]",
+  "x = (z async for z in w)",
+  "x = {k: await v for k, v in w}",
+  "x = [z for z in await w]",
+  "x = [[await z for z in w] for v in u]",
+  "x = ([await z for z in w] for v in u)",
+  "x = lambda: await z",
+  "x = lambda: (await z for z in w)",
+  "async for z in w: pass",
+  "async with z: pass",
+  "nonlocal x",
+  "nonlocal y",
+  "nonlocal q",
+  "f(a=1, b)",
+  "f(**k, b)",
+  "f(**k, *a)",
+  "f(*a, b=1, *c)",
+  "f(a=1, a=2)",
+  "f(a, b=1, **k)",
+  "class B(M, metaclass=N): pass",
+  "class B(metaclass=N, M): pass",
+  "def h(a, a): pass",
+  "def h(a=1, b): pass",
+  "def h(a=1, *, b): pass",
+  "def h(a=1, /, b): pass",
+  "def h(*, **k): pass",
+  "def h(a, *a): pass",
+  "x = lambda a, a: 0",
+  "x = lambda a=1, b: 0",
+  "del f()",
+  "del (a, b), [c.d, e[0]]",
+  "del [a, 1]",
+  "a, b += 1",
+  "[a] += 1",
+  "a.b += 1",
+  "*a = b",
+  "*a, *b = c",
+  "*a, b = c",
+  "with z as f(): pass",
+  "with z as (a, b): pass",
+  "with z as (a, 1): pass",
+  "x = lambda: (yield)",
+  "x = [(yield) for z in w]",
+  "x = [y for y in (yield)]",
+  "x = ((yield) for z in w)",
+  "print 'x'",
+  "@d\ndef h(): return 1",
+  "x = 1",
+  "global q",
+  "f(x)",
+  "return [await z for z in w]",
+  "return (yield)",
+];
+
+/** Put `statement` at the `{S}` hole of `context`, indented like the hole. */
+function fill(context: string, statement: string): string {
+  const hole = context.indexOf("{S}");
+  const indent = context.slice(context.lastIndexOf("\n", hole) + 1, hole);
+  return context.replace("{S}", statement.replaceAll("\n", "\n" + indent)) + "\n";
+}
+
+function snippets(): string[] {
+  const out = new Set<string>();
+  for (const context of CONTEXTS) for (const statement of STATEMENTS) out.add(fill(context, statement));
+  // Two levels: a context inside a context, with a statement in the inner one.
+  for (const outer of CONTEXTS.slice(1, 8)) {
+    for (const inner of CONTEXTS.slice(3, 12)) {
+      for (
+        const statement of ["break", "return 1", "yield", "await z", "nonlocal x", "x = [await z for z in w]"]
+      ) {
+        out.add(fill(outer, fill(inner, statement).trimEnd()));
+      }
+    }
+  }
+  return [...out];
+}
+
+Deno.test({
+  name: "statement context: flagged exactly when CPython's compile() refuses, over generated snippets",
+  ignore: PYTHON_SKIP !== undefined,
+  async fn() {
+    const sources = snippets();
+    const verdicts = await pythonCompileErrors(sources);
+    const mismatches: string[] = [];
+    let judged = 0;
+    let refused = 0;
+    for (let i = 0; i < sources.length; i++) {
+      const tree = await parse("python", sources[i]);
+      try {
+        if (tree.rootNode.hasError) continue; // the grammar already refuses it (L0's ERROR rule)
+        judged++;
+        const found = contextViolations(tree.rootNode, "python");
+        if (verdicts[i] !== null) refused++;
+        if ((found.length > 0) !== (verdicts[i] !== null)) {
+          mismatches.push(
+            `${JSON.stringify(sources[i])}: CPython ${verdicts[i] ?? "accepts"}; found ${
+              found.map((v) => v.detail).join("; ") || "nothing"
+            }`,
+          );
+        }
+      } finally {
+        tree.delete();
+      }
+    }
+    console.log(
+      `${sources.length} snippets, ${judged} parsed by the grammar, ${refused} of them refused by CPython`,
+    );
+    assert.ok(judged > 1000, `${judged} snippets judged`);
+    assert.ok(refused > 300 && judged - refused > 300, `${refused} refused of ${judged}`);
+    assert.deepEqual(mismatches, []);
+  },
+});
+
+Deno.test({
+  name: "statement context: every corpus file CPython compiles has no finding (no false alarm on real code)",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const files = await corpusBeforeFiles(".py");
+    const found: string[] = [];
+    const seen = new Set<string>();
+    for (const file of files) {
+      if (seen.has(file.text)) continue;
+      seen.add(file.text);
+      const tree = await parse("python", file.text);
+      for (const v of contextViolations(tree.rootNode, "python")) {
+        found.push(`${file.id} ${file.path}:${v.line} ${v.code}: ${v.detail}`);
+      }
+      tree.delete();
+    }
+    assert.ok(seen.size > 150);
+    // The corpus README: every .py file parses with CPython 3.11.
+    assert.deepEqual(found, []);
+  },
+});
+
+const JS_CONTEXTS = [
+  "{S}",
+  "function f() { {S} }",
+  "for (;;) { {S} }",
+  "while (x) { if (y) { {S} } }",
+  "switch (x) { case 1: {S} }",
+  "for (;;) { function g() { {S} } }",
+  "for (;;) { const g = () => { {S} }; }",
+  "a: { {S} }",
+  "a: for (;;) { {S} }",
+  "a: for (;;) { b: { {S} } }",
+  "class A { m() { {S} } }",
+  "class A { static { {S} } }",
+  "do { {S} } while (x);",
+];
+
+const JS_STATEMENTS = ["break;", "continue;", "break a;", "continue a;", "return;", "return 1;", "x = 1;"];
+
+Deno.test({
+  name: "statement context (JavaScript): flagged exactly when node --check refuses a CommonJS file",
+  ignore: nodeSkip() !== undefined,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const mismatches: string[] = [];
+    let refused = 0;
+    const cases: { source: string; found: number }[] = [];
+    for (const context of JS_CONTEXTS) {
+      for (const statement of JS_STATEMENTS) {
+        const source = context.replace("{S}", statement) + "\n";
+        const tree = await parse("javascript", source);
+        if (!tree.rootNode.hasError) {
+          cases.push({
+            source,
+            found: contextViolations(tree.rootNode, "javascript", { path: "x.js" }).length,
+          });
+        }
+        tree.delete();
+      }
+    }
+    // node --check, eight files at a time
+    for (let start = 0; start < cases.length; start += 8) {
+      await Promise.all(
+        cases.slice(start, start + 8).map(async ({ source, found }, offset) => {
+          const file = `${dir}/s${start + offset}.cjs`;
+          await Deno.writeTextFile(file, source);
+          const ok =
+            (await new Deno.Command("node", { args: ["--check", file], stderr: "null" }).output()).success;
+          if (!ok) refused++;
+          if ((found > 0) === ok) {
+            mismatches.push(`${JSON.stringify(source)}: node ${ok ? "accepts" : "refuses"}; found ${found}`);
+          }
+        }),
+      );
+    }
+    await Deno.remove(dir, { recursive: true });
+    assert.ok(refused > 20, `${refused} refused`);
+    assert.deepEqual(mismatches, []);
+  },
+});
+
+Deno.test("statement context (JavaScript): a top-level return is an error in an ES module and TypeScript only", async () => {
+  for (
+    const [language, path, source, expected] of [
+      ["javascript", "a.js", "return 1;\n", 0],
+      ["javascript", "a.mjs", "return 1;\n", 1],
+      ["javascript", "a.js", "import x from 'y';\nreturn 1;\n", 1],
+      ["typescript", "a.ts", "return 1;\n", 1],
+      ["typescript", "a.ts", "function f() { return 1; }\n", 0],
+    ] as const
+  ) {
+    const tree = await parse(language, source);
+    assert.equal(contextViolations(tree.rootNode, language, { path }).length, expected, `${path}: ${source}`);
+    tree.delete();
+  }
+});
