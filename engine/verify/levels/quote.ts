@@ -18,3 +18,10 @@ export function typeList(types: readonly string[], max = 3): string {
   const shown = types.slice(0, max).map((type) => `"${clip(type)}"`).join(", ");
   return types.length > max ? `${shown} and ${types.length - max} more` : shown;
 }
+
+/** `word` after its indefinite article: "a statement", "an expression", `an "attribute"`. */
+export function withArticle(word: string): string {
+  const bare = word.replace(/^["'`]/, "");
+  const vowel = /^[aeiou]/i.test(bare) && !/^(un[aiu]|us[aeu]|eu|one)/i.test(bare);
+  return `${vowel ? "an" : "a"} ${word}`;
+}
