@@ -16,9 +16,12 @@
  *   name..., also the only element of its list) gets a comma-separated
  *   insertion in the list's layout (inline or one element per line; a
  *   trailing comma in `code` is dropped); anything else gets the code on its own lines at the anchor's
- *   indentation, with as many blank lines as the file puts between
- *   definitions when anchor or code is a definition (else none; explicit
- *   leading blank lines in `code` win). A `separator` with line breaks sets
+ *   indentation. Blank lines the code starts with stay above it, those it
+ *   ends with below it (a single final line break only ends the line), and
+ *   are not added where the file already has them; between code and anchor
+ *   go the code's own blank lines on that side, else as many as the file
+ *   puts between definitions when anchor or code is a definition (else
+ *   none). A `separator` with line breaks sets
  *   the layout: `"\n\n"` = one blank line; one without line breaks (`", "`)
  *   inserts inline, verbatim. Anchoring before a decorated (exported)
  *   definition puts the code above its decorators (`export`).
@@ -55,6 +58,8 @@ import {
 import type { Document } from "../parse/documents.ts";
 import type { LanguageId, Node } from "../parse/mod.ts";
 import {
+  blanksAbove,
+  blanksBelow,
   detectIndentUnit,
   firstOnLine,
   indentWidth,
@@ -66,6 +71,7 @@ import {
   nextLineStart,
   reindent,
   stringRows,
+  trailingBlankLines,
 } from "./indent.ts";
 import { bindingCollisions, checkNewName } from "../verify/levels/rename.ts";
 import { type Binding, bindingAt, resolveInChain, resolveName, roleOf, type Scope } from "../verify/scope.ts";
@@ -223,11 +229,15 @@ async function insertEdit(
   if (separator === undefined && isListElement(anchor)) {
     return await listInsertEdit(doc, anchor, code, where, listContext(anchor) ?? {});
   }
-  const { blank: leading, rest } = leadingBlankLines(code);
+  // Blank lines the code starts or ends with stay on that side of it; the side facing the anchor
+  // gets the separator's, the code's own, or the file's gap between definitions.
+  const { blank: leading, rest: unled } = leadingBlankLines(code);
+  const { blank: trailing, rest } = trailingBlankLines(unled);
+  const [near, far] = where === "before" ? [trailing, leading] : [leading, trailing];
   const blank = separator !== undefined
     ? separator.split("\n").length - 2
-    : leading > 0
-    ? leading
+    : near > 0
+    ? near
     : defaultGap(doc, anchor, rest);
   if (language === "python" && anchor.parent?.type === "block" && !firstOnLine(text, anchor.startIndex)) {
     fail(
@@ -248,17 +258,19 @@ async function insertEdit(
     if (lastOnLine(text, anchor.endIndex, language)) {
       const at = nextLineStart(text, anchor.endIndex);
       const needsBreak = at === text.length && !text.endsWith("\n");
+      const below = at < text.length ? eol.repeat(Math.max(0, far - blanksBelow(text, at))) : "";
       return {
         start: at,
         end: at,
-        replacement: (needsBreak ? eol : "") + gap + body + (needsBreak ? "" : eol),
+        replacement: (needsBreak ? eol : "") + gap + body + (needsBreak ? "" : eol) + below,
       };
     }
     return { start: anchor.endIndex, end: anchor.endIndex, replacement: eol + gap + body + eol + indent };
   }
   if (firstOnLine(text, anchor.startIndex)) {
     const at = lineStart(text, anchor.startIndex);
-    return { start: at, end: at, replacement: body + eol + gap };
+    const above = at > 0 ? eol.repeat(Math.max(0, far - blanksAbove(text, at))) : "";
+    return { start: at, end: at, replacement: above + body + eol + gap };
   }
   const inline = await reindent(rest, { ...style, indent, inlineFirst: true });
   return { start: anchor.startIndex, end: anchor.startIndex, replacement: inline + eol + gap + indent };
