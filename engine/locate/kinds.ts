@@ -643,9 +643,6 @@ export const KIND_NAMES: readonly string[] = Object.keys(NORMALIZED_KINDS);
  */
 export const NAMELESS_KINDS: ReadonlySet<string> = new Set([
   "statement",
-  "if",
-  "for",
-  "while",
   "try",
   "with",
   "switch",

@@ -85,10 +85,14 @@ async function transfer(mode: "copy" | "move", params: Record<string, unknown>, 
   } else if (unit.layout === "line") {
     const indent = lineIndent(doc.file.text, unit.node.startIndex);
     const blankAfter = blankLinesAfter(doc, unit);
-    insertion = await placeLines(dest.doc, { text, definition: isDefinition(unit.node), indent, blankAfter }, {
-      destination: dest.node,
-      position,
-    });
+    insertion = await placeLines(
+      dest.doc,
+      { text, definition: isDefinition(unit.node), indent, blankAfter },
+      {
+        destination: dest.node,
+        position,
+      },
+    );
   } else {
     fail(
       "target-not-movable",

@@ -21,7 +21,11 @@ const ignore = CORPUS_SKIP !== undefined;
 const DIGEST = { file: AUTH, kind: "method", name: "build_digest_header" };
 
 /** Apply `plan` to `file` of `instance` and return the file's new text (CPython must parse it). */
-async function applied(instance: string, file: string, plan: unknown): Promise<{ before: string; after: string }> {
+async function applied(
+  instance: string,
+  file: string,
+  plan: unknown,
+): Promise<{ before: string; after: string }> {
   const before = await corpusFile(instance, file);
   const dir = await tempRepo({ [file]: before });
   try {
@@ -70,7 +74,10 @@ Deno.test({
     ]);
     const expected = before
       .replace("        self.chal = {}\n        self.pos = None\n", "        self.chal = {}\n")
-      .replace("\n        realm = self.chal['realm']", "\n        self.pos = None\n        realm = self.chal['realm']");
+      .replace(
+        "\n        realm = self.chal['realm']",
+        "\n        self.pos = None\n        realm = self.chal['realm']",
+      );
     assert.equal(after, expected);
   },
 });
