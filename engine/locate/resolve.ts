@@ -564,7 +564,8 @@ const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 function unknownKind(ctx: Context, kind: string, path: (string | number)[]): never {
   const kinds = kindsOf(ctx.language);
   const known = Object.hasOwn(NORMALIZED_KINDS, kind);
-  const exists = (name: string) => kindMapping(name, ctx.language) !== undefined || isNodeType(ctx.lang, name);
+  const exists = (name: string) =>
+    kindMapping(name, ctx.language) !== undefined || isNodeType(ctx.lang, name);
   const synonyms = (Object.hasOwn(KIND_SYNONYMS, kind.toLowerCase()) ? KIND_SYNONYMS[kind.toLowerCase()] : [])
     .filter(exists);
   const meant = [...new Set([...synonyms, ...closestNames(kind, kinds, 2)])].slice(0, 3);
