@@ -46,6 +46,7 @@
  */
 
 import { stringParam } from "./params.ts";
+import { skipIfPresent } from "./already_present.ts";
 import { error, fail, type Issue, IssueError } from "../issue.ts";
 import {
   locateRegion,
@@ -202,6 +203,9 @@ const replaceNode: OperatorFn = async (params, ctx) => {
   // A whole file keeps a final line break.
   const whole = !target.parent && fitted !== "" ? doc.file.eol : "";
   const edit = { start: target.startIndex, end: target.endIndex, replacement: fitted + whole };
+  if (skipIfPresent(ctx, doc, edit)) {
+    return { ...record(doc, target.startIndex, target.endIndex), kind: target.type, changed: false };
+  }
   await ctx.edit(doc.file.path, "replace_node", [edit], [target.type]);
   return { ...record(doc, target.startIndex, target.endIndex), kind: target.type };
 };
@@ -326,6 +330,9 @@ function insertion(where: "before" | "after"): OperatorFn {
     const { doc, node } = await one(ctx, params);
     const anchor = withWrapper(node);
     const edit = await insertEdit(doc, anchor, code, where, separator);
+    if (skipIfPresent(ctx, doc, edit)) {
+      return { ...record(doc, edit.start, edit.start), anchor: anchor.type, changed: false };
+    }
     const after = await ctx.edit(doc.file.path, op, [edit]);
     const end = edit.start + edit.replacement.length;
     return { ...record(after, edit.start, end), anchor: anchor.type };

@@ -20,6 +20,7 @@ import { firstLine } from "../../parse/mod.ts";
 import { findText, type TextMatch } from "../fuzzy.ts";
 import type { OperatorFn } from "../operator.ts";
 import { at, prepare, preview } from "./_util.ts";
+import { skipIfPresent } from "../already_present.ts";
 
 interface Params {
   file: string;
@@ -80,12 +81,11 @@ export const replaceCode: OperatorFn = async (params, ctx) => {
     });
   }
   if (match.layer !== "exact") ctx.warnings.push(inexactWarning(match, ctx.step, file));
-  await ctx.edit(file, "replace_code", [{
-    start: match.start,
-    end: match.end,
-    replacement: match.replacement,
-  }]);
+  const edit = { start: match.start, end: match.end, replacement: match.replacement };
+  const present = skipIfPresent(ctx, doc, edit);
+  if (!present) await ctx.edit(file, "replace_code", [edit]);
   return {
+    ...(present ? { changed: false } : {}),
     file,
     layer: match.layer,
     score: match.score,
