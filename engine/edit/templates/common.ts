@@ -14,7 +14,7 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
+import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { type LanguageId, type Node, withTree } from "../../parse/mod.ts";
