@@ -30,8 +30,8 @@
  * - `wrap_node` wraps one node, or several consecutive sibling matches as
  *   one block. When the node stands alone on its lines and `before` ends a
  *   line opening a block (`try:`, `{`) or either part has several lines, the
- *   node's lines are indented one unit (`indent_body`: spaces count or
- *   string) and `before`/`after` sit at the node's indentation; otherwise
+ *   node's lines are indented one unit of the file (`indent_body`: `true`,
+ *   the default, one unit; `false` none; a number of spaces; a string) and `before`/`after` sit at the node's indentation; otherwise
  *   `before + node + after` inline.
  * - `replace_all_matching` replaces every match (outermost of nested ones),
  *   optionally skipping those inside strings or comments; afterwards no
@@ -380,8 +380,8 @@ const wrapNode: OperatorFn = async (params, ctx) => {
   const before = stringParam(params, "before");
   const after = stringParam(params, "after", { optional: true }) ?? "";
   const indentBody = params.indent_body;
-  if (indentBody !== undefined && typeof indentBody !== "number" && typeof indentBody !== "string") {
-    fail("param-invalid", `Parameter "indent_body" must be a number of spaces or a string`, {
+  if (indentBody !== undefined && !["number", "string", "boolean"].includes(typeof indentBody)) {
+    fail("param-invalid", `Parameter "indent_body" must be true, false, a number of spaces or a string`, {
       path: ["params", "indent_body"],
     });
   }
@@ -410,7 +410,13 @@ const wrapNode: OperatorFn = async (params, ctx) => {
     await ctx.edit(doc.file.path, "wrap_node", [{ start, end, replacement }], [undefined]);
     return { ...record(doc, start, end), mode: "inline" };
   }
-  const unit = typeof indentBody === "number" ? " ".repeat(indentBody) : indentBody ?? style.unit;
+  const unit = typeof indentBody === "number"
+    ? " ".repeat(indentBody)
+    : typeof indentBody === "string"
+    ? indentBody
+    : indentBody === false
+    ? ""
+    : style.unit;
   const start = lineStart(text, first.startIndex);
   const end = lineEnd(text, last.endIndex);
   const guarded = stringRows(doc.tree.rootNode, language);
