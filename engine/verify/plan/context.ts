@@ -54,6 +54,12 @@ export function patternContext(step: NormalizedStep, records: readonly EditRecor
   return issues;
 }
 
+/** Where the text [start, end) of a parsed file sits: inside a string, a comment, or in code. */
+export function textContext(root: Node, start: number, end: number): "string" | "comment" | "code" {
+  const node = root.descendantForIndex(start, Math.max(start, end - 1));
+  return (node && nonCodeContext(node, start, end)) ?? "code";
+}
+
 /** "string" or "comment" when the match [start, end) lies inside one (see the module notes). */
 function nonCodeContext(node: Node, start: number, end: number): "string" | "comment" | undefined {
   for (let current: Node | null = node; current; current = current.parent) {
