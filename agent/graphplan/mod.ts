@@ -24,7 +24,13 @@ import { checkPatch } from "./patch.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
 export { FormatErrorLimit, LimitsExceeded, StepLoop, type StepProgress, Submitted } from "./loop.ts";
-export { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "./extract.ts";
+export {
+  findPlanInMessages,
+  findPlanInText,
+  findReadyFiles,
+  findSubmission,
+  isValidPlan,
+} from "./extract.ts";
 export type { FallbackPoint } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
 export { operatorCatalog } from "./catalog.ts";
