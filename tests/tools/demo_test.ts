@@ -9,15 +9,15 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { planReport } from "../../tools/demo_report.ts";
+import { skipReason } from "../_support/skips.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-function hasGit(): boolean {
+function gitSkip(): string | undefined {
   try {
-    return new Deno.Command("git", { args: ["--version"] }).outputSync().success;
-  } catch {
-    return false;
-  }
+    if (new Deno.Command("git", { args: ["--version"] }).outputSync().success) return undefined;
+  } catch { /* not installed */ }
+  return skipReason("git not found on PATH");
 }
 
 /** The plan the scripted demo model writes, read from its heredoc in config/demo/scripted_run.yaml. */
@@ -31,7 +31,7 @@ async function scriptedPlan(): Promise<unknown> {
 
 Deno.test({
   name: "demo: the plan is printed in full and pretty, followed by its verification result",
-  ignore: !hasGit(),
+  ignore: gitSkip() !== undefined,
   async fn() {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "tools/demo.ts"],
