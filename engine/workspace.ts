@@ -6,7 +6,7 @@
  */
 
 import { fail } from "./issue.ts";
-import { detectLanguage, type LanguageId } from "./parse/mod.ts";
+import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./parse/mod.ts";
 import { closestNames, didYouMean } from "./plan/suggest.ts";
 
 /** A source file read from the repository. */
@@ -146,10 +146,15 @@ export class Workspace {
     }
   }
 
-  /** Read a source file, with clear errors for unknown, binary or non-UTF-8 files. */
-  read(path: string): SourceFile {
+  /**
+   * Read a source file, with clear errors for unknown, binary or non-UTF-8
+   * files. With `plainText`, a file no grammar applies to (`CHANGES.rst`,
+   * `setup.cfg`) is read as language `"text"`, which only the text
+   * operators edit.
+   */
+  read(path: string, options: { plainText?: boolean } = {}): SourceFile {
     const { rel, abs } = this.resolve(path);
-    const language = detectLanguage(rel);
+    const language = detectLanguage(rel) ?? (options.plainText ? PLAIN_TEXT : undefined);
     if (!language && !exists(abs)) this.notFound(rel);
     if (!language) {
       fail("unknown-language", `Unknown file extension: "${rel}"`, {

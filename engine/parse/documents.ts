@@ -11,7 +11,7 @@
 
 import type { Edit, Point, Tree } from "web-tree-sitter";
 import { decodeSource, type SourceFile, type Workspace } from "../workspace.ts";
-import { parse } from "./mod.ts";
+import { parse, PLAIN_TEXT } from "./mod.ts";
 
 /** A source file and its current parse tree. */
 export interface Document {
@@ -72,6 +72,9 @@ export class DocumentStore {
   async reparse(doc: Document, text: string): Promise<Document> {
     const edit = diffEdit(doc.file.text, text);
     if (!edit) return doc;
+    if (doc.file.language === PLAIN_TEXT) {
+      return { file: { ...doc.file, text }, tree: await parse(PLAIN_TEXT, text) };
+    }
     const old = doc.tree.copy();
     old.edit(edit);
     const tree = await parse(doc.file.language, text, old);
@@ -94,7 +97,7 @@ export class DocumentStore {
   }
 
   private async load(rel: string, previous?: Entry): Promise<Document> {
-    const file = this.workspace.read(rel);
+    const file = this.workspace.read(rel, { plainText: true });
     let tree: Tree;
     if (previous && previous.doc.file.language === file.language) {
       const reparsed = await this.reparse(previous.doc, file.text);
