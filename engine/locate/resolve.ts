@@ -164,11 +164,15 @@ export async function resolveDetailed(
   const doc = await store.get(file);
   if (doc.file.language === PLAIN_TEXT) {
     throw new IssueError(
-      error("locator-plain-text", `Cannot resolve a locator in "${doc.file.path}": it is plain text, not code`, {
-        file: doc.file.path,
-        path: [...path, "file"],
-        hint: "edit text files with the text operators: replace_code, insert_code, delete_lines",
-      }),
+      error(
+        "locator-plain-text",
+        `Cannot resolve a locator in "${doc.file.path}": it is plain text, not code`,
+        {
+          file: doc.file.path,
+          path: [...path, "file"],
+          hint: "edit text files with the text operators: replace_code, insert_code, delete_lines",
+        },
+      ),
     );
   }
   const ctx: Context = {
