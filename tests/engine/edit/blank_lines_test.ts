@@ -11,8 +11,7 @@
 
 import assert from "node:assert/strict";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
-import { assertPythonParses } from "../../_support/python.ts";
-import { applyAt, tempRepo } from "../../_support/plans.ts";
+import { afterPlan } from "../../_support/plans.ts";
 import { corpusFile } from "./_edit_support.ts";
 
 const AUTH = "requests/auth.py";
@@ -27,16 +26,7 @@ async function applied(
   plan: unknown,
 ): Promise<{ before: string; after: string }> {
   const before = await corpusFile(instance, file);
-  const dir = await tempRepo({ [file]: before });
-  try {
-    const result = await applyAt(dir, plan);
-    assert.equal(result.success, true, JSON.stringify(result.errors));
-    const after = await Deno.readTextFile(`${dir}/${file}`);
-    await assertPythonParses(after);
-    return { before, after };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return { before, after: await afterPlan({ path: file, text: before }, plan) };
 }
 
 Deno.test({

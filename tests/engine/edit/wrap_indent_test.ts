@@ -8,8 +8,8 @@
 
 import assert from "node:assert/strict";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
-import { assertPythonParses, PYTHON_SKIP } from "../../_support/python.ts";
-import { applyAt, tempRepo, verifyAt } from "../../_support/plans.ts";
+import { PYTHON_SKIP } from "../../_support/python.ts";
+import { afterPlan } from "../../_support/plans.ts";
 import { corpusFile } from "./_edit_support.ts";
 
 const AUTH = "requests/auth.py";
@@ -23,18 +23,8 @@ const LINE = "            r.request.body.seek(self.pos)\n";
 
 async function wrapped(params: Record<string, unknown>): Promise<{ before: string; after: string }> {
   const before = await corpusFile("psf__requests-1766", AUTH);
-  const dir = await tempRepo({ [AUTH]: before });
-  try {
-    const plan = [{ op: "wrap_node", params: { locator: SEEK, ...params } }];
-    assert.deepEqual((await verifyAt(dir, plan)).errors, []);
-    const result = await applyAt(dir, plan);
-    assert.equal(result.success, true, JSON.stringify(result.errors));
-    const after = await Deno.readTextFile(`${dir}/${AUTH}`);
-    await assertPythonParses(after);
-    return { before, after };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const plan = [{ op: "wrap_node", params: { locator: SEEK, ...params } }];
+  return { before, after: await afterPlan({ path: AUTH, text: before }, plan, { verify: true }) };
 }
 
 Deno.test({
