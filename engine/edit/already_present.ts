@@ -68,17 +68,20 @@ export function repeatedAt(text: string, edit: TextEdit): number | undefined {
 }
 
 /**
- * A replacement that keeps the replaced text and adds to it (`x = 1` by
- * `x = 1\ny = 2`), where the addition already follows (or precedes) it: the
- * 1-based line of the replaced text, else undefined.
+ * A replacement that keeps the replaced text and adds whole lines to it
+ * (`x = 1` by `x = 1\ny = 2`), where the addition already follows (or
+ * precedes) it: the 1-based line of the replaced text, else undefined.
  */
 function extendedAt(text: string, edit: TextEdit): number | undefined {
   const old = text.slice(edit.start, edit.end);
   const { replacement } = edit;
   if (replacement.length <= old.length || old.trim() === "") return undefined;
-  const ahead = replacement.startsWith(old) && text.startsWith(replacement, edit.start);
-  const behind = replacement.endsWith(old) && edit.end >= replacement.length &&
-    text.slice(edit.end - replacement.length, edit.end) === replacement;
+  // whole lines only: `x` by `x + 1` in `y = x + 1` is an edit, not a repeat
+  const joinsLines = (first: string, second: string) => first.endsWith("\n") || /^\r?\n/.test(second);
+  const ahead = replacement.startsWith(old) && joinsLines(old, replacement.slice(old.length)) &&
+    text.startsWith(replacement, edit.start);
+  const behind = replacement.endsWith(old) && joinsLines(replacement.slice(0, -old.length), old) &&
+    edit.end >= replacement.length && text.slice(edit.end - replacement.length, edit.end) === replacement;
   if (!ahead && !behind) return undefined;
   return text.slice(0, ahead ? edit.start : edit.end - replacement.length).split("\n").length;
 }

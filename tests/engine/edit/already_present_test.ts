@@ -100,4 +100,9 @@ Deno.test("repeatedAt: the same lines at the same indentation, above or below; n
   assert.equal(repeatedAt(text, { start: at, end: at, replacement: "\n    z = 2\n" }), undefined);
   // inline insertions (a list element) are not judged
   assert.equal(repeatedAt("f(a, b)\n", { start: 4, end: 4, replacement: " a," }), undefined);
+  // a replacement adding lines already there is a repeat; one extending an expression is not
+  const assign = "x = 1\ny = 2\nz = x + 1\n";
+  assert.equal(repeatedAt(assign, { start: 0, end: 5, replacement: "x = 1\ny = 2" }), 1);
+  const x = assign.indexOf("x + 1");
+  assert.equal(repeatedAt(assign, { start: x, end: x + 1, replacement: "x + 1" }), undefined);
 });
