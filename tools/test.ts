@@ -10,6 +10,7 @@
  * reasons to (`tests/_support/skips.ts`, named by `GRAPHPLAN_SKIP_LOG`).
  * Files with skipped tests and the same reasons form one group; a file that
  * skipped tests without recording why forms the group "no reason recorded".
+ * A run that skipped nothing ends with "no tests were skipped".
  * The exit code is the test run's.
  *
  * @module
@@ -88,7 +89,7 @@ export async function runTests(args: string[]): Promise<number> {
     }).spawn();
     const { code } = await child.status;
     const lines = skipSummary(skippedByFile(await readOr(junit, "")), reasonsByFile(await readOr(log, "")));
-    if (lines.length > 0) console.log(lines.join("\n"));
+    console.log(lines.length > 0 ? lines.join("\n") : "no tests were skipped");
     return code;
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

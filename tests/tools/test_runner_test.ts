@@ -46,7 +46,7 @@ Deno.test("test runner: a failing test file fails the run; nothing skipped print
     );
     const { code, stdout } = await runner([`${dir}/fails_test.ts`]);
     assert.equal(code, 1);
-    assert.doesNotMatch(stdout, /^skipped /m);
+    assert.equal(stdout.trimEnd().split("\n").at(-1), "no tests were skipped");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
