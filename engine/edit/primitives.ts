@@ -31,7 +31,8 @@
  *   one block. When the node stands alone on its lines and `before` ends a
  *   line opening a block (`try:`, `{`) or either part has several lines, the
  *   node's lines are indented one unit of the file (`indent_body`: `true`,
- *   the default, one unit; `false` none; a number of spaces; a string) and `before`/`after` sit at the node's indentation; otherwise
+ *   the default, one unit; `false` none; a number of spaces; a string) and
+ *   `before`/`after` sit at the node's indentation; otherwise
  *   `before + node + after` inline.
  * - `replace_all_matching` replaces every match (outermost of nested ones),
  *   optionally skipping those inside strings or comments; afterwards no
