@@ -37,7 +37,7 @@ Deno.test("test runner: without the corpus, the run ends with why the corpus tes
   assert.match(stdout, /1 passed \| 0 failed \| 1 ignored/);
 });
 
-Deno.test("test runner: a failing test file fails the run; nothing skipped prints no summary", async () => {
+Deno.test("test runner: a failing test file fails the run; a run that skipped nothing says so last", async () => {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-runner-" });
   try {
     await Deno.writeTextFile(
