@@ -7,7 +7,8 @@
 
 import { fail, type Issue, IssueError } from "./issue.ts";
 import { limits, overLimit } from "./limits.ts";
-import { detectLanguage, type LanguageId } from "./parse/mod.ts";
+import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./parse/mod.ts";
+import { closestNames, didYouMean } from "./plan/suggest.ts";
 
 /** A source file read from the repository. */
 export interface SourceFile {
@@ -118,10 +119,54 @@ export class Workspace {
     }
   }
 
-  /** Read a source file, with clear errors for unknown, binary or non-UTF-8 files. */
-  read(path: string): SourceFile {
+  /** Throw `file-not-found` for `rel`, suggesting the existing path it most likely meant. */
+  private notFound(rel: string): never {
+    const meant = this.closestPath(rel);
+    fail("file-not-found", `File "${rel}" does not exist`, {
+      file: rel,
+      ...(meant ? { hint: didYouMean([meant]) } : {}),
+    });
+  }
+
+  /**
+   * The existing file `rel` most likely means: each segment that does not
+   * exist replaced by the closest name in its directory. Undefined when
+   * there is none.
+   */
+  closestPath(rel: string): string | undefined {
+    let current = "";
+    for (const segment of rel.split("/")) {
+      const dir = current === "" ? this.root : `${this.root}/${current}`;
+      let name = segment;
+      if (!exists(`${dir}/${segment}`)) {
+        let entries: string[];
+        try {
+          entries = [...Deno.readDirSync(dir)].map((entry) => entry.name).filter((n) => !n.startsWith("."));
+        } catch {
+          return undefined;
+        }
+        [name] = closestNames(segment, entries, 1);
+        if (name === undefined) return undefined;
+      }
+      current = current === "" ? name : `${current}/${name}`;
+    }
+    try {
+      return current !== rel && Deno.statSync(`${this.root}/${current}`).isFile ? current : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Read a source file, with clear errors for unknown, binary or non-UTF-8
+   * files. With `plainText`, a file no grammar applies to (`CHANGES.rst`,
+   * `setup.cfg`) is read as language `"text"`, which only the text
+   * operators edit.
+   */
+  read(path: string, options: { plainText?: boolean } = {}): SourceFile {
     const { rel, abs } = this.resolve(path);
-    const language = detectLanguage(rel);
+    const language = detectLanguage(rel) ?? (options.plainText ? PLAIN_TEXT : undefined);
+    if (!language && !exists(abs)) this.notFound(rel);
     if (!language) {
       fail("unknown-language", `Unknown file extension: "${rel}"`, {
         file: rel,
@@ -139,9 +184,7 @@ export class Workspace {
       if (info.size > max) throw new IssueError(fileTooLarge(rel, info.size, max));
       bytes = Deno.readFileSync(abs);
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) {
-        fail("file-not-found", `File "${rel}" does not exist`, { file: rel });
-      }
+      if (err instanceof Deno.errors.NotFound) this.notFound(rel);
       if (err instanceof Error && err.name === "IssueError") throw err;
       fail("file-unreadable", `Cannot read "${rel}": ${(err as Error).message}`, { file: rel });
     }
@@ -155,6 +198,15 @@ export function fileTooLarge(rel: string, size: number, max: number): Issue {
     file: rel,
     hint: "edit a smaller file, or the lines of this one with a text tool",
   });
+}
+
+function exists(abs: string): boolean {
+  try {
+    Deno.statSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -32,8 +32,14 @@ export const LANGUAGES = [
   "cpp",
 ] as const;
 
-/** A language GraphPlan parses. */
-export type LanguageId = typeof LANGUAGES[number];
+/**
+ * A language GraphPlan parses, or `"text"`: a file of any other kind, which
+ * only the text operators edit (no grammar applies, see `parse`).
+ */
+export type LanguageId = typeof LANGUAGES[number] | "text";
+
+/** The pseudo-language of files no grammar applies to (changelogs, docs, configs). */
+export const PLAIN_TEXT = "text" as const;
 
 /** File extensions (lower case, with the dot) and their language. */
 export const EXTENSIONS: Readonly<Record<string, LanguageId>> = {
@@ -60,7 +66,7 @@ export const EXTENSIONS: Readonly<Record<string, LanguageId>> = {
   ".hxx": "cpp",
 };
 
-const LOADERS: Record<LanguageId, () => Promise<{ default: string }>> = {
+const LOADERS: Record<typeof LANGUAGES[number], () => Promise<{ default: string }>> = {
   python: () => import("./python.ts"),
   javascript: () => import("./javascript.ts"),
   typescript: () => import("./typescript.ts"),
@@ -81,6 +87,7 @@ export function runtimeBytes(): Promise<Uint8Array> {
 
 /** The `.wasm` bytes of one language's grammar (inflated at each call). */
 export async function grammarBytes(language: LanguageId): Promise<Uint8Array> {
+  if (language === PLAIN_TEXT) throw new Error("Plain text has no grammar");
   return await unpack((await LOADERS[language]()).default);
 }
 

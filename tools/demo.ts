@@ -7,6 +7,8 @@
  * uses (`graphplan run --repo DIR --task-file config/demo/task.md`, with
  * `--model openai/gpt-5-mini` instead of the scripted model); afterwards the
  * project's unit tests run on the patched copy when python3 is installed.
+ * Between the two, the plan the model wrote is printed in full with its
+ * verification result (`demo_report.ts`).
  *
  * Options: `--keep` keeps the temporary directory; anything after `--` is
  * passed to `graphplan run` (e.g. `-- --model openai/gpt-5-mini`, which
@@ -17,8 +19,11 @@
 
 import { join } from "node:path";
 import { main } from "../main.ts";
+import { readTrajectory, trajectoryPath } from "../agent/trajectory/mod.ts";
+import { planReport } from "./demo_report.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+const INSTANCE = "sample_project-discount";
 
 async function sh(argv: string[], cwd: string): Promise<{ code: number; output: string }> {
   const out = await new Deno.Command(argv[0], { args: argv.slice(1), cwd, stdout: "piped", stderr: "piped" })
@@ -65,7 +70,7 @@ export async function demo(argv: string[]): Promise<number> {
       "--task-file",
       join(ROOT, "config/demo/task.md"),
       "--id",
-      "sample_project-discount",
+      INSTANCE,
       ...(real ? [] : [
         "-c",
         "model.name=scripted/demo",
@@ -78,6 +83,12 @@ export async function demo(argv: string[]): Promise<number> {
     ];
     console.error(`demo: graphplan ${args.join(" ")}`);
     const code = await main(args);
+    try {
+      const saved = await readTrajectory(trajectoryPath(out, INSTANCE));
+      for (const line of planReport(saved.info.phases)) console.error(line);
+    } catch (err) {
+      console.error(`demo: cannot read the trajectory: ${(err as Error).message}`);
+    }
     if (python) {
       const after = await sh(["python3", "-m", "unittest", "tests/test_service.py"], repo);
       console.error(`demo: after the run, the project's tests ${after.code === 0 ? "pass" : "FAIL"}:`);

@@ -18,19 +18,20 @@ export function findReadyFiles(
 ): string[] | null {
   const at = text.lastIndexOf(marker);
   if (at < 0) return null;
-  const rest = text.slice(at + marker.length);
+  // Quotes escaped once more than needed (`[\"a.py\"]`, as in a tool call's JSON arguments) are quotes.
+  const rest = text.slice(at + marker.length).split("\n")[0].replace(/\\+(["'])/g, "$1");
   let names: unknown[] | undefined;
   const list = /^\s*(\[[^\]]*\])/.exec(rest);
   if (list) {
     try {
-      names = JSON.parse(list[1]);
+      const parsed = JSON.parse(list[1]);
+      names = Array.isArray(parsed) ? parsed : undefined;
     } catch {
       names = undefined;
     }
   }
   if (!names) {
-    const line = rest.split("\n")[0];
-    names = [...line.matchAll(/["']([^"']+)["']|([^\s,\[\]"']+)/g)].map((match) => match[1] ?? match[2]);
+    names = [...rest.matchAll(/["']([^"']+)["']|([^\s,\[\]"'\\]+)/g)].map((match) => match[1] ?? match[2]);
   }
   const files = names
     .filter((name): name is string => typeof name === "string" && name.trim() !== "")
@@ -89,6 +90,31 @@ export function findPlanInText(text: string): unknown | undefined {
   for (const candidate of candidates) {
     const plan = parsePlanText(candidate.trim());
     if (plan !== undefined) return plan;
+  }
+  return undefined;
+}
+
+/** A message as far as plans are concerned: its text and the commands of its tool calls. */
+export interface PlanSource {
+  content: string;
+  tool_calls?: { command?: string; arguments?: string }[];
+}
+
+/**
+ * A plan in the last `limit` of `messages`, newest first: each message's
+ * text (tool outputs included, where models `cat` the plan they wrote),
+ * then the commands it ran (a heredoc writing the plan).
+ */
+export function findPlanInMessages(messages: readonly PlanSource[], limit = 6): unknown | undefined {
+  for (const message of messages.slice(-limit).reverse()) {
+    const texts = [
+      message.content,
+      ...(message.tool_calls ?? []).map((call) => call.command ?? call.arguments ?? ""),
+    ];
+    for (const text of texts) {
+      const plan = text ? findPlanInText(text) : undefined;
+      if (plan !== undefined) return plan;
+    }
   }
   return undefined;
 }

@@ -38,7 +38,13 @@ export {
   type StepProgress,
   Submitted,
 } from "./loop.ts";
-export { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "./extract.ts";
+export {
+  findPlanInMessages,
+  findPlanInText,
+  findReadyFiles,
+  findSubmission,
+  isValidPlan,
+} from "./extract.ts";
 export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
 export { operatorCatalog } from "./catalog.ts";

@@ -25,7 +25,10 @@ import { formatIssue, type Issue } from "../../engine/issue.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
-import { findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
+import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
+
+/** How many of the attempt's latest messages (answers and tool outputs) are searched for a plan. */
+const PLAN_LOOKBACK = 6;
 import { type Helper, HelperError } from "./helper.ts";
 import type { StepLoop } from "./loop.ts";
 
@@ -239,6 +242,8 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | un
   const { plan_path, max_plan_nudges } = loop.config.agent;
   const phase = loop.trajectory.startPhase("plan", { attempt });
   await loop.env.execute(`rm -f ${shellQuote(plan_path)}`);
+  // Only what this attempt produced: an earlier attempt's plan was already refused.
+  const since = loop.messages.length;
   for (let nudge = 0;; nudge++) {
     const result = await loop.step("plan");
     const text = await readEnvFile(loop.env, plan_path);
@@ -247,6 +252,11 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | un
     if (plan === undefined) {
       plan = findPlanInText(result.content);
       source = "message";
+    }
+    if (plan === undefined) {
+      const recent = loop.messages.slice(since);
+      plan = findPlanInMessages(recent, PLAN_LOOKBACK);
+      source = "recent messages";
     }
     if (plan !== undefined) {
       loop.trajectory.endPhase(phase, "done", { source, nudges: nudge, plan });

@@ -130,11 +130,22 @@ function genericCategory(type: string): KindCategory | undefined {
   return undefined;
 }
 
-/** Whether a `replacement` node type may stand where a `replaced` one stood. */
+/** Argument-list elements that are not expressions: an expression may become one and back. */
+const ARGUMENT_ELEMENTS = new Set(["keyword_argument", "spread_element"]);
+
+/**
+ * Whether a `replacement` node type may stand where a `replaced` one stood.
+ * Argument-list elements are one family: `re.ASCII` may become
+ * `flags=re.ASCII` (the grammar only yields a keyword argument inside an
+ * argument list, so the edit stays where it was).
+ */
 export function compatibleKinds(language: LanguageId, replaced: string, replacement: string): boolean {
   if (replaced === replacement) return true;
   const a = kindCategory(language, replaced);
-  return a !== undefined && a === kindCategory(language, replacement);
+  const b = kindCategory(language, replacement);
+  if (a !== undefined && a === b) return true;
+  return (ARGUMENT_ELEMENTS.has(replaced) || a === "expression") &&
+    (ARGUMENT_ELEMENTS.has(replacement) || b === "expression");
 }
 
 /** Whether a wrapper type (decorated definition, export) should be judged by what it wraps. */

@@ -5,7 +5,9 @@
  * which node kinds may stand for which (`kind_compatibility.ts`), the
  * repository's files of a language (`repo_files.ts`), Python module
  * matching and the files importing a module (`modules.ts`, `importers.ts`),
- * the names an edit left without their binding (`lost_names.ts`).
+ * the names an edit left without their binding (`lost_names.ts`), whether
+ * a span sits in a string, a comment or code (`text_context.ts`), quoting
+ * in messages (`quote.ts`).
  *
  * `engine/edit` and `engine/verify` both build on this layer; it imports
  * neither (`tests/engine/layering_test.ts` enforces it). New analyses

@@ -41,6 +41,7 @@ const JS_KEYWORDS = [
   "public", "await",
 ];
 const KEYWORDS: Record<LanguageId, string[]> = {
+  text: [],
   python: PYTHON_KEYWORDS,
   javascript: JS_KEYWORDS,
   typescript: JS_KEYWORDS,

@@ -132,7 +132,11 @@ export const OPERATOR_NOTES: Readonly<Record<string, OperatorNote>> = {
       locator: LOCATOR,
       before: { kind: "statements", description: "code before the node (e.g. a block header)" },
       after: { kind: "statements", description: "code after the node" },
-      indent_body: { kind: "string", description: "indentation added to the wrapped lines (spaces or text)" },
+      indent_body: {
+        kind: "string",
+        description:
+          "indentation added to the wrapped lines: true (default) one unit of the file, false none, spaces or text",
+      },
       file: FILE,
     },
     example: {

@@ -329,7 +329,12 @@ async function emptyBody(
 
 const warn: OperatorFn = (params, ctx) => {
   const code = typeof params.code === "string" ? params.code : "dsl-warning";
-  const message = typeof params.message === "string" ? params.message : String(params.message);
+  // a whole `$var` reference hands over the value itself: an object is shown as JSON
+  const message = typeof params.message === "string"
+    ? params.message
+    : params.message !== null && typeof params.message === "object"
+    ? JSON.stringify(params.message)
+    : String(params.message);
   ctx.warnings.push(warning(code, message));
   return Promise.resolve({ warned: true });
 };

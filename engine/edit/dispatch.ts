@@ -11,7 +11,10 @@
  * - `template`: `TEMPLATES` (tier 2);
  * - `fragment`: the fragment serializer and runner (tier 3).
  *
- * Issues thrown by the operator get the step number, their `path`
+ * When the operator stops at a locator that does not resolve, the step's
+ * other locator parameters are resolved too (`locator_sweep.ts`), so every
+ * bad locator of the step is reported at once. Issues thrown by the
+ * operator get the step number, their `path`
  * (relative to the step, `["params", "file"]`) becomes a path into the plan,
  * and overlong messages are cut (a value quoted from a hostile plan can be
  * megabytes long).
@@ -29,6 +32,7 @@ import { PRIMITIVES } from "./primitives.ts";
 import { runFragment } from "./fragments/mod.ts";
 import { SURGERY_OPS } from "./surgery/mod.ts";
 import { TEMPLATES } from "./templates/mod.ts";
+import { isLocatorProblem, otherLocatorProblems } from "./locator_sweep.ts";
 
 /** Run one validated step through `ctx`; returns the operator's output. */
 export async function runStep(
@@ -40,8 +44,13 @@ export async function runStep(
     checkBudget();
     return await dispatch(step, ctx, plan);
   } catch (err) {
-    if (err instanceof IssueError) throw new IssueError(err.issues.map((issue) => locate(issue, step, ctx)));
-    throw err;
+    if (!(err instanceof IssueError)) throw err;
+    const issues = [...err.issues];
+    if (issues.some(isLocatorProblem) && step.params && typeof step.params === "object") {
+      const base = step.kind === "fragment" ? [] : ["params"];
+      issues.push(...await otherLocatorProblems(ctx.store, step.params, { reported: issues, base }));
+    }
+    throw new IssueError(issues.map((issue) => locate(issue, step, ctx)));
   }
 }
 

@@ -394,3 +394,44 @@ export function leadingBlankLines(code: string): { blank: number; rest: string }
   const match = /^([ \t]*\n)*/.exec(normal)![0];
   return { blank: match.split("\n").length - 1, rest: normal.slice(match.length) };
 }
+
+/**
+ * Split off trailing blank lines of a snippet: how many there are and the
+ * rest. The final line break only ends the last line: `"x = 1\n"` has none,
+ * `"x = 1\n\n"` has one.
+ */
+export function trailingBlankLines(code: string): { blank: number; rest: string } {
+  const normal = code.replace(/\r\n?/g, "\n");
+  const match = /(\n[ \t]*)*$/.exec(normal)![0];
+  const blank = Math.max(0, match.split("\n").length - 2);
+  return { blank, rest: normal.slice(0, normal.length - match.length) };
+}
+
+function isBlankLine(text: string, offset: number): boolean {
+  return text.slice(offset, lineEnd(text, offset)).trim() === "";
+}
+
+/** Blank lines just above the line starting at `at`. */
+export function blanksAbove(text: string, at: number): number {
+  let count = 0;
+  for (let offset = at; offset > 0;) {
+    const previous = lineStart(text, offset - 1);
+    if (!isBlankLine(text, previous)) break;
+    count++;
+    offset = previous;
+  }
+  return count;
+}
+
+/** Blank lines starting at the line start `at`. */
+export function blanksBelow(text: string, at: number): number {
+  let count = 0;
+  for (
+    let offset = at;
+    offset < text.length && isBlankLine(text, offset);
+    offset = nextLineStart(text, offset)
+  ) {
+    count++;
+  }
+  return count;
+}

@@ -16,9 +16,12 @@
  *   name..., also the only element of its list) gets a comma-separated
  *   insertion in the list's layout (inline or one element per line; a
  *   trailing comma in `code` is dropped); anything else gets the code on its own lines at the anchor's
- *   indentation, with as many blank lines as the file puts between
- *   definitions when anchor or code is a definition (else none; explicit
- *   leading blank lines in `code` win). A `separator` with line breaks sets
+ *   indentation. Blank lines the code starts with stay above it, those it
+ *   ends with below it (a single final line break only ends the line), and
+ *   are not added where the file already has them; between code and anchor
+ *   go the code's own blank lines on that side, else as many as the file
+ *   puts between definitions when anchor or code is a definition (else
+ *   none). A `separator` with line breaks sets
  *   the layout: `"\n\n"` = one blank line; one without line breaks (`", "`)
  *   inserts inline, verbatim. Anchoring before a decorated (exported)
  *   definition puts the code above its decorators (`export`).
@@ -27,8 +30,9 @@
  * - `wrap_node` wraps one node, or several consecutive sibling matches as
  *   one block. When the node stands alone on its lines and `before` ends a
  *   line opening a block (`try:`, `{`) or either part has several lines, the
- *   node's lines are indented one unit (`indent_body`: spaces count or
- *   string) and `before`/`after` sit at the node's indentation; otherwise
+ *   node's lines are indented one unit of the file (`indent_body`: `true`,
+ *   the default, one unit; `false` none; a number of spaces; a string) and
+ *   `before`/`after` sit at the node's indentation; otherwise
  *   `before + node + after` inline.
  * - `replace_all_matching` replaces every match (outermost of nested ones),
  *   optionally skipping those inside strings or comments; afterwards no
@@ -43,6 +47,7 @@
  */
 
 import { stringParam } from "./params.ts";
+import { skipIfPresent } from "./already_present.ts";
 import { error, fail, type Issue, IssueError } from "../issue.ts";
 import {
   locateRegion,
@@ -55,6 +60,8 @@ import {
 import type { Document } from "../parse/documents.ts";
 import type { LanguageId, Node } from "../parse/mod.ts";
 import {
+  blanksAbove,
+  blanksBelow,
   detectIndentUnit,
   firstOnLine,
   indentWidth,
@@ -66,6 +73,7 @@ import {
   nextLineStart,
   reindent,
   stringRows,
+  trailingBlankLines,
 } from "./indent.ts";
 import { bindingCollisions, checkNewName } from "../analysis/rename_safety.ts";
 import {
@@ -203,6 +211,9 @@ const replaceNode: OperatorFn = async (params, ctx) => {
   // A whole file keeps a final line break.
   const whole = !target.parent && fitted !== "" ? doc.file.eol : "";
   const edit = { start: target.startIndex, end: target.endIndex, replacement: fitted + whole };
+  if (skipIfPresent(ctx, doc, edit)) {
+    return { ...record(doc, target.startIndex, target.endIndex), kind: target.type, changed: false };
+  }
   await ctx.edit(doc.file.path, "replace_node", [edit], [target.type]);
   return { ...record(doc, target.startIndex, target.endIndex), kind: target.type };
 };
@@ -230,11 +241,15 @@ async function insertEdit(
   if (separator === undefined && isListElement(anchor)) {
     return await listInsertEdit(doc, anchor, code, where, listContext(anchor) ?? {});
   }
-  const { blank: leading, rest } = leadingBlankLines(code);
+  // Blank lines the code starts or ends with stay on that side of it; the side facing the anchor
+  // gets the separator's, the code's own, or the file's gap between definitions.
+  const { blank: leading, rest: unled } = leadingBlankLines(code);
+  const { blank: trailing, rest } = trailingBlankLines(unled);
+  const [near, far] = where === "before" ? [trailing, leading] : [leading, trailing];
   const blank = separator !== undefined
     ? separator.split("\n").length - 2
-    : leading > 0
-    ? leading
+    : near > 0
+    ? near
     : defaultGap(doc, anchor, rest);
   if (language === "python" && anchor.parent?.type === "block" && !firstOnLine(text, anchor.startIndex)) {
     fail(
@@ -255,17 +270,19 @@ async function insertEdit(
     if (lastOnLine(text, anchor.endIndex, language)) {
       const at = nextLineStart(text, anchor.endIndex);
       const needsBreak = at === text.length && !text.endsWith("\n");
+      const below = at < text.length ? eol.repeat(Math.max(0, far - blanksBelow(text, at))) : "";
       return {
         start: at,
         end: at,
-        replacement: (needsBreak ? eol : "") + gap + body + (needsBreak ? "" : eol),
+        replacement: (needsBreak ? eol : "") + gap + body + (needsBreak ? "" : eol) + below,
       };
     }
     return { start: anchor.endIndex, end: anchor.endIndex, replacement: eol + gap + body + eol + indent };
   }
   if (firstOnLine(text, anchor.startIndex)) {
     const at = lineStart(text, anchor.startIndex);
-    return { start: at, end: at, replacement: body + eol + gap };
+    const above = at > 0 ? eol.repeat(Math.max(0, far - blanksAbove(text, at))) : "";
+    return { start: at, end: at, replacement: above + body + eol + gap };
   }
   const inline = await reindent(rest, { ...style, indent, inlineFirst: true });
   return { start: anchor.startIndex, end: anchor.startIndex, replacement: inline + eol + gap + indent };
@@ -321,6 +338,9 @@ function insertion(where: "before" | "after"): OperatorFn {
     const { doc, node } = await one(ctx, params);
     const anchor = withWrapper(node);
     const edit = await insertEdit(doc, anchor, code, where, separator);
+    if (skipIfPresent(ctx, doc, edit)) {
+      return { ...record(doc, edit.start, edit.start), anchor: anchor.type, changed: false };
+    }
     const after = await ctx.edit(doc.file.path, op, [edit]);
     const end = edit.start + edit.replacement.length;
     return { ...record(after, edit.start, end), anchor: anchor.type };
@@ -368,8 +388,8 @@ const wrapNode: OperatorFn = async (params, ctx) => {
   const before = stringParam(params, "before");
   const after = stringParam(params, "after", { optional: true }) ?? "";
   const indentBody = params.indent_body;
-  if (indentBody !== undefined && typeof indentBody !== "number" && typeof indentBody !== "string") {
-    fail("param-invalid", `Parameter "indent_body" must be a number of spaces or a string`, {
+  if (indentBody !== undefined && !["number", "string", "boolean"].includes(typeof indentBody)) {
+    fail("param-invalid", `Parameter "indent_body" must be true, false, a number of spaces or a string`, {
       path: ["params", "indent_body"],
     });
   }
@@ -398,7 +418,13 @@ const wrapNode: OperatorFn = async (params, ctx) => {
     await ctx.edit(doc.file.path, "wrap_node", [{ start, end, replacement }], [undefined]);
     return { ...record(doc, start, end), mode: "inline" };
   }
-  const unit = typeof indentBody === "number" ? " ".repeat(indentBody) : indentBody ?? style.unit;
+  const unit = typeof indentBody === "number"
+    ? " ".repeat(indentBody)
+    : typeof indentBody === "string"
+    ? indentBody
+    : indentBody === false
+    ? ""
+    : style.unit;
   const start = lineStart(text, first.startIndex);
   const end = lineEnd(text, last.endIndex);
   const guarded = stringRows(doc.tree.rootNode, language);

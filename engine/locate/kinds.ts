@@ -43,6 +43,7 @@ type Lang = LanguageId;
 
 /** Nodes a member may sit in between itself and its class-like owner. */
 const WRAPPERS: Readonly<Record<Lang, ReadonlySet<string>>> = byLanguage({
+  text: [],
   python: ["block", "decorated_definition"],
   javascript: ["class_body"],
   typescript: ["class_body", "interface_body", "object_type"],
@@ -58,6 +59,7 @@ const WRAPPERS: Readonly<Record<Lang, ReadonlySet<string>>> = byLanguage({
 
 /** Class-like nodes: the owners of methods and fields. */
 export const CLASS_LIKE: Readonly<Record<Lang, ReadonlySet<string>>> = byLanguage({
+  text: [],
   python: ["class_definition"],
   javascript: ["class_declaration", "class", "object"],
   typescript: ["class_declaration", "class", "abstract_class_declaration", "interface_declaration", "object"],
@@ -643,9 +645,6 @@ export const KIND_NAMES: readonly string[] = Object.keys(NORMALIZED_KINDS);
  */
 export const NAMELESS_KINDS: ReadonlySet<string> = new Set([
   "statement",
-  "if",
-  "for",
-  "while",
   "try",
   "with",
   "switch",

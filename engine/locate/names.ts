@@ -123,6 +123,8 @@ const FUNCTION_VALUES = new Set([
 /** The canonical name of a node (see the module doc), or undefined when it has none. */
 export function nodeName(node: Node, language: LanguageId): string | undefined {
   const kind = kindOf(node, language);
+  // a condition is what a conditional answers to, not what it is called
+  if (kind === "if" || kind === "while" || CONDITIONAL_CLAUSES.has(node.type)) return undefined;
   const names = nodeNames(node, language, kind);
   if (names.length === 0) return undefined;
   return kind === "import" ? names[0] : lastSegment(names[0]);
@@ -140,8 +142,9 @@ export function nodeNames(node: Node, language: LanguageId, kind = kindOf(node, 
 /** Whether `node` answers to `name` (full or last segment, sigils optional). */
 export function nameMatches(node: Node, name: string, language: LanguageId, kind?: string): boolean {
   const wanted = stripSigil(name);
+  const compacted = compact(name);
   for (const candidate of nodeNames(node, language, kind)) {
-    if (candidate === name || stripSigil(candidate) === wanted) return true;
+    if (candidate === name || candidate === compacted || stripSigil(candidate) === wanted) return true;
     if (candidate.includes("/")) continue;
     const last = lastSegment(candidate);
     if (last === name || stripSigil(last) === wanted) return true;
@@ -166,6 +169,8 @@ function collectNames(node: Node, language: LanguageId, kind: string): string[] 
     const name = node.childForFieldName("name");
     return name ? [name.text] : [];
   }
+  if (kind === "if" || kind === "while" || CONDITIONAL_CLAUSES.has(node.type)) return conditionNames(node);
+  if (kind === "for") return bindingNames(node.childForFieldName("left"));
   if (ASSIGNMENTS.has(node.type)) return bindingNames(node.childForFieldName("left"));
   if (kind === "field" && node.type === "expression_statement") {
     return bindingNames(node.firstNamedChild?.childForFieldName("left") ?? null);
@@ -188,6 +193,18 @@ function collectNames(node: Node, language: LanguageId, kind: string): string[] 
     return pathNames(unquote(node.childForFieldName("name")!.text));
   }
   return bindingNames(node);
+}
+
+/** Clauses named by their condition, like `if` and `while`. */
+const CONDITIONAL_CLAUSES = new Set(["if_statement", "elif_clause", "while_statement", "else_if_clause"]);
+
+/** An `if`/`elif`/`while` answers to its condition's text (`x > 0`; JS parentheses dropped). */
+function conditionNames(node: Node): string[] {
+  let condition = node.childForFieldName("condition");
+  while (condition?.type === "parenthesized_expression" && condition.namedChildCount === 1) {
+    condition = condition.namedChild(0);
+  }
+  return condition ? [condition.text] : [];
 }
 
 /** Names bound by a definition, declaration, parameter or assignment target. */

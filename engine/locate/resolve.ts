@@ -38,6 +38,7 @@ import {
   type Language,
   type LanguageId,
   type Node,
+  PLAIN_TEXT,
 } from "../parse/mod.ts";
 import {
   CLASS_LIKE,
@@ -60,6 +61,7 @@ import {
   type StructuredLocator,
 } from "./locator.ts";
 import { goReceiverType, implTypeName, nameMatches, nodeName, nodeNames } from "./names.ts";
+import { closestNames, didYouMean } from "../plan/suggest.ts";
 import { attachTopLevelPredicates } from "./predicates.ts";
 import { prepareQuery, queryCaptures } from "./sexp_query.ts";
 
@@ -161,6 +163,19 @@ export async function resolveDetailed(
     );
   }
   const doc = await store.get(file);
+  if (doc.file.language === PLAIN_TEXT) {
+    throw new IssueError(
+      error(
+        "locator-plain-text",
+        `Cannot resolve a locator in "${doc.file.path}": it is plain text, not code`,
+        {
+          file: doc.file.path,
+          path: [...path, "file"],
+          hint: "edit text files with the text operators: replace_code, insert_code, delete_lines",
+        },
+      ),
+    );
+  }
   const ctx: Context = {
     doc,
     file: doc.file.path,
@@ -536,26 +551,59 @@ function similarity(wanted: string, name: string | undefined): number | undefine
   return 1 + editDistance(a, b);
 }
 
+/**
+ * Words other tools and languages use for a kind this one calls otherwise
+ * (the first that exists in the file's language is suggested).
+ */
+const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  index: ["subscript", "subscript_expression", "index_expression", "element_reference"],
+  subscription: ["subscript", "subscript_expression"],
+  func: ["function"],
+  def: ["function"],
+  fn: ["function"],
+  property: ["attribute", "member_expression", "field"],
+  member: ["attribute", "member_expression"],
+  variable: ["assignment"],
+  var: ["assignment"],
+  assign: ["assignment"],
+  elif: ["elif_clause"],
+  else: ["else_clause"],
+  except: ["except_clause"],
+  catch: ["except_clause", "catch_clause"],
+  loop: ["for", "while"],
+  ternary: ["conditional_expression", "ternary_expression"],
+  dict: ["dictionary", "object"],
+  array: ["list", "array"],
+  arg: ["argument"],
+  kwarg: ["keyword_argument"],
+  param: ["parameter"],
+  literal: ["string", "integer"],
+  number: ["integer", "number"],
+  expression: ["call", "attribute", "identifier"],
+};
+
 function unknownKind(ctx: Context, kind: string, path: (string | number)[]): never {
   const kinds = kindsOf(ctx.language);
   const known = Object.hasOwn(NORMALIZED_KINDS, kind);
+  const exists = (name: string) =>
+    kindMapping(name, ctx.language) !== undefined || isNodeType(ctx.lang, name);
+  const synonyms = (Object.hasOwn(KIND_SYNONYMS, kind.toLowerCase()) ? KIND_SYNONYMS[kind.toLowerCase()] : [])
+    .filter(exists);
+  const meant = [...new Set([...synonyms, ...closestNames(kind, kinds, 2)])].slice(0, 3);
   const near = nodeTypes(ctx.lang)
     .map((type) => ({ type, d: type.includes(kind) ? 0 : editDistance(type, kind) }))
-    .filter((entry) => entry.d <= Math.max(2, Math.floor(kind.length / 3)))
+    .filter((entry) => entry.d <= Math.max(2, Math.floor(kind.length / 3)) && !meant.includes(entry.type))
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
     .map((entry) => `"${entry.type}"`);
   const message = known
     ? `Kind "${kind}" does not exist in ${ctx.language} ("${ctx.file}"): valid kinds are ${kinds.join(", ")}`
     : `Unknown kind "${kind}" for ${ctx.language} ("${ctx.file}"): valid kinds are ${kinds.join(", ")}`;
-  invalid(
-    ctx,
-    path,
-    message,
-    `or any ${ctx.language} node type${
-      near.length > 0 ? `, e.g. ${near.join(", ")}` : ' such as "if_statement"'
-    }`,
-  );
+  const others = `any ${ctx.language} node type${
+    near.length > 0 ? `, e.g. ${near.join(", ")}` : ' such as "if_statement"'
+  }`;
+  const suggestion = didYouMean(meant);
+  invalid(ctx, path, message, suggestion ? `${suggestion} Or ${others}` : `or ${others}`);
 }
 
 function nameDoesNotApply(ctx: Context, kind: string, path: (string | number)[]): never {

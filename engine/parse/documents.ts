@@ -13,7 +13,7 @@ import type { Edit, Point, Tree } from "web-tree-sitter";
 import { decodeSource, fileTooLarge, type SourceFile, type Workspace } from "../workspace.ts";
 import { IssueError } from "../issue.ts";
 import { limits } from "../limits.ts";
-import { parse } from "./mod.ts";
+import { parse, PLAIN_TEXT } from "./mod.ts";
 
 /** A source file and its current parse tree. */
 export interface Document {
@@ -77,6 +77,9 @@ export class DocumentStore {
     // UTF-16 length bounds the UTF-8 size from below: a text this long is over the limit as bytes too.
     const max = limits().max_file_bytes;
     if (text.length > max) throw new IssueError(fileTooLarge(doc.file.path, text.length, max));
+    if (doc.file.language === PLAIN_TEXT) {
+      return { file: { ...doc.file, text }, tree: await parse(PLAIN_TEXT, text) };
+    }
     const old = doc.tree.copy();
     old.edit(edit);
     const tree = await parse(doc.file.language, text, old);
@@ -99,7 +102,7 @@ export class DocumentStore {
   }
 
   private async load(rel: string, previous?: Entry): Promise<Document> {
-    const file = this.workspace.read(rel);
+    const file = this.workspace.read(rel, { plainText: true });
     let tree: Tree;
     if (previous && previous.doc.file.language === file.language) {
       const reparsed = await this.reparse(previous.doc, file.text);

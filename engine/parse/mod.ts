@@ -10,12 +10,19 @@
  */
 
 import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
-import { EXTENSIONS, grammarBytes, type LanguageId, LANGUAGES, runtimeBytes } from "../../grammars/mod.ts";
+import {
+  EXTENSIONS,
+  grammarBytes,
+  type LanguageId,
+  LANGUAGES,
+  PLAIN_TEXT,
+  runtimeBytes,
+} from "../../grammars/mod.ts";
 import { preorder } from "./walk.ts";
 
 export type { Node, Tree } from "web-tree-sitter";
 export { Language, Query } from "web-tree-sitter";
-export { EXTENSIONS, type LanguageId, LANGUAGES };
+export { EXTENSIONS, type LanguageId, LANGUAGES, PLAIN_TEXT };
 
 let runtimeReady: Promise<void> | undefined;
 const languages = new Map<LanguageId, Promise<Language>>();
@@ -72,6 +79,8 @@ export function loadLanguage(id: LanguageId): Promise<Language> {
 
 /** A parser for `id`, shared within the process (parsing is synchronous). */
 export async function parserFor(id: LanguageId): Promise<Parser> {
+  // Plain text has no grammar: its trees are empty (see `parse`), made by any parser.
+  if (id === PLAIN_TEXT) return await parserFor("python");
   const existing = parsers.get(id);
   if (existing) return existing;
   const language = await loadLanguage(id);
@@ -151,7 +160,8 @@ export async function parse(
 ): Promise<Tree> {
   const parser = await parserFor(language);
   if (liveEstimate > LIVE_BUDGET) await relieveTreeMemory();
-  const tree = parser.parse(text, oldTree ?? null);
+  // a plain text file's tree is empty: no node, no syntax problem, whatever the text
+  const tree = language === PLAIN_TEXT ? parser.parse("") : parser.parse(text, oldTree ?? null);
   if (!tree) throw new Error(`Parser for "${language}" returned no tree`);
   return track(tree, text.length);
 }
@@ -168,7 +178,7 @@ export async function withTree<T>(
   inspect: (tree: Tree) => T,
 ): Promise<T> {
   const parser = await parserFor(language);
-  const tree = parser.parse(text);
+  const tree = parser.parse(language === PLAIN_TEXT ? "" : text);
   if (!tree) throw new Error(`Parser for "${language}" returned no tree`);
   try {
     return inspect(tree);

@@ -90,7 +90,7 @@ export const MAX_STEPS = 10_000;
 
 /** What a plan looks like, for messages about input that is not one. */
 export const PLAN_SHAPE_HINT =
-  'a plan is a JSON array of steps, e.g. [{"op": "replace_code", "params": {"file": "src/a.py", "pattern": "x = 1", "replacement": "x = 2"}}], or an object {"define_operators": [...], "plan": [...]}';
+  'a plan is a JSON array of steps, e.g. [{"template": "replace_expression", "params": {"target": {"file": "src/a.py", "kind": "call", "name": "load"}, "expression": "load(path, strict=True)"}}], or an object {"define_operators": [...], "plan": [...]}';
 
 /** Validate a plan given as JSON text (a `json-invalid` issue when it does not parse). */
 export function parsePlanText(text: string): ParseResult {
@@ -421,7 +421,7 @@ function checkBuiltinParams(
     : undefined;
   const result = spec.params.safeParse(params);
   if (!result.success) {
-    const issues = translateZodIssues(result.error.issues, params, scope);
+    const issues = translateZodIssues(result.error.issues, params, { ...scope, schema: spec.params });
     out.add(
       ...issues.map((
         issue,
@@ -644,10 +644,9 @@ function parseTemplateStep(raw: Record<string, Json>, index: number, path: Path,
     path,
     out,
   );
-  const result = templateStepSchema(name).safeParse(raw) as z.ZodSafeParseResult<
-    { params: Record<string, unknown> }
-  >;
-  const scope: Scope = { prefix, owner: name, step: index, base: path, params: false };
+  const schema = templateStepSchema(name);
+  const result = schema.safeParse(raw) as z.ZodSafeParseResult<{ params: Record<string, unknown> }>;
+  const scope: Scope = { prefix, owner: name, step: index, base: path, params: false, schema };
   if (!result.success) {
     out.add(...translateZodIssues(result.error.issues, raw, scope));
     // A locator escaping the repository is worth saying even when other parameters are missing.
@@ -683,7 +682,14 @@ function parseFragmentStep(raw: Record<string, Json>, index: number, path: Path,
     out,
   );
   const result = FRAGMENT_STEP_SCHEMA.safeParse(raw);
-  const scope: Scope = { prefix, owner: "the fragment step", step: index, base: path, params: false };
+  const scope: Scope = {
+    prefix,
+    owner: "the fragment step",
+    step: index,
+    base: path,
+    params: false,
+    schema: FRAGMENT_STEP_SCHEMA,
+  };
   if (!result.success) {
     out.add(...translateZodIssues(result.error.issues, raw, scope));
     return undefined;

@@ -142,8 +142,9 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
       locator: LOCATOR_SCHEMA,
       before: CODE,
       after: CODE.optional(),
-      indent_body: z.union([z.number().int().min(0), z.string()]).optional().meta({
-        description: "Indentation added to the wrapped lines: a number of spaces or a string",
+      indent_body: z.union([z.boolean(), z.number().int().min(0), z.string()]).optional().meta({
+        description:
+          "Indentation added to the wrapped lines: true (default) one indentation unit of the file, false none, a number of spaces or a string",
       }),
       file: FILE_PATH.optional(),
     },

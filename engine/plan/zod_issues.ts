@@ -9,6 +9,7 @@
 
 import type { z } from "zod";
 import { error, type Issue } from "../issue.ts";
+import { closestNames, didYouMean } from "./suggest.ts";
 
 /** Where the validated value sits in the plan, for messages and paths. */
 export interface Scope {
@@ -22,6 +23,8 @@ export interface Scope {
   base: (string | number)[];
   /** Whether the validated value is a params object (its keys are parameters). */
   params: boolean;
+  /** The schema the value was validated with (to suggest the field meant by an unknown one). */
+  schema?: z.ZodType;
 }
 
 type ZodIssue = z.core.$ZodIssue;
@@ -93,7 +96,8 @@ function translateOne(issue: ZodIssue, prefixPath: Path, root: unknown, scope: S
         const message = label === ""
           ? `${scope.prefix}: Unknown ${scope.params ? "parameter" : "field"} '${key}' for ${scope.owner}`
           : `${scope.prefix}: Unknown field '${key}' in ${word} '${label}' of ${scope.owner}`;
-        return error("unknown-field", message, { ...details, path: [...details.path, key] });
+        const hint = didYouMean(closestNames(key, scope.schema ? keysAt(scope.schema, rel) : [], 2));
+        return error("unknown-field", message, { ...details, path: [...details.path, key], hint });
       });
     case "invalid_union":
       return translateUnion(issue, rel, root, scope);
@@ -263,4 +267,41 @@ function dedupe(issues: Issue[]): Issue[] {
     seen.add(key);
     return true;
   });
+}
+
+interface Def {
+  type?: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  options?: z.ZodType[];
+  element?: z.ZodType;
+  getter?: () => z.ZodType;
+  in?: z.ZodType;
+}
+
+/** The field names of the object(s) `schema` allows at `path` (unions: of every option). */
+export function keysAt(schema: z.ZodType, path: Path, depth = 0): string[] {
+  if (depth > 50) return [];
+  const def = (schema as unknown as { _zod?: { def?: Def } })._zod?.def ?? {};
+  const next = (inner: z.ZodType | undefined, rest = path) => inner ? keysAt(inner, rest, depth + 1) : [];
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "readonly":
+      return next(def.innerType);
+    case "lazy":
+      return next(def.getter?.());
+    case "pipe":
+      return next(def.in);
+    case "union":
+      return [...new Set((def.options ?? []).flatMap((option) => next(option)))];
+    case "array":
+      return typeof path[0] === "number" ? next(def.element, path.slice(1)) : [];
+    case "object":
+      if (path.length === 0) return Object.keys(def.shape ?? {});
+      return next(def.shape?.[String(path[0])], path.slice(1));
+    default:
+      return [];
+  }
 }

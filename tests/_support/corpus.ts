@@ -5,6 +5,8 @@
  * @module
  */
 
+import { skipReason } from "./skips.ts";
+
 /** One file touched by a gold patch. */
 export interface CorpusFile {
   path: string;
@@ -37,8 +39,14 @@ export function corpusAvailable(): boolean {
   }
 }
 
-/** Reason to skip a corpus test, or undefined when the corpus is there. */
-export const CORPUS_SKIP = corpusAvailable() ? undefined : `corpus not found at ${CORPUS_PATH}`;
+/** Reason to skip a corpus test, or undefined when the corpus is there (recorded for the run's summary). */
+export const CORPUS_SKIP = skipReason(
+  corpusAvailable()
+    ? undefined
+    : Deno.env.get("GRAPHPLAN_CORPUS")
+    ? `corpus not found at ${CORPUS_PATH} (GRAPHPLAN_CORPUS)`
+    : `../shared/corpus not found (looked for ${CORPUS_PATH})`,
+);
 
 /** Every instance of the corpus (read and decompressed once per process). */
 export async function loadCorpus(): Promise<CorpusInstance[]> {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { skipReason } from "./skips.ts";
+
 function findPython(): string | undefined {
   for (const candidate of ["python3", "python"]) {
     try {
@@ -20,7 +22,7 @@ function findPython(): string | undefined {
 export const PYTHON = findPython();
 
 /** Reason to skip a python-oracle test, or undefined. */
-export const PYTHON_SKIP = PYTHON ? undefined : "python3 not found on PATH";
+export const PYTHON_SKIP = skipReason(PYTHON ? undefined : "python3 not found on PATH");
 
 /** Run a python script with `input` on stdin and return its stdout as JSON. */
 export async function runPythonJson<T>(script: string, input: unknown): Promise<T> {

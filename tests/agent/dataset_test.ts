@@ -4,16 +4,7 @@ import { DatasetError, dockerInstanceId, findInstance, readDataset } from "../..
 import { loadConfig } from "../../agent/config.ts";
 import { instanceImage } from "../../agent/run.ts";
 
-const CORPUS = "/work/shared/corpus/swebench-heldin.jsonl.gz";
-const CORPUS_SKIP = (() => {
-  try {
-    Deno.statSync(CORPUS);
-    return "";
-  } catch {
-    return `no corpus at ${CORPUS}`;
-  }
-})();
-if (CORPUS_SKIP) console.log(`dataset_test: corpus test skipped: ${CORPUS_SKIP}`);
+import { CORPUS_PATH as CORPUS, CORPUS_SKIP } from "../_support/corpus.ts";
 
 Deno.test("dataset: plain and gzipped JSONL rows; an unknown id lists some known ones", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gp_dataset_" });
@@ -44,7 +35,7 @@ Deno.test("dataset: plain and gzipped JSONL rows; an unknown id lists some known
 
 Deno.test({
   name: "dataset: the held-in SWE-bench corpus reads, and instance images follow the SWE-bench names",
-  ignore: CORPUS_SKIP !== "",
+  ignore: CORPUS_SKIP !== undefined,
   async fn() {
     const rows = await readDataset(CORPUS);
     assert.equal(rows.length, 187);

@@ -197,8 +197,9 @@ export async function helperOverhead(options: HelperOverheadOptions = {}): Promi
     }
     if (!Deno.env.get("CONTAINERS_CONF")) {
       try {
-        Deno.statSync("/work/shared/env/containers.conf");
-        Deno.env.set("CONTAINERS_CONF", "/work/shared/env/containers.conf");
+        const conf = new URL("../../../shared/env/containers.conf", import.meta.url).pathname;
+        Deno.statSync(conf);
+        Deno.env.set("CONTAINERS_CONF", conf);
       } catch {
         // podman's defaults
       }

@@ -23,8 +23,10 @@ import {
   TASK,
   writePlan,
 } from "./_support.ts";
+import { skipReason } from "../_support/skips.ts";
 
-const CONTAINERS_CONF = "/work/shared/env/containers.conf";
+/** `../shared/env/containers.conf` beside the worktree (relative, like every path to shared data). */
+const CONTAINERS_CONF = new URL("../../../shared/env/containers.conf", import.meta.url).pathname;
 
 function has(name: string): boolean {
   try {
@@ -36,8 +38,8 @@ function has(name: string): boolean {
   }
 }
 
-const PODMAN_SKIP = has("podman") ? "" : "podman is not installed";
-const DOCKER_SKIP = PODMAN_SKIP || (has("docker") ? "" : "the docker CLI is not installed");
+const PODMAN_SKIP = skipReason(has("podman") ? "" : "podman is not installed");
+const DOCKER_SKIP = skipReason(PODMAN_SKIP || (has("docker") ? "" : "the docker CLI is not installed"));
 if (PODMAN_SKIP) console.log(`container_test: skipped: ${PODMAN_SKIP}`);
 else if (DOCKER_SKIP) console.log(`container_test: docker CLI test skipped: ${DOCKER_SKIP}`);
 

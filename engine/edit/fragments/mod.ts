@@ -33,6 +33,7 @@ import { detectIndentUnit, firstOnLine, lineIndent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
 import { FRAGMENT_KINDS } from "./kinds.ts";
+import { withArticle } from "../../analysis/quote.ts";
 import { serializeFragment } from "./serialize.ts";
 import type { Fragment } from "./fragment.ts";
 import { checkFragment, validateFragment } from "./validate.ts";
@@ -118,18 +119,25 @@ export async function runFragment(
 
   if (action === "replace" || action === "insert_before" || action === "insert_after") {
     if (isClause && !CLAUSE_NODE_TYPES.has(node.type)) {
-      fail("fragment-target", `A "${frag.kind}" fragment goes at a clause, the target is a "${node.type}"`, {
-        path: ["target"],
-        ...where(node),
-        hint: "target an elif/else/except/finally clause, or place the whole compound statement",
-      });
+      fail(
+        "fragment-target",
+        `${capital(withArticle(`"${frag.kind}"`))} fragment goes at a clause, the target is ${
+          withArticle(`"${node.type}"`)
+        }`,
+        {
+          path: ["target"],
+          ...where(node),
+          hint: "target an elif/else/except/finally clause, or place the whole compound statement",
+        },
+      );
     }
     if (!isClause && !isStatement(node)) {
-      fail("fragment-target", `The target is a "${node.type}", not a statement`, {
+      fail("fragment-target", `The target is ${withArticle(`"${node.type}"`)}, not a statement`, {
         path: ["target"],
         ...where(node),
-        hint:
-          `a "${frag.kind}" fragment replaces or goes next to a statement: target the enclosing statement`,
+        hint: `${
+          withArticle(`"${frag.kind}"`)
+        } fragment replaces or goes next to a statement: target the enclosing statement`,
       });
     }
     const code = serializeFragment(frag, { ...style, indent: lineIndent(doc.file.text, node.startIndex) });
@@ -149,7 +157,7 @@ export async function runFragment(
 
   // append_to_body / prepend_to_body
   if (isClause) {
-    fail("fragment-target", `A "${frag.kind}" fragment cannot be a body statement`, {
+    fail("fragment-target", `${capital(withArticle(`"${frag.kind}"`))} fragment cannot be a body statement`, {
       path: ["action"],
       hint: "use replace, insert_before or insert_after at a clause",
     });
@@ -208,6 +216,10 @@ export async function runFragment(
     ? await PRIMITIVES.replace_node({ locator, replacement: code }, ctx)
     : await PRIMITIVES[`${op}_node`]({ locator, code }, ctx);
   return { action, kind: frag.kind, ...(out as Record<string, unknown>) };
+}
+
+function capital(text: string): string {
+  return text[0].toUpperCase() + text.slice(1);
 }
 
 /** The fragment step as an operator (`params` = `{fragment, action, target}`), for the dispatcher. */

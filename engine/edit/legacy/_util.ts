@@ -7,9 +7,13 @@
 
 import { fail, type IssueDetails } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
+import { PLAIN_TEXT } from "../../parse/mod.ts";
 import { checkParams } from "../../plan/mod.ts";
 import { splitLines } from "../fuzzy.ts";
 import type { StepContext } from "../operator.ts";
+
+/** The legacy operators that work on any text file (the others read functions and symbols). */
+const TEXT_OPS = new Set(["replace_code", "insert_code", "delete_lines", "wrap_block"]);
 
 /** Params of a legacy op after validation, with the document they name. */
 export async function prepare<T>(
@@ -19,6 +23,12 @@ export async function prepare<T>(
 ): Promise<{ p: T; doc: Document; file: string }> {
   const p = checkParams(op, params, ctx.step) as T & { file: string };
   const doc = await ctx.store.get(p.file);
+  if (doc.file.language === PLAIN_TEXT && !TEXT_OPS.has(op)) {
+    fail("plain-text-file", `Cannot run ${op} on "${doc.file.path}": it is plain text, not code`, {
+      ...at(ctx, doc.file.path, "file"),
+      hint: "edit text files with the text operators: replace_code, insert_code, delete_lines, wrap_block",
+    });
+  }
   return { p, doc, file: doc.file.path };
 }
 

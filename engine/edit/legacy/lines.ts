@@ -21,6 +21,7 @@ import { firstLine } from "../../parse/mod.ts";
 import { detectIndentUnit, reindent, stringRows } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";
 import { at, checkRange, lineTable, prepare, withEol } from "./_util.ts";
+import { skipIfPresent } from "../already_present.ts";
 
 /** The legacy `insert_code` operator. */
 export const insertCode: OperatorFn = async (params, ctx) => {
@@ -59,8 +60,10 @@ export const insertCode: OperatorFn = async (params, ctx) => {
     const hasBreak = offset > lines.contentEnd(p.anchor_line);
     insertion = hasBreak ? code + eol : eol + code;
   }
-  await ctx.edit(file, "insert_code", [{ start: offset, end: offset, replacement: insertion }]);
   const first = p.position === "before" ? p.anchor_line : p.anchor_line + 1;
+  const edit = { start: offset, end: offset, replacement: insertion };
+  if (skipIfPresent(ctx, doc, edit)) return { file, start_line: first, end_line: first - 1, changed: false };
+  await ctx.edit(file, "insert_code", [edit]);
   return { file, start_line: first, end_line: first + code.split(eol).length - 1 };
 };
 

@@ -20,6 +20,8 @@ import { firstLine } from "../../parse/mod.ts";
 import { findText, type TextMatch } from "../fuzzy.ts";
 import type { OperatorFn } from "../operator.ts";
 import { at, prepare, preview } from "./_util.ts";
+import { skipIfPresent } from "../already_present.ts";
+import { textContext } from "../../analysis/text_context.ts";
 
 interface Params {
   file: string;
@@ -46,6 +48,8 @@ export const replaceCode: OperatorFn = async (params, ctx) => {
   if (result.ambiguous) {
     const matches = result.ambiguous;
     const where = matches.slice(0, 10).map((m) => lineRange(m)).join(", ");
+    const contexts = matches.map((m) => textContext(doc.tree.rootNode, m.start, m.end));
+    const outside = contexts.filter((context) => context !== "code").length;
     fail(
       "pattern-ambiguous",
       `Pattern matches ${matches.length} places in "${file}" (${layerName(matches[0])}, lines ${where}): ${
@@ -53,11 +57,14 @@ export const replaceCode: OperatorFn = async (params, ctx) => {
       }`,
       {
         ...at(ctx, file, "pattern", matches[0].startLine),
-        hint: "include more surrounding lines in the pattern so it matches one place only",
-        candidates: matches.slice(0, 20).map((m) => ({
+        hint: "include more surrounding lines in the pattern so it matches one place only" +
+          (outside > 0 ? ` (${outside} of the matches are inside a string or a comment)` : ""),
+        candidates: matches.slice(0, 20).map((m, i) => ({
           file,
           line: m.startLine,
-          kind: m.layer === "fuzzy" ? `${Math.round(m.score * 100)}% similar` : `${m.layer} match`,
+          kind: `${m.layer === "fuzzy" ? `${Math.round(m.score * 100)}% similar` : `${m.layer} match`}, in ${
+            contexts[i] === "code" ? "code" : `a ${contexts[i]}`
+          }`,
           text: firstLine(m.text),
         })),
       },
@@ -80,12 +87,11 @@ export const replaceCode: OperatorFn = async (params, ctx) => {
     });
   }
   if (match.layer !== "exact") ctx.warnings.push(inexactWarning(match, ctx.step, file));
-  await ctx.edit(file, "replace_code", [{
-    start: match.start,
-    end: match.end,
-    replacement: match.replacement,
-  }]);
+  const edit = { start: match.start, end: match.end, replacement: match.replacement };
+  const present = skipIfPresent(ctx, doc, edit);
+  if (!present) await ctx.edit(file, "replace_code", [edit]);
   return {
+    ...(present ? { changed: false } : {}),
     file,
     layer: match.layer,
     score: match.score,

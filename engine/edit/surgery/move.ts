@@ -37,6 +37,7 @@ import { deletionEdit } from "../separators.ts";
 import { applyEdits, type TextEdit } from "../text_edit.ts";
 import { locatedParam, positionParam, span } from "./params.ts";
 import {
+  blankLinesAfter,
   describe,
   isDefinition,
   placeInList,
@@ -83,10 +84,15 @@ async function transfer(mode: "copy" | "move", params: Record<string, unknown>, 
     insertion = await placeInList(dest.doc, text, { destination: dest.node, position, listType });
   } else if (unit.layout === "line") {
     const indent = lineIndent(doc.file.text, unit.node.startIndex);
-    insertion = await placeLines(dest.doc, { text, definition: isDefinition(unit.node), indent }, {
-      destination: dest.node,
-      position,
-    });
+    const blankAfter = blankLinesAfter(doc, unit);
+    insertion = await placeLines(
+      dest.doc,
+      { text, definition: isDefinition(unit.node), indent, blankAfter },
+      {
+        destination: dest.node,
+        position,
+      },
+    );
   } else {
     fail(
       "target-not-movable",

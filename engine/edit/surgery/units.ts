@@ -47,6 +47,8 @@ import { fail } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
 import {
+  blanksAbove,
+  blanksBelow,
   detectIndentUnit,
   firstOnLine,
   lastOnLine,
@@ -233,27 +235,6 @@ function isBlank(text: string, offset: number): boolean {
   return text.slice(offset, lineEnd(text, offset)).trim() === "";
 }
 
-/** Blank lines just above the line starting at `at`. */
-function blanksAbove(text: string, at: number): number {
-  let count = 0;
-  for (let offset = at; offset > 0;) {
-    const previous = lineStart(text, offset - 1);
-    if (!isBlank(text, previous)) break;
-    count++;
-    offset = previous;
-  }
-  return count;
-}
-
-/** Blank lines starting at the line start `at`. */
-function blanksBelow(text: string, at: number): number {
-  let count = 0;
-  for (let offset = at; offset < text.length && isBlank(text, offset); offset = nextLineStart(text, offset)) {
-    count++;
-  }
-  return count;
-}
-
 /**
  * Blank lines between definitions in `container`: the most common gap
  * between consecutive sibling definitions, else 2 at Python module level
@@ -279,6 +260,25 @@ export interface Cargo {
   definition: boolean;
   /** The indentation the text's first line has (kept verbatim when it lands at the same one). */
   indent: string;
+  /**
+   * Blank lines that followed the code where it came from (a moved statement
+   * keeps its separation from what comes next); none when it ended its block.
+   */
+  blankAfter?: number;
+}
+
+/**
+ * Whether a blank line separates `unit` from the next statement of its
+ * container: 1 or 0. Not when it is the last one, nor when the next member is
+ * a definition (the gap before a definition is the definition's).
+ */
+export function blankLinesAfter(doc: Document, unit: Unit): number {
+  const container = unit.node.parent;
+  const siblings = container ? members(container) : [];
+  const index = siblings.findIndex((sibling) => sibling.id === unit.node.id);
+  const next = siblings[index + 1];
+  if (index === -1 || !next || isDefinition(withWrapper(next))) return 0;
+  return Math.min(1, blanksBelow(doc.file.text, nextLineStart(doc.file.text, unit.end)));
 }
 
 function pythonPlaceholder(node: Node): boolean {
@@ -407,7 +407,7 @@ async function linesAt(doc: Document, cargo: Cargo, where: LinesAt): Promise<Tex
   const gap = definitionGap(doc, container);
   const want = (a: boolean, b: boolean) => (a || b ? gap : 0);
   const above = prev ? want(isDefinition(prev), cargo.definition) : 0;
-  const below = next ? want(cargo.definition, isDefinition(next)) : 0;
+  const below = next ? Math.max(want(cargo.definition, isDefinition(next)), cargo.blankAfter ?? 0) : 0;
   const body = await fit(cargo.text, cargo.indent, { ...style, indent });
   const needsBreak = at === text.length && text.length > 0 && !text.endsWith("\n");
   const head = eol.repeat(Math.max(0, above - blanksAbove(text, at)));

@@ -81,6 +81,41 @@ function previousStatement(node: Node): Node | undefined {
 
 // ---------------------------------------------------------------- guard_clause
 
+function enclosingFunction(node: Node, run: TemplateRun): Node | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (run.table.functionTypes.has(current.type)) return current;
+  }
+  return undefined;
+}
+
+/**
+ * The surrounding code's habit: whether the compound statements (`if`,
+ * `for`, `with`, ...) of `scope` that some statement follows are mostly
+ * followed by a blank line. Definitions (nested functions, classes) and
+ * nested scopes do not count.
+ */
+function blankAfterBlocks(scope: Node, run: TemplateRun): boolean {
+  const { table } = run;
+  const text = run.doc.file.text;
+  let blank = 0;
+  let tight = 0;
+  const visit = (node: Node) => {
+    for (const child of node.namedChildren) {
+      if (!child || table.functionTypes.has(child.type) || table.classTypes.has(child.type)) continue;
+      const compound = child.namedChildren.some((inner) => !!inner && table.blockTypes.has(inner.type));
+      let next = child.nextNamedSibling;
+      while (next?.type === "comment") next = next.nextNamedSibling;
+      if (compound && table.blockTypes.has(node.type) && next) {
+        if (/\n[ \t]*\r?\n/.test(text.slice(child.endIndex, next.startIndex))) blank++;
+        else tight++;
+      }
+      visit(child);
+    }
+  };
+  visit(scope);
+  return blank > tight;
+}
+
 async function guardClause(run: TemplateRun) {
   const { doc, table } = run;
   const text = doc.file.text;
@@ -122,7 +157,15 @@ async function guardClause(run: TemplateRun) {
       return alreadyPresent(run, `The guard "${code.trim().split("\n")[0]}" is already in place`);
     }
     const at = lineStart(text, commentsAbove(anchor, text).startIndex);
-    await run.ctx.edit(doc.file.path, opName(run), [{ start: at, end: at, replacement: code + layout.eol }]);
+    const scope = table.functionTypes.has(target.type)
+      ? target
+      : enclosingFunction(anchor, run) ?? doc.tree.rootNode;
+    const blank = blankAfterBlocks(scope, run) ? layout.eol : "";
+    await run.ctx.edit(doc.file.path, opName(run), [{
+      start: at,
+      end: at,
+      replacement: code + layout.eol + blank,
+    }]);
     return { changed: true, line: doc.file.text.slice(0, at).split("\n").length };
   }
   const at = nextLineStart(text, after!.endIndex);

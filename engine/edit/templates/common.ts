@@ -14,7 +14,7 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
+import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { type LanguageId, type Node, withTree } from "../../parse/mod.ts";
@@ -23,6 +23,7 @@ import { LOCATOR_SCHEMA } from "../../locate/schema.ts";
 import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
 import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
+import { alreadyPresentWarning } from "../already_present.ts";
 import { checkParamNames, dedent, isJsFamily, validateParam } from "../params.ts";
 import { JAVASCRIPT } from "./lang/javascript.ts";
 import { enclosingFStringQuotes, fitIntoFString } from "../fstring_fit.ts";
@@ -152,9 +153,10 @@ export function refuse(
 
 /** Record an `already-present` warning; the step changes nothing. */
 export function alreadyPresent(run: TemplateRun, message: string): Record<string, unknown> {
-  run.ctx.warnings.push(warning("already-present", message, {
+  run.ctx.warnings.push(alreadyPresentWarning(message, {
     file: run.doc.file.path,
     line: run.node.startPosition.row + 1,
+    step: run.ctx.step,
   }));
   return { changed: false };
 }

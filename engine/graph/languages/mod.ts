@@ -27,6 +27,7 @@ const RULES: Record<LanguageId, LanguageRules> = {
   php: PHP,
   c: C,
   cpp: CPP,
+  text: { symbols: {}, imports: {}, lineKinds: {} },
 };
 
 /** The graph rules for `language`. */

@@ -21,7 +21,7 @@ import type { LanguageId, Node } from "../../parse/mod.ts";
 import { compatibleKinds, isWrapperKind, kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { lineAt } from "./region.ts";
-import { clip, typeList } from "./quote.ts";
+import { clip, typeList, withArticle } from "./quote.ts";
 
 const BLOCK_LEVEL = new Set(["statement", "function", "class", "import", "declaration"]);
 
@@ -59,13 +59,21 @@ function checkRecord(record: EditRecord, path: string, step: number): Issue[] {
     const nodes = coveringNodes(record.after.tree.rootNode, start, end);
     const problem = judge(language, replaced, nodes);
     if (problem) {
-      issues.push(error("kind-changed", `Edit replaces a "${clip(replaced)}" with ${problem} in "${path}"`, {
-        level: "L1",
-        step,
-        file: path,
-        line: lineAt(text, start),
-        hint: `replace a ${kindCategory(language, replaced) ?? clip(replaced)} with a node of the same kind`,
-      }));
+      issues.push(
+        error(
+          "kind-changed",
+          `Edit replaces ${withArticle(`"${clip(replaced)}"`)} with ${problem} in "${path}"`,
+          {
+            level: "L1",
+            step,
+            file: path,
+            line: lineAt(text, start),
+            hint: `replace ${
+              withArticle(kindCategory(language, replaced) ?? `"${clip(replaced)}"`)
+            } with a node of the same kind`,
+          },
+        ),
+      );
     }
   });
   return issues;
@@ -131,14 +139,14 @@ function judge(language: LanguageId, replaced: string, nodes: Node[][] | undefin
     );
   if (nodes.length === 1) {
     if (fits(nodes[0])) return undefined;
-    return `a "${nodes[0][0].type}"`;
+    return withArticle(`"${nodes[0][0].type}"`);
   }
   // several nodes: only block-level code may replace block-level code, and one must match
   const category = kindCategory(language, replaced);
   if (!category || !BLOCK_LEVEL.has(category)) return `${nodes.length} nodes`;
   for (const chain of nodes) {
     const cat = chain.map((node) => kindCategory(language, node.type)).find((c) => c);
-    if (!cat || !BLOCK_LEVEL.has(cat)) return `a "${chain[0].type}"`;
+    if (!cat || !BLOCK_LEVEL.has(cat)) return withArticle(`"${chain[0].type}"`);
   }
   if (!nodes.some(fits)) return typeList(nodes.map((chain) => chain[0].type));
   return undefined;

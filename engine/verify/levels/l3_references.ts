@@ -8,6 +8,8 @@
  * "unknown", which is not reported.
  *
  * Attribute names after `.` and keyword-argument names are not references.
+ * A reserved word the grammar read as an identifier (`x = not if`) is not an
+ * unbound name but an error (`reserved-word-as-name`): CPython refuses it.
  * Names used as the object of an attribute access (`np` in `np.zeros`) are
  * left to L4, which reports them as missing imports.
  *
@@ -16,8 +18,9 @@
  * @module
  */
 
-import { type Issue, warning } from "../../issue.ts";
+import { error, type Issue, warning } from "../../issue.ts";
 import { resolveName } from "../../analysis/scope.ts";
+import { checkNewName } from "../../analysis/rename_safety.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";
@@ -36,7 +39,21 @@ function introducedNames(change: FileChange, env: CheckEnv): Issue[] {
   const seen = new Set<string>();
   const root = change.after.tree.rootNode;
   for (const name of contents.names) {
-    if (name.role !== "reference" || name.wasThere || name.attributeBase || seen.has(name.name)) continue;
+    if (name.role !== "reference" || seen.has(name.name)) continue;
+    // A reserved word the grammar let through as an identifier (`not if`) is not an unbound name:
+    // it is code CPython refuses (checked before "was there": the keyword `if` was there as a keyword).
+    if (checkNewName(name.name, "python").some((issue) => issue.code === "rename-keyword")) {
+      seen.add(name.name);
+      issues.push(error("reserved-word-as-name", `"${name.name}" is a reserved word, not a name`, {
+        level: "L3",
+        step: env.step,
+        file: change.path,
+        line: lineAt(change.after.file.text, name.start),
+        hint: "the grammar let it through, but Python refuses it here: check the expression around it",
+      }));
+      continue;
+    }
+    if (name.wasThere || name.attributeBase) continue;
     const node = root.descendantForIndex(name.start, name.end);
     if (!node) continue;
     const resolution = resolveName(change.after, name.name, node);

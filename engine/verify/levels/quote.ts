@@ -6,9 +6,9 @@
  * @module
  */
 
-import { clip } from "../../analysis/quote.ts";
+import { clip, withArticle } from "../../analysis/quote.ts";
 
-export { clip };
+export { clip, withArticle };
 
 /** Quoted node types, the first `max` of them, then how many more there are. */
 export function typeList(types: readonly string[], max = 3): string {

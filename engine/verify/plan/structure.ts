@@ -39,6 +39,7 @@ export async function structuralChecks(step: NormalizedStep, store: DocumentStor
           ? error("file-not-found", `Step ${i}: File '${file}' does not exist`, {
             ...at,
             path: [...step.path, "params", "file"],
+            ...(issue.hint ? { hint: issue.hint } : {}),
           })
           : { ...issue, ...at, path: [...step.path, "params", "file"] }
       );

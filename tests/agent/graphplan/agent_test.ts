@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
 import { AuthenticationError, type Model, ScriptedModel } from "../../../agent/model/mod.ts";
 import { fakeHelper, planCommand, runAgent, setup, SUBMIT } from "./_agent_support.ts";
@@ -399,5 +400,29 @@ Deno.test("agent: a failed execution is called rolled back only when it was; a h
     } finally {
       await ctx.cleanup();
     }
+  }
+});
+
+Deno.test("agent: READY_TO_PLAN with escaped quotes; a plan found only in a tool output (cat) is used", async () => {
+  const ctx = await setup(["agent.max_plan_nudges=0"]);
+  try {
+    const draft = join(ctx.root, "draft.json");
+    const plan = /'PLAN_EOF'\n([\s\S]*)\nPLAN_EOF/.exec(planCommand(ctx.planPath))![1];
+    await Deno.writeTextFile(draft, plan);
+    const model = new ScriptedModel([
+      // as in a tool call's JSON arguments: the quotes arrive escaped
+      { content: 'READY_TO_PLAN: [\\"shop/order.py\\"]', command: "true" },
+      // the plan went to the wrong file; the model shows it instead of writing plan_path
+      { content: "Here is my plan.", command: `cat ${draft}` },
+      { command: SUBMIT },
+    ]);
+    const { helper, calls } = fakeHelper(ctx.repo, []);
+    const { saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.deepEqual(calls[0], { method: "build_graph", params: { files: ["shop/order.py"] } });
+    assert.deepEqual(calls.map((c) => c.method), ["build_graph", "verify_plan", "execute_plan"]);
+    assert.deepEqual(calls[1].params.plan, JSON.parse(plan));
+    assert.equal(saved.info.phases.find((p) => p.name === "plan")!.source, "recent messages");
+  } finally {
+    await ctx.cleanup();
   }
 });

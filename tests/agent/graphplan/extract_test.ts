@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { findPlanInText, findReadyFiles, findSubmission, isValidPlan } from "../../../agent/graphplan/mod.ts";
+import {
+  findPlanInMessages,
+  findPlanInText,
+  findReadyFiles,
+  findSubmission,
+  isValidPlan,
+} from "../../../agent/graphplan/mod.ts";
 
 const MARKER = "READY_TO_PLAN:";
 
@@ -47,4 +53,29 @@ Deno.test("submission: everything after a first line that is the marker", () => 
   assert.equal(findSubmission(`\n  ${marker}\n`, marker), "");
   assert.equal(findSubmission(`echo ${marker}\n`, marker), null);
   assert.equal(findSubmission(`output\n${marker}\n`, marker), null);
+});
+
+Deno.test("findReadyFiles: quotes escaped as in JSON tool-call arguments are quotes", () => {
+  assert.deepEqual(findReadyFiles('READY_TO_PLAN: [\\"a.py\\", \\"pkg/b.py\\"]', MARKER), [
+    "a.py",
+    "pkg/b.py",
+  ]);
+  assert.deepEqual(findReadyFiles('READY_TO_PLAN: [\\\\"a.py\\\\"]', MARKER), ["a.py"]);
+  assert.deepEqual(findReadyFiles("READY_TO_PLAN: [\\'a.py\\', b.py]", MARKER), ["a.py", "b.py"]);
+});
+
+Deno.test("findPlanInMessages: newest first, tool outputs and the commands of tool calls included", () => {
+  const older = [{ op: "delete_node", params: { locator: { file: "old.py" } } }];
+  const newer = [{ op: "delete_node", params: { locator: { file: "new.py" } } }];
+  const messages = [
+    { content: JSON.stringify(older) },
+    {
+      content: "I wrote it",
+      tool_calls: [{ command: `cat > p.json <<'PLAN_EOF'\n${JSON.stringify(newer)}\nPLAN_EOF` }],
+    },
+    { content: "<returncode>0</returncode>\n<output>\nnothing here\n</output>" },
+  ];
+  assert.deepEqual(findPlanInMessages(messages), newer);
+  assert.deepEqual(findPlanInMessages(messages.slice(0, 1)), older);
+  assert.equal(findPlanInMessages(messages, 1), undefined);
 });

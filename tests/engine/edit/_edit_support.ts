@@ -9,6 +9,7 @@ import { StepContext } from "../../../engine/edit/operator.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
+import { skipReason } from "../../_support/skips.ts";
 
 /** A step context over a fresh temporary repository holding `files` (written byte for byte). */
 export async function contextWith(files: Record<string, string>): Promise<{ ctx: StepContext; dir: string }> {
@@ -49,7 +50,7 @@ export function nodeSkip(): string | undefined {
       nodeAvailable = false;
     }
   }
-  return nodeAvailable ? undefined : "node not found on PATH";
+  return skipReason(nodeAvailable ? undefined : "node not found on PATH");
 }
 
 /** Assert that `node --check` accepts `source` as an ES module (no-op without node). */

@@ -9,6 +9,7 @@ import { StepContext } from "../../../engine/edit/operator.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { type CorpusInstance, loadCorpus } from "../../_support/corpus.ts";
+import { tempRepo } from "../../_support/plans.ts";
 
 /** A temporary repository with files, and a fresh step context for each step. */
 export interface Repo {
@@ -23,12 +24,7 @@ export interface Repo {
 
 /** A repository holding `files` (path → text). */
 export async function makeRepo(files: Record<string, string>): Promise<Repo> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-legacy-" });
-  for (const [path, text] of Object.entries(files)) {
-    const target = `${dir}/${path}`;
-    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(target, text);
-  }
+  const dir = await tempRepo(files);
   const store = new DocumentStore(Workspace.open(dir));
   return {
     dir,

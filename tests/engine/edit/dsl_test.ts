@@ -11,7 +11,10 @@ import {
 } from "../../../engine/edit/dsl.ts";
 import { type Issue, IssueError } from "../../../engine/issue.ts";
 import { assertPythonParses } from "../../_support/python.ts";
-import { contextWith, textOf } from "./_edit_support.ts";
+import { contextWith, CORPUS_SKIP, corpusFile, textOf } from "./_edit_support.ts";
+import { tempRepo, verifyAt } from "../../_support/plans.ts";
+
+const AUTH_FILE = "requests/auth.py";
 
 const codes = (issues: Issue[]) => issues.filter((i) => i.severity === "error").map((i) => i.code);
 
@@ -318,4 +321,38 @@ Deno.test("dsl: expansion puts scalar parameters into if-expressions as literals
   const steps = expandComposed("maybe", { file: "a.py", n: 2 }, [def]);
   assert.equal((steps[1] as { if: string }).if, `"a.py" == 'a.py' and 2 > 1 and $r.found`);
   assert.equal(evaluate(parseExpression(`"a.py" == 'a.py' and 2 > 1`), {}), true);
+});
+
+Deno.test({
+  name: "dsl: warn given a whole object (a locate result) shows it as JSON, not [object Object]",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const dir = await tempRepo({ [AUTH_FILE]: await corpusFile("psf__requests-1766", AUTH_FILE) });
+    try {
+      const result = await verifyAt(dir, {
+        define_operators: [{
+          define: "report_methods",
+          params_schema: { file: "string", class_name: "string" },
+          steps: [
+            {
+              primitive: "locate",
+              params: {
+                locator: { kind: "method", file: "$file", parent: { kind: "class", name: "$class_name" } },
+              },
+              bind: "found",
+            },
+            { primitive: "warn", params: { code: "methods", message: "$found" } },
+          ],
+        }],
+        plan: [{ op: "report_methods", params: { file: AUTH_FILE, class_name: "HTTPDigestAuth" } }],
+      });
+      const warned = result.warnings.find((issue) => issue.code === "methods");
+      assert.ok(warned, JSON.stringify(result));
+      assert.doesNotMatch(warned.message, /\[object Object\]/);
+      const shown = JSON.parse(warned.message.replace(/^Step 0 \([^)]*\): /, ""));
+      assert.equal(shown.count, 4); // __init__, build_digest_header, handle_401, __call__
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });

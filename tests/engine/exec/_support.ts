@@ -5,6 +5,8 @@
  * @module
  */
 
+import { skipReason } from "../../_support/skips.ts";
+
 /**
  * Point `XDG_STATE_HOME` at a private directory of this test process (the
  * same for every test file: `deno test --parallel` runs files in workers of
@@ -76,7 +78,7 @@ function hasGit(): boolean {
 }
 
 /** Reason to skip git-based tests, or undefined. */
-export const GIT_SKIP = hasGit() ? undefined : "git not found on PATH";
+export const GIT_SKIP = skipReason(hasGit() ? undefined : "git not found on PATH");
 
 /** Make `dir` a git repository with everything committed. */
 export function gitInit(dir: string): void {
@@ -144,7 +146,7 @@ export function dispatchSkip(): Promise<string | undefined> {
         new TextDecoder().decode(out.stderr).split("\n")[0]
       }`;
     }
-  })();
+  })().then(skipReason);
   return dispatchProbe;
 }
 

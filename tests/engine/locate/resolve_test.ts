@@ -338,11 +338,19 @@ Deno.test("name on a kind without names is refused", async () => {
     'Locator field "name" does not apply to kind "statement": its nodes have no name',
   );
   assert.deepEqual(issue.path, ["name"]);
-  issue = await oneIssue(
-    resolveSome(store, { file: PY, kind: "if_statement", name: "x" }),
-    "locator-invalid",
-  );
-  assert.match(issue.message, /does not apply to kind "if_statement"/);
+  issue = await oneIssue(resolveSome(store, { file: PY, kind: "return", name: "x" }), "locator-invalid");
+  assert.match(issue.message, /does not apply to kind "return"/);
+});
+
+Deno.test("if, elif and while answer to their condition, for to its loop variables, as kind or node type", async () => {
+  const store = fixtureStore();
+  const { nodes } = await resolveSome(store, { file: PY, kind: "if" });
+  const condition = nodes[0].childForFieldName("condition")!.text;
+  for (const kind of ["if", "if_statement"]) {
+    const found = await resolveSome(store, { file: PY, kind, name: condition });
+    assert.deepEqual(found.nodes.map((node) => node.id), [nodes[0].id]);
+  }
+  await oneIssue(resolveSome(store, { file: PY, kind: "if", name: "x" }), "locator-not-found");
 });
 
 Deno.test("no kind: a name searches definitions; nothing at all is the file's root", async () => {

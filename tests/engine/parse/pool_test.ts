@@ -106,7 +106,8 @@ Deno.test({
   async fn() {
     const { dir, paths } = await corpusRepo();
     try {
-      // A path that cannot be read: its issue must come back from the worker as it is in-process.
+      // Paths that cannot be parsed: their issues must come back from the worker as they are in-process.
+      await Deno.writeTextFile(`${dir}/notes.txt`, "not code\n");
       const input = [...paths, "missing/nothing.py", "notes.txt"];
       const sequential = await mapFiles<SyntaxCensus>("syntax", input, { workspace: dir, workers: 0 });
       let report: PoolReport | undefined;

@@ -439,7 +439,7 @@ Deno.test("not a plan: file lists, empty arrays, scalars, objects without steps"
   assert.equal(files.code, "plan-invalid");
   assert.match(
     files.message,
-    /^The plan is a list of strings \("src\/foo.py", \.\.\.\), not of steps: a plan is a JSON array of steps, e\.g\. \[\{"op": "replace_code"/,
+    /^The plan is a list of strings \("src\/foo.py", \.\.\.\), not of steps: a plan is a JSON array of steps, e\.g\. \[\{"template": "replace_expression"/,
   );
   assert.match(only([]).message, /^The plan has no steps: a plan is a JSON array of steps/);
   assert.match(only({ plan: [] }).message, /^The plan has no steps/);

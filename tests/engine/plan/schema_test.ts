@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { OPERATORS, parsePlan, planJsonSchema } from "../../../engine/plan/mod.ts";
 import { PYTHON, runPythonJson } from "../../_support/python.ts";
+import { skipReason } from "../../_support/skips.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const LOC = { file: "a.py", kind: "function", name: "f" };
@@ -17,7 +18,9 @@ function hasJsonschema(): boolean {
   return out.success;
 }
 
-const JSONSCHEMA_SKIP = hasJsonschema() ? undefined : "python3 with the jsonschema package not found";
+const JSONSCHEMA_SKIP = skipReason(
+  hasJsonschema() ? undefined : "python3 with the jsonschema package not found",
+);
 
 Deno.test("the schema names both plan formats and shares the step and locator definitions", () => {
   const schema = planJsonSchema() as {

@@ -84,7 +84,7 @@ Deno.test({
     assert.equal(toAssignment[0].code, "kind-changed");
     assert.equal(toAssignment[0].severity, "error");
     assert.equal(toAssignment[0].line, 344);
-    assert.match(toAssignment[0].message, /"function_definition" with a "expression_statement"/);
+    assert.match(toAssignment[0].message, /"function_definition" with an "expression_statement"/);
 
     const toFunction = await kindIssues(
       replace("self.method = method\n", "def method_helper(): return method\n"),
@@ -103,6 +103,10 @@ Deno.test({
 
 Deno.test("L1: compatibility classes for Python, JS/TS and the generic rule", () => {
   assert.equal(compatibleKinds("python", "call", "attribute"), true);
+  assert.equal(compatibleKinds("python", "attribute", "keyword_argument"), true);
+  assert.equal(compatibleKinds("python", "keyword_argument", "identifier"), true);
+  assert.equal(compatibleKinds("javascript", "identifier", "spread_element"), true);
+  assert.equal(compatibleKinds("python", "keyword_argument", "expression_statement"), false);
   assert.equal(compatibleKinds("python", "if_statement", "for_statement"), true);
   assert.equal(compatibleKinds("python", "function_definition", "class_definition"), false);
   assert.equal(compatibleKinds("python", "expression_statement", "function_definition"), false);

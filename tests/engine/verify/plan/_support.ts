@@ -12,6 +12,7 @@ import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { type VerifyOptions, verifyPlan, type VerifyResult } from "../../../../engine/verify/mod.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../../_support/corpus.ts";
+import { tempRepo } from "../../../_support/plans.ts";
 
 export { CORPUS_SKIP };
 
@@ -41,15 +42,7 @@ export async function authRepo(extra: Record<string, string> = {}): Promise<stri
 }
 
 /** A temporary repository holding `files`. */
-export async function repoWith(files: Record<string, string>): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-verify-" });
-  for (const [path, text] of Object.entries(files)) {
-    const target = `${dir}/${path}`;
-    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(target, text);
-  }
-  return dir;
-}
+export const repoWith: (files: Record<string, string>) => Promise<string> = tempRepo;
 
 /** SHA-256 of every file under `dir`, by relative path. */
 export async function hashTree(dir: string): Promise<Record<string, string>> {
