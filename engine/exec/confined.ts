@@ -12,8 +12,16 @@
  * by bare file name. From that moment the names are looked up in the
  * directory that was checked, wherever it is moved: a swap that happens
  * after the check redirects nothing. The whole operation is synchronous, so
- * no other code of this process runs with the changed working directory,
+ * no other code of this isolate runs with the changed working directory,
  * and the old one is put back before returning.
+ *
+ * The working directory belongs to the process, and one process may run
+ * several isolates at once (`deno test --parallel` runs test files as
+ * threads of one process; workers): two of them inside `inDirectory` would
+ * read, write and rename in each other's directory. So the window holds an
+ * exclusive lock that only the threads of this process share: `flock` on
+ * the process's own `/proc/self/stat` (Linux; where there is no `/proc`,
+ * nothing is locked).
  *
  * @module
  */
@@ -32,6 +40,37 @@ export function splitPath(abs: string): { dir: string; base: string } {
  * synchronous and use bare names relative to it.
  */
 export function inDirectory<T>(dir: string, fn: () => T): T {
+  const lock = depth === 0 ? lockProcessCwd() : null;
+  depth++;
+  try {
+    return inDirectoryLocked(dir, fn);
+  } finally {
+    depth--;
+    lock?.close(); // closing the file releases its lock
+  }
+}
+
+/** How deep this isolate is in `inDirectory` (the lock is taken once, by the outermost call). */
+let depth = 0;
+
+/** The process-wide lock of the working directory, or null where it cannot be taken. */
+function lockProcessCwd(): Deno.FsFile | null {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync("/proc/self/stat", { read: true });
+  } catch {
+    return null;
+  }
+  try {
+    file.lockSync(true);
+  } catch {
+    file.close();
+    return null;
+  }
+  return file;
+}
+
+function inDirectoryLocked<T>(dir: string, fn: () => T): T {
   let back: string | null = null;
   try {
     back = Deno.cwd();

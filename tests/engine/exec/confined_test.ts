@@ -126,3 +126,32 @@ Deno.test("swaps from a second process during real applies: nothing escapes, not
     Deno.removeSync(tmp, { recursive: true });
   }
 });
+
+Deno.test("isolates of one process writing at once (test files run in parallel, workers) keep to their own directories", async () => {
+  const tags = ["a", "b", "c", "d"];
+  const results = await Promise.all(
+    tags.map((tag) =>
+      new Promise<{ failed: string[]; names: string[] }>((resolve, reject) => {
+        const worker = new Worker(new URL("./_concurrent_writer.ts", import.meta.url), { type: "module" });
+        worker.onmessage = (event) => {
+          worker.terminate();
+          resolve(event.data);
+        };
+        worker.onerror = (event) => {
+          worker.terminate();
+          reject(new Error(event.message));
+        };
+        worker.postMessage({ count: 150, tag });
+      })
+    ),
+  );
+  results.forEach(({ failed, names }, index) => {
+    const tag = tags[index];
+    assert.deepEqual(failed, [], `worker ${tag}: no write failed`);
+    assert.deepEqual(
+      names,
+      [0, 1, 2, 3, 4].map((i) => `${tag}${i}.txt`),
+      `worker ${tag}: only its own files`,
+    );
+  });
+});
