@@ -18,7 +18,7 @@
  * |-----------------------|------------|---------------------------------------------------------|
  * | `max_expanded_steps`  | 10,000     | primitive steps of a plan, composed operators expanded  |
  * | `max_nesting_depth`   | 16         | composed operators calling composed operators           |
- * | `max_param_bytes`     | 1,000,000  | characters of one step's parameters after substitution  |
+ * | `max_param_bytes`     | 250,000    | characters of one step's parameters after substitution  |
  * | `max_file_bytes`      | 10,000,000 | bytes of a source file the engine parses                |
  * | `max_request_bytes`   | 16,777,216 | bytes of one helper request (line or stdin)             |
  * | `query_match_limit`   | 10,000     | tree-sitter in-progress matches of one query            |
@@ -49,7 +49,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   max_expanded_steps: 10_000,
   max_nesting_depth: 16,
-  max_param_bytes: 1_000_000,
+  max_param_bytes: 250_000,
   max_file_bytes: 10_000_000,
   max_request_bytes: 16 * 1024 * 1024,
   query_match_limit: 10_000,

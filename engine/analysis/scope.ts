@@ -220,6 +220,15 @@ const IMPORT_TYPES = new Set(["import_statement", "import_from_statement", "futu
 
 interface TreeCache {
   scopes: Map<number, Scope>;
+  /** The module scope with its bindings in document order, and the root's span, for `deriveModuleScope`. */
+  module?: ModuleEntry;
+}
+
+interface ModuleEntry {
+  scope: Scope;
+  flat: Binding[];
+  rootStart: number;
+  rootEnd: number;
 }
 
 const caches = new WeakMap<Tree, TreeCache>();
@@ -250,6 +259,15 @@ function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
   const cache = cacheFor(doc.tree);
   let scope = cache.scopes.get(node.id);
   if (scope) return scope;
+  const isModule = node.type === "module" || !parent;
+  if (isModule && incremental) {
+    const entry = deriveModuleScope(doc, node);
+    if (entry) {
+      cache.module = entry;
+      cache.scopes.set(node.id, entry.scope);
+      return entry.scope;
+    }
+  }
   scope = {
     kind: node.type === "module" || !parent ? "module" : scopeKind(node.type),
     node,
@@ -260,9 +278,114 @@ function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
     starImport: false,
   };
   collectBindings(doc, scope);
-  if (scope.kind === "module") scope.declaredGlobal = globalDeclarations(doc.file.text);
+  if (scope.kind === "module") {
+    scope.declaredGlobal = globalDeclarations(doc.file.text);
+    cache.module = { scope, flat: inOrder(scope), rootStart: node.startIndex, rootEnd: node.endIndex };
+  }
   cache.scopes.set(node.id, scope);
   return scope;
+}
+
+// ---------------------------------------------------------------------------
+// The module scope of a re-parsed document, updated from its predecessor's
+
+let incremental = true;
+
+/**
+ * Whether module scopes of re-parsed documents are updated from the earlier
+ * document's instead of collected from scratch (default on). Off is the
+ * reference the tests compare the update with; the results are the same.
+ */
+export function setIncrementalScopes(enabled: boolean): void {
+  incremental = enabled;
+}
+
+/** A scope's bindings in document order (the order `collectBindings` found them). */
+function inOrder(scope: Scope): Binding[] {
+  const flat: Binding[] = [];
+  for (const list of scope.bindings.values()) for (const binding of list) flat.push(binding);
+  return flat.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The module scope of `doc` from the cached scope of the tree it was
+ * re-parsed from (`doc.origin`): bindings of the top-level statements before
+ * the changed span are kept, those after it are shifted by the edit, and only
+ * the top-level statements overlapping the span (the edit and tree-sitter's
+ * changed ranges) are walked. A plan that inserts into one file N times then
+ * costs the inserted statements, not N walks of a growing module. Undefined
+ * (collect from scratch) when there is no usable predecessor or when the
+ * update could differ from a full walk: `global`/`nonlocal` or a star import
+ * at module level, or a binding whose statement is the module itself.
+ */
+function deriveModuleScope(doc: Document, root: Node): ModuleEntry | undefined {
+  const origin = doc.origin;
+  const earlier = origin?.tree.deref();
+  const previous = earlier ? caches.get(earlier)?.module : undefined;
+  if (!origin || !previous) return undefined;
+  const old = previous.scope;
+  if (old.globals.size > 0 || old.nonlocals.size > 0 || old.starImport) return undefined;
+  const { startIndex: start, oldEndIndex: oldEnd, newEndIndex: newEnd } = origin.edit;
+  const delta = newEnd - oldEnd;
+  const rows = origin.edit.newEndPosition.row - origin.edit.oldEndPosition.row;
+  let from = start;
+  let to = newEnd;
+  for (const range of origin.changed) {
+    from = Math.min(from, range.startIndex);
+    to = Math.max(to, range.endIndex);
+  }
+  // widen to whole top-level statements
+  const statements: Node[] = [];
+  let child = from > 0 ? root.firstChildForIndex(from - 1) : root.firstChild;
+  for (; child && child.startIndex <= to; child = child.nextSibling) statements.push(child);
+  const spanStart = Math.min(from, statements[0]?.startIndex ?? from);
+  const spanEnd = Math.max(to, statements[statements.length - 1]?.endIndex ?? to);
+  const oldSpanEnd = spanEnd - delta;
+  const rootSpan = (binding: Binding, rootStart: number, rootEnd: number) =>
+    binding.statementStart === rootStart && binding.statementEnd === rootEnd;
+
+  const fresh: Scope = {
+    kind: "module",
+    node: root,
+    parent: undefined,
+    bindings: new Map(),
+    globals: new Set(),
+    nonlocals: new Set(),
+    starImport: false,
+  };
+  collectBindings(doc, fresh, statements);
+  const middle = inOrder(fresh);
+  const flat: Binding[] = [];
+  for (const binding of previous.flat) {
+    if (binding.start >= spanStart) break;
+    if (binding.statementEnd > spanStart || rootSpan(binding, previous.rootStart, previous.rootEnd)) {
+      return undefined;
+    }
+    flat.push(binding);
+  }
+  for (const binding of middle) {
+    if (binding.start < spanStart || binding.start >= spanEnd) return undefined;
+    if (rootSpan(binding, root.startIndex, root.endIndex)) return undefined;
+    flat.push(binding);
+  }
+  for (const binding of previous.flat) {
+    if (binding.start < oldSpanEnd) continue;
+    if (binding.statementStart < oldSpanEnd || rootSpan(binding, previous.rootStart, previous.rootEnd)) {
+      return undefined;
+    }
+    flat.push({
+      ...binding,
+      start: binding.start + delta,
+      end: binding.end + delta,
+      line: binding.line + rows,
+      statementStart: binding.statementStart + delta,
+      statementEnd: binding.statementEnd + delta,
+    });
+  }
+  const scope: Scope = { ...fresh, declaredGlobal: globalDeclarations(doc.file.text) };
+  scope.bindings = new Map();
+  for (const binding of flat) addBinding(scope, binding);
+  return { scope, flat, rootStart: root.startIndex, rootEnd: root.endIndex };
 }
 
 /** Names declared by `global` statements anywhere in `text` (a text scan). */
@@ -280,11 +403,15 @@ function addBinding(scope: Scope, binding: Binding): void {
   else scope.bindings.set(binding.name, [binding]);
 }
 
-/** The bindings of `scope`: one cursor walk over its own code, nested scope bodies skipped. */
-function collectBindings(doc: Document, scope: Scope): void {
+/**
+ * The bindings of `scope`: one cursor walk over its own code, nested scope
+ * bodies skipped. With `only` (children of the module), just those
+ * top-level statements.
+ */
+function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): void {
   const node = scope.node;
   const text = doc.file.text;
-  const cursor = node.walk();
+  let cursor = (only?.[0] ?? node).walk();
   const levels: Level[] = [];
   // (statement start, end) of the innermost statement-like ancestor, for bindings
   const statements: [number, number][] = [[node.startIndex, node.endIndex]];
@@ -360,7 +487,18 @@ function collectBindings(doc: Document, scope: Scope): void {
   };
 
   // walk the scope node's children (not the node itself, whose name binds outside)
-  walkChildren(cursor, levels, statements, visit, scope, firstComprehensionIterable);
+  if (!only) {
+    walkChildren(cursor, levels, statements, visit, scope, firstComprehensionIterable);
+    cursor.delete();
+    return;
+  }
+  // each statement from its own cursor, as the walk of the whole module would meet it
+  for (const statement of only) {
+    cursor.delete();
+    cursor = statement.walk();
+    levels.splice(0, levels.length, { type: node.type, field: null });
+    walkFrom(cursor, levels, statements, visit, scope, firstComprehensionIterable);
+  }
   cursor.delete();
 }
 
@@ -375,6 +513,18 @@ function walkChildren(
   const rootType = cursor.nodeType;
   if (!cursor.gotoFirstChild()) return;
   levels.push({ type: rootType, field: cursor.currentFieldName });
+  walkFrom(cursor, levels, statements, visit, scope, skipStart);
+}
+
+/** The walk of `walkChildren` from the cursor's node (at depth `levels.length`) to the end of its siblings. */
+function walkFrom(
+  cursor: TreeCursor,
+  levels: Level[],
+  statements: [number, number][],
+  visit: () => boolean,
+  scope: Scope,
+  skipStart: number,
+): void {
   for (;;) {
     const depth = levels.length;
     let descend = false;

@@ -71,7 +71,26 @@ export class StepContext {
     const after = await this.store.reparse(before, text);
     this.store.set(after);
     this.records.push({ file: before.file.path, op, edits, before, after, replacedKinds });
+    this.release(before, op);
     return after;
+  }
+
+  /**
+   * Delete the tree of `superseded`, an intermediate document of this step
+   * that the edit just replaced, unless something still reads it: the
+   * document the step began with, the result of an edit with `replacedKinds`
+   * (L1 reads it) or the document a `replace_code` edit was made in (layer 3
+   * reads it); the post-checks read only the texts of the others. A composed
+   * operator that expands to thousands of primitives on one file otherwise
+   * holds thousands of trees until the step ends (each with the file's
+   * top-level node list: a quarter of a gigabyte of WebAssembly heap, which
+   * never shrinks, for a 7,776-primitive step).
+   */
+  private release(superseded: Document, op: string): void {
+    if (op === "replace_code" || this.originals.get(superseded.file.path) === superseded) return;
+    const made = this.records.findLast((record) => record.after === superseded);
+    if (!made || made.replacedKinds) return;
+    superseded.tree.delete();
   }
 
   /** Files this step changed, with their documents before the step and now. */

@@ -19,6 +19,23 @@ import { parse, PLAIN_TEXT } from "./mod.ts";
 export interface Document {
   file: SourceFile;
   tree: Tree;
+  /** Set by `reparse`: the document this one was re-parsed from, so analyses can update instead of redo. */
+  origin?: DocumentOrigin;
+}
+
+/**
+ * How a document came from an earlier one by one incremental re-parse. Only
+ * what lies in `edit` or `changed` differs from the earlier tree (tree-sitter
+ * reused the rest); analyses cached on the earlier tree can be shifted
+ * outside that span and recomputed inside it.
+ */
+export interface DocumentOrigin {
+  /** The earlier tree, weakly: a document does not keep its history alive. */
+  tree: WeakRef<Tree>;
+  /** The text edit, offsets of the earlier text (`startIndex`, `oldEndIndex`) and of the new one (`newEndIndex`). */
+  edit: Edit;
+  /** Spans of the new tree whose structure differs from the earlier tree's (`Tree.getChangedRanges`). */
+  changed: { startIndex: number; endIndex: number }[];
 }
 
 interface Entry {
@@ -83,8 +100,13 @@ export class DocumentStore {
     const old = doc.tree.copy();
     old.edit(edit);
     const tree = await parse(doc.file.language, text, old);
+    const changed = old.getChangedRanges(tree).map((range) => ({
+      startIndex: range.startIndex,
+      endIndex: range.endIndex,
+    }));
     old.delete();
-    return { file: { ...doc.file, text, eol: doc.file.eol }, tree };
+    const origin: DocumentOrigin = { tree: new WeakRef(doc.tree), edit, changed };
+    return { file: { ...doc.file, text, eol: doc.file.eol }, tree, origin };
   }
 
   /**

@@ -131,6 +131,7 @@ function track(tree: Tree, textLength: number): Tree {
   liveEstimate += bytes;
   Object.defineProperty(tree, PRESSURE, {
     value: new ArrayBuffer(Math.min(textLength * PRESSURE_PER_CHAR + 1024, 2 ** 30)),
+    writable: true,
   });
   const held = { address: (tree as unknown as { 0: number })[0], bytes };
   treeFinalizer.register(tree, held, tree);
@@ -138,6 +139,8 @@ function track(tree: Tree, textLength: number): Tree {
   tree.delete = function (this: Tree) {
     if (treeFinalizer.unregister(this)) liveEstimate -= bytes;
     if ((this as unknown as { 0: number })[0]) original.call(this);
+    // the pressure is for the collector to find this tree; deleted, it has no more use
+    (this as unknown as Record<symbol, unknown>)[PRESSURE] = null;
   };
   return tree;
 }

@@ -100,9 +100,18 @@ class Helper {
 
   /** Peak resident memory in MB (Linux), or 0. */
   peakRssMb(): number {
+    return this.statusMb("VmHWM");
+  }
+
+  /** Resident memory now in MB (Linux), or 0. */
+  rssMb(): number {
+    return this.statusMb("VmRSS");
+  }
+
+  private statusMb(field: string): number {
     try {
       const status = Deno.readTextFileSync(`/proc/${this.child.pid}/status`);
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       return Math.round(kb / 1024);
     } catch {
       return 0;
@@ -166,6 +175,8 @@ export async function runFuzz(
     examples: [],
   };
   let helper = new Helper(repo, state);
+  // FUZZ_RSS_LOG=FILE: one line per request (case, family, method, ms, RSS MB, peak MB), to see what memory is kept
+  const traceFile = Deno.env.get("FUZZ_RSS_LOG");
   const restart = async () => {
     report.peakRssMb = Math.max(report.peakRssMb, helper.peakRssMb());
     await helper.stop();
@@ -189,6 +200,10 @@ export async function runFuzz(
       }
       if (line !== undefined && line.includes('"code":"budget-exceeded"')) report.stopped++;
       const rss = helper.peakRssMb();
+      if (traceFile) {
+        const row = `${i}\t${c.family}\t${method}\t${Math.round(ms)}\t${helper.rssMb()}\t${rss}\n`;
+        Deno.writeTextFileSync(traceFile, row, { append: true });
+      }
       if (rss > report.peakRssMb + 50) log(`fuzz: case ${i} (${c.family}) ${method}: peak RSS now ${rss} MB`);
       report.peakRssMb = Math.max(report.peakRssMb, rss);
       if (line === undefined || /"code":"(internal-error|step-crashed)"/.test(line)) {

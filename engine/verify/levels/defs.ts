@@ -52,8 +52,7 @@ export function definitionsIn(
 ): Map<string, Definition> {
   const out = new Map<string, Definition>();
   const visit = (node: Node, prefix: string, inClass: boolean) => {
-    for (const child of node.namedChildren) {
-      if (!child || child.endIndex < start || child.startIndex > end) continue;
+    for (const child of namedChildrenOverlapping(node, start, end)) {
       let nextPrefix = prefix;
       let nextInClass = false;
       const nameNode = child.childForFieldName("name");
@@ -72,5 +71,20 @@ export function definitionsIn(
     }
   };
   visit(tree.rootNode, "", false);
+  return out;
+}
+
+/**
+ * The named children of `node` overlapping [start, end] (a child ending at
+ * `start` counts), in order. The first is found by tree-sitter, so the
+ * children before the range are not visited: a module of thousands of
+ * definitions costs the few that overlap, not all of them.
+ */
+export function namedChildrenOverlapping(node: Node, start: number, end: number): Node[] {
+  const out: Node[] = [];
+  let child = start > 0 ? node.firstNamedChildForIndex(start - 1) : node.firstNamedChild;
+  for (; child && child.startIndex <= end; child = child.nextNamedSibling) {
+    if (child.endIndex >= start) out.push(child);
+  }
   return out;
 }

@@ -37,7 +37,7 @@
  * @module
  */
 
-import { StepContext } from "../../edit/operator.ts";
+import { type EditRecord, StepContext } from "../../edit/operator.ts";
 import { runStep } from "../../edit/dispatch.ts";
 import { defaultPostChecks, type PostCheck } from "../../exec/checks.ts";
 import type { CodeGraph } from "../../graph/mod.ts";
@@ -45,6 +45,7 @@ import { budgetExceeded, budgetIssue } from "../../budget.ts";
 import { capIssues, error, type Issue, IssueError, partition } from "../../issue.ts";
 import { limits } from "../../limits.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
+import type { Tree } from "../../parse/mod.ts";
 import type { NormalizedPlan, NormalizedStep } from "../../plan/mod.ts";
 import { contentChecks, layerOf } from "./content.ts";
 import { patternContext } from "./context.ts";
@@ -102,6 +103,7 @@ export async function verifyPlan(
   for (const step of raw) for (const file of stepFiles(step)) planFiles.add(file);
   const walk: Walk = {
     plan,
+    simulated: new Set(),
     state,
     checks: options.checks ?? defaultPostChecks(),
     drift: new DriftTracker(),
@@ -182,6 +184,8 @@ async function simulatedFiles(store: DocumentStore, walk: Walk): Promise<Compile
 
 interface Walk {
   plan: NormalizedPlan;
+  /** Trees of the simulated state that the simulation parsed (the base store's are not deleted). */
+  simulated: Set<Tree>;
   /** The simulated files after the steps so far that passed. */
   state: DocumentStore;
   checks: PostCheck[];
@@ -207,6 +211,20 @@ async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
   }
 
   const ctx = new StepContext(walk.state, step.index);
+  try {
+    return await simulateStep(step, walk, ctx, issues);
+  } finally {
+    await releaseTrees(ctx.records, walk);
+  }
+}
+
+/** Run the step in `ctx`, post-check it and, when it passes, move the state on (see `verifyStep`). */
+async function simulateStep(
+  step: NormalizedStep,
+  walk: Walk,
+  ctx: StepContext,
+  issues: Issue[],
+): Promise<Issue[]> {
   let changes: ChangedFile[] = [];
   const simulated: Issue[] = [];
   const checked: Issue[] = [];
@@ -254,6 +272,35 @@ async function verifyStep(step: NormalizedStep, walk: Walk): Promise<Issue[]> {
   for (const item of patternContext(step, ctx.records)) issues.push(item);
   for (const item of await walk.impact.check(step, changes)) issues.push(item);
   return issues;
+}
+
+/**
+ * Delete the trees of the step's documents that nothing reads any more:
+ * those of its intermediate edits, of the simulated state it replaced, or of
+ * all its edits when it failed. Only trees the simulation parsed are
+ * deleted, never the base store's. A tree lives in the WebAssembly heap,
+ * which never shrinks: left to the collector, the trees of a plan of
+ * thousands of steps pile up there (parses wait for the collector once they
+ * pass the budget of parse/mod.ts) and the helper keeps that memory.
+ */
+async function releaseTrees(records: readonly EditRecord[], walk: Walk): Promise<void> {
+  const current = new Set<Tree>();
+  for (const path of new Set(records.map((record) => record.file))) {
+    try {
+      current.add((await walk.state.get(path)).tree);
+    } catch {
+      // not readable in the state (the step failed on a file the plan creates): nothing to keep
+    }
+  }
+  const done = new Set<Tree>();
+  for (const record of records) {
+    for (const tree of [record.before.tree, record.after.tree]) {
+      if (done.has(tree)) continue;
+      done.add(tree);
+      if (current.has(tree)) walk.simulated.add(tree);
+      else if (tree === record.after.tree || walk.simulated.delete(tree)) tree.delete();
+    }
+  }
 }
 
 /** An issue the simulated operator raised, with its layer and the seed's `Step {i} ({op}):` prefix. */

@@ -145,3 +145,41 @@ Deno.test("warnings are capped per code with a summary of how many more", async 
     restoreLimits(saved);
   }
 });
+
+Deno.test("a parameter grown from a run-time output is refused before it is built, when the operator runs", async () => {
+  const dir = makeRepo({ [FILE]: SOURCE });
+  const before = snapshot(dir);
+  const plan = {
+    define_operators: [{
+      define: "copy_class",
+      params_schema: { file: "string" },
+      steps: [
+        {
+          primitive: "locate_region",
+          params: { locator: { file: "$file", kind: "class", name: "Service" } },
+          bind: "region",
+        },
+        {
+          primitive: "insert_after_node",
+          params: {
+            locator: { file: "$file", kind: "class", name: "Service" },
+            code: "$region.text".repeat(20),
+          },
+        },
+      ],
+    }],
+    plan: [{ op: "copy_class", params: { file: FILE } }],
+  };
+  const saved = configureLimits({ max_param_bytes: 500 });
+  try {
+    // The output is unknown before the run: layer 0 lets the plan through.
+    assert.ok(parsePlan(plan).plan);
+    const result = await verifyPlan(new DocumentStore(Workspace.open(dir)), plan);
+    const issue = result.errors.find((e) => e.code === "param-too-large");
+    assert.ok(issue, JSON.stringify(result.errors));
+    assert.match(issue.message, /insert_after_node.*copy_class/);
+  } finally {
+    restoreLimits(saved);
+  }
+  assert.deepEqual(snapshot(dir), before);
+});
