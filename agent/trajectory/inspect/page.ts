@@ -161,7 +161,7 @@ export function page(title: string, subtitle: string, body: Html): string {
         <script nonce="${nonce}">${trusted(SCRIPT)}</script>
       </body>
     </html>
-  `.markup;
+  `.markup.trim() + "\n";
 }
 
 /** Buttons that open or close every `<details>` inside the element with id `scope`. */
