@@ -38,7 +38,7 @@ export interface InstanceRow {
   cost?: number;
   wallTime?: number;
   error?: string;
-  /** Whether a non-empty patch is in the predictions. */
+  /** Whether a non-empty patch is in the predictions (or, without them, in the trajectory). */
   patched?: boolean;
   patchLines?: number;
   /** The trajectory's path, when it exists. */
@@ -102,7 +102,9 @@ function parsePreds(text: string, jsonl: boolean): Dict[] {
 }
 
 /** Summary facts of a trajectory for its row: status, last phase, furthest phase, fallback, stats. */
-async function fromTrajectory(path: string): Promise<Partial<InstanceRow> | string> {
+async function fromTrajectory(
+  path: string,
+): Promise<Partial<InstanceRow> & { submission?: string } | string> {
   try {
     const doc = dict(JSON.parse(await Deno.readTextFile(path)));
     const info = dict(doc.info);
@@ -119,6 +121,7 @@ async function fromTrajectory(path: string): Promise<Partial<InstanceRow> | stri
       steps: num(stats.calls),
       cost: num(stats.cost),
       wallTime: Number.isFinite(end - start) ? (end - start) / 1000 : undefined,
+      submission: typeof info.submission === "string" ? info.submission : undefined,
     };
   } catch (err) {
     return `"${path}" could not be read: ${(err as Error).message}`;
@@ -174,7 +177,7 @@ export async function readBatch(dir: string): Promise<BatchView> {
     if (typeof traj === "string") notes.push(traj);
     const t = typeof traj === "string" ? {} : traj;
     const phase = typeof record.phase === "string" ? record.phase : t.phase ?? "none";
-    const patch = preds.get(id);
+    const patch = preds.get(id) ?? t.submission;
     rows.push({
       id,
       status: typeof record.status === "string" ? record.status : statusOf.get(id) ?? t.status ?? "unknown",

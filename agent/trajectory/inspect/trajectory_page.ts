@@ -138,9 +138,7 @@ function planSection(plan: PlanView): Html {
     html`
       <tr data-step="${step.index}">
         <td class="num">${step.index}</td>
-        <td>${step.tier === null
-          ? ""
-          : html`<span class="tier tier-${step.tier}" title="tier ${step.tier}">${step.tier}</span>`}</td>
+        <td><span class="tier tier-${step.tier}" title="tier ${step.tier}">${step.tier}</span></td>
         <td><code>${step.operator}</code></td>
         <td>${step.target}</td>
         <td>${step.issues.length

@@ -57,7 +57,8 @@ export interface MessageView {
 export interface StepView {
   index: number;
   raw: unknown;
-  tier: number | null;
+  /** 0-3: recorded in the trajectory when it says, else detected from the step. */
+  tier: number;
   operator: string;
   target: string;
   issues: Issue[];
@@ -308,11 +309,8 @@ function readPlans(phases: PhaseView[], finalPlan: Dict): PlanView[] {
     const steps: StepView[] = raw.map((step, index) => ({
       index,
       raw: step,
-      tier: typeof tiers?.[index] === "number"
-        ? tiers[index] as number
-        : raw.length
-        ? detectTier(step)
-        : null,
+      // The tier recorded (lift, or the agent since lift), else the seed's rule applied to the step.
+      tier: typeof tiers?.[index] === "number" ? tiers[index] as number : detectTier(step),
       operator: stepOperator(step),
       target: stepTarget(step),
       issues: all.filter((issue) => issue.step === index),

@@ -18,7 +18,7 @@ import { GraphPlanAgent, type Helper } from "../../../../agent/graphplan/mod.ts"
 import { type Model, ScriptedModel } from "../../../../agent/model/mod.ts";
 import { Trajectory } from "../../../../agent/trajectory/mod.ts";
 import { main } from "../../../../main.ts";
-import { ROOT, sampleRepo, SED_FIX, SUBMIT, writePlan } from "../../../e2e/_support.ts";
+import { fixPlan, ROOT, sampleRepo, SED_FIX, SUBMIT, writePlan } from "../../../e2e/_support.ts";
 
 /** Strings that would be markup or script if a page did not escape them. */
 export const HOSTILE = {
@@ -135,12 +135,8 @@ export const FALLBACK_PLANS = [
     {
       op: "insert_after_node",
       params: {
-        locator: {
-          file: "app/service.py",
-          kind: "method",
-          name: "order_total",
-          parent: { kind: "class", name: "OrderService" },
-        },
+        // The e2e fix plan's locator: method order_total of class OrderService.
+        locator: (fixPlan()[0] as { params: { locator: unknown } }).params.locator,
         code: "def broken(:\n",
       },
     },

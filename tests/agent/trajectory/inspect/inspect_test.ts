@@ -309,3 +309,33 @@ Deno.test("inspect: locators in words", () => {
     "function f in a.py",
   );
 });
+
+Deno.test("inspect: an output directory with several runs and no batch.json gets rows from the trajectories", async () => {
+  const run = await fallbackRun({ id: "first", task: "Fix the discount" });
+  try {
+    const saved = await doc(run.trajectory);
+    saved.instance_id = "second";
+    saved.info.exit_status = "LimitsExceeded";
+    await Deno.mkdir(join(run.out, "second"));
+    await Deno.writeTextFile(join(run.out, "second", "second.traj.json"), JSON.stringify(saved));
+    const result = await inspect(run.out);
+    assert.equal(result.kind, "batch");
+    const f = flat(await read(result.page));
+    const row = (id: string) =>
+      f.slice(f.indexOf(`data-id="${id}"`), f.indexOf("</tr>", f.indexOf(`data-id="${id}"`)));
+    assert.match(row("first"), />FallbackSubmitted<\/span>/);
+    assert.match(row("second"), />LimitsExceeded<\/span>/);
+    for (const id of ["first", "second"]) {
+      assert.match(
+        row(id),
+        /<td data-sort="execute">execute<\/td>/,
+        "the fallback point, from info.fallback",
+      );
+      assert.match(row(id), /data-sort="6">6</, "steps, from model_stats.calls");
+      assert.match(row(id), /data-sort="0\.075\d*">\$0\.0750</, "cost, from model_stats.cost");
+    }
+    assert.match(row("first"), /2 lines/, "the patch, from preds.json");
+  } finally {
+    await run.cleanup();
+  }
+});
