@@ -11,9 +11,13 @@ import { fallbackRun } from "../agent/trajectory/inspect/_runs.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-async function graphplan(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function graphplan(
+  args: string[],
+  env?: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "inspect", ...args],
+    env,
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -112,4 +116,37 @@ Deno.test("inspect CLI: --help describes PATH, the options and the exit codes", 
   assert.match(help.stdout, /Usage: graphplan inspect PATH \[-o FILE\.html\] \[--open\] \[--json\]/);
   assert.match(help.stdout, /NAME_instances\//);
   assert.match(help.stdout, /Exit: 0 written, 1 PATH missing/);
+});
+
+Deno.test({
+  name: "inspect CLI: --open hands the page to the desktop's opener (xdg-open)",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const run = await fallbackRun({ id: "shop-2", task: "Fix the discount" });
+    try {
+      const bin = join(run.out, "bin");
+      await Deno.mkdir(bin);
+      const opened = join(run.out, "opened.txt");
+      await Deno.writeTextFile(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, {
+        mode: 0o755,
+      });
+      const result = await graphplan([run.trajectory, "--open"], { PATH: `${bin}:${Deno.env.get("PATH")}` });
+      assert.equal(result.code, 0, result.stderr);
+      const page = join(run.out, "shop-2", "shop-2.html");
+      for (let i = 0; i < 50 && !(await Deno.stat(opened).catch(() => null)); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(await Deno.readTextFile(opened), page);
+
+      const nowhere = await graphplan([run.trajectory, "--open", "--json"], {
+        PATH: join(run.out, "empty-path"),
+      });
+      assert.equal(nowhere.code, 0, "the page is written even when it cannot be opened");
+      const report = JSON.parse(nowhere.stdout);
+      assert.equal(report.warnings[0].code, "open-failed");
+      assert.match(report.warnings[0].message, /Cannot open the page with "xdg-open": /);
+    } finally {
+      await run.cleanup();
+    }
+  },
 });

@@ -53,7 +53,10 @@ function costChart(rows: InstanceRow[]): Html {
     tone: tone(row.status),
     title: `${row.id}: ${dollars(row.cost)} (${row.status})`,
   }));
-  return verticalBars(bars, { title: "Cost per instance", prefix: "$" });
+  // Up to 20 instances, one labelled row each; more, one column each (the id in the tooltip).
+  return bars.length <= 20
+    ? horizontalBars(bars, { title: "Cost per instance", prefix: "$" })
+    : verticalBars(bars, { title: "Cost per instance", prefix: "$" });
 }
 
 /** How many instances entered each phase of the machine (at least), and how many fell back from it. */

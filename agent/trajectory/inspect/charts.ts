@@ -21,13 +21,22 @@ export interface Bar {
 
 const FONT = 12;
 
+/** A label cut to fit the label column (the whole label is in the bar's tooltip). */
+function short(label: string): string {
+  return label.length > 30 ? `${label.slice(0, 29)}…` : label;
+}
+
 function fmt(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(value < 1 ? 4 : 2);
 }
 
 /** Horizontal bars, one row per item (exit statuses, phase funnel). */
-export function horizontalBars(bars: Bar[], options: { title: string; unit?: string }): Html {
-  const labelWidth = Math.min(220, 12 + Math.max(40, ...bars.map((bar) => bar.label.length * 7)));
+export function horizontalBars(
+  bars: Bar[],
+  options: { title: string; unit?: string; prefix?: string },
+): Html {
+  const labelWidth = Math.min(220, 12 + Math.max(40, ...bars.map((bar) => short(bar.label).length * 7)));
+  const prefix = options.prefix ?? "";
   const width = 460, row = 22, top = 6;
   const height = top + bars.length * row + 4;
   const max = Math.max(1e-9, ...bars.map((bar) => bar.value));
@@ -41,14 +50,15 @@ export function horizontalBars(bars: Bar[], options: { title: string; unit?: str
           const w = Math.max(bar.value > 0 ? 2 : 0, (bar.value / max) * room);
           return html`
             <g>
-              <title>${bar.title ?? `${bar.label}: ${fmt(bar.value)}${options.unit ?? ""}`}</title>
-              <text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end" font-size="${FONT}">${bar
-                .label}</text>
+              <title>${bar.title ?? `${bar.label}: ${prefix}${fmt(bar.value)}${options.unit ?? ""}`}</title>
+              <text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end" font-size="${FONT}">${short(
+                bar.label,
+              )}</text>
               <rect class="bar ${bar.tone ?? ""}" x="${labelWidth}" y="${y + 3}" width="${w.toFixed(
                 1,
               )}" height="${row - 6}"
                 rx="3"></rect>
-              <text x="${labelWidth + w + 5}" y="${y + 15}" font-size="${FONT}">${fmt(
+              <text x="${labelWidth + w + 5}" y="${y + 15}" font-size="${FONT}">${prefix}${fmt(
                 bar.value,
               )}${options.unit ?? ""}</text>
             </g>

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { inspect, locatorWords, stepTarget } from "../../../../agent/trajectory/inspect/mod.ts";
+import { batchPage, inspect, locatorWords, stepTarget } from "../../../../agent/trajectory/inspect/mod.ts";
 import { detectTier } from "../../../../engine/plan/tiers.ts";
 import { demoRun, FALLBACK_CODES, FALLBACK_PLANS, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
 
@@ -272,6 +272,12 @@ Deno.test("inspect: a batch directory: table, totals, charts, an instance page p
     assert.equal(f.match(/<svg /g)?.length, 3);
     assert.match(f, /Exit statuses/);
     assert.match(f, /Cost per instance/);
+    for (const instance of instances) {
+      assert.ok(
+        f.includes(`<title>${escaped(instance.id)}: $${instance.cost.toFixed(4)} (`),
+        `${instance.id} cost bar`,
+      );
+    }
     // The funnel: 5 instances entered EXPLORE? No: the cost-capped one never started.
     assert.match(f, /<title>4 instance\(s\) entered explore<\/title>/);
     assert.match(f, /execute: 1, submit: 0/);
@@ -338,4 +344,23 @@ Deno.test("inspect: an output directory with several runs and no batch.json gets
   } finally {
     await run.cleanup();
   }
+});
+
+Deno.test("inspect: a batch of many instances draws cost as columns, one per instance, costliest first", () => {
+  const rows = Array.from({ length: 25 }, (_, i) => ({
+    id: `repo__pkg-${i}`,
+    status: i % 3 ? "Submitted" : "LimitsExceeded",
+    phase: "submit",
+    reached: 5,
+    cost: i / 100,
+  }));
+  const f = flat(batchPage({ dir: "/tmp/x", batch: {}, rows, notes: [] }, new Map()));
+  const chart = f.slice(
+    f.indexOf("<figcaption>Cost per instance"),
+    f.indexOf("</figure>", f.indexOf("Cost per instance")),
+  );
+  const titles = [...chart.matchAll(/<title>(repo__pkg-\d+): /g)].map((m) => m[1]);
+  assert.deepEqual(titles, rows.map((row) => row.id).reverse());
+  assert.equal(chart.match(/<rect /g)?.length, 25);
+  assert.match(chart, /25 instances, most expensive first/);
 });
