@@ -65,6 +65,7 @@ th[data-key] { cursor:pointer; user-select:none; } th[data-key]::after { content
 th[aria-sort=ascending]::after { content:" \\2191"; color:var(--fg); } th[aria-sort=descending]::after { content:" \\2193"; color:var(--fg); }
 td.num, th.num { text-align:right; font-variant-numeric: tabular-nums; }
 tr.hidden { display:none; }
+table.usage { width:auto; min-width:320px; margin-top:6px; }
 .issue { border:1px solid var(--line); border-radius:6px; padding:6px 10px; margin:6px 0; }
 .issue.error { border-left:4px solid var(--bad); } .issue.warning { border-left:4px solid var(--warn); }
 .issue .code { font-family:var(--mono); font-weight:700; }

@@ -30,14 +30,7 @@ function machine(view: TrajectoryView): Html {
 
 function timeline(view: TrajectoryView): Html {
   const chips = view.phases.map((phase, i) => {
-    const usage = view.usage[phase.name];
-    const firstOfName = view.phases.findIndex((p) => p.name === phase.name) === i;
-    const meta = [
-      phase.status,
-      duration(phase.seconds),
-      firstOfName && usage ? `${usage.steps} step${usage.steps === 1 ? "" : "s"}` : "",
-      firstOfName && usage && usage.cost > 0 ? dollars(usage.cost) : "",
-    ].filter(Boolean).join(" · ");
+    const meta = [phase.status, duration(phase.seconds)].filter(Boolean).join(" · ");
     return html`
       ${i > 0 ? html`<span class="arrow">→</span>` : ""}<div class="ph ${tone(
         phase.status,
@@ -48,6 +41,36 @@ function timeline(view: TrajectoryView): Html {
     `;
   });
   return html`<div class="timeline">${chips}</div>`;
+}
+
+/**
+ * Model steps and cost by phase: the messages carry the phase they were
+ * made in (`explore`, `plan`, `submit`, `fallback`), not the attempt, so the
+ * attempts of a phase are counted together.
+ */
+function usageTable(view: TrajectoryView): Html | string {
+  const entries = Object.entries(view.usage);
+  if (entries.length === 0) return "";
+  return html`
+    <table class="usage" id="usage">
+      <thead>
+        <tr>
+          <th>phase</th>
+          <th class="num">model steps</th>
+          <th class="num">cost</th>
+        </tr>
+      </thead>
+      <tbody>${entries.map(([name, usage]) =>
+        html`
+          <tr data-phase="${name}">
+            <td>${name}</td>
+            <td class="num">${usage.steps}</td>
+            <td class="num">${dollars(usage.cost)}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
 }
 
 function phaseNote(phase: PhaseView): Html | string {
@@ -285,7 +308,7 @@ export function trajectoryPage(view: TrajectoryView, options: { backLink?: strin
       <h2>Task</h2>
       <pre>${view.task}</pre>
     </section>
-    <section class="card" id="phases"><h2>Phases</h2>${machine(view)}${timeline(view)}
+    <section class="card" id="phases"><h2>Phases</h2>${machine(view)}${timeline(view)}${usageTable(view)}
     ${view.fallback
       ? html`<div class="callout"><b>Fallback at ${view.fallback.point}:</b> ${view.fallback.reason}</div>`
       : ""}</section>

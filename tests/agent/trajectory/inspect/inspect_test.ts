@@ -130,7 +130,19 @@ Deno.test("inspect: a run with a fallback and a rollback: issues on their steps,
     assert.match(f, /<span class="fell">EXECUTE<\/span>/);
     assert.match(f, /Fallback at execute:<\/b>the plan failed to execute \(attempt 2\)/);
     // Cost and steps per phase: two explore calls at $0.0125.
-    assert.match(f, /data-phase="explore">.*?done · [\d.]+ s · 2 steps · \$0\.0250/s);
+    assert.match(
+      f,
+      /data-phase="explore"><div class="name">EXPLORE<\/div><div class="meta">done · [\d.]+ s<\/div>/,
+    );
+    // Steps and cost per phase: 2 explore calls, 2 plan calls (both attempts), 2 fallback calls, $0.0125 each.
+    for (const phase of ["explore", "plan", "fallback"]) {
+      assert.ok(
+        f.includes(
+          `<tr data-phase="${phase}"><td>${phase}</td><td class="num">2</td><td class="num">$0.0250</td></tr>`,
+        ),
+        phase,
+      );
+    }
     for (const code of FALLBACK_CODES) assert.match(f, new RegExp(`data-code="${code}"`), code);
 
     const first = attemptSection(f, 1);
