@@ -53,6 +53,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./run.ts")).default,
   },
   {
+    name: "inspect",
+    summary: "Write one self-contained HTML page for a trajectory, a run or a batch",
+    load: async () => (await import("./inspect.ts")).default,
+  },
+  {
     name: "catalog",
     summary: "Print the operator catalog the model sees (templates, surgery, fragments, primitives)",
     load: async () => (await import("./catalog.ts")).default,

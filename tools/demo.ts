@@ -98,6 +98,7 @@ export async function demo(argv: string[]): Promise<number> {
       console.error("demo: python3 is not installed: the project's tests were not run");
     }
     console.error(`demo: outputs kept in ${out}${keep ? `, the patched copy in ${repo}` : ""}`);
+    console.error(`demo: to see the run as a web page: graphplan inspect ${out}`);
     return code;
   } finally {
     if (!keep) await Deno.remove(root, { recursive: true }).catch(() => {});

@@ -114,6 +114,7 @@ export class GraphPlanAgent {
   async run(task: string): Promise<RunResult> {
     const { loop } = this;
     const { config } = this.#deps;
+    loop.trajectory.info.task = task;
     try {
       loop.add("system", loop.render("system", {}), "setup");
       loop.add(
