@@ -487,8 +487,9 @@ function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): v
   };
 
   // walk the scope node's children (not the node itself, whose name binds outside)
+  const walk: Walk = { levels, statements, visit, scope, skipStart: firstComprehensionIterable };
   if (!only) {
-    walkChildren(cursor, levels, statements, visit, scope, firstComprehensionIterable);
+    walkChildren(cursor, walk);
     cursor.delete();
     return;
   }
@@ -497,34 +498,32 @@ function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): v
     cursor.delete();
     cursor = statement.walk();
     levels.splice(0, levels.length, { type: node.type, field: null });
-    walkFrom(cursor, levels, statements, visit, scope, firstComprehensionIterable);
+    walkFrom(cursor, walk);
   }
   cursor.delete();
 }
 
-function walkChildren(
-  cursor: TreeCursor,
-  levels: Level[],
-  statements: [number, number][],
-  visit: () => boolean,
-  scope: Scope,
-  skipStart: number,
-): void {
+/** What `walkChildren` and `walkFrom` share: the ancestor stacks, the visitor, the scope. */
+interface Walk {
+  levels: Level[];
+  statements: [number, number][];
+  visit: () => boolean;
+  scope: Scope;
+  /** Start of the comprehension's first iterable (walked as the enclosing scope's), or -1. */
+  skipStart: number;
+}
+
+function walkChildren(cursor: TreeCursor, walk: Walk): void {
+  const { levels } = walk;
   const rootType = cursor.nodeType;
   if (!cursor.gotoFirstChild()) return;
   levels.push({ type: rootType, field: cursor.currentFieldName });
-  walkFrom(cursor, levels, statements, visit, scope, skipStart);
+  walkFrom(cursor, walk);
 }
 
 /** The walk of `walkChildren` from the cursor's node (at depth `levels.length`) to the end of its siblings. */
-function walkFrom(
-  cursor: TreeCursor,
-  levels: Level[],
-  statements: [number, number][],
-  visit: () => boolean,
-  scope: Scope,
-  skipStart: number,
-): void {
+function walkFrom(cursor: TreeCursor, walk: Walk): void {
+  const { levels, statements, visit, scope, skipStart } = walk;
   for (;;) {
     const depth = levels.length;
     let descend = false;

@@ -776,8 +776,10 @@ export async function runComposed(
         checkSubstitutedSize(definition.define, callee, step.params ?? {}, env);
         const callParams = substitute(step.params ?? {}, env) as Record<string, unknown>;
         const fn: OperatorFn | undefined = PRIMITIVES[callee] ?? HELPER_PRIMITIVES[callee];
-        if (fn) last = await fn(callParams, ctx);
-        else {
+        if (fn) {
+          last = await fn(callParams, ctx);
+          ctx.releaseSuperseded(); // the primitive is done with the documents its edits replaced
+        } else {
           const { max_nesting_depth } = limits();
           if (depth >= max_nesting_depth) {
             throw new IssueError(overLimit(

@@ -16,6 +16,7 @@
 import { checkBudget } from "../budget.ts";
 import type { Issue } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
+import type { Tree } from "../parse/mod.ts";
 import { applyEdits, type TextEdit } from "./text_edit.ts";
 
 /** What one `ctx.edit()` call changed, kept for the post-checks (L1, L2, L6). */
@@ -47,6 +48,8 @@ export class StepContext {
   readonly records: EditRecord[] = [];
   /** Documents as they were when the step began, by path. */
   private readonly originals = new Map<string, Document>();
+  /** Trees of intermediate documents nothing reads after the step (see `supersede`). */
+  private superseded: Tree[] = [];
 
   /** `base` is the store the step starts from; the step edits an overlay of it. */
   constructor(base: DocumentStore, step: number) {
@@ -71,26 +74,35 @@ export class StepContext {
     const after = await this.store.reparse(before, text);
     this.store.set(after);
     this.records.push({ file: before.file.path, op, edits, before, after, replacedKinds });
-    this.release(before, op);
+    this.supersede(before, op);
     return after;
   }
 
   /**
-   * Delete the tree of `superseded`, an intermediate document of this step
-   * that the edit just replaced, unless something still reads it: the
-   * document the step began with, the result of an edit with `replacedKinds`
-   * (L1 reads it) or the document a `replace_code` edit was made in (layer 3
-   * reads it); the post-checks read only the texts of the others. A composed
-   * operator that expands to thousands of primitives on one file otherwise
-   * holds thousands of trees until the step ends (each with the file's
-   * top-level node list: a quarter of a gigabyte of WebAssembly heap, which
-   * never shrinks, for a 7,776-primitive step).
+   * Note the tree of `superseded`, an intermediate document of this step
+   * that the edit just replaced, for `releaseSuperseded`, unless something
+   * still reads it after the step: the document the step began with, the
+   * result of an edit with `replacedKinds` (L1 reads it) or the document a
+   * `replace_code` edit was made in (layer 3 reads it); the post-checks read
+   * only the texts of the others.
    */
-  private release(superseded: Document, op: string): void {
+  private supersede(superseded: Document, op: string): void {
     if (op === "replace_code" || this.originals.get(superseded.file.path) === superseded) return;
     const made = this.records.findLast((record) => record.after === superseded);
-    if (!made || made.replacedKinds) return;
-    superseded.tree.delete();
+    if (made && !made.replacedKinds) this.superseded.push(superseded.tree);
+  }
+
+  /**
+   * Delete the trees of the intermediate documents superseded so far. Called
+   * between the primitives of a composed operator, when no operator code
+   * holds their nodes any more: one that expands to thousands of primitives
+   * on one file otherwise holds thousands of trees until the step ends (each
+   * with the file's list of top-level nodes: a quarter of a gigabyte of
+   * WebAssembly heap, which never shrinks, for a 7,776-primitive step).
+   */
+  releaseSuperseded(): void {
+    for (const tree of this.superseded) tree.delete();
+    this.superseded = [];
   }
 
   /** Files this step changed, with their documents before the step and now. */

@@ -148,14 +148,31 @@ function diskStamp(absPath: string): string | undefined {
   }
 }
 
+/** Characters compared at once by `diffEdit` before it compares one by one. */
+const DIFF_CHUNK = 256;
+
 /** The tree-sitter edit that turns `before` into `after` (one changed span), or null when equal. */
 export function diffEdit(before: string, after: string): Edit | null {
   if (before === after) return null;
   let start = 0;
   const min = Math.min(before.length, after.length);
+  // whole chunks first (a native comparison), then character by character
+  while (
+    start + DIFF_CHUNK <= min &&
+    before.slice(start, start + DIFF_CHUNK) === after.slice(start, start + DIFF_CHUNK)
+  ) {
+    start += DIFF_CHUNK;
+  }
   while (start < min && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let endBefore = before.length;
   let endAfter = after.length;
+  while (
+    endBefore - DIFF_CHUNK >= start && endAfter - DIFF_CHUNK >= start &&
+    before.slice(endBefore - DIFF_CHUNK, endBefore) === after.slice(endAfter - DIFF_CHUNK, endAfter)
+  ) {
+    endBefore -= DIFF_CHUNK;
+    endAfter -= DIFF_CHUNK;
+  }
   while (
     endBefore > start && endAfter > start &&
     before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)

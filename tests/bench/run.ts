@@ -30,6 +30,7 @@ import { startupSection } from "./startup.ts";
 import type { BenchRow } from "./stats.ts";
 import { verifyLevelsSection } from "./verify_levels.ts";
 import { verifyPlanSection } from "./verify_plan.ts";
+import { verifyScaleSection } from "./verify_scale.ts";
 
 /** Every section, in the order they run. */
 export const SECTIONS: BenchSection[] = [
@@ -38,6 +39,7 @@ export const SECTIONS: BenchSection[] = [
   poolSection,
   verifyLevelsSection,
   verifyPlanSection,
+  verifyScaleSection,
   execSection,
   helperOverheadSection,
   fuzzSection,

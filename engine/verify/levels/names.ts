@@ -71,8 +71,30 @@ interface Level {
 }
 
 function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents): void {
-  const cursor = tree.walk();
-  const levels: Level[] = [];
+  // Only the top-level statements that overlap a span, each walked from its own cursor as the
+  // walk from the root would meet it: the others cost nothing, however many the module has.
+  const root = tree.rootNode;
+  const from = Math.min(...spans.map((span) => span.afterStart));
+  const to = Math.max(...spans.map((span) => span.afterEnd));
+  let child = from > 0 ? root.firstChildForIndex(from - 1) : root.firstChild;
+  for (; child && child.startIndex <= to; child = child.nextSibling) {
+    const e = child.endIndex;
+    const s = child.startIndex;
+    if (!spans.some((span) => e > span.afterStart && s < span.afterEnd)) continue;
+    const cursor = child.walk();
+    collectFrom(cursor, [{ type: root.type, field: null }], text, spans, contents);
+    cursor.delete();
+  }
+}
+
+/** The walk of `collect` from the cursor's node (whose ancestors are `levels`) through its subtree. */
+function collectFrom(
+  cursor: ReturnType<Tree["walk"]>,
+  levels: Level[],
+  text: string,
+  spans: Span[],
+  contents: SpanContents,
+): void {
   const advance = (): boolean => {
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) return false;
@@ -82,9 +104,11 @@ function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents
     levels[levels.length - 1].field = cursor.currentFieldName;
     return true;
   };
-  let descend = true;
-  for (;;) {
-    if (descend) {
+  let descend = false;
+  for (let first = true;; first = false) {
+    if (first) {
+      // the cursor's own node
+    } else if (descend) {
       const parentType = cursor.nodeType;
       if (cursor.gotoFirstChild()) levels.push({ type: parentType, field: cursor.currentFieldName });
       else if (!advance()) break;
@@ -121,5 +145,4 @@ function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents
     if (type === "string" || type === "comment") continue;
     descend = true;
   }
-  cursor.delete();
 }

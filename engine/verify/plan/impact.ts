@@ -148,19 +148,15 @@ const DEFINITION = /class|function|method|interface|enum|struct|trait|type_alias
 /** Names of the module-level definitions overlapping [start, end]. */
 function topLevelNames(tree: Tree, start: number, end: number): Set<string> {
   const names = new Set<string>();
-  const cursor = tree.walk();
-  if (cursor.gotoFirstChild()) {
-    do {
-      if (cursor.endIndex < start) continue;
-      if (cursor.startIndex > end) break;
-      let node: Node | null = cursor.currentNode;
-      if (node.type === "decorated_definition") node = node.childForFieldName("definition");
-      else if (node.type === "export_statement") node = node.childForFieldName("declaration") ?? node;
-      const name = node && DEFINITION.test(node.type) ? node.childForFieldName("name") : null;
-      if (name) names.add(name.text);
-    } while (cursor.gotoNextSibling());
+  let child = start > 0 ? tree.rootNode.firstChildForIndex(start - 1) : tree.rootNode.firstChild;
+  for (; child && child.startIndex <= end; child = child.nextSibling) {
+    if (child.endIndex < start) continue;
+    let node: Node | null = child;
+    if (node.type === "decorated_definition") node = node.childForFieldName("definition");
+    else if (node.type === "export_statement") node = node.childForFieldName("declaration") ?? node;
+    const name = node && DEFINITION.test(node.type) ? node.childForFieldName("name") : null;
+    if (name) names.add(name.text);
   }
-  cursor.delete();
   return names;
 }
 
