@@ -45,6 +45,26 @@ export interface RunTaskOptions {
   log?: (line: string) => void;
   /** The model (default: built from `config.model`). */
   model?: Model;
+  /** Write the prediction into `<outDir>/preds.json` (default true; a batch keeps its own). */
+  savePreds?: boolean;
+  /** Container name and labels (docker, podman), so a batch can find its containers. */
+  container?: { name?: string; labels?: Record<string, string> };
+  /** Structured progress: the phase entered, and each model step with the cost so far. */
+  onProgress?: (event: RunProgress) => void;
+  /** Called with the environment once it is started (a batch closes it on Ctrl-C). */
+  onEnvironment?: (env: Environment) => void;
+}
+
+/** One progress event of {@linkcode runTask}. */
+export interface RunProgress {
+  /** The phase the run is in (`setup`, `explore`, ..., `fallback`). */
+  phase: string;
+  /** Model calls so far. */
+  step?: number;
+  /** Dollars spent so far. */
+  cost?: number;
+  /** When set, the helper was deployed in this many seconds. */
+  helperSeconds?: number;
 }
 
 /** How the task ended. */
@@ -86,6 +106,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
     config,
     stats,
     onPhase: (record) => {
+      if (record.status === "running") options.onProgress?.({ phase: record.name });
       if (record.name === "setup") return;
       if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
         return;
@@ -103,16 +124,19 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
   let helper: Helper | undefined;
   let helperFailure: Error | undefined;
   let deployed: DeployInfo | undefined;
+  const savePreds = options.savePreds ?? true;
   const finishEarly = async (status: string, err: Error) => {
     trajectory.endPhase(setup, "failed", { error: err.message });
     trajectory.info.error = err.message;
     trajectory.finish(status);
     await trajectory.save();
-    await savePrediction(outDir, {
-      instance_id: instanceId,
-      model_name_or_path: config.model.name,
-      model_patch: "",
-    });
+    if (savePreds) {
+      await savePrediction(outDir, {
+        instance_id: instanceId,
+        model_name_or_path: config.model.name,
+        model_patch: "",
+      });
+    }
     return {
       exitStatus: status,
       submission: "",
@@ -132,7 +156,12 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
     }
     log(`[${instanceId}] setup: starting the ${envConfig.type} environment`);
     try {
-      env = await createEnvironment(envConfig);
+      if (options.container?.labels && envConfig.type !== "local") {
+        const labels = Object.entries(options.container.labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
+        envConfig.run_args = [...(envConfig.run_args ?? []), ...labels];
+      }
+      env = await createEnvironment(envConfig, { name: options.container?.name });
+      options.onEnvironment?.(env);
       if (envConfig.type !== "local" && options.repo) {
         const made = await env.execute(`mkdir -p '${env.cwd.replace(/'/g, `'\\''`)}'`, { timeout: 60 });
         if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
@@ -150,6 +179,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       });
       helper = result.helper;
       deployed = result.info;
+      options.onProgress?.({ phase: "setup", helperSeconds: deployed.seconds });
       log(
         `[${instanceId}] setup: helper ${deployed.version} (${deployed.mode}) ready in ${
           deployed.seconds.toFixed(1)
@@ -176,6 +206,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       },
       operatorCatalog: operatorCatalog(),
       onStep: (progress: StepProgress) => {
+        options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
         const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
         log(
           `[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`,
@@ -184,11 +215,13 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
     });
     const result = await agent.run(options.task);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
-    await savePrediction(outDir, {
-      instance_id: instanceId,
-      model_name_or_path: config.model.name,
-      model_patch: result.submission,
-    });
+    if (savePreds) {
+      await savePrediction(outDir, {
+        instance_id: instanceId,
+        model_name_or_path: config.model.name,
+        model_patch: result.submission,
+      });
+    }
     return {
       exitStatus: result.exitStatus,
       submission: result.submission,

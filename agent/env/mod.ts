@@ -15,12 +15,12 @@ export { LocalEnvironment } from "./local.ts";
 export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
 export { killGroup, runProcess } from "./process.ts";
 export { OutputCollector, truncateOutput } from "./output.ts";
-export { onInterrupt, runCleanups } from "./cleanup.ts";
+export { onInterrupt, runCleanups, takeOverInterrupts } from "./cleanup.ts";
 
 /** Builds an environment from its config. */
 export type EnvironmentFactory = (
   config: EnvironmentConfig,
-  options?: { runner?: Runner },
+  options?: { runner?: Runner; name?: string },
 ) => Promise<Environment>;
 
 /** Environments by `environment.type`. */
@@ -33,7 +33,7 @@ export const ENVIRONMENTS: Record<string, EnvironmentFactory> = {
 /** The environment `config.type` names. */
 export function createEnvironment(
   config: EnvironmentConfig,
-  options: { runner?: Runner } = {},
+  options: { runner?: Runner; name?: string } = {},
 ): Promise<Environment> {
   const factory = ENVIRONMENTS[config.type];
   if (!factory) {
