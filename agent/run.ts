@@ -28,6 +28,7 @@ import { createModel, type Model, ModelError } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
+import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -63,8 +64,6 @@ export interface RunProgress {
   step?: number;
   /** Dollars spent so far. */
   cost?: number;
-  /** When set, the helper was deployed in this many seconds. */
-  helperSeconds?: number;
 }
 
 /** How the task ended. */
@@ -79,6 +78,8 @@ export interface RunTaskOutcome {
   helper?: DeployInfo;
   /** Why the run ended without a patch, when an error ended it (also in the trajectory). */
   error?: string;
+  /** Where the wall time went (container start, helper deployment and requests, commands). */
+  timings: RunTimings;
 }
 
 /** The image for a dataset instance from `environment.image_template`. */
@@ -125,6 +126,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
   let helperFailure: Error | undefined;
   let deployed: DeployInfo | undefined;
   const savePreds = options.savePreds ?? true;
+  const timings = emptyTimings();
   const finishEarly = async (status: string, err: Error) => {
     trajectory.endPhase(setup, "failed", { error: err.message });
     trajectory.info.error = err.message;
@@ -144,6 +146,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       predsPath: resolve(outDir, "preds.json"),
       patched: false,
       error: err.message,
+      timings,
     };
   };
   try {
@@ -160,7 +163,9 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
         const labels = Object.entries(options.container.labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
         envConfig.run_args = [...(envConfig.run_args ?? []), ...labels];
       }
+      const starting = performance.now();
       env = await createEnvironment(envConfig, { name: options.container?.name });
+      timings.container_start = (performance.now() - starting) / 1000;
       options.onEnvironment?.(env);
       if (envConfig.type !== "local" && options.repo) {
         const made = await env.execute(`mkdir -p '${env.cwd.replace(/'/g, `'\\''`)}'`, { timeout: 60 });
@@ -179,7 +184,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       });
       helper = result.helper;
       deployed = result.info;
-      options.onProgress?.({ phase: "setup", helperSeconds: deployed.seconds });
+      timings.helper_deploy = deployed.seconds;
       log(
         `[${instanceId}] setup: helper ${deployed.version} (${deployed.mode}) ready in ${
           deployed.seconds.toFixed(1)
@@ -195,13 +200,14 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
     });
     await trajectory.save();
 
+    const timedHelperCalls = helper ? timedHelper(helper, timings) : undefined;
     const agent = new GraphPlanAgent({
       model,
-      env,
+      env: timedEnvironment(env, timings),
       config,
       trajectory,
       helper: () => {
-        if (helper) return helper;
+        if (timedHelperCalls) return timedHelperCalls;
         throw helperFailure ?? new HelperError("The helper was not deployed");
       },
       operatorCatalog: operatorCatalog(),
@@ -231,6 +237,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
       ...(result.fallback ? { fallback: result.fallback } : {}),
       ...(deployed ? { helper: deployed } : {}),
       ...(typeof trajectory.info.error === "string" ? { error: firstLineOf(trajectory.info.error) } : {}),
+      timings,
     };
   } finally {
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});

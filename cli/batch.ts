@@ -102,7 +102,7 @@ Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
       return EXIT.usage;
     }
     const outDir = stringOption(args, "output", "graphplan-batch")!;
-    const live = Deno.stderr.isTerminal() && !args.values.json;
+    const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
     const summary = await runBatch({
       config,
       rows,
@@ -124,6 +124,15 @@ Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
     return summary.exitCode;
   },
 };
+
+/** Rows of the terminal (0 for a pseudo-terminal without a size, where a live view cannot draw). */
+function terminalRows(): number {
+  try {
+    return Deno.consoleSize().rows;
+  } catch {
+    return 0;
+  }
+}
 
 /** The config of a batch: `-c` specs, the shortcut options, docker by default. */
 async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config> {

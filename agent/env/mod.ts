@@ -10,7 +10,7 @@ import { LocalEnvironment } from "./local.ts";
 import { type Environment, type EnvironmentConfig, EnvironmentError } from "./types.ts";
 
 export * from "./types.ts";
-export { ContainerEnvironment, HOST_RUNNER, type Runner } from "./container.ts";
+export { ContainerEnvironment, HOST_RUNNER, removeArgv, type Runner } from "./container.ts";
 export { LocalEnvironment } from "./local.ts";
 export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
 export { killGroup, runProcess } from "./process.ts";

@@ -25,7 +25,7 @@
 
 import { join, resolve } from "../../engine/node_builtins.ts";
 import type { Config } from "../config.ts";
-import { type Environment, runCleanups, takeOverInterrupts } from "../env/mod.ts";
+import { ContainerEnvironment, type Environment, runCleanups, takeOverInterrupts } from "../env/mod.ts";
 import { createModel } from "../model/mod.ts";
 import { instanceImage, runTask, type RunTaskOutcome } from "../run.ts";
 import { CostBudget } from "./budget.ts";
@@ -174,7 +174,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     let outcome: RunTaskOutcome | undefined;
     let error: Error | undefined;
     let model: WatchedModel | undefined;
-    let containerStarted = started;
     try {
       model = new WatchedModel(await createModel(config.model), {
         signal: abort.signal,
@@ -191,15 +190,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
         log: options.log,
         onEnvironment: (env) => {
           live.set(id, env);
-          record.setup = { container_seconds: (performance.now() - containerStarted) / 1000 };
+          if (env instanceof ContainerEnvironment) record.container = env.container;
         },
         onProgress: (event) => {
-          if (event.phase === "setup" && record.phase === "setup" && event.helperSeconds === undefined) {
-            containerStarted = performance.now();
-          }
-          if (event.helperSeconds !== undefined) {
-            record.setup = { ...record.setup, helper_seconds: event.helperSeconds };
-          }
           if (event.step !== undefined) {
             record.steps = event.step;
             record.cost = event.cost ?? record.cost;
@@ -224,6 +217,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       wall_time: (performance.now() - started) / 1000,
       ended_at: new Date().toISOString(),
     });
+    if (outcome) {
+      const { helper_methods: _, ...timings } = outcome.timings;
+      record.timings = timings;
+    }
     if (interrupted) {
       record.status = "Interrupted";
     } else if (error || !outcome) {
@@ -250,7 +247,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       steps: record.steps,
       seconds: record.wall_time,
     });
-    signalEnd();
   };
 
   const running = new Set<string>();
@@ -268,6 +264,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
         await runOne(row);
       } finally {
         running.delete(row.instance_id);
+        signalEnd();
       }
     }
   };

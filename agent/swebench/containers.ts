@@ -9,7 +9,8 @@
  * @module
  */
 
-import { runProcess } from "../env/mod.ts";
+import { removeArgv, runProcess } from "../env/mod.ts";
+import { shellQuote } from "./launcher.ts";
 
 /** The label every container of a batch carries. */
 export const BATCH_LABEL = "graphplan.batch";
@@ -60,7 +61,7 @@ export class BatchContainers {
   /** Remove every container of this batch; returns their names. */
   async sweep(): Promise<string[]> {
     const names = await this.list();
-    if (names.length > 0) await runProcess([this.executable, "rm", "-f", ...names], { timeout: 120 });
+    if (names.length > 0) await runProcess(removeArgv(this.executable, names), { timeout: 120 });
     return names;
   }
 
@@ -70,8 +71,10 @@ export class BatchContainers {
    * the removal goes on without it.
    */
   removeDetached(): void {
-    const script = `names=$(${this.executable} ps -a -q --filter label=${BATCH_LABEL}=${this.key}); ` +
-      `[ -n "$names" ] && ${this.executable} rm -f $names >/dev/null 2>&1`;
+    const exe = shellQuote(this.executable);
+    const remove = removeArgv(this.executable, []).slice(1).map(shellQuote).join(" ");
+    const script = `names=$(${exe} ps -a -q --filter label=${BATCH_LABEL}=${this.key}); ` +
+      `[ -n "$names" ] && ${exe} ${remove} $names >/dev/null 2>&1`;
     try {
       const child = new Deno.Command("setsid", {
         args: ["sh", "-c", script],

@@ -44,3 +44,6 @@ export {
   shuffled,
 } from "./select.ts";
 export { InterruptedError, WatchedModel } from "./watched_model.ts";
+export { K8S_RUNTIMES, k8sJob, k8sManifest, type K8sOptions } from "./k8s.ts";
+export { selfCommand, shellQuote } from "./launcher.ts";
+export { shardDir, type SlurmOptions, slurmScript, submitSlurm } from "./slurm.ts";

@@ -16,6 +16,7 @@
 import { stringify } from "yaml";
 import { join } from "../../engine/node_builtins.ts";
 import { serialize, writeJsonAtomic, writeTextAtomic } from "../trajectory/atomic.ts";
+import type { RunTimings } from "../timings.ts";
 
 /** What batch.json says about one instance. */
 export interface InstanceRecord {
@@ -32,8 +33,10 @@ export interface InstanceRecord {
   error?: string;
   started_at?: string;
   ended_at?: string;
-  /** Seconds of setup: the container start and the helper deployment. */
-  setup?: { container_seconds?: number; helper_seconds?: number };
+  /** The container's name (removed when the instance ends). */
+  container?: string;
+  /** Where the wall time went (see agent/timings.ts), helper methods left out. */
+  timings?: Omit<RunTimings, "helper_methods">;
 }
 
 /** The batch.json document. */
