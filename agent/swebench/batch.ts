@@ -217,10 +217,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       wall_time: (performance.now() - started) / 1000,
       ended_at: new Date().toISOString(),
     });
-    if (outcome) {
-      const { helper_methods: _, ...timings } = outcome.timings;
-      record.timings = timings;
-    }
+    if (outcome) record.timings = outcome.timings;
     if (interrupted) {
       record.status = "Interrupted";
     } else if (error || !outcome) {

@@ -9,15 +9,11 @@
 import { fileURLToPath } from "../../engine/node_builtins.ts";
 import { isCompiled } from "../graphplan/deploy.ts";
 
+export { shellQuote } from "../graphplan/deploy.ts";
+
 /** The argv that runs `graphplan` as this process does. */
 export function selfCommand(): string[] {
   if (isCompiled()) return [Deno.execPath()];
   const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : Deno.mainModule;
   return [Deno.execPath(), "run", "-A", main];
-}
-
-/** `text` quoted for a POSIX shell (left bare when it is plainly safe). */
-export function shellQuote(text: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -35,8 +35,8 @@ export interface InstanceRecord {
   ended_at?: string;
   /** The container's name (removed when the instance ends). */
   container?: string;
-  /** Where the wall time went (see agent/timings.ts), helper methods left out. */
-  timings?: Omit<RunTimings, "helper_methods">;
+  /** Where the wall time went (see agent/timings.ts). */
+  timings?: RunTimings;
 }
 
 /** The batch.json document. */

@@ -18,6 +18,7 @@
 
 import { parseArgs } from "node:util";
 import { maybeRunWorker } from "../../engine/parse/pool.ts";
+import { batchSection } from "./batch.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
 import { graphSection } from "./graph.ts";
@@ -37,6 +38,7 @@ export const SECTIONS: BenchSection[] = [
   verifyPlanSection,
   execSection,
   helperOverheadSection,
+  batchSection,
 ];
 
 /** The shape of results.json. */
