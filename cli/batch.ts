@@ -8,7 +8,7 @@
 
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
 import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, countOption, moneyOption } from "./batch_options.ts";
-import { type Config, ConfigError, loadConfig } from "../agent/config.ts";
+import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
 import {
   DatasetError,
   LineProgress,
@@ -149,15 +149,22 @@ async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config>
     specs.push(`agent.cost_limit=${moneyOption(args, "instance-cost-limit", 0)}`);
   }
   try {
-    let config = await loadConfig(specs);
-    if (env !== undefined) config = await loadConfig([...specs, `environment.type=${env}`]);
-    else if (config.environment.type === "local") {
-      config = await loadConfig([...specs, "environment.type=docker"]);
-    }
-    if (config.environment.type === "local") {
+    // Each instance gets its image from environment.image_template unless one image is set for all,
+    // so the config is checked with a stand-in image and given back without it.
+    const data = await mergeConfigSpecs(specs);
+    const environment = (data.environment ?? {}) as Record<string, unknown>;
+    if (env !== undefined) environment.type = env;
+    else if ((environment.type ?? "local") === "local") environment.type = "docker";
+    if (environment.type === "local") {
       throw new UsageError("A batch runs in containers: use --env docker or --env podman");
     }
-    return config;
+    const image = environment.image;
+    if (!image) environment.image = "per-instance";
+    const config = validateConfig({ ...data, environment });
+    return {
+      ...config,
+      environment: { ...config.environment, image: image ? config.environment.image : null },
+    };
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;

@@ -77,22 +77,18 @@ export async function sampleRepo(): Promise<{
   };
 }
 
-/** `graphplan run ARGS` from the sources, as a subprocess. */
-export function graphplanRun(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+/** `graphplan ARGS` from the sources, as a subprocess. */
+export function graphplan(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
   return run(
-    [
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--config",
-      join(ROOT, "deno.json"),
-      join(ROOT, "main.ts"),
-      "run",
-      ...args,
-    ],
+    [Deno.execPath(), "run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), ...args],
     options.cwd ?? ROOT,
     options.env,
   );
+}
+
+/** `graphplan run ARGS` from the sources, as a subprocess. */
+export function graphplanRun(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  return graphplan(["run", ...args], options);
 }
 
 /** An OpenAI reply calling bash with `command`. */

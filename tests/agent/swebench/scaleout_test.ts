@@ -11,18 +11,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { Job } from "kubernetes-models/batch/v1/Job";
 import { k8sJob, slurmScript } from "../../../agent/swebench/mod.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-
-async function cli(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
-}
+import { graphplan as cli } from "../../e2e/_support.ts";
 
 type Container = {
   args: string[];
