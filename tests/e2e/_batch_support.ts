@@ -10,21 +10,12 @@
 
 import { join } from "node:path";
 import { buildMinimalImage } from "../../tools/minimal_image.ts";
-import { git, ROOT, SAMPLE } from "./_support.ts";
+import { git, podmanEnv, ROOT, runCommand, SAMPLE } from "./_support.ts";
 
-/** The shared containers.conf (runc, ulimits) when the machine has it. */
-export function podmanEnv(): Record<string, string> {
-  const conf = new URL("../../../shared/env/containers.conf", import.meta.url).pathname;
-  if (Deno.env.get("CONTAINERS_CONF")) return {};
-  try {
-    Deno.statSync(conf);
-    return { CONTAINERS_CONF: conf };
-  } catch {
-    return {};
-  }
-}
+export { podmanEnv } from "./_support.ts";
 
-function has(name: string): boolean {
+/** Whether `name` is a program on the PATH. */
+export function has(name: string): boolean {
   try {
     return new Deno.Command("bash", { args: ["-c", `type -P ${name}`], stdout: "null", stderr: "null" })
       .outputSync().success;
@@ -37,15 +28,8 @@ function has(name: string): boolean {
 export const PODMAN_SKIP = has("podman") ? "" : "podman is not installed";
 
 /** Run `command` with bash (podman's environment set). */
-export async function sh(command: string) {
-  const out = await new Deno.Command("bash", {
-    args: ["-c", command],
-    env: podmanEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+export function sh(command: string) {
+  return runCommand(["bash", "-c", command], ROOT, podmanEnv());
 }
 
 let image: Promise<string> | undefined;
@@ -123,16 +107,9 @@ export async function demoScript(
   return path;
 }
 
-/** The argv of `graphplan batch` from the sources, with the test image and the scripted model. */
-export async function batchArgv(script: string, args: string[]): Promise<string[]> {
+/** The batch options that run the test image with the scripted model `script`, no network. */
+export async function scriptedOptions(script: string): Promise<string[]> {
   return [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--config",
-    join(ROOT, "deno.json"),
-    join(ROOT, "main.ts"),
-    "batch",
     "--env",
     "podman",
     "--image",
@@ -143,21 +120,18 @@ export async function batchArgv(script: string, args: string[]): Promise<string[
     `model.script=${script}`,
     "-c",
     "environment.run_args=[--network, none]",
-    ...args,
   ];
+}
+
+/** The argv of `graphplan batch` from the sources, with the test image and the scripted model. */
+export async function batchArgv(script: string, args: string[]): Promise<string[]> {
+  const main = ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts")];
+  return [Deno.execPath(), ...main, "batch", ...await scriptedOptions(script), ...args];
 }
 
 /** Run `graphplan batch` to its end. */
 export async function runBatchCli(script: string, args: string[]) {
-  const argv = await batchArgv(script, args);
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    env: podmanEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  return runCommand(await batchArgv(script, args), ROOT, podmanEnv());
 }
 
 /** `graphplan batch` started in the background; `waitFor` reads its stderr until a pattern shows. */

@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
+import type { InstanceRecord } from "../../agent/swebench/report.ts";
 import { selectInstances } from "../../agent/swebench/select.ts";
 import {
   batchContainers,
@@ -26,18 +27,7 @@ import { FIX, readJson } from "./_support.ts";
 
 if (PODMAN_SKIP) console.log(`batch_test: skipped: ${PODMAN_SKIP}`);
 
-interface Record {
-  instance_id: string;
-  status: string;
-  cost: number;
-  steps: number;
-  wall_time: number;
-  phase: string;
-  container?: string;
-  started_at?: string;
-  ended_at?: string;
-  timings?: { container_start: number; helper_deploy: number; helper_requests: number; commands: number };
-}
+type Record = InstanceRecord;
 type Preds = { [id: string]: { instance_id: string; model_name_or_path: string; model_patch: string } };
 
 const batchJson = (out: string) => readJson<{ instances: { [id: string]: Record } }>(join(out, "batch.json"));
@@ -48,6 +38,15 @@ const startedIds = (stderr: string) => [...stderr.matchAll(/^batch: (\S+): start
 function assertFixed(patch: string, id: string) {
   assert.match(patch, /^diff --git a\/app\/service\.py b\/app\/service\.py/, id);
   assert.ok(patch.includes(`+        ${FIX}`), `${id}: ${patch}`);
+}
+
+/** A 2-worker batch whose first two instances are both in a 120 s command. */
+async function twoStuckInstances(ctx: Awaited<ReturnType<typeof batchScratch>>) {
+  const script = await demoScript(ctx.root, { before: [{ command: "sleep 120" }] });
+  const batch = await spawnBatch(script, ["--subset", ctx.dataset, "-w", "2", "-o", ctx.out]);
+  await batch.waitFor(/^batch: demo__sample-1: explore$/m);
+  await batch.waitFor(/^batch: demo__sample-2: explore$/m);
+  return batch;
 }
 
 const test = (name: string, fn: () => Promise<void>) =>
@@ -184,22 +183,9 @@ test("the batch cost cap stops new instances mid-batch; the total stays within o
   try {
     // $0.01 a call (10k input tokens at $1 per million): an instance spends $0.07.
     const script = await demoScript(ctx.root, { usage: { input_tokens: 10_000, output_tokens: 0 } });
-    const result = await runBatchCli(script, [
-      "--subset",
-      ctx.dataset,
-      "-w",
-      "2",
-      "-o",
-      ctx.out,
-      "--preds-format",
-      "list",
-      "--cost-limit",
-      "0.2",
-      "--instance-cost-limit",
-      "0.1",
-      "-c",
-      "model.price={input: 1.0, output: 0}",
-    ]);
+    const args = ["--subset", ctx.dataset, "-o", ctx.out, "--preds-format", "list", "--cost-limit", "0.2"];
+    const price = ["--instance-cost-limit", "0.1", "-c", "model.price={input: 1.0, output: 0}"];
+    const result = await runBatchCli(script, [...args, ...price, "-w", "2"]);
     assert.equal(result.code, 1, result.stderr);
     const records = Object.values((await batchJson(ctx.out)).instances);
     const ran = records.filter((r) => r.status === "Submitted");
@@ -218,20 +204,7 @@ test("the batch cost cap stops new instances mid-batch; the total stays within o
     assert.deepEqual(preds.map((p) => p.instance_id).sort(), ran.map((r) => r.instance_id).sort());
     assert.deepEqual((await exitStatuses(ctx.out)).BatchCostLimit, capped.map((r) => r.instance_id));
     // Resumed with the same cap, the spent $0.21 still counts: nothing starts.
-    const again = await runBatchCli(script, [
-      "--subset",
-      ctx.dataset,
-      "-o",
-      ctx.out,
-      "--preds-format",
-      "list",
-      "--cost-limit",
-      "0.2",
-      "--instance-cost-limit",
-      "0.1",
-      "-c",
-      "model.price={input: 1.0, output: 0}",
-    ]);
+    const again = await runBatchCli(script, [...args, ...price]);
     assert.equal(again.code, 1, again.stderr);
     assert.deepEqual(startedIds(again.stderr), []);
     assert.deepEqual(await batchContainers(ctx.out), []);
@@ -243,10 +216,7 @@ test("the batch cost cap stops new instances mid-batch; the total stays within o
 test("Ctrl-C stops running instances, removes their containers and leaves valid outputs", async () => {
   const ctx = await batchScratch(3);
   try {
-    const script = await demoScript(ctx.root, { before: [{ command: "sleep 120" }] });
-    const batch = await spawnBatch(script, ["--subset", ctx.dataset, "-w", "2", "-o", ctx.out]);
-    await batch.waitFor(/^batch: demo__sample-1: explore$/m);
-    await batch.waitFor(/^batch: demo__sample-2: explore$/m);
+    const batch = await twoStuckInstances(ctx);
     assert.equal((await batchContainers(ctx.out)).length, 2);
     const sent = Date.now();
     batch.child.kill("SIGINT");
@@ -283,10 +253,7 @@ test("Ctrl-C stops running instances, removes their containers and leaves valid 
 test("a second Ctrl-C exits at once; the containers are still removed", async () => {
   const ctx = await batchScratch(2);
   try {
-    const script = await demoScript(ctx.root, { before: [{ command: "sleep 120" }] });
-    const batch = await spawnBatch(script, ["--subset", ctx.dataset, "-w", "2", "-o", ctx.out]);
-    await batch.waitFor(/^batch: demo__sample-1: explore$/m);
-    await batch.waitFor(/^batch: demo__sample-2: explore$/m);
+    const batch = await twoStuckInstances(ctx);
     batch.child.kill("SIGINT");
     await batch.waitFor(/SIGINT: stopping/);
     batch.child.kill("SIGINT");

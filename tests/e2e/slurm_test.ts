@@ -13,21 +13,13 @@ import { join } from "node:path";
 import {
   batchScratch,
   demoScript,
+  has,
   PODMAN_SKIP,
   podmanEnv,
   removeTestbedImage,
-  testbedImage,
+  scriptedOptions,
 } from "./_batch_support.ts";
 import { FIX, readJson, ROOT } from "./_support.ts";
-
-function has(name: string): boolean {
-  try {
-    return new Deno.Command("bash", { args: ["-c", `type -P ${name}`], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
 
 const MISSING = ["slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "munged", "mungekey"].filter((n) =>
   !has(n)
@@ -172,16 +164,7 @@ Deno.test({
           "--submit",
           "--subset",
           ctx.dataset,
-          "--env",
-          "podman",
-          "--image",
-          await testbedImage(),
-          "--model",
-          "scripted/demo",
-          "-c",
-          `model.script=${script}`,
-          "-c",
-          "environment.run_args=[--network, none]",
+          ...await scriptedOptions(script),
           "-o",
           ctx.out,
         ],
