@@ -9,6 +9,7 @@
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
 import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, countOption, moneyOption } from "./batch_options.ts";
 import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
+import { createModel, ModelError } from "../agent/model/mod.ts";
 import {
   DatasetError,
   LineProgress,
@@ -101,6 +102,14 @@ Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
       );
       return EXIT.usage;
     }
+    try {
+      // A missing key or unknown price fails here once, not once per instance.
+      await createModel(config.model);
+    } catch (err) {
+      if (!(err instanceof ModelError)) throw err;
+      console.error(`graphplan batch: ${err.message}`);
+      return EXIT.usage;
+    }
     const outDir = stringOption(args, "output", "graphplan-batch")!;
     const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
     const summary = await runBatch({
@@ -155,8 +164,10 @@ async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config>
     const environment = (data.environment ?? {}) as Record<string, unknown>;
     if (env !== undefined) environment.type = env;
     else if ((environment.type ?? "local") === "local") environment.type = "docker";
-    if (environment.type === "local") {
-      throw new UsageError("A batch runs in containers: use --env docker or --env podman");
+    if (environment.type !== "docker" && environment.type !== "podman") {
+      throw new UsageError(
+        `A batch runs in containers: use --env docker or --env podman, not "${environment.type}"`,
+      );
     }
     const image = environment.image;
     if (!image) environment.image = "per-instance";

@@ -36,7 +36,7 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await graphplan(["batch", ...args, "-o", out]);
+      const result = await graphplan(["batch", ...args, "-o", out], { env: { OPENAI_API_KEY: "" } });
       assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
       assert.match(result.stderr, message, args.join(" "));
     }
