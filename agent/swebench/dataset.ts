@@ -17,7 +17,8 @@
  * @module
  */
 
-import { parquetReadObjects } from "hyparquet";
+// The package's browser entry: its Node entry adds file helpers with a static node:fs import.
+import { parquetReadObjects } from "hyparquet/src/index.js";
 import { join } from "../../engine/node_builtins.ts";
 import { DatasetError, readDataset, type TaskRow } from "../dataset.ts";
 import { writeTextAtomic } from "../trajectory/atomic.ts";
