@@ -48,7 +48,9 @@ Examples:
   graphplan batch --subset swebench_lite.parquet --shard 0/4 -o /shared/runs/shard0
 
 Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
-(cost limit, internal error), 2 usage error, 130/143 interrupted.`,
+(cost limit, a container that did not start, an internal error: they are not
+in the predictions, so running the command again retries them), 2 usage
+error, 130/143 interrupted.`,
   options: { ...BATCH_OPTIONS },
   async run(args) {
     if (args.positionals.length > 0) {

@@ -33,7 +33,7 @@ import { BatchContainers, batchKey, containerName } from "./containers.ts";
 import type { TaskRow } from "./dataset.ts";
 import { type PredsFormat, PredsStore, readPredsDir } from "./preds.ts";
 import { type BatchProgress, LineProgress } from "./progress.ts";
-import { BatchReport, type InstanceRecord } from "./report.ts";
+import { BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
 import { WatchedModel } from "./watched_model.ts";
 
 /** What {@linkcode runBatch} needs. */
@@ -72,7 +72,10 @@ export interface BatchSummary {
   cost: number;
   /** Every record's status (earlier runs' too) → ids. */
   exitStatuses: Record<string, string[]>;
-  /** 0 every selected instance has ended; 1 some did not (cost cap, internal error); 130/143 interrupted. */
+  /**
+   * 0 every selected instance has ended; 1 some did not (cost cap, a container that did not start, an
+   * internal error: run again to retry them); 130/143 interrupted.
+   */
   exitCode: number;
 }
 
@@ -228,12 +231,16 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       record.status = outcome.exitStatus;
       if (outcome.fallback) record.fallback_point = outcome.fallback.point;
       if (outcome.error) record.error = outcome.error;
-      await preds.put({
-        instance_id: id,
-        model_name_or_path: config.model.name,
-        model_patch: outcome.submission,
-      });
-      endedCount += 1;
+      if (UNFINISHED.has(record.status)) {
+        failed += 1;
+      } else {
+        await preds.put({
+          instance_id: id,
+          model_name_or_path: config.model.name,
+          model_patch: outcome.submission,
+        });
+        endedCount += 1;
+      }
     }
     await report.set(record);
     progress.event({

@@ -53,8 +53,9 @@ export class BatchContainers {
       `label=${BATCH_LABEL}=${this.key}`,
       "--format",
       "{{.Names}}",
-    ], { timeout: 60 });
-    if (result.returncode !== 0) return [];
+    ], { timeout: 60 }).catch(() => null);
+    // No container CLI (or it failed): nothing to list; starting an instance reports the problem.
+    if (!result || result.returncode !== 0) return [];
     return result.output.split("\n").map((line) => line.trim()).filter(Boolean);
   }
 

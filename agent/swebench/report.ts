@@ -47,8 +47,19 @@ export interface BatchDocument {
   instances: Record<string, InstanceRecord>;
 }
 
-/** Statuses that mean the instance did not run to an end and is run again on resume. */
-export const UNFINISHED = new Set(["Running", "Interrupted", "BatchCostLimit", "InternalError"]);
+/**
+ * Statuses of instances that did not run to an end: never in the
+ * predictions, so a resume runs them again. `EnvironmentError` (the
+ * container did not start, the image could not be pulled) is one: it says
+ * nothing about the model.
+ */
+export const UNFINISHED = new Set([
+  "Running",
+  "Interrupted",
+  "BatchCostLimit",
+  "InternalError",
+  "EnvironmentError",
+]);
 
 /** The records of a batch, written after each change. */
 export class BatchReport {

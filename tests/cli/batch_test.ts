@@ -131,3 +131,43 @@ Deno.test("slurm: without --submit the script is written and its path printed", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("batch: an instance whose container cannot start is not predicted, so a resume retries it (exit 1)", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "Fix it"}\n');
+    const out = join(dir, "out");
+    const args = [
+      "batch",
+      "--subset",
+      dataset,
+      "--env",
+      "docker",
+      "-c",
+      `environment.executable=${join(dir, "no-such-docker")}`,
+      "--model",
+      "scripted/demo",
+      "-c",
+      "model.script=config/demo/scripted_run.yaml",
+      "-o",
+      out,
+    ];
+    for (const round of [1, 2]) {
+      const result = await graphplan(args);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stderr,
+        /^batch: 1 selected, 0 already in preds, 1 to run with 1 worker$/m,
+        `round ${round}`,
+      );
+      assert.match(result.stderr, /^batch: a__b-1: EnvironmentError, \$0\.0000, 0 steps/m);
+    }
+    await assert.rejects(Deno.stat(join(out, "preds.json")), Deno.errors.NotFound);
+    const record = JSON.parse(await Deno.readTextFile(join(out, "batch.json"))).instances["a__b-1"];
+    assert.equal(record.status, "EnvironmentError");
+    assert.match(record.error, /no-such-docker/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
