@@ -33,7 +33,14 @@ export {
   readPredsDir,
   renderPreds,
 } from "./preds.ts";
-export { type BatchEvent, type BatchProgress, eventLine, LineProgress, LiveProgress } from "./progress.ts";
+export {
+  type BatchEvent,
+  type BatchProgress,
+  duration,
+  eventLine,
+  LineProgress,
+  LiveProgress,
+} from "./progress.ts";
 export { type BatchDocument, BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
 export {
   parseShard,

@@ -114,9 +114,10 @@ interface Running {
 /** The live view at a terminal (stderr), redrawn on each event and every second. */
 export class LiveProgress implements BatchProgress {
   readonly #update: ReturnType<typeof createLogUpdate>;
+  readonly #stream: { write(text: string): unknown };
   readonly #running = new Map<string, Running>();
   readonly #statuses: Record<string, number> = {};
-  readonly #started = performance.now();
+  readonly #started: number;
   readonly #timer: ReturnType<typeof setInterval>;
   readonly #now: () => number;
   #total = 0;
@@ -128,8 +129,11 @@ export class LiveProgress implements BatchProgress {
   #closed = false;
 
   constructor(options: { stream?: NodeJS.WritableStream; now?: () => number } = {}) {
-    this.#update = createLogUpdate(options.stream ?? process.stderr, { showCursor: true });
+    const stream = options.stream ?? process.stderr;
+    this.#stream = stream as unknown as { write(text: string): unknown };
+    this.#update = createLogUpdate(stream, { showCursor: true });
     this.#now = options.now ?? (() => performance.now());
+    this.#started = this.#now();
     this.#timer = setInterval(() => this.#render(), 1000);
     Deno.unrefTimer(Number(this.#timer));
   }
@@ -187,7 +191,7 @@ export class LiveProgress implements BatchProgress {
   /** Print `line` above the live block, where it stays. */
   #persist(line: string): void {
     this.#update.clear();
-    (process.stderr as unknown as { write(text: string): void }).write(line + "\n");
+    this.#stream.write(line + "\n");
   }
 
   /** The text of the live block. */
