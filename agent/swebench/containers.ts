@@ -67,15 +67,18 @@ export class BatchContainers {
   }
 
   /**
-   * Start `rm -f` of this batch's containers in a process of its own
+   * Start the removal of this batch's containers in a process of its own
    * session, which outlives this one: the second Ctrl-C exits at once and
-   * the removal goes on without it.
+   * the removal goes on without it. It lists and removes until none is left
+   * (at most 30 tries a second apart): a removal this process had started
+   * may die with it, holding a container's lock for a moment.
    */
   removeDetached(): void {
     const exe = shellQuote(this.executable);
     const remove = removeArgv(this.executable, []).slice(1).map(shellQuote).join(" ");
-    const script = `names=$(${exe} ps -a -q --filter label=${BATCH_LABEL}=${this.key}); ` +
-      `[ -n "$names" ] && ${exe} ${remove} $names >/dev/null 2>&1`;
+    const script = `for try in $(seq 30); do ` +
+      `names=$(${exe} ps -a -q --filter label=${BATCH_LABEL}=${this.key}); ` +
+      `[ -z "$names" ] && exit 0; ${exe} ${remove} $names >/dev/null 2>&1; sleep 1; done`;
     try {
       const child = new Deno.Command("setsid", {
         args: ["sh", "-c", script],
