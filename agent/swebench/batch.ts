@@ -273,52 +273,68 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     }
   };
   const started = performance.now();
+  // The signal handler stays until the very end: a second Ctrl-C during the last sweep still exits at
+  // once and leaves the removal to the detached process (the default action would kill this process
+  // in the middle of its own removals).
   try {
-    await Promise.all(Array.from({ length: workers }, worker));
-    if (!interrupted && queue.length > 0) {
-      capReported = true;
-      progress.event({
-        type: "cost-cap",
-        spent: budget.spent,
-        committed: budget.committed,
-        cap: budget.cap,
-        left: queue.length,
-      });
-      for (const row of queue) {
-        await report.set({
-          instance_id: row.instance_id,
-          status: "BatchCostLimit",
-          cost: 0,
-          steps: 0,
-          wall_time: 0,
-          phase: "none",
-          error: `the batch cost limit of $${budget.cap} was reached before this instance could start`,
-        });
-      }
-    }
+    return await finish();
   } finally {
     release();
-    await containers.sweep().catch(() => []);
-    await report.flush();
   }
-  const statuses = report.exitStatuses();
-  progress.event({
-    type: "end",
-    done: endedCount,
-    cost: runCost,
-    statuses: Object.fromEntries(Object.entries(statuses).map(([status, ids]) => [status, ids.length])),
-    seconds: (performance.now() - started) / 1000,
-  });
-  progress.close();
-  const stopped = interrupted as "SIGINT" | "SIGTERM" | null;
-  return {
-    selected: rows.length,
-    skipped,
-    ended: endedCount,
-    notStarted: capReported ? queue.length : 0,
-    interrupted: stopped,
-    cost: runCost,
-    exitStatuses: statuses,
-    exitCode: stopped === "SIGINT" ? 130 : stopped === "SIGTERM" ? 143 : (capReported || failed > 0) ? 1 : 0,
-  };
+
+  async function finish(): Promise<BatchSummary> {
+    try {
+      await Promise.all(Array.from({ length: workers }, worker));
+      if (!interrupted && queue.length > 0) {
+        capReported = true;
+        progress.event({
+          type: "cost-cap",
+          spent: budget.spent,
+          committed: budget.committed,
+          cap: budget.cap,
+          left: queue.length,
+        });
+        for (const row of queue) {
+          await report.set({
+            instance_id: row.instance_id,
+            status: "BatchCostLimit",
+            cost: 0,
+            steps: 0,
+            wall_time: 0,
+            phase: "none",
+            error: `the batch cost limit of $${budget.cap} was reached before this instance could start`,
+          });
+        }
+      }
+    } finally {
+      await containers.sweep().catch(() => []);
+      await report.flush();
+    }
+    const statuses = report.exitStatuses();
+    progress.event({
+      type: "end",
+      done: endedCount,
+      cost: runCost,
+      statuses: Object.fromEntries(Object.entries(statuses).map(([status, ids]) => [status, ids.length])),
+      seconds: (performance.now() - started) / 1000,
+    });
+    progress.close();
+    const stopped = interrupted as "SIGINT" | "SIGTERM" | null;
+    return {
+      selected: rows.length,
+      skipped,
+      ended: endedCount,
+      notStarted: capReported ? queue.length : 0,
+      interrupted: stopped,
+      cost: runCost,
+      exitStatuses: statuses,
+      exitCode: stopped === "SIGINT"
+        ? 130
+        : stopped === "SIGTERM"
+        ? 143
+        : (capReported || failed > 0)
+        ? 1
+        : 0,
+    };
+  }
 }
