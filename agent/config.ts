@@ -146,12 +146,17 @@ export function isOverride(spec: string): boolean {
  * path or a `key.path=value` override.
  */
 export async function loadConfig(specs: string[] = []): Promise<Config> {
+  return validateConfig(await mergeConfigSpecs(specs));
+}
+
+/** The defaults with `specs` (files and overrides) merged in order, not yet validated. */
+export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, unknown>> {
   let data = defaultConfigData();
   for (const spec of specs) {
     if (isOverride(spec)) data = applyOverride(data, spec);
     else data = mergeConfig(data, await readConfigFile(spec));
   }
-  return validateConfig(data);
+  return data;
 }
 
 /** Read a YAML config file (a mapping). */

@@ -53,6 +53,26 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./run.ts")).default,
   },
   {
+    name: "batch",
+    summary: "Run the agent on a batch of SWE-bench instances (workers, resume, cost cap)",
+    load: async () => (await import("./batch.ts")).default,
+  },
+  {
+    name: "merge-preds",
+    summary: "Merge the predictions of several batch outputs (shards) into one",
+    load: async () => (await import("./merge_preds.ts")).default,
+  },
+  {
+    name: "slurm",
+    summary: "Write (and with --submit, sbatch) a Slurm job array running a batch as shards",
+    load: async () => (await import("./slurm.ts")).default,
+  },
+  {
+    name: "k8s",
+    summary: "Print a Kubernetes Indexed Job manifest running a batch as shards",
+    load: async () => (await import("./k8s.ts")).default,
+  },
+  {
     name: "catalog",
     summary: "Print the operator catalog the model sees (templates, surgery, fragments, primitives)",
     load: async () => (await import("./catalog.ts")).default,

@@ -108,12 +108,25 @@ export async function buildRootfs(
   );
 }
 
-/** Build the rootfs in a temp dir and import it as image `name` with `cli` (podman or docker). */
-export async function buildMinimalImage(name: string, options: { cli?: string } = {}): Promise<void> {
+/**
+ * Build the rootfs in a temp dir and import it as image `name` with `cli`
+ * (podman or docker); `testbed` is a host directory copied to `/testbed`
+ * (where SWE-bench images keep the repository).
+ */
+export async function buildMinimalImage(
+  name: string,
+  options: { cli?: string; testbed?: string } = {},
+): Promise<void> {
   const cli = options.cli ?? "podman";
   const root = await Deno.makeTempDir({ prefix: "graphplan_rootfs_" });
   try {
     await buildRootfs(root);
+    if (options.testbed) {
+      const copied = await output(["cp", "-a", options.testbed, join(root, "testbed")]);
+      if (copied.code !== 0) {
+        throw new Error(`Cannot copy "${options.testbed}" into the image: ${copied.text}`);
+      }
+    }
     const result = await output(["bash", "-c", `tar -C '${root}' -c . | ${cli} import - '${name}'`]);
     if (result.code !== 0) throw new Error(`${cli} import failed: ${result.text.trim()}`);
   } finally {

@@ -18,6 +18,7 @@
 
 import { parseArgs } from "node:util";
 import { maybeRunWorker } from "../../engine/parse/pool.ts";
+import { batchSection } from "./batch.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
 import { fuzzSection } from "./fuzz.ts";
@@ -41,6 +42,7 @@ export const SECTIONS: BenchSection[] = [
   helperOverheadSection,
   fuzzSection,
   faultsSection,
+  batchSection,
 ];
 
 /** The shape of results.json. */
