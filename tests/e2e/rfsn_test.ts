@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { git, graphplanRun, readJson } from "./_support.ts";
-import { PYTEST_SKIP } from "../agent/rfsn/_pyrepo.ts";
+import { PYTEST_SKIP, writeRepo } from "../agent/rfsn/_pyrepo.ts";
 
 if (PYTEST_SKIP) console.log(`rfsn_test: skipped: ${PYTEST_SKIP}`);
 
@@ -67,14 +67,13 @@ interface Traj {
 }
 
 async function scenario(models: Record<string, { content: string }[]>, overrides: string[] = []) {
-  const root = await Deno.makeTempDir({ prefix: "gp_rfsn_" });
-  const repo = join(root, "repo");
-  await Deno.mkdir(join(repo, "pkg"), { recursive: true });
-  await Deno.mkdir(join(repo, "tests"));
-  await Deno.writeTextFile(join(repo, "pkg/__init__.py"), "");
-  await Deno.writeTextFile(join(repo, "pkg/stats.py"), SOURCE);
-  await Deno.writeTextFile(join(repo, "tests/__init__.py"), "");
-  await Deno.writeTextFile(join(repo, "tests/test_stats.py"), TESTS);
+  const root = await writeRepo({});
+  const repo = await writeRepo({
+    "pkg/__init__.py": "",
+    "pkg/stats.py": SOURCE,
+    "tests/__init__.py": "",
+    "tests/test_stats.py": TESTS,
+  });
   await git(repo, "init", "-q");
   await git(repo, "add", "-A");
   await git(repo, "commit", "-q", "-m", "init");
@@ -108,7 +107,11 @@ async function scenario(models: Record<string, { content: string }[]>, overrides
     ...overrides.flatMap((o) => ["-c", o]),
   ]);
   const traj = await readJson<Traj>(join(out, "stats", "stats.traj.json"));
-  return { ...result, traj, repo, cleanup: () => Deno.remove(root, { recursive: true }) };
+  const cleanup = async () => {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(repo, { recursive: true });
+  };
+  return { ...result, traj, repo, cleanup };
 }
 
 Deno.test({

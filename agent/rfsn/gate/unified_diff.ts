@@ -164,8 +164,8 @@ export function parseUnifiedDiff(text: string): ParsedDiff {
 
 /**
  * `before` with `patch`'s hunks applied (`before` is null for an added
- * file). Throws an issue-carrying error when a hunk's old lines are not
- * found.
+ * file), or a `patch-does-not-apply` issue when a hunk's old lines are not
+ * in the file.
  */
 export function applyFilePatch(before: string | null, patch: FilePatch): { text: string } | { issue: Issue } {
   const file = patch.newPath ?? patch.oldPath ?? "";

@@ -64,16 +64,8 @@ class TestSpread(unittest.TestCase):
 `,
 };
 
-/** Write `files` into a fresh temporary directory and return its path. */
-export async function writeRepo(files: Record<string, string>): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-rfsn-" });
-  for (const [path, text] of Object.entries(files)) {
-    const target = `${dir}/${path}`;
-    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(target, text);
-  }
-  return dir;
-}
+/** A fresh temporary directory holding `files` (the caller removes it). */
+export { repoWith as writeRepo } from "../../engine/verify/plan/_support.ts";
 
 /** Run `python3 args...` in `cwd` and return its interleaved-enough output (stdout then stderr). */
 export async function runPython(cwd: string, args: string[]): Promise<{ code: number; output: string }> {
