@@ -4,8 +4,9 @@
  * scripted candidate models: a run that reproduces, localizes from the
  * traceback, patches with a template, verifies and expands; a run where the
  * best-scored candidate weakens a test and the gate refuses it so the next
- * candidate wins; a run that ends STUCK with its explanation. Skipped, saying
- * why, where python3 or pytest is absent.
+ * candidate wins; a run that ends STUCK with its explanation; and the first
+ * one again in a podman container (an image with python3 and pytest, no
+ * network). Skipped, saying why, where python3, pytest or podman is absent.
  */
 
 import assert from "node:assert/strict";
@@ -13,8 +14,10 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { git, graphplanRun, readJson } from "./_support.ts";
 import { PYTEST_SKIP, writeRepo } from "../agent/rfsn/_pyrepo.ts";
+import { podmanEnv, PYTHON_IMAGE_SKIP, pythonImage, removePythonImage } from "./_python_image.ts";
 
 if (PYTEST_SKIP) console.log(`rfsn_test: skipped: ${PYTEST_SKIP}`);
+if (PYTHON_IMAGE_SKIP) console.log(`rfsn_test: container test skipped: ${PYTHON_IMAGE_SKIP}`);
 
 const SOURCE = "def mean(values):\n    return sum(values) / len(values)\n";
 const TESTS = `from pkg.stats import mean
@@ -44,6 +47,14 @@ function answer(proposal: Record<string, unknown>): { content: string } {
   return { content: "```json\n" + JSON.stringify(proposal) + "\n```" };
 }
 
+const GUARD_ANSWER = answer({
+  hypothesis: "mean() divides by len(values), which is 0 for an empty list: ZeroDivisionError",
+  target: { path: "pkg/stats.py", symbol: "mean" },
+  change_summary: "return 0 when values is empty",
+  risk_level: "low",
+  plan: GUARD_PLAN,
+});
+
 interface Traj {
   info: {
     exit_status: string;
@@ -66,7 +77,11 @@ interface Traj {
   };
 }
 
-async function scenario(models: Record<string, { content: string }[]>, overrides: string[] = []) {
+async function scenario(
+  models: Record<string, { content: string }[]>,
+  overrides: string[] = [],
+  options: { args?: string[]; env?: Record<string, string> } = {},
+) {
   const root = await writeRepo({});
   const repo = await writeRepo({
     "pkg/__init__.py": "",
@@ -105,7 +120,8 @@ async function scenario(models: Record<string, { content: string }[]>, overrides
     "-c",
     `rfsn.tests=["${TARGET}"]`,
     ...overrides.flatMap((o) => ["-c", o]),
-  ]);
+    ...(options.args ?? []),
+  ], { env: options.env });
   const traj = await readJson<Traj>(join(out, "stats", "stats.traj.json"));
   const cleanup = async () => {
     await Deno.remove(root, { recursive: true });
@@ -118,15 +134,7 @@ Deno.test({
   name: "rfsn: reproduce, localize from the traceback, patch with a template, verify, expand, submit",
   ignore: PYTEST_SKIP !== undefined,
   async fn() {
-    const run = await scenario({
-      a: [answer({
-        hypothesis: "mean() divides by len(values), which is 0 for an empty list: ZeroDivisionError",
-        target: { path: "pkg/stats.py", symbol: "mean" },
-        change_summary: "return 0 when values is empty",
-        risk_level: "low",
-        plan: GUARD_PLAN,
-      })],
-    });
+    const run = await scenario({ a: [GUARD_ANSWER] });
     try {
       assert.equal(run.code, 0, run.stderr);
       const { info } = run.traj;
@@ -224,6 +232,31 @@ Deno.test({
       assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
     } finally {
       await run.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "rfsn in a podman container: reproduce, localize, patch, verify, expand with pytest inside, submit",
+  ignore: PYTHON_IMAGE_SKIP !== undefined,
+  async fn() {
+    const image = await pythonImage();
+    const run = await scenario({ a: [GUARD_ANSWER] }, ["environment.run_args=[--network, none]"], {
+      args: ["--env", "podman", "--image", image],
+      env: podmanEnv(),
+    });
+    try {
+      assert.equal(run.code, 0, run.stderr);
+      const { info } = run.traj;
+      assert.equal(info.exit_status, "Submitted");
+      assert.ok(info.submission.includes("+    if not values:\n+        return 0\n"), info.submission);
+      assert.deepEqual(info.rfsn.transitions.map((t) => t.to), ["LOCALIZE", "PATCH", "VERIFY", "EXPAND"]);
+      assert.equal(info.gate?.admissible, true);
+      // The container worked on its own copy: the host repository is untouched.
+      assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
+    } finally {
+      await run.cleanup();
+      await removePythonImage();
     }
   },
 });
