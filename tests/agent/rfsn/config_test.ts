@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../../../agent/config.ts";
+import { type ConfigError, loadConfig } from "../../../agent/config.ts";
 import { renderTemplate, templateVariables } from "../../../agent/template.ts";
 
 Deno.test("config: the default strategy is graphplan with the gate reporting; --strategy rfsn merges config/rfsn.yaml", async () => {
