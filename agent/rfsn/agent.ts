@@ -7,8 +7,8 @@
  * In PATCH every candidate model (`rfsn.candidate_models`, or the run's
  * model) is asked once with the `rfsn.templates.patch` prompt and answers
  * with one JSON proposal; a plan's diff comes from the helper's dry run.
- * All candidates are scored, then gated best first: the first admissible
- * one is executed. Only when none is admissible does the best one's refusal
+ * All candidates are scored and gated; the best-scored admissible one is
+ * executed. Only when none is admissible does the best one's refusal
  * go back to the meta-planner. The trajectory's `info.rfsn` records every
  * step, every candidate with its score breakdown and gate verdict, the phase
  * transitions and the state.
@@ -258,7 +258,7 @@ export class RfsnAgent {
       for (const { candidate, score } of scorer.rank(candidates)) {
         const entry = records.find((r) => r.proposal === candidate.proposal)!;
         entry.score = score;
-        if (chosen) continue;
+        // Every candidate is gated (the trajectory shows each verdict); the best admissible one runs.
         const verdict = await validateProposal(candidate.proposal, {
           state,
           bounds: meta.scope,
@@ -268,7 +268,7 @@ export class RfsnAgent {
         });
         entry.verdict = verdictRecord(verdict);
         best ??= verdict;
-        if (verdict.accepted) chosen = candidate;
+        if (verdict.accepted) chosen ??= candidate;
       }
       const step: Record<string, unknown> = { phase: "PATCH", candidates: records };
       steps.push(step);
