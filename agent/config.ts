@@ -3,7 +3,9 @@
  * merged with user files and `key.path=value` overrides in the order given
  * (`-c FILE`, `-c agent.step_limit=100`), then validated with zod. Mappings
  * merge key by key; lists and scalars replace. Override values are read as
- * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. An
+ * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. With
+ * `agent.strategy: rfsn`, `config/rfsn.yaml` is merged over the defaults
+ * before the user's files and overrides. An
  * unknown key or a value of the wrong type is an error naming the key.
  *
  * @module
@@ -13,6 +15,8 @@ import { parse, YAMLParseError } from "yaml";
 import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
 import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
+import { GatePolicySchema } from "./rfsn/gate/policy.ts";
+import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [
@@ -48,6 +52,7 @@ const AgentSchema = z.strictObject({
   submit_marker: z.string().min(1),
   max_format_errors: count,
   max_patch_rejections: count,
+  strategy: z.enum(["graphplan", "rfsn"]),
 });
 
 const ModelSchema = z.strictObject({
@@ -98,6 +103,9 @@ export const ConfigSchema = z.strictObject({
     }
   }),
   templates: TemplatesSchema,
+  gate: z.strictObject({ mode: GatePolicySchema.shape.mode, allow: GatePolicySchema.shape.allow }),
+  /** The proposal planner's settings (config/rfsn.yaml); only with `agent.strategy: rfsn`. */
+  rfsn: RfsnConfigSchema.optional(),
 });
 
 /** A validated configuration. */
@@ -149,12 +157,23 @@ export async function loadConfig(specs: string[] = []): Promise<Config> {
   return validateConfig(await mergeConfigSpecs(specs));
 }
 
-/** The defaults with `specs` (files and overrides) merged in order, not yet validated. */
+/**
+ * The defaults with `specs` (files and overrides) merged in order, not yet
+ * validated; with `agent.strategy: rfsn`, config/rfsn.yaml goes between the
+ * defaults and the specs.
+ */
 export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, unknown>> {
-  let data = defaultConfigData();
+  const layers: Record<string, unknown>[] = [];
   for (const spec of specs) {
-    if (isOverride(spec)) data = applyOverride(data, spec);
-    else data = mergeConfig(data, await readConfigFile(spec));
+    layers.push(isOverride(spec) ? applyOverride({}, spec) : await readConfigFile(spec));
+  }
+  const apply = (base: Record<string, unknown>) =>
+    layers.reduce((data, layer) => mergeConfig(data, layer), base);
+  let data = apply(defaultConfigData());
+  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides.
+  const agent = data.agent as Record<string, unknown> | undefined;
+  if (agent?.strategy === "rfsn") {
+    data = apply(mergeConfig(defaultConfigData(), parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml")));
   }
   return data;
 }

@@ -20,6 +20,7 @@ import {
   GraphPlanAgent,
   type Helper,
   HelperError,
+  Interrupted,
   limitArgs,
   operatorCatalog,
   rollBack,
@@ -31,6 +32,7 @@ import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
+import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -243,26 +245,45 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     await trajectory.save();
 
     const timedHelperCalls = helper ? timedHelper(helper, timings) : undefined;
-    const agent = new GraphPlanAgent({
-      model,
-      env: timedEnvironment(env, timings),
-      config,
-      trajectory,
-      helper: () => {
-        if (timedHelperCalls) return timedHelperCalls;
-        throw helperFailure ?? new HelperError("The helper was not deployed");
-      },
-      operatorCatalog: operatorCatalog(),
-      stop,
-      onStep: (progress: StepProgress) => {
-        options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
-        const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
-        log(
-          `[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`,
-        );
-      },
-    });
-    const result = await agent.run(options.task);
+    const helperOf = () => {
+      if (timedHelperCalls) return timedHelperCalls;
+      throw helperFailure ?? new HelperError("The helper was not deployed");
+    };
+    const timedEnv = timedEnvironment(env, timings);
+    let result: { exitStatus: string; submission: string; fallback?: { point: string; reason: string } };
+    if (config.agent.strategy === "rfsn") {
+      const models = config.rfsn?.candidate_models.length
+        ? await Promise.all(
+          config.rfsn.candidate_models.map((extra) => createModel({ ...config.model, ...extra })),
+        )
+        : [model];
+      result = await runRfsn(
+        new RfsnAgent({ models, env: timedEnv, config, trajectory, helper: helperOf, stop }),
+        options.task,
+        trajectory,
+      );
+    } else {
+      const agent = new GraphPlanAgent({
+        model,
+        env: timedEnv,
+        config,
+        trajectory,
+        helper: helperOf,
+        operatorCatalog: operatorCatalog(),
+        stop,
+        onStep: (progress: StepProgress) => {
+          options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
+          const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
+          log(
+            `[${instanceId}] ${progress.phase} step ${progress.step} $${
+              progress.cost.toFixed(4)
+            }: ${command}`,
+          );
+        },
+      });
+      result = await agent.run(options.task);
+    }
+    result = await gateSubmission(env, config, trajectory, result);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
     if (savePreds) {
       await savePrediction(outDir, {
@@ -286,6 +307,60 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});
     await env?.close().catch(() => {});
   }
+}
+
+/** The rfsn strategy's run, its errors recorded like the phase machine's. */
+async function runRfsn(agent: RfsnAgent, task: string, trajectory: Trajectory) {
+  try {
+    const result = await agent.run(task);
+    trajectory.finish(result.exitStatus, result.submission);
+    return result;
+  } catch (err) {
+    const status = err instanceof ModelError
+      ? err.exitStatus
+      : err instanceof Error
+      ? err.name
+      : "InternalError";
+    trajectory.info.error = err instanceof Interrupted
+      ? err.message
+      : err instanceof Error
+      ? (err.stack ?? err.message)
+      : String(err);
+    trajectory.finish(status);
+    return { exitStatus: status, submission: "" };
+  } finally {
+    await trajectory.save();
+  }
+}
+
+/**
+ * The gate on the final patch (either strategy), recorded as `info.gate`;
+ * under `gate.mode: refuse` a patch that weakens tests is withdrawn (exit
+ * status `GateRefused`).
+ */
+async function gateSubmission<R extends { exitStatus: string; submission: string }>(
+  env: Environment,
+  config: Config,
+  trajectory: Trajectory,
+  result: R,
+): Promise<R> {
+  const policy = { mode: config.gate.mode, allow: config.gate.allow };
+  try {
+    const record = await gateFinalPatch(env, result.submission, policy);
+    trajectory.info.gate = record;
+    if (record.refused && policy.mode === "refuse") {
+      trajectory.finish("GateRefused", "");
+      result = { ...result, exitStatus: "GateRefused", submission: "" };
+    }
+  } catch (err) {
+    trajectory.info.gate = {
+      skipped: `the gate could not run: ${(err as Error).message}`,
+      policy,
+      refused: false,
+    };
+  }
+  await trajectory.save();
+  return result;
 }
 
 function firstLineOf(text: string): string {

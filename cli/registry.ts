@@ -73,6 +73,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./k8s.ts")).default,
   },
   {
+    name: "gate",
+    summary: "Check a patch for test weakening (skips, removed or loosened assertions, test config)",
+    load: async () => (await import("./gate.ts")).default,
+  },
+  {
     name: "catalog",
     summary: "Print the operator catalog the model sees (templates, surgery, fragments, primitives)",
     load: async () => (await import("./catalog.ts")).default,

@@ -2,7 +2,9 @@
  * What editing and checking both need to know about code, and nothing that
  * changes code or passes a verdict: the Python scope model and name
  * resolution (`scope.ts`), whether a rename is safe (`rename_safety.ts`),
- * which node kinds may stand for which (`kind_compatibility.ts`).
+ * which node kinds may stand for which (`kind_compatibility.ts`), what a
+ * Python test suite is made of: test files and functions, assertions and how
+ * strict they are, skip/xfail markers (`python_tests.ts`).
  *
  * `engine/edit` and `engine/verify` both build on this layer; it imports
  * neither (`tests/engine/layering_test.ts` enforces it). New analyses
@@ -15,3 +17,4 @@
 export * from "./scope.ts";
 export * from "./rename_safety.ts";
 export * from "./kind_compatibility.ts";
+export * from "./python_tests.ts";
