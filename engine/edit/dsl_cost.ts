@@ -30,7 +30,7 @@
 
 import type { Issue } from "../issue.ts";
 import { type Limits, overLimit } from "../limits.ts";
-import type { OperatorDefinition } from "./dsl.ts";
+import type { OperatorDefinition } from "./dsl_types.ts";
 
 const WHOLE_REF = /^\$([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)$/;
 const REF = /\$\$|\$([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)/g;
