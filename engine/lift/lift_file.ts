@@ -25,7 +25,7 @@
  * @module
  */
 
-import { spanPartner } from "../analysis/tree_diff.ts";
+import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
 import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
 import type { Node } from "../parse/mod.ts";
 import type { Region } from "./apply.ts";
@@ -50,12 +50,44 @@ export interface LiftedRegion {
 /** Lift every region of `file` (regions in offsets of the file as it is in `sim`). */
 export async function liftFile(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
   const out: LiftedRegion[] = [];
-  const ordered = [...regions].sort((a, b) => b.start - a.start);
-  for (const region of ordered) {
+  const hunks = [...new Set(regions.map((region) => region.hunk))];
+  const byHunk = hunks.map((hunk) => regions.filter((region) => region.hunk === hunk));
+  byHunk.sort((a, b) => b[0].start - a[0].start);
+  for (const group of byHunk) {
+    const mark = await sim.mark([file]);
+    let lifted = await liftRegions(sim, file, group);
+    const formal = (list: LiftedRegion[]) => list.every((r) => r.lifted && r.tiers.every((t) => t > 0));
+    if (group.length > 1 && !formal(lifted)) {
+      // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
+      const separate = lifted;
+      sim.rollback(mark);
+      const text = (await sim.doc(file)).file.text;
+      const sorted = [...group].sort((a, b) => a.start - b.start);
+      let replacement = "";
+      sorted.forEach((region, k) => {
+        replacement += region.replacement + (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
+      });
+      const merged = { hunk: group[0].hunk, start: sorted[0].start, end: sorted.at(-1)!.end, replacement };
+      lifted = await liftRegions(sim, file, [merged]);
+      const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
+      if (!better) {
+        sim.rollback(mark);
+        lifted = await liftRegions(sim, file, group);
+      }
+    }
+    out.push(...lifted);
+  }
+  return out.sort((a, b) => a.line - b.line);
+}
+
+/** Lift regions of one file from the last to the first. */
+async function liftRegions(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
+  const out: LiftedRegion[] = [];
+  for (const region of [...regions].sort((a, b) => b.start - a.start)) {
     const before = sim.steps.length;
     const doc = await sim.doc(file);
     const line = doc.file.text.slice(0, region.start).split("\n").length;
-    const result = await liftRegion(sim, file, region);
+    const result = await liftRegion(sim, file, region, 0);
     out.push({
       hunk: region.hunk,
       steps: Array.from({ length: sim.steps.length - before }, (_, k) => before + k),
@@ -66,7 +98,7 @@ export async function liftFile(sim: Simulation, file: string, regions: Region[])
       lifted: result !== undefined,
     });
   }
-  return out.reverse();
+  return out;
 }
 
 interface RegionResult {
@@ -75,7 +107,14 @@ interface RegionResult {
   reason?: string;
 }
 
-async function liftRegion(sim: Simulation, file: string, region: Region): Promise<RegionResult | undefined> {
+const BODIES = new Set(["module", "block", "class_body", "statement_block"]);
+
+async function liftRegion(
+  sim: Simulation,
+  file: string,
+  region: Region,
+  depth: number,
+): Promise<RegionResult | undefined> {
   const doc = await sim.doc(file);
   const text = doc.file.text;
   const expected = text.slice(0, region.start) + region.replacement + text.slice(region.end);
@@ -107,8 +146,33 @@ async function liftRegion(sim: Simulation, file: string, region: Region): Promis
       if (done) return done;
     }
   }
+  // Several statements of one body changed: lift each change of the body on its own.
+  const body = pairs.find((pair) => BODIES.has(pair.before.type));
+  if (body && depth < 3) {
+    const parts = splitBody(body, text, expected, delta);
+    if (parts.length > 1 || (parts.length === 1 && (parts[0].start !== region.start || parts[0].end !== region.end))) {
+      const mark = await sim.mark([file]);
+      const results: RegionResult[] = [];
+      for (const part of parts.sort((a, b) => b.start - a.start)) {
+        const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, depth + 1);
+        if (!result) break;
+        results.push(result);
+      }
+      if (results.length === parts.length && (await sim.doc(file)).file.text === expected) {
+        const reasons = results.map((r) => r.reason).filter((r) => r !== undefined);
+        return {
+          tiers: results.flatMap((r) => r.tiers),
+          kinds: results.flatMap((r) => r.kinds),
+          ...(reasons.length ? { reason: reasons.join("; ") } : {}),
+        };
+      }
+      sim.rollback(mark);
+    }
+  }
   const innermost = pairs[0]?.before.type ?? "file";
-  const reason = `a change of a "${innermost}"` + (tried.size ? ` (tried: ${[...tried].join(", ")})` : " (no formal shape)");
+  const reason = old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")
+    ? "a whitespace-only change (blank lines, trailing spaces)"
+    : `a change of a "${innermost}"` + (tried.size ? ` (tried: ${[...tried].join(", ")})` : " (no formal shape)");
   for (const pair of pairs) {
     for (const candidate of fallbackCandidates(file, pair)) {
       const done = await accept(candidate);
@@ -120,6 +184,36 @@ async function liftRegion(sim: Simulation, file: string, region: Region): Promis
   return undefined;
 }
 
+/**
+ * The changes inside one body as separate regions: each child that changed
+ * in place (its text becomes its partner's), and each stretch between
+ * unchanged or changed children whose text differs (inserted or deleted
+ * statements with the blank lines around them).
+ */
+function splitBody(pair: Pair, text: string, expected: string, delta: number): Omit<Region, "hunk">[] {
+  const left = pair.before.namedChildren.filter((c): c is Node => !!c);
+  const right = pair.after.namedChildren.filter((c): c is Node => !!c);
+  const alignment = alignNodes(left, right);
+  const anchors = [...alignment.same.map(([i, j]) => ({ i, j, changed: false })), ...alignment.changed.map(([i, j]) => ({ i, j, changed: true }))]
+    .sort((a, b) => a.i - b.i);
+  const out: Omit<Region, "hunk">[] = [];
+  let previous = { beforeEnd: pair.before.startIndex, afterEnd: pair.after.startIndex };
+  const gap = (beforeStart: number, afterStart: number) => {
+    if (text.slice(previous.beforeEnd, beforeStart) !== expected.slice(previous.afterEnd, afterStart)) {
+      out.push({ start: previous.beforeEnd, end: beforeStart, replacement: expected.slice(previous.afterEnd, afterStart) });
+    }
+  };
+  for (const anchor of anchors) {
+    const b = left[anchor.i];
+    const a = right[anchor.j];
+    gap(b.startIndex, a.startIndex);
+    if (anchor.changed) out.push({ start: b.startIndex, end: b.endIndex, replacement: a.text });
+    previous = { beforeEnd: b.endIndex, afterEnd: a.endIndex };
+  }
+  gap(pair.before.endIndex, pair.after.endIndex);
+  return out;
+}
+
 /** The step kind of a built step, for reports: the template, `fragment`, or the op. */
 export function stepKind(step: Record<string, unknown>): string {
   if (typeof step.template === "string") return step.template;
@@ -127,13 +221,26 @@ export function stepKind(step: Record<string, unknown>): string {
   return String(step.op);
 }
 
-/** Named nodes around [start, end), innermost first, with their partners in the target tree. */
+/**
+ * Named nodes containing [start, end] (touching counts: an insertion at a
+ * node's end can extend it), innermost first, with their partners in the
+ * target tree.
+ */
 function pairsAround(root: Node, targetRoot: Node, start: number, end: number, delta: number): Pair[] {
+  const seen = new Map<number, Node>();
+  const leaves = [root.descendantForIndex(start, Math.max(start, end - 1))];
+  if (start > 0) leaves.push(root.descendantForIndex(start - 1, start - 1));
+  if (end === start) leaves.push(root.descendantForIndex(start, start));
+  for (const leaf of leaves) {
+    for (let node: Node | null = leaf; node; node = node.parent) {
+      if (node.isNamed && node.startIndex <= start && node.endIndex >= end) seen.set(node.id, node);
+    }
+  }
   const pairs: Pair[] = [];
-  let node: Node | null = root.descendantForIndex(start, Math.max(start, end - 1));
-  while (node && (node.startIndex > start || node.endIndex < end)) node = node.parent;
-  for (; node; node = node.parent) {
-    if (!node.isNamed) continue;
+  const nodes = [...seen.values()].sort((a, b) =>
+    (a.endIndex - a.startIndex) - (b.endIndex - b.startIndex) || b.startIndex - a.startIndex
+  );
+  for (const node of nodes) {
     const partner = spanPartner(targetRoot, node, delta);
     if (partner) pairs.push({ before: node, after: partner });
   }

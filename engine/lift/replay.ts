@@ -66,6 +66,19 @@ export class Simulation {
     this.checks = checks;
   }
 
+  /** A point to come back to with `rollback` (the steps so far and the current documents of `files`). */
+  async mark(files: string[]): Promise<{ steps: number; docs: Document[] }> {
+    const docs: Document[] = [];
+    for (const file of files) docs.push(await this.state.get(file));
+    return { steps: this.steps.length, docs };
+  }
+
+  /** Forget the steps accepted since `mark` and restore its documents. */
+  rollback(mark: { steps: number; docs: Document[] }): void {
+    this.steps.length = mark.steps;
+    for (const doc of mark.docs) this.state.set(doc);
+  }
+
   /** The current document of `path`. */
   async doc(path: string): Promise<Document> {
     return await this.state.get(path);
