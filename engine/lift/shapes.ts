@@ -256,15 +256,20 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
     const rightStatements = named(rightBody);
     const keep = isDocstring(leftStatements[0]) && isDocstring(rightStatements[0]) &&
       leftStatements[0].text === rightStatements[0].text && rightStatements.length > 1;
-    const bodyText = keep ? linesOfRange(rightStatements[1], rightBody) : linesOf(rightBody);
-    out.push({
-      tier: 2,
-      kind: "replace_function_body",
-      builders: [
-        at(file, before, (target) =>
-          template("replace_function_body", { body: bodyText, ...(keep ? {} : { keep_docstring: false }) }, target)),
-      ],
-    });
+    const variants = keep
+      ? [{ body: linesOfRange(rightStatements[1], rightBody), params: {} }]
+      : [];
+    variants.push({ body: linesOf(rightBody), params: { keep_docstring: false } });
+    for (const variant of variants) {
+      out.push({
+        tier: 2,
+        kind: "replace_function_body",
+        builders: [
+          at(file, before, (target) =>
+            template("replace_function_body", { body: variant.body, ...variant.params }, target)),
+        ],
+      });
+    }
   }
   return out;
 }
@@ -401,21 +406,28 @@ function insertionCandidates(
   // Fragments, each inserted statement its own step (a new function: its header as a fragment, then its body).
   const plans = news.map((node) => insertionPlan(file, node, table));
   if (plans.every((plan) => plan !== undefined)) {
-    const builders: StepBuilder[] = [];
-    const anchor = next
-      ? { node: next, action: "insert_before" }
-      : previous
-      ? { node: previous, action: "insert_after" }
-      : undefined;
-    const ordered = anchor?.action === "insert_after" ? [...plans].reverse() : plans;
-    for (const plan of ordered) {
-      if (anchor) builders.push(at(file, anchor.node, (target) => ({ fragment: plan!.fragment, action: anchor.action, target })));
-      else if (owner) builders.push(at(file, owner, (target) => ({ fragment: plan!.fragment, action: "append_to_body", target })));
-      else return out;
-      builders.push(...plan!.then);
+    // Where the blank lines end up depends on the anchor: try both neighbours.
+    const anchors = [
+      ...(next ? [{ node: next, action: "insert_before" }] : []),
+      ...(previous ? [{ node: previous, action: "insert_after" }] : []),
+    ];
+    for (const anchor of anchors) {
+      const builders: StepBuilder[] = [];
+      const ordered = anchor.action === "insert_after" ? [...plans].reverse() : plans;
+      for (const plan of ordered) {
+        builders.push(at(file, anchor.node, (target) => ({ fragment: plan!.fragment, action: anchor.action, target })));
+        builders.push(...plan!.then);
+      }
+      out.push({ tier: 3, kind: "fragment", builders });
     }
-    const tier = plans.some((plan) => plan!.then.length) ? 3 : 3;
-    out.push({ tier, kind: "fragment", builders });
+    if (anchors.length === 0 && owner) {
+      const builders: StepBuilder[] = [];
+      for (const plan of plans) {
+        builders.push(at(file, owner, (target) => ({ fragment: plan!.fragment, action: "append_to_body", target })));
+        builders.push(...plan!.then);
+      }
+      out.push({ tier: 3, kind: "fragment", builders });
+    }
   }
   return out;
 }
