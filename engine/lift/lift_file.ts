@@ -139,35 +139,46 @@ async function liftRegion(
     return steps ? { tiers: steps.map(() => candidate.tier), kinds: steps.map((s) => stepKind(s)) } : undefined;
   };
   const tried = new Set<string>();
-  for (const pair of pairs) {
+  const formalAt = async (pair: Pair) => {
     for (const candidate of formalCandidates(file, pair, { doc })) {
       tried.add(candidate.kind);
       const done = await accept(candidate);
       if (done) return done;
     }
-  }
-  // Several statements of one body changed: lift each change of the body on its own.
-  const body = pairs.find((pair) => BODIES.has(pair.before.type));
-  if (body && depth < 3) {
-    const parts = splitBody(body, text, expected, delta);
-    if (parts.length > 1 || (parts.length === 1 && (parts[0].start !== region.start || parts[0].end !== region.end))) {
-      const mark = await sim.mark([file]);
-      const results: RegionResult[] = [];
-      for (const part of parts.sort((a, b) => b.start - a.start)) {
-        const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, depth + 1);
-        if (!result) break;
-        results.push(result);
-      }
-      if (results.length === parts.length && (await sim.doc(file)).file.text === expected) {
-        const reasons = results.map((r) => r.reason).filter((r) => r !== undefined);
-        return {
-          tiers: results.flatMap((r) => r.tiers),
-          kinds: results.flatMap((r) => r.kinds),
-          ...(reasons.length ? { reason: reasons.join("; ") } : {}),
-        };
-      }
-      sim.rollback(mark);
+    return undefined;
+  };
+  // Several parts of one node changed: lift each changed child (and each changed stretch between children).
+  const split = async (pair: Pair, formalOnly: boolean): Promise<RegionResult | undefined> => {
+    if (depth >= 2) return undefined;
+    const parts = splitNode(pair, text, expected);
+    const same = parts.length === 1 && parts[0].start === region.start && parts[0].end === region.end;
+    if (parts.length === 0 || same) return undefined;
+    const mark = await sim.mark([file]);
+    const results: RegionResult[] = [];
+    for (const part of parts.sort((a, b) => b.start - a.start)) {
+      const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, depth + 1);
+      if (!result || (formalOnly && result.tiers.some((tier) => tier === 0))) break;
+      results.push(result);
     }
+    if (results.length === parts.length && (await sim.doc(file)).file.text === expected) {
+      const reasons = results.map((r) => r.reason).filter((r) => r !== undefined);
+      return {
+        tiers: results.flatMap((r) => r.tiers),
+        kinds: results.flatMap((r) => r.kinds),
+        ...(reasons.length ? { reason: reasons.join("; ") } : {}),
+      };
+    }
+    sim.rollback(mark);
+    return undefined;
+  };
+  for (const pair of pairs) {
+    const done = await formalAt(pair) ?? await split(pair, true);
+    if (done) return done;
+  }
+  const body = pairs.find((pair) => BODIES.has(pair.before.type));
+  if (body) {
+    const done = await split(body, false);
+    if (done) return done;
   }
   const innermost = pairs[0]?.before.type ?? "file";
   const reason = old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")
@@ -185,12 +196,12 @@ async function liftRegion(
 }
 
 /**
- * The changes inside one body as separate regions: each child that changed
- * in place (its text becomes its partner's), and each stretch between
- * unchanged or changed children whose text differs (inserted or deleted
- * statements with the blank lines around them).
+ * The changes inside one node as separate regions: each named child that
+ * changed in place (its text becomes its partner's), and each stretch
+ * between unchanged or changed children whose text differs (inserted or
+ * deleted statements with the blank lines around them, changed punctuation).
  */
-function splitBody(pair: Pair, text: string, expected: string, delta: number): Omit<Region, "hunk">[] {
+function splitNode(pair: Pair, text: string, expected: string): Omit<Region, "hunk">[] {
   const left = pair.before.namedChildren.filter((c): c is Node => !!c);
   const right = pair.after.namedChildren.filter((c): c is Node => !!c);
   const alignment = alignNodes(left, right);
