@@ -55,7 +55,11 @@ export type TreeEdit =
   | { kind: "delete"; before: Node };
 
 /** Longest common subsequence of two lists under `equal`, as index pairs in order. */
-export function lcs<A, B>(a: readonly A[], b: readonly B[], equal: (x: A, y: B) => boolean): [number, number][] {
+export function lcs<A, B>(
+  a: readonly A[],
+  b: readonly B[],
+  equal: (x: A, y: B) => boolean,
+): [number, number][] {
   const n = a.length;
   const m = b.length;
   // Trim the common ends first: most sibling lists differ in a few places.
@@ -164,7 +168,10 @@ function sameGaps(before: Node, after: Node, left: Node[], right: Node[], alignm
   const beforeText = before.text;
   const afterText = after.text;
   const gap = (parent: Node, text: string, from: Node | undefined, to: Node) =>
-    text.slice((from ? from.endIndex : parent.startIndex) - parent.startIndex, to.startIndex - parent.startIndex);
+    text.slice(
+      (from ? from.endIndex : parent.startIndex) - parent.startIndex,
+      to.startIndex - parent.startIndex,
+    );
   let previous: [Node, Node] | undefined;
   for (const [i, j] of pairs) {
     if (gap(before, beforeText, previous?.[0], left[i]) !== gap(after, afterText, previous?.[1], right[j])) {

@@ -77,7 +77,9 @@ export function applyHunks(text: string, hunks: Hunk[], options: { file: string;
         {
           file: options.file,
           line: Math.max(1, hunk.oldStart),
-          hint: `the first line expected is ${JSON.stringify(old[0] ?? "")}; the diff was made against other content`,
+          hint: `the first line expected is ${
+            JSON.stringify(old[0] ?? "")
+          }; the diff was made against other content`,
         },
       ));
       continue;
@@ -85,7 +87,9 @@ export function applyHunks(text: string, hunks: Hunk[], options: { file: string;
     let row = at;
     let run: { start: number; end: number; added: string[] } | undefined;
     const flush = () => {
-      if (run) regions.push({ hunk: hunk.index, start: run.start, end: run.end, replacement: run.added.join("") });
+      if (run) {
+        regions.push({ hunk: hunk.index, start: run.start, end: run.end, replacement: run.added.join("") });
+      }
       run = undefined;
     };
     for (const line of hunk.lines) {
@@ -149,11 +153,13 @@ export function applyBlocks(
     const search = toFile(block.search);
     const replace = toFile(block.replace);
     if (search === "") {
-      issues.push(error("search-empty", `Block ${block.index} for "${options.file}" has an empty SEARCH part`, {
-        file: options.file,
-        line: block.inputLine,
-        hint: "copy the lines to change into SEARCH; creating files is not lifted",
-      }));
+      issues.push(
+        error("search-empty", `Block ${block.index} for "${options.file}" has an empty SEARCH part`, {
+          file: options.file,
+          line: block.inputLine,
+          hint: "copy the lines to change into SEARCH; creating files is not lifted",
+        }),
+      );
       continue;
     }
     const at = text.indexOf(search);
@@ -163,7 +169,9 @@ export function applyBlocks(
         `Block ${block.index} does not apply to "${options.file}": its SEARCH text is not in the file`,
         {
           file: options.file,
-          hint: `the SEARCH part starts ${JSON.stringify(block.search.split("\n")[0])}; copy it from the file as it is`,
+          hint: `the SEARCH part starts ${
+            JSON.stringify(block.search.split("\n")[0])
+          }; copy it from the file as it is`,
         },
       ));
       continue;
@@ -171,10 +179,12 @@ export function applyBlocks(
     // Overlaps with an earlier block's span are not supported: blocks apply to distinct places.
     const end = at + search.length;
     if (regions.some((r) => r.start < end && at < r.end)) {
-      issues.push(error("hunk-overlap", `Block ${block.index} for "${options.file}" overlaps an earlier block`, {
-        file: options.file,
-        hint: "merge the two blocks into one",
-      }));
+      issues.push(
+        error("hunk-overlap", `Block ${block.index} for "${options.file}" overlaps an earlier block`, {
+          file: options.file,
+          hint: "merge the two blocks into one",
+        }),
+      );
       continue;
     }
     regions.push({ hunk: block.index, start: at, end, replacement: replace });

@@ -142,7 +142,8 @@ export function fragmentOf(node: Node): FragmentValue | undefined {
     }
     case "elif_clause": {
       const body = bodyOf(node.childForFieldName("consequence"));
-      return body && { kind: "elif_clause", properties: { condition: field(node, "condition") }, children: body };
+      return body &&
+        { kind: "elif_clause", properties: { condition: field(node, "condition") }, children: body };
     }
     case "else_clause": {
       const body = bodyOf(node.childForFieldName("body"));

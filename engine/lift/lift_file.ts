@@ -30,7 +30,7 @@ import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
 import type { Node } from "../parse/mod.ts";
 import type { Region } from "./apply.ts";
 import type { Simulation } from "./replay.ts";
-import { type Candidate, fallbackCandidates, formalCandidates, type Pair } from "./shapes.ts";
+import { type Candidate, fallbackCandidates, formalCandidates, orderPairs, type Pair } from "./shapes.ts";
 
 /** The steps one region became. */
 export interface LiftedRegion {
@@ -65,7 +65,8 @@ export async function liftFile(sim: Simulation, file: string, regions: Region[])
       const sorted = [...group].sort((a, b) => a.start - b.start);
       let replacement = "";
       sorted.forEach((region, k) => {
-        replacement += region.replacement + (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
+        replacement += region.replacement +
+          (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
       });
       const merged = { hunk: group[0].hunk, start: sorted[0].start, end: sorted.at(-1)!.end, replacement };
       lifted = await liftRegions(sim, file, [merged]);
@@ -132,11 +133,16 @@ async function liftRegion(
   const end = region.end - suffix;
   const delta = expected.length - text.length;
   const target = await sim.state.reparse(doc, expected);
-  const pairs = pairsAround(doc.tree.rootNode, target.tree.rootNode, start, end, delta);
+  const pairs = orderPairs(
+    pairsAround(doc.tree.rootNode, target.tree.rootNode, start, end, delta),
+    doc.file.language,
+  );
 
   const accept = async (candidate: Candidate) => {
     const steps = await sim.attempt(candidate.builders, file, expected);
-    return steps ? { tiers: steps.map(() => candidate.tier), kinds: steps.map((s) => stepKind(s)) } : undefined;
+    return steps
+      ? { tiers: steps.map(() => candidate.tier), kinds: steps.map((s) => stepKind(s)) }
+      : undefined;
   };
   const tried = new Set<string>();
   const formalAt = async (pair: Pair) => {
@@ -183,14 +189,19 @@ async function liftRegion(
   const innermost = pairs[0]?.before.type ?? "file";
   const reason = old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")
     ? "a whitespace-only change (blank lines, trailing spaces)"
-    : `a change of a "${innermost}"` + (tried.size ? ` (tried: ${[...tried].join(", ")})` : " (no formal shape)");
+    : `a change of a "${innermost}"` +
+      (tried.size ? ` (tried: ${[...tried].join(", ")})` : " (no formal shape)");
   for (const pair of pairs) {
     for (const candidate of fallbackCandidates(file, pair)) {
       const done = await accept(candidate);
       if (done) return { ...done, reason };
     }
   }
-  const legacy = await sim.attempt([async () => replaceCodeStep(file, text, expected, region)], file, expected);
+  const legacy = await sim.attempt(
+    [() => Promise.resolve(replaceCodeStep(file, text, expected, region))],
+    file,
+    expected,
+  );
   if (legacy) return { tiers: [0], kinds: ["replace_code"], reason };
   return undefined;
 }
@@ -205,13 +216,20 @@ function splitNode(pair: Pair, text: string, expected: string): Omit<Region, "hu
   const left = pair.before.namedChildren.filter((c): c is Node => !!c);
   const right = pair.after.namedChildren.filter((c): c is Node => !!c);
   const alignment = alignNodes(left, right);
-  const anchors = [...alignment.same.map(([i, j]) => ({ i, j, changed: false })), ...alignment.changed.map(([i, j]) => ({ i, j, changed: true }))]
+  const anchors = [
+    ...alignment.same.map(([i, j]) => ({ i, j, changed: false })),
+    ...alignment.changed.map(([i, j]) => ({ i, j, changed: true })),
+  ]
     .sort((a, b) => a.i - b.i);
   const out: Omit<Region, "hunk">[] = [];
   let previous = { beforeEnd: pair.before.startIndex, afterEnd: pair.after.startIndex };
   const gap = (beforeStart: number, afterStart: number) => {
     if (text.slice(previous.beforeEnd, beforeStart) !== expected.slice(previous.afterEnd, afterStart)) {
-      out.push({ start: previous.beforeEnd, end: beforeStart, replacement: expected.slice(previous.afterEnd, afterStart) });
+      out.push({
+        start: previous.beforeEnd,
+        end: beforeStart,
+        replacement: expected.slice(previous.afterEnd, afterStart),
+      });
     }
   };
   for (const anchor of anchors) {
@@ -259,9 +277,16 @@ function pairsAround(root: Node, targetRoot: Node, start: number, end: number, d
 }
 
 /** The legacy last resort: the region's whole lines, with context lines until they occur once. */
-function replaceCodeStep(file: string, text: string, expected: string, region: Region): Record<string, unknown> {
+function replaceCodeStep(
+  file: string,
+  text: string,
+  expected: string,
+  region: Region,
+): Record<string, unknown> {
   let from = lineStart(text, region.start);
-  let to = region.end > region.start ? nextLineStart(text, Math.max(region.start, region.end - 1)) : region.end;
+  let to = region.end > region.start
+    ? nextLineStart(text, Math.max(region.start, region.end - 1))
+    : region.end;
   if (to <= from) to = nextLineStart(text, from);
   const count = (pattern: string) => text.split(pattern).length - 1;
   while (count(text.slice(from, to)) !== 1 && (from > 0 || to < text.length)) {

@@ -48,7 +48,8 @@ function parentChain(node: Node, language: LanguageId): Record<string, unknown> 
   return parent;
 }
 
-const same = (a: Node, b: Node) => a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+const same = (a: Node, b: Node) =>
+  a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 
 /**
  * A model-style locator for `node` of `doc` (the store's current document

@@ -131,15 +131,27 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
         if (!region.reason) continue;
         issues.push(warning(
           "lift-tier-0",
-          `Hunk ${index} of "${item.path}" became ${region.kinds.join(", ")} (tier 0): no tier 1-3 step reproduces ${region.reason}`,
-          { file: item.path, line: region.line, hint: "the change has a shape the templates and fragments do not cover" },
+          `Hunk ${index} of "${item.path}" became ${
+            region.kinds.join(", ")
+          } (tier 0): no tier 1-3 step reproduces ${region.reason}`,
+          {
+            file: item.path,
+            line: region.line,
+            hint: "the change has a shape the templates and fragments do not cover",
+          },
         ));
       }
       if (!ok && !failed.has(index)) {
-        issues.push(error("hunk-not-lifted", `Hunk ${index} of "${item.path}" could not be lifted: no step reproduces it exactly`, {
-          file: item.path,
-          line: parts[0]?.line,
-        }));
+        issues.push(
+          error(
+            "hunk-not-lifted",
+            `Hunk ${index} of "${item.path}" could not be lifted: no step reproduces it exactly`,
+            {
+              file: item.path,
+              line: parts[0]?.line,
+            },
+          ),
+        );
       }
     }
   }
@@ -151,20 +163,26 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
     issues.push(...verified.errors, ...verified.warnings.map((issue) => ({ ...issue })));
     const replay = await replayPlan(store, plan);
     if (replay.failed) {
-      issues.push(error("replay-failed", `The lifted plan failed at step ${replay.failed.step} when replayed`, {
-        step: replay.failed.step,
-        hint: replay.failed.issues[0]?.message,
-      }));
+      issues.push(
+        error("replay-failed", `The lifted plan failed at step ${replay.failed.step} when replayed`, {
+          step: replay.failed.step,
+          hint: replay.failed.issues[0]?.message,
+        }),
+      );
     } else {
-      exact = work.every((item) => (replay.texts.get(item.path) ?? null) === item.applied.after ||
-        (!replay.texts.has(item.path) && item.applied.regions.length === 0));
+      exact = work.every((item) =>
+        (replay.texts.get(item.path) ?? null) === item.applied.after ||
+        (!replay.texts.has(item.path) && item.applied.regions.length === 0)
+      );
       for (const item of work) {
         const got = replay.texts.get(item.path);
         if (got !== undefined && got !== item.applied.after) {
-          issues.push(error("replay-inexact", `Replaying the lifted plan does not reproduce "${item.path}" exactly`, {
-            file: item.path,
-            line: firstDifference(got, item.applied.after),
-          }));
+          issues.push(
+            error("replay-inexact", `Replaying the lifted plan does not reproduce "${item.path}" exactly`, {
+              file: item.path,
+              line: firstDifference(got, item.applied.after),
+            }),
+          );
         }
       }
     }
@@ -172,7 +190,12 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
   return finish(plan, hunks, exact, issues);
 }
 
-function finish(plan: Record<string, unknown>[], hunks: LiftedHunk[], exact: boolean, issues: Issue[]): LiftResult {
+function finish(
+  plan: Record<string, unknown>[],
+  hunks: LiftedHunk[],
+  exact: boolean,
+  issues: Issue[],
+): LiftResult {
   const { errors, warnings } = partition(issues);
   return { success: errors.length === 0 && exact, plan, hunks, exact, errors, warnings };
 }

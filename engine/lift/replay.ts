@@ -49,7 +49,7 @@ async function runOne(
       errors.push(...(await check(change, ctx)).filter((issue) => issue.severity === "error"));
     }
   }
-  if (errors.length === 0) for (const change of changes) state.set(change.after);
+  if (errors.length === 0) { for (const change of changes) state.set(change.after); }
   return errors;
 }
 
@@ -101,18 +101,14 @@ export class Simulation {
       if (!step) return undefined;
       const text = (await scratch.get(file)).file.text;
       const issues = await runOne(scratch, step, this.steps.length + steps.length, []);
-      if ((globalThis as any).LIFT_DEBUG) console.error("DEBUG", JSON.stringify(step).slice(0, 300), issues.map((i) => i.message));
       if (issues.length || (await scratch.get(file)).file.text === text) return undefined;
       steps.push(step);
     }
-    if ((await scratch.get(file)).file.text !== expected) {
-      if ((globalThis as any).LIFT_DEBUG) { const got = (await scratch.get(file)).file.text; let i = 0; while (got[i] === expected[i]) i++; console.error("MISMATCH at", i, JSON.stringify(got.slice(i - 80, i + 80)), "\nWANT", JSON.stringify(expected.slice(i - 80, i + 80))); }
-      return undefined;
-    }
+    if ((await scratch.get(file)).file.text !== expected) return undefined;
     // The same post-checks as verification, on the accepted steps only (they cost more than a run).
     const check = this.state.overlay();
-    for (const step of steps) {
-      if ((await runOne(check, step, this.steps.length, this.checks)).length) return undefined;
+    for (const [k, step] of steps.entries()) {
+      if ((await runOne(check, step, this.steps.length + k, this.checks)).length) return undefined;
     }
     for (const path of check.ownPaths()) this.state.set(await check.get(path));
     this.steps.push(...steps);

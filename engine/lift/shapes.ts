@@ -63,7 +63,10 @@ const BODY_TYPES = new Set(["block", "module"]);
 const named = (node: Node): Node[] => node.namedChildren.filter((child): child is Node => !!child);
 
 /** The node of the scratch state's document at `node`'s place (same span and type), re-found by span. */
-function refind(doc: Document, node: { startIndex: number; endIndex: number; type: string }): Node | undefined {
+function refind(
+  doc: Document,
+  node: { startIndex: number; endIndex: number; type: string },
+): Node | undefined {
   let candidate: Node | null = doc.tree.rootNode.descendantForIndex(
     node.startIndex,
     Math.max(node.startIndex, node.endIndex - 1),
@@ -123,20 +126,26 @@ function expressionCandidates(file: string, pair: Pair, table: LanguageTable): C
     out.push({
       tier: 2,
       kind: "modify_condition",
-      builders: [at(file, parent, (target) => template("modify_condition", { condition: after.text }, target))],
+      builders: [
+        at(file, parent, (target) => template("modify_condition", { condition: after.text }, target)),
+      ],
     });
   }
   if (parent && table.returnTypes.has(parent.type) && table.returnValue(parent)?.id === before.id) {
     out.push({
       tier: 2,
       kind: "change_return_value",
-      builders: [at(file, parent, (target) => template("change_return_value", { value: after.text }, target))],
+      builders: [
+        at(file, parent, (target) => template("change_return_value", { value: after.text }, target)),
+      ],
     });
   }
   out.push({
     tier: 2,
     kind: "replace_expression",
-    builders: [at(file, before, (target) => template("replace_expression", { expression: after.text }, target))],
+    builders: [
+      at(file, before, (target) => template("replace_expression", { expression: after.text }, target)),
+    ],
   });
   return out;
 }
@@ -163,7 +172,9 @@ function branchCandidates(file: string, pair: Pair): Candidate[] {
   const left = pair.before.childrenForFieldName("alternative").filter((c): c is Node => !!c);
   const right = pair.after.childrenForFieldName("alternative").filter((c): c is Node => !!c);
   if (right.length !== left.length + 1) return [];
-  const added = right.at(-1)!.type === "else_clause" ? right.at(-1)! : right.find((c, i) => c.text !== left[i]?.text);
+  const added = right.at(-1)!.type === "else_clause"
+    ? right.at(-1)!
+    : right.find((c, i) => c.text !== left[i]?.text);
   if (!added) return [];
   const body = added.childForFieldName("consequence") ?? added.childForFieldName("body");
   if (!body) return [];
@@ -211,7 +222,9 @@ function parameterCandidates(file: string, pair: Pair, fn: Node, table: Language
       ...(j === 0 ? ["start"] : []),
       "end",
     ];
-    const afterStar = b.slice(0, j).some((p) => p.type === "keyword_separator" || p.type === "list_splat_pattern");
+    const afterStar = b.slice(0, j).some((p) =>
+      p.type === "keyword_separator" || p.type === "list_splat_pattern"
+    );
     for (const position of positions) {
       const params: Record<string, unknown> = {
         name,
@@ -256,17 +269,18 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
     const rightStatements = named(rightBody);
     const keep = isDocstring(leftStatements[0]) && isDocstring(rightStatements[0]) &&
       leftStatements[0].text === rightStatements[0].text && rightStatements.length > 1;
-    const variants = keep
-      ? [{ body: linesOfRange(rightStatements[1], rightBody), params: {} }]
-      : [];
+    const variants = keep ? [{ body: linesOfRange(rightStatements[1], rightBody), params: {} }] : [];
     variants.push({ body: linesOf(rightBody), params: { keep_docstring: false } });
     for (const variant of variants) {
       out.push({
         tier: 2,
         kind: "replace_function_body",
         builders: [
-          at(file, before, (target) =>
-            template("replace_function_body", { body: variant.body, ...variant.params }, target)),
+          at(
+            file,
+            before,
+            (target) => template("replace_function_body", { body: variant.body, ...variant.params }, target),
+          ),
         ],
       });
     }
@@ -298,8 +312,12 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
     tier: 2,
     kind: "add_decorator",
     builders: [
-      at(file, definition, (target) =>
-        template("add_decorator", { decorator, ...(innermost ? { innermost: true } : {}) }, target)),
+      at(
+        file,
+        definition,
+        (target) =>
+          template("add_decorator", { decorator, ...(innermost ? { innermost: true } : {}) }, target),
+      ),
     ],
   }];
 }
@@ -321,14 +339,18 @@ function bodyCandidates(file: string, pair: Pair, table: LanguageTable, python: 
     out.push({
       tier: 1,
       kind: "delete_node",
-      builders: deleted.slice().reverse().map((i) => at(file, left[i], (target) => ({ op: "delete_node", params: { target } }))),
+      builders: deleted.slice().reverse().map((i) =>
+        at(file, left[i], (target) => ({ op: "delete_node", params: { target } }))
+      ),
     });
   }
   if (deleted.length === 1 && inserted.length === 1 && changed.length === 0) {
     out.push(...wrapCandidates(file, left[deleted[0]], right[inserted[0]]));
     out.push(...decoratedCandidates(file, left[deleted[0]], right[inserted[0]]));
   }
-  if (deleted.length === 1 && changed.length === 1 && inserted.length === 0 && changed[0][0] === deleted[0] + 1) {
+  if (
+    deleted.length === 1 && changed.length === 1 && inserted.length === 0 && changed[0][0] === deleted[0] + 1
+  ) {
     // A statement folded into the next one (e.g. moved inside a new try): not expressible here.
   }
   return out;
@@ -358,7 +380,10 @@ function insertionCandidates(
   const cls = owner && table.classTypes.has(owner.type) ? owner : undefined;
 
   // guard_clause: one `if` without alternatives, at the top of a function body or before a statement.
-  if (news.length === 1 && news[0].type === "if_statement" && news[0].childrenForFieldName("alternative").length === 0) {
+  if (
+    news.length === 1 && news[0].type === "if_statement" &&
+    news[0].childrenForFieldName("alternative").length === 0
+  ) {
     const guard = news[0];
     const consequence = guard.childForFieldName("consequence");
     const condition = guard.childForFieldName("condition")?.text;
@@ -366,10 +391,18 @@ function insertionCandidates(
       const params = { condition, guard_body: dedent(linesOf(consequence)) };
       const atTop = fn && (!previous || (isDocstring(previous) && left.indexOf(previous) === 0));
       if (atTop) {
-        out.push({ tier: 2, kind: "guard_clause", builders: [at(file, fn, (t) => template("guard_clause", params, t))] });
+        out.push({
+          tier: 2,
+          kind: "guard_clause",
+          builders: [at(file, fn, (t) => template("guard_clause", params, t))],
+        });
       }
       if (next) {
-        out.push({ tier: 2, kind: "guard_clause", builders: [at(file, next, (t) => template("guard_clause", params, t))] });
+        out.push({
+          tier: 2,
+          kind: "guard_clause",
+          builders: [at(file, next, (t) => template("guard_clause", params, t))],
+        });
       }
     }
   }
@@ -415,7 +448,9 @@ function insertionCandidates(
       const builders: StepBuilder[] = [];
       const ordered = anchor.action === "insert_after" ? [...plans].reverse() : plans;
       for (const plan of ordered) {
-        builders.push(at(file, anchor.node, (target) => ({ fragment: plan!.fragment, action: anchor.action, target })));
+        builders.push(
+          at(file, anchor.node, (target) => ({ fragment: plan!.fragment, action: anchor.action, target })),
+        );
         builders.push(...plan!.then);
       }
       out.push({ tier: 3, kind: "fragment", builders });
@@ -423,7 +458,9 @@ function insertionCandidates(
     if (anchors.length === 0 && owner) {
       const builders: StepBuilder[] = [];
       for (const plan of plans) {
-        builders.push(at(file, owner, (target) => ({ fragment: plan!.fragment, action: "append_to_body", target })));
+        builders.push(
+          at(file, owner, (target) => ({ fragment: plan!.fragment, action: "append_to_body", target })),
+        );
         builders.push(...plan!.then);
       }
       out.push({ tier: 3, kind: "fragment", builders });
@@ -523,8 +560,14 @@ function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
     return [{
       tier: 2,
       kind: "wrap_context_manager",
-      builders: [at(file, old, (target) =>
-        template("wrap_context_manager", { context, ...(asName ? { as_name: asName } : {}) }, target))],
+      builders: [
+        at(
+          file,
+          old,
+          (target) =>
+            template("wrap_context_manager", { context, ...(asName ? { as_name: asName } : {}) }, target),
+        ),
+      ],
     }];
   }
   return [];
@@ -532,17 +575,48 @@ function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
 
 /** A definition that gained its first decorator (the node type changes to decorated_definition). */
 function decoratedCandidates(file: string, old: Node, now: Node): Candidate[] {
-  if (now.type !== "decorated_definition" || now.childForFieldName("definition")?.text !== old.text) return [];
+  if (now.type !== "decorated_definition" || now.childForFieldName("definition")?.text !== old.text) {
+    return [];
+  }
   const decorators = named(now).filter((c) => c.type === "decorator");
   if (decorators.length !== 1) return [];
   return [{
     tier: 2,
     kind: "add_decorator",
-    builders: [at(file, old, (target) => template("add_decorator", { decorator: decorators[0].text.replace(/^@/, "") }, target))],
+    builders: [
+      at(
+        file,
+        old,
+        (target) => template("add_decorator", { decorator: decorators[0].text.replace(/^@/, "") }, target),
+      ),
+    ],
   }];
 }
 
 // ---------------------------------------------------------------- entry points
+
+/**
+ * The pairs in the order their candidates are tried: innermost first, except
+ * that a change inside a condition or a returned value is lifted as that
+ * (the template names the shape: `modify_condition`, `change_return_value`)
+ * rather than as its innermost sub-expression.
+ */
+export function orderPairs(pairs: Pair[], language: string): Pair[] {
+  const table = TABLES[language as keyof typeof TABLES];
+  if (!table) return pairs;
+  const slot = pairs.findIndex(({ before }) => {
+    const parent = before.parent;
+    if (!parent) return false;
+    return (table.conditionalTypes.has(parent.type) && table.condition(parent)?.id === before.id) ||
+      (table.returnTypes.has(parent.type) && table.returnValue(parent)?.id === before.id);
+  });
+  if (
+    slot <= 0 || !pairs.slice(0, slot).every(({ before }) => table.isExpression(before) || !before.isNamed)
+  ) {
+    return pairs;
+  }
+  return [pairs[slot], ...pairs.slice(0, slot), ...pairs.slice(slot + 1)];
+}
 
 /** Tier 1–3 candidates for one pair, most specific first. */
 export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
@@ -564,6 +638,12 @@ export function fallbackCandidates(file: string, pair: Pair): Candidate[] {
   return [{
     tier: 0,
     kind: "replace_node",
-    builders: [at(file, pair.before, (locator) => ({ op: "replace_node", params: { locator, replacement: pair.after.text } }))],
+    builders: [
+      at(
+        file,
+        pair.before,
+        (locator) => ({ op: "replace_node", params: { locator, replacement: pair.after.text } }),
+      ),
+    ],
   }];
 }

@@ -152,7 +152,11 @@ export function parseUnifiedDiff(text: string): ParsedDiff {
       issues.push(error(
         "diff-invalid",
         `Hunk ${hunk.index} of "${current.path}" is cut short: its header promises ${hunk.oldLines} old and ${hunk.newLines} new lines, the body has ${oldSeen} and ${newSeen}`,
-        { file: current.path, line: hunk.oldStart, hint: `check the "@@" header at line ${hunk.diffLine} of the diff` },
+        {
+          file: current.path,
+          line: hunk.oldStart,
+          hint: `check the "@@" header at line ${hunk.diffLine} of the diff`,
+        },
       ));
     }
   }
@@ -161,7 +165,9 @@ export function parseUnifiedDiff(text: string): ParsedDiff {
     if (file.oldPath === null || file.newPath === null) {
       issues.push(error(
         "diff-unsupported",
-        `The diff ${file.oldPath === null ? "creates" : "deletes"} "${file.path}": a plan edits existing files only`,
+        `The diff ${
+          file.oldPath === null ? "creates" : "deletes"
+        } "${file.path}": a plan edits existing files only`,
         { file: file.path, hint: "create or delete the file outside the plan" },
       ));
     } else if (file.oldPath !== file.newPath) {

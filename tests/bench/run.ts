@@ -22,6 +22,7 @@ import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
+import { liftSection } from "./lift.ts";
 import { poolSection } from "./pool.ts";
 import { startupSection } from "./startup.ts";
 import type { BenchRow } from "./stats.ts";
@@ -37,6 +38,7 @@ export const SECTIONS: BenchSection[] = [
   verifyPlanSection,
   execSection,
   helperOverheadSection,
+  liftSection,
 ];
 
 /** The shape of results.json. */
