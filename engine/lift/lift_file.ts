@@ -28,6 +28,7 @@
 import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
 import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
 import type { Node } from "../parse/mod.ts";
+import { detectTier } from "../plan/tiers.ts";
 import type { Region } from "./apply.ts";
 import type { Simulation } from "./replay.ts";
 import { type Candidate, fallbackCandidates, formalCandidates, orderPairs, type Pair } from "./shapes.ts";
@@ -133,15 +134,21 @@ async function liftRegion(
   const end = region.end - suffix;
   const delta = expected.length - text.length;
   const target = await sim.state.reparse(doc, expected);
-  const pairs = orderPairs(
-    pairsAround(doc.tree.rootNode, target.tree.rootNode, start, end, delta),
-    doc.file.language,
-  );
+  // A whole-line insertion or deletion can be placed a few characters later with the same result (after
+  // the indentation instead of before it): nodes around either placement pair up.
+  const slid = slide(text, start, end, fresh.slice(prefix, fresh.length - suffix));
+  const around = pairsAround(doc.tree.rootNode, target.tree.rootNode, start, end, delta);
+  if (slid) {
+    const more = pairsAround(doc.tree.rootNode, target.tree.rootNode, slid.start, slid.end, delta);
+    for (const pair of more) if (!around.some((p) => p.before.id === pair.before.id)) around.push(pair);
+    around.sort((a, b) => size(a.before) - size(b.before) || b.before.startIndex - a.before.startIndex);
+  }
+  const pairs = orderPairs(around, doc.file.language);
 
   const accept = async (candidate: Candidate) => {
     const steps = await sim.attempt(candidate.builders, file, expected);
     return steps
-      ? { tiers: steps.map(() => candidate.tier), kinds: steps.map((s) => stepKind(s)) }
+      ? { tiers: steps.map((step) => detectTier(step)), kinds: steps.map((step) => stepKind(step)) }
       : undefined;
   };
   const tried = new Set<string>();
@@ -250,6 +257,37 @@ export function stepKind(step: Record<string, unknown>): string {
   return String(step.op);
 }
 
+const size = (node: Node) => node.endIndex - node.startIndex;
+
+/**
+ * The same pure insertion or deletion moved right past leading whitespace
+ * (deleting `"    x\n"` before `"    y"` equals deleting `"x\n    "` after the
+ * indentation), or undefined when it is neither or cannot move.
+ */
+function slide(
+  text: string,
+  start: number,
+  end: number,
+  inserted: string,
+): { start: number; end: number } | undefined {
+  let s = start;
+  let e = end;
+  let added = inserted;
+  if (e > s && added === "") {
+    while (e < text.length && /\s/.test(text[s]) && text[s] === text[e]) {
+      s++;
+      e++;
+    }
+  } else if (e === s && added !== "") {
+    while (s < text.length && /\s/.test(added[0]) && added[0] === text[s]) {
+      added = added.slice(1) + added[0];
+      s++;
+      e++;
+    }
+  } else return undefined;
+  return s === start ? undefined : { start: s, end: e };
+}
+
 /**
  * Named nodes containing [start, end] (touching counts: an insertion at a
  * node's end can extend it), innermost first, with their partners in the
@@ -266,9 +304,7 @@ function pairsAround(root: Node, targetRoot: Node, start: number, end: number, d
     }
   }
   const pairs: Pair[] = [];
-  const nodes = [...seen.values()].sort((a, b) =>
-    (a.endIndex - a.startIndex) - (b.endIndex - b.startIndex) || b.startIndex - a.startIndex
-  );
+  const nodes = [...seen.values()].sort((a, b) => size(a) - size(b) || b.startIndex - a.startIndex);
   for (const node of nodes) {
     const partner = spanPartner(targetRoot, node, delta);
     if (partner) pairs.push({ before: node, after: partner });

@@ -150,6 +150,41 @@ function expressionCandidates(file: string, pair: Pair, table: LanguageTable): C
   return out;
 }
 
+/** A conditional whose condition, or a return whose value, is all that changed (the slot's type may differ). */
+function slotCandidates(file: string, pair: Pair, table: LanguageTable): Candidate[] {
+  const { before, after } = pair;
+  const only = (left: Node | undefined, right: Node | undefined) =>
+    !!right && (left
+      ? before.text.slice(0, left.startIndex - before.startIndex) + right.text +
+          before.text.slice(left.endIndex - before.startIndex) === after.text
+      : false);
+  if (table.conditionalTypes.has(before.type)) {
+    const right = table.condition(after);
+    if (only(table.condition(before), right)) {
+      return [{
+        tier: 2,
+        kind: "modify_condition",
+        builders: [
+          at(file, before, (target) => template("modify_condition", { condition: right!.text }, target)),
+        ],
+      }];
+    }
+  }
+  if (table.returnTypes.has(before.type)) {
+    const right = table.returnValue(after);
+    if (only(table.returnValue(before), right)) {
+      return [{
+        tier: 2,
+        kind: "change_return_value",
+        builders: [
+          at(file, before, (target) => template("change_return_value", { value: right!.text }, target)),
+        ],
+      }];
+    }
+  }
+  return [];
+}
+
 // ---------------------------------------------------------------- statements
 
 function statementCandidates(file: string, pair: Pair, python: boolean): Candidate[] {
@@ -406,13 +441,13 @@ function insertionCandidates(
       }
     }
   }
-  // add_method / add_class_attribute: appended to a class body.
-  if (cls && !next) {
+  // add_method (appended to a class body) / add_class_attribute (placed after the leading attributes).
+  if (cls) {
     const builders: StepBuilder[] = [];
     let kind = "add_method";
     for (const node of news) {
       const definition = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
-      if (definition && table.functionTypes.has(definition.type)) {
+      if (definition && table.functionTypes.has(definition.type) && !next) {
         builders.push(at(file, cls, (t) => template("add_method", { code: dedent(linesOf(node)) }, t)));
         continue;
       }
@@ -624,6 +659,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
   if (!table) return [];
   const python = ctx.doc.file.language === "python";
   return [
+    ...slotCandidates(file, pair, table),
     ...expressionCandidates(file, pair, table),
     ...decoratorCandidates(file, pair),
     ...functionCandidates(file, pair, table),
