@@ -117,15 +117,18 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
     );
     for (const index of item.hunkIndices) {
       const parts = lifted.filter((region) => region.hunk === index);
-      const steps = parts.flatMap((region) => region.steps);
+      // Steps in plan order, each with its tier and kind.
+      const made = parts.flatMap((region) =>
+        region.steps.map((step, k) => ({ step, tier: region.tiers[k], kind: region.kinds[k] }))
+      ).sort((a, b) => a.step - b.step);
       const ok = !failed.has(index) && parts.every((region) => region.lifted);
       hunks.push({
         file: item.path,
         index,
-        steps,
+        steps: made.map((m) => m.step),
         lifted: ok,
-        tiers: parts.flatMap((region) => region.tiers),
-        kinds: parts.flatMap((region) => region.kinds),
+        tiers: made.map((m) => m.tier),
+        kinds: made.map((m) => m.kind),
       });
       for (const region of parts) {
         if (!region.reason) continue;
