@@ -110,6 +110,11 @@ function template(name: string, params: Record<string, unknown>, target: Record<
   return { template: name, params: { target, ...params } };
 }
 
+/** A one-step candidate: template `name` with `params`, targeting `node`. */
+function templateAt(file: string, node: Node, name: string, params: Record<string, unknown>): Candidate {
+  return { tier: 2, kind: name, builders: [at(file, node, (target) => template(name, params, target))] };
+}
+
 function isDocstring(node: Node | undefined): boolean {
   return !!node && node.type === "expression_statement" && named(node).length === 1 &&
     /^(string|concatenated_string)$/.test(named(node)[0].type);
@@ -123,30 +128,12 @@ function expressionCandidates(file: string, pair: Pair, table: LanguageTable): C
   const out: Candidate[] = [];
   const parent = before.parent;
   if (parent && table.conditionalTypes.has(parent.type) && table.condition(parent)?.id === before.id) {
-    out.push({
-      tier: 2,
-      kind: "modify_condition",
-      builders: [
-        at(file, parent, (target) => template("modify_condition", { condition: after.text }, target)),
-      ],
-    });
+    out.push(templateAt(file, parent, "modify_condition", { condition: after.text }));
   }
   if (parent && table.returnTypes.has(parent.type) && table.returnValue(parent)?.id === before.id) {
-    out.push({
-      tier: 2,
-      kind: "change_return_value",
-      builders: [
-        at(file, parent, (target) => template("change_return_value", { value: after.text }, target)),
-      ],
-    });
+    out.push(templateAt(file, parent, "change_return_value", { value: after.text }));
   }
-  out.push({
-    tier: 2,
-    kind: "replace_expression",
-    builders: [
-      at(file, before, (target) => template("replace_expression", { expression: after.text }, target)),
-    ],
-  });
+  out.push(templateAt(file, before, "replace_expression", { expression: after.text }));
   return out;
 }
 
@@ -161,25 +148,13 @@ function slotCandidates(file: string, pair: Pair, table: LanguageTable): Candida
   if (table.conditionalTypes.has(before.type)) {
     const right = table.condition(after);
     if (only(table.condition(before), right)) {
-      return [{
-        tier: 2,
-        kind: "modify_condition",
-        builders: [
-          at(file, before, (target) => template("modify_condition", { condition: right!.text }, target)),
-        ],
-      }];
+      return [templateAt(file, before, "modify_condition", { condition: right!.text })];
     }
   }
   if (table.returnTypes.has(before.type)) {
     const right = table.returnValue(after);
     if (only(table.returnValue(before), right)) {
-      return [{
-        tier: 2,
-        kind: "change_return_value",
-        builders: [
-          at(file, before, (target) => template("change_return_value", { value: right!.text }, target)),
-        ],
-      }];
+      return [templateAt(file, before, "change_return_value", { value: right!.text })];
     }
   }
   return [];
@@ -214,17 +189,10 @@ function branchCandidates(file: string, pair: Pair): Candidate[] {
   const body = added.childForFieldName("consequence") ?? added.childForFieldName("body");
   if (!body) return [];
   const condition = added.type === "elif_clause" ? added.childForFieldName("condition")?.text : undefined;
-  return [{
-    tier: 2,
-    kind: "add_conditional_branch",
-    builders: [
-      at(file, pair.before, (target) =>
-        template("add_conditional_branch", {
-          body: dedent(linesOf(body)),
-          ...(condition !== undefined ? { condition } : {}),
-        }, target)),
-    ],
-  }];
+  return [templateAt(file, pair.before, "add_conditional_branch", {
+    body: dedent(linesOf(body)),
+    ...(condition !== undefined ? { condition } : {}),
+  })];
 }
 
 // ---------------------------------------------------------------- functions
@@ -268,11 +236,7 @@ function parameterCandidates(file: string, pair: Pair, fn: Node, table: Language
         position,
         ...(afterStar ? { keyword_only: true } : {}),
       };
-      out.push({
-        tier: 2,
-        kind: "add_parameter",
-        builders: [at(file, fn, (target) => template("add_parameter", params, target))],
-      });
+      out.push(templateAt(file, fn, "add_parameter", params));
     }
   }
   if (alignment.changed.length === 0 && alignment.inserted.length === 0 && alignment.deleted.length > 0) {
@@ -307,17 +271,7 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
     const variants = keep ? [{ body: linesOfRange(rightStatements[1], rightBody), params: {} }] : [];
     variants.push({ body: linesOf(rightBody), params: { keep_docstring: false } });
     for (const variant of variants) {
-      out.push({
-        tier: 2,
-        kind: "replace_function_body",
-        builders: [
-          at(
-            file,
-            before,
-            (target) => template("replace_function_body", { body: variant.body, ...variant.params }, target),
-          ),
-        ],
-      });
+      out.push(templateAt(file, before, "replace_function_body", { body: variant.body, ...variant.params }));
     }
   }
   return out;
@@ -343,18 +297,9 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
   const decorator = right[j].text.replace(/^@/, "");
   const innermost = j === right.length - 1;
   if (!innermost && j !== 0) return [];
-  return [{
-    tier: 2,
-    kind: "add_decorator",
-    builders: [
-      at(
-        file,
-        definition,
-        (target) =>
-          template("add_decorator", { decorator, ...(innermost ? { innermost: true } : {}) }, target),
-      ),
-    ],
-  }];
+  return [
+    templateAt(file, definition, "add_decorator", { decorator, ...(innermost ? { innermost: true } : {}) }),
+  ];
 }
 
 // ---------------------------------------------------------------- bodies: inserted / deleted statements
@@ -426,18 +371,10 @@ function insertionCandidates(
       const params = { condition, guard_body: dedent(linesOf(consequence)) };
       const atTop = fn && (!previous || (isDocstring(previous) && left.indexOf(previous) === 0));
       if (atTop) {
-        out.push({
-          tier: 2,
-          kind: "guard_clause",
-          builders: [at(file, fn, (t) => template("guard_clause", params, t))],
-        });
+        out.push(templateAt(file, fn, "guard_clause", params));
       }
       if (next) {
-        out.push({
-          tier: 2,
-          kind: "guard_clause",
-          builders: [at(file, next, (t) => template("guard_clause", params, t))],
-        });
+        out.push(templateAt(file, next, "guard_clause", params));
       }
     }
   }
@@ -568,17 +505,12 @@ function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
       asName = value.childForFieldName("alias")?.text ?? named(value)[1]?.text;
     }
     const finallyBody = finallyClause ? named(finallyClause).find((c) => c.type === "block") : undefined;
-    return [{
-      tier: 2,
-      kind: "wrap_try_except",
-      builders: [at(file, old, (target) =>
-        template("wrap_try_except", {
-          exc_type: excType,
-          handler: dedent(linesOf(handlerBody)),
-          ...(asName ? { as_name: asName } : {}),
-          ...(finallyBody ? { finally_body: dedent(linesOf(finallyBody)) } : {}),
-        }, target))],
-    }];
+    return [templateAt(file, old, "wrap_try_except", {
+      exc_type: excType,
+      handler: dedent(linesOf(handlerBody)),
+      ...(asName ? { as_name: asName } : {}),
+      ...(finallyBody ? { finally_body: dedent(linesOf(finallyBody)) } : {}),
+    })];
   }
   if (wrapper.type === "with_statement") {
     const clause = named(wrapper).find((c) => c.type === "with_clause");
@@ -592,18 +524,9 @@ function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
       context = named(value)[0]?.text ?? context;
       asName = value.childForFieldName("alias")?.text;
     }
-    return [{
-      tier: 2,
-      kind: "wrap_context_manager",
-      builders: [
-        at(
-          file,
-          old,
-          (target) =>
-            template("wrap_context_manager", { context, ...(asName ? { as_name: asName } : {}) }, target),
-        ),
-      ],
-    }];
+    return [
+      templateAt(file, old, "wrap_context_manager", { context, ...(asName ? { as_name: asName } : {}) }),
+    ];
   }
   return [];
 }
@@ -615,17 +538,7 @@ function decoratedCandidates(file: string, old: Node, now: Node): Candidate[] {
   }
   const decorators = named(now).filter((c) => c.type === "decorator");
   if (decorators.length !== 1) return [];
-  return [{
-    tier: 2,
-    kind: "add_decorator",
-    builders: [
-      at(
-        file,
-        old,
-        (target) => template("add_decorator", { decorator: decorators[0].text.replace(/^@/, "") }, target),
-      ),
-    ],
-  }];
+  return [templateAt(file, old, "add_decorator", { decorator: decorators[0].text.replace(/^@/, "") })];
 }
 
 // ---------------------------------------------------------------- entry points
