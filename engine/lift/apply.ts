@@ -111,14 +111,18 @@ export function applyHunks(text: string, hunks: Hunk[], options: { file: string;
     floor = row;
   }
   regions.sort((a, b) => a.start - b.start);
-  let after = "";
+  return { after: spliceRegions(text, regions), regions, issues };
+}
+
+/** `text` with every region (sorted, disjoint) replaced. */
+function spliceRegions(text: string, regions: readonly Region[]): string {
+  let out = "";
   let cursor = 0;
   for (const region of regions) {
-    after += text.slice(cursor, region.start) + region.replacement;
+    out += text.slice(cursor, region.start) + region.replacement;
     cursor = region.end;
   }
-  after += text.slice(cursor);
-  return { after, regions, issues };
+  return out + text.slice(cursor);
 }
 
 /** The row where `old` occurs, nearest to `want`, at or after `floor`; -1 when nowhere. */
@@ -190,11 +194,5 @@ export function applyBlocks(
     regions.push({ hunk: block.index, start: at, end, replacement: replace });
   }
   regions.sort((a, b) => a.start - b.start);
-  let after = "";
-  let cursor = 0;
-  for (const region of regions) {
-    after += text.slice(cursor, region.start) + region.replacement;
-    cursor = region.end;
-  }
-  return { after: after + text.slice(cursor), regions, issues };
+  return { after: spliceRegions(text, regions), regions, issues };
 }
