@@ -23,6 +23,8 @@ import type { SearchReplaceBlock } from "./search_replace.ts";
 export interface Region {
   /** The hunk (or block) it comes from. */
   hunk: number;
+  /** Other hunks merged into this region (a whitespace-only hunk lifted with its function's change). */
+  alsoHunks?: number[];
   /** Offsets into the old text (UTF-16 units, as the trees index). */
   start: number;
   end: number;

@@ -36,6 +36,8 @@ import { type Candidate, fallbackCandidates, formalCandidates, orderPairs, type 
 /** The steps one region became. */
 export interface LiftedRegion {
   hunk: number;
+  /** Other hunks this region covers (see `absorbWhitespace`). */
+  alsoHunks?: number[];
   /** Indices into the simulation's steps. */
   steps: number[];
   tiers: number[];
@@ -49,8 +51,9 @@ export interface LiftedRegion {
 }
 
 /** Lift every region of `file` (regions in offsets of the file as it is in `sim`). */
-export async function liftFile(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
+export async function liftFile(sim: Simulation, file: string, given: Region[]): Promise<LiftedRegion[]> {
   const out: LiftedRegion[] = [];
+  const regions = absorbWhitespace((await sim.doc(file)).tree.rootNode, given);
   const hunks = [...new Set(regions.map((region) => region.hunk))];
   const byHunk = hunks.map((hunk) => regions.filter((region) => region.hunk === hunk));
   byHunk.sort((a, b) => b[0].start - a[0].start);
@@ -82,6 +85,56 @@ export async function liftFile(sim: Simulation, file: string, regions: Region[])
   return out.sort((a, b) => a.line - b.line);
 }
 
+/** Whether a region changes only whitespace (blank lines, trailing spaces, indentation of nothing). */
+function whitespaceOnly(text: string, region: Region): boolean {
+  return text.slice(region.start, region.end).replace(/\s+/g, "") === region.replacement.replace(/\s+/g, "");
+}
+
+/**
+ * No structural step changes only whitespace: a whitespace-only region
+ * inside a function that has another change is merged with that change
+ * (the text between them included), so one step (typically
+ * `replace_function_body`) reproduces both. Other regions are kept.
+ */
+function absorbWhitespace(root: Node, regions: Region[]): Region[] {
+  const text = root.text;
+  const functionOf = (region: Region): Node | undefined => {
+    let node: Node | null = root.descendantForIndex(region.start, Math.max(region.start, region.end - 1));
+    while (
+      node &&
+      !(node.type === "function_definition" && node.startIndex <= region.start && node.endIndex >= region.end)
+    ) {
+      node = node.parent;
+    }
+    return node ?? undefined;
+  };
+  let list = [...regions].sort((a, b) => a.start - b.start);
+  for (const blank of regions.filter((region) => whitespaceOnly(text, region))) {
+    const fn = functionOf(blank);
+    if (!fn) continue;
+    const partner = list.find((other) =>
+      other !== blank && !whitespaceOnly(text, other) && other.start >= fn.startIndex &&
+      other.end <= fn.endIndex
+    );
+    if (!partner || !list.includes(blank)) continue;
+    // Everything from the first to the last of the two becomes one region (regions between included).
+    const from = Math.min(blank.start, partner.start);
+    const to = Math.max(blank.end, partner.end);
+    const inside = list.filter((region) => region.start >= from && region.end <= to);
+    let replacement = "";
+    let cursor = from;
+    for (const region of inside) {
+      replacement += text.slice(cursor, region.start) + region.replacement;
+      cursor = region.end;
+    }
+    const hunks = new Set(inside.flatMap((region) => [region.hunk, ...(region.alsoHunks ?? [])]));
+    hunks.delete(partner.hunk);
+    const merged: Region = { hunk: partner.hunk, alsoHunks: [...hunks], start: from, end: to, replacement };
+    list = [...list.filter((region) => !inside.includes(region)), merged].sort((a, b) => a.start - b.start);
+  }
+  return list;
+}
+
 /** Lift regions of one file from the last to the first. */
 async function liftRegions(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
   const out: LiftedRegion[] = [];
@@ -92,6 +145,7 @@ async function liftRegions(sim: Simulation, file: string, regions: Region[]): Pr
     const result = await liftRegion(sim, file, region, 0);
     out.push({
       hunk: region.hunk,
+      ...(region.alsoHunks ? { alsoHunks: region.alsoHunks } : {}),
       steps: Array.from({ length: sim.steps.length - before }, (_, k) => before + k),
       tiers: result?.tiers ?? [],
       kinds: result?.kinds ?? [],

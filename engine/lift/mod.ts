@@ -116,7 +116,7 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
       item.applied.issues.map((issue) => Number(/^(?:Hunk|Block) (\d+)/.exec(issue.message)?.[1] ?? -1)),
     );
     for (const index of item.hunkIndices) {
-      const parts = lifted.filter((region) => region.hunk === index);
+      const parts = lifted.filter((region) => region.hunk === index || region.alsoHunks?.includes(index));
       // Steps in plan order, each with its tier and kind.
       const made = parts.flatMap((region) =>
         region.steps.map((step, k) => ({ step, tier: region.tiers[k], kind: region.kinds[k] }))
