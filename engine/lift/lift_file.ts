@@ -102,7 +102,8 @@ function absorbWhitespace(root: Node, regions: Region[]): Region[] {
     let node: Node | null = root.descendantForIndex(region.start, Math.max(region.start, region.end - 1));
     while (
       node &&
-      !(node.type === "function_definition" && node.startIndex <= region.start && node.endIndex >= region.end)
+      !(node.type === "function_definition" && node.startIndex <= region.start &&
+        node.endIndex > region.start)
     ) {
       node = node.parent;
     }
@@ -114,7 +115,7 @@ function absorbWhitespace(root: Node, regions: Region[]): Region[] {
     if (!fn) continue;
     const partner = list.find((other) =>
       other !== blank && !whitespaceOnly(text, other) && other.start >= fn.startIndex &&
-      other.end <= fn.endIndex
+      other.start < fn.endIndex
     );
     if (!partner || !list.includes(blank)) continue;
     // Everything from the first to the last of the two becomes one region (regions between included).

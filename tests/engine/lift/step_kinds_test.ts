@@ -196,6 +196,24 @@ Deno.test("lift: a new module-level function becomes a header fragment and its b
   await assertPythonParses(executed["m.py"]);
 });
 
+Deno.test("lift: a whitespace-only hunk in a function with another change is lifted with it (one template)", {
+  ignore: PYTHON_SKIP !== undefined,
+}, async () => {
+  const filler = Array.from({ length: 8 }, (_, k) => `    v${k} = ${k}\n`).join("");
+  const before = `def f(x):\n    y = x\n    \n${filler}    return y + 1\n`;
+  const after = `def f(x):\n    y = x\n\n${filler}    return y + 2\n`;
+  const { dir, diff } = gitDiff({ "w.py": before }, { "w.py": after });
+  assert.equal(diff.match(/^@@/gm)?.length, 2, "two hunks");
+  const result = await liftIn(dir, { diff });
+  assert.equal(result.success, true, JSON.stringify(result.errors));
+  assert.deepEqual(result.hunks.map((hunk) => [hunk.lifted, hunk.tiers]), [[true, [2]], [true, [2]]]);
+  assert.deepEqual(result.plan.map((step) => (step as { template: string }).template), [
+    "replace_function_body",
+  ]);
+  const executed = await executeOnCopy({ "w.py": before }, result.plan);
+  assert.equal(executed["w.py"], after);
+});
+
 Deno.test("lift: locators are model-style (kind, name, parent chain), never offsets or lines", {
   ignore: PYTHON_SKIP !== undefined,
 }, async () => {
