@@ -14,6 +14,7 @@
 
 import { join } from "../../engine/node_builtins.ts";
 import { formatIssue, type Issue } from "../../engine/issue.ts";
+import { detectTier } from "../../engine/plan/tiers.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
@@ -109,11 +110,12 @@ export async function planAndExecute(
       }
       plan = lifted;
     } else {
+      const steps = planSteps(plan);
       loop.trajectory.info.plan = {
         plan_files: files,
-        plan_steps: planSteps(plan),
+        plan_steps: steps,
         source: "written",
-        tiers: [],
+        tiers: steps.map((step) => detectTier(step)),
       };
     }
 

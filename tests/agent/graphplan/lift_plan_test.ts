@@ -113,6 +113,25 @@ Deno.test("agent: a diff in the plan file is lifted, shown to the model, verifie
   assert.match(messages, /step 0 \(tier 2\): change_return_value <- hunk 0 of shop\.py/);
 });
 
+Deno.test("agent: a written JSON plan is recorded as written, with the tier of each step", async () => {
+  const plan = JSON.stringify([{
+    template: "replace_expression",
+    params: {
+      target: {
+        file: "shop.py",
+        kind: "attribute",
+        name: "item.price",
+        parent: { kind: "function", name: "total" },
+      },
+      expression: "item.price * item.quantity",
+    },
+  }]);
+  const { text, saved } = await run([], plan + "\n");
+  assert.equal(text, FIXED);
+  const info = saved.info as unknown as { plan: { source: string; tiers: number[] } };
+  assert.deepEqual([info.plan.source, info.plan.tiers], ["written", [2]]);
+});
+
 Deno.test("agent: with plan_input plan, a diff is not a plan and the agent falls back", async () => {
   const { result, saved, helper } = await run(["agent.plan_input=plan"], DIFF);
   assert.ok(!helper.methods.includes("lift"));
