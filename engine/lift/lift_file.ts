@@ -59,7 +59,7 @@ export async function liftFile(sim: Simulation, file: string, given: Region[]): 
   byHunk.sort((a, b) => b[0].start - a[0].start);
   for (const group of byHunk) {
     const mark = await sim.mark([file]);
-    let lifted = await liftRegions(sim, file, group);
+    let lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
     const formal = (list: LiftedRegion[]) => list.every((r) => r.lifted && r.tiers.every((t) => t > 0));
     if (group.length > 1 && !formal(lifted)) {
       // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
@@ -73,11 +73,11 @@ export async function liftFile(sim: Simulation, file: string, given: Region[]): 
           (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
       });
       const merged = { hunk: group[0].hunk, start: sorted[0].start, end: sorted.at(-1)!.end, replacement };
-      lifted = await liftRegions(sim, file, [merged]);
+      lifted = await liftRegions(sim, file, [merged], { left: ATTEMPTS });
       const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
       if (!better) {
         sim.rollback(mark);
-        lifted = await liftRegions(sim, file, group);
+        lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
       }
     }
     out.push(...lifted);
@@ -137,13 +137,18 @@ function absorbWhitespace(root: Node, regions: Region[]): Region[] {
 }
 
 /** Lift regions of one file from the last to the first. */
-async function liftRegions(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
+async function liftRegions(
+  sim: Simulation,
+  file: string,
+  regions: Region[],
+  budget: { left: number },
+): Promise<LiftedRegion[]> {
   const out: LiftedRegion[] = [];
   for (const region of [...regions].sort((a, b) => b.start - a.start)) {
     const before = sim.steps.length;
     const doc = await sim.doc(file);
     const line = doc.file.text.slice(0, region.start).split("\n").length;
-    const result = await liftRegion(sim, file, region, 0);
+    const result = await liftRegion(sim, file, region, { depth: 0, budget });
     out.push({
       hunk: region.hunk,
       ...(region.alsoHunks ? { alsoHunks: region.alsoHunks } : {}),
@@ -166,11 +171,31 @@ interface RegionResult {
 
 const BODIES = new Set(["module", "block", "class_body", "statement_block"]);
 
+/**
+ * How many formal candidates the regions of one hunk may replay (splits
+ * included; the hunk lifted as one region gets its own) before lift settles
+ * for fallbacks: a
+ * deterministic bound on the search, which otherwise grows with the nested
+ * pairs times the parts of each split (thousands of replays on a large
+ * multi-part change).
+ */
+const ATTEMPTS = 80;
+
+/** How many pairs, innermost first, the tier-0 `replace_node` fallback tries before `replace_code`. */
+const FALLBACK_PAIRS = 3;
+
+interface Search {
+  /** Split depth (a split's parts are lifted one level deeper; at most 2). */
+  depth: number;
+  /** Formal replays left for the whole top-level region. */
+  budget: { left: number };
+}
+
 async function liftRegion(
   sim: Simulation,
   file: string,
   region: Region,
-  depth: number,
+  search: Search,
 ): Promise<RegionResult | undefined> {
   const doc = await sim.doc(file);
   const text = doc.file.text;
@@ -209,6 +234,7 @@ async function liftRegion(
   const tried = new Set<string>();
   const formalAt = async (pair: Pair) => {
     for (const candidate of formalCandidates(file, pair, { doc })) {
+      if (search.budget.left-- <= 0) return undefined;
       tried.add(candidate.kind);
       const done = await accept(candidate);
       if (done) return done;
@@ -217,14 +243,17 @@ async function liftRegion(
   };
   // Several parts of one node changed: lift each changed child (and each changed stretch between children).
   const split = async (pair: Pair, formalOnly: boolean): Promise<RegionResult | undefined> => {
-    if (depth >= 2) return undefined;
+    if (search.depth >= 2 || search.budget.left <= 0) return undefined;
     const parts = splitNode(pair, text, expected);
     const same = parts.length === 1 && parts[0].start === region.start && parts[0].end === region.end;
     if (parts.length === 0 || same) return undefined;
     const mark = await sim.mark([file]);
     const results: RegionResult[] = [];
     for (const part of parts.sort((a, b) => b.start - a.start)) {
-      const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, depth + 1);
+      const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, {
+        depth: search.depth + 1,
+        budget: search.budget,
+      });
       if (!result || (formalOnly && result.tiers.some((tier) => tier === 0))) break;
       results.push(result);
     }
@@ -253,7 +282,8 @@ async function liftRegion(
     ? "a whitespace-only change (blank lines, trailing spaces)"
     : `a change of a "${innermost}"` +
       (tried.size ? ` (tried: ${[...tried].join(", ")})` : " (no formal shape)");
-  for (const pair of pairs) {
+  // replace_node on the innermost few pairs: when those do not reproduce it, larger ones rarely do.
+  for (const pair of pairs.slice(0, FALLBACK_PAIRS)) {
     for (const candidate of fallbackCandidates(file, pair)) {
       const done = await accept(candidate);
       if (done) return { ...done, reason };
