@@ -281,7 +281,11 @@ async function liftRegion(
   const reason = old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")
     ? "a whitespace-only change (blank lines, trailing spaces)"
     : `a change of a "${innermost}"` +
-      (tried.size ? ` (tried: ${[...tried].join(", ")})` : " (no formal shape)");
+      (search.budget.left <= 0
+        ? " (search bound reached)"
+        : tried.size
+        ? ` (tried: ${[...tried].join(", ")})`
+        : " (no formal shape)");
   // replace_node on the innermost few pairs: when those do not reproduce it, larger ones rarely do.
   for (const pair of pairs.slice(0, FALLBACK_PAIRS)) {
     for (const candidate of fallbackCandidates(file, pair)) {
