@@ -15,6 +15,7 @@
  * @module
  */
 
+import { applyEdits } from "../edit/text_edit.ts";
 import { error, type Issue } from "../issue.ts";
 import type { Hunk } from "./unified_diff.ts";
 import type { SearchReplaceBlock } from "./search_replace.ts";
@@ -113,18 +114,7 @@ export function applyHunks(text: string, hunks: Hunk[], options: { file: string;
     floor = row;
   }
   regions.sort((a, b) => a.start - b.start);
-  return { after: spliceRegions(text, regions), regions, issues };
-}
-
-/** `text` with every region (sorted, disjoint) replaced. */
-function spliceRegions(text: string, regions: readonly Region[]): string {
-  let out = "";
-  let cursor = 0;
-  for (const region of regions) {
-    out += text.slice(cursor, region.start) + region.replacement;
-    cursor = region.end;
-  }
-  return out + text.slice(cursor);
+  return { after: applyEdits(text, regions, options.file), regions, issues };
 }
 
 /** The row where `old` occurs, nearest to `want`, at or after `floor`; -1 when nowhere. */
@@ -196,5 +186,5 @@ export function applyBlocks(
     regions.push({ hunk: block.index, start: at, end, replacement: replace });
   }
   regions.sort((a, b) => a.start - b.start);
-  return { after: spliceRegions(text, regions), regions, issues };
+  return { after: applyEdits(text, regions, options.file), regions, issues };
 }

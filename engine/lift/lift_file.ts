@@ -27,6 +27,7 @@
 
 import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
 import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
+import { applyEdits } from "../edit/text_edit.ts";
 import type { Node } from "../parse/mod.ts";
 import { detectTier } from "../plan/tiers.ts";
 import type { Region } from "./apply.ts";
@@ -122,12 +123,10 @@ function absorbWhitespace(root: Node, regions: Region[]): Region[] {
     const from = Math.min(blank.start, partner.start);
     const to = Math.max(blank.end, partner.end);
     const inside = list.filter((region) => region.start >= from && region.end <= to);
-    let replacement = "";
-    let cursor = from;
-    for (const region of inside) {
-      replacement += text.slice(cursor, region.start) + region.replacement;
-      cursor = region.end;
-    }
+    const replacement = applyEdits(
+      text.slice(from, to),
+      inside.map((region) => ({ ...region, start: region.start - from, end: region.end - from })),
+    );
     const hunks = new Set(inside.flatMap((region) => [region.hunk, ...(region.alsoHunks ?? [])]));
     hunks.delete(partner.hunk);
     const merged: Region = { hunk: partner.hunk, alsoHunks: [...hunks], start: from, end: to, replacement };
