@@ -267,6 +267,11 @@ async function liftRegion(
     sim.rollback(mark);
     return undefined;
   };
+  if (old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")) {
+    // Blank lines only: no candidate but the spacing steps `attempt` adds.
+    const done = await accept({ tier: 1, kind: "set_blank_lines", builders: [] });
+    if (done) return done;
+  }
   for (const pair of pairs) {
     const done = await formalAt(pair) ?? await split(pair, true);
     if (done) return done;

@@ -21,6 +21,7 @@ import { defaultPostChecks, type PostCheck } from "../exec/checks.ts";
 import { type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { parsePlan } from "../plan/mod.ts";
+import { spacingSteps } from "./spacing.ts";
 
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
 export type StepBuilder = (state: DocumentStore) => Promise<Record<string, unknown> | undefined>;
@@ -86,8 +87,9 @@ export class Simulation {
 
   /**
    * Build and run `builders` in order on a scratch copy of the state; when
-   * every step runs and `file` then reads exactly `expected`, keep them and
-   * return the steps, else return undefined and change nothing.
+   * every step runs and `file` then reads exactly `expected` (after
+   * `set_blank_lines` steps when only blank lines differ, see `spacing.ts`),
+   * keep them and return the steps, else return undefined and change nothing.
    */
   async attempt(
     builders: StepBuilder[],
@@ -104,7 +106,17 @@ export class Simulation {
       if (issues.length || (await scratch.get(file)).file.text === text) return undefined;
       steps.push(step);
     }
-    if ((await scratch.get(file)).file.text !== expected) return undefined;
+    const got = await scratch.get(file);
+    if (got.file.text !== expected) {
+      // Only blank lines differ: the spacing steps (tier 1) finish the candidate.
+      const spacing = await spacingSteps(scratch, got, expected);
+      if (!spacing) return undefined;
+      for (const step of spacing) {
+        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
+        steps.push(step);
+      }
+      if ((await scratch.get(file)).file.text !== expected) return undefined;
+    }
     // The same post-checks as verification, on the accepted steps only (they cost more than a run).
     const check = this.state.overlay();
     for (const [k, step] of steps.entries()) {

@@ -186,6 +186,15 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
     target: LOCATOR_SCHEMA,
     other: LOCATOR_SCHEMA,
   }),
+  spec("set_blank_lines", "surgery", "Set the number of blank lines above or below a node", {
+    target: LOCATOR_SCHEMA,
+    before: z.number().int().min(0).max(20).optional().meta({
+      description: "Blank lines wanted directly above the node (its first decorator)",
+    }),
+    after: z.number().int().min(0).max(20).optional().meta({
+      description: "Blank lines wanted directly below the node",
+    }),
+  }),
   spec("reorder_children", "surgery", "Reorder the named children of a node", {
     target: LOCATOR_SCHEMA,
     order: z.array(z.union([z.string().min(1), z.number().int().min(0)])).min(1).meta({
@@ -285,6 +294,7 @@ export const SURGERY_OPS: ReadonlySet<string> = new Set([
   "swap_nodes",
   "delete_node",
   "reorder_children",
+  "set_blank_lines",
 ]);
 
 /** The seed's ten legacy operator names (three of them are the composed built-ins). */

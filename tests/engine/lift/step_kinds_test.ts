@@ -141,18 +141,32 @@ const CASES: Case[] = [
     after: "def run(x):\n    return x\n",
   },
   {
-    name: "trailing spaces removed from a blank line (no structural step can do it)",
-    kind: "replace_node",
-    tier: 0,
+    name: "spaces removed from a blank line (the blank line is respaced: set_blank_lines writes empty lines)",
+    kind: "set_blank_lines",
+    tier: 1,
     before: "def run(x):\n    y = x\n    \n    return y\n",
     after: "def run(x):\n    y = x\n\n    return y\n",
   },
   {
     name: "a blank line removed between module statements",
-    kind: "replace_code",
-    tier: 0,
+    kind: "set_blank_lines",
+    tier: 1,
     before: "A = 1\n\n\nB = 2\n",
     after: "A = 1\n\nB = 2\n",
+  },
+  {
+    name: "a blank line added at the end of a class, before a function",
+    kind: "set_blank_lines",
+    tier: 1,
+    before: "class A:\n    x = 1\n\ndef f():\n    return 2\n",
+    after: "class A:\n    x = 1\n\n\ndef f():\n    return 2\n",
+  },
+  {
+    name: "an import added without the file's blank lines after it (fragment, then the spacing)",
+    kind: "set_blank_lines",
+    tier: 1,
+    before: "import os\n\n\ndef f():\n    return os.sep\n",
+    after: "import os\nimport sys\n\ndef f():\n    return os.sep\n",
   },
 ];
 
@@ -196,23 +210,28 @@ Deno.test("lift: a new module-level function becomes a header fragment and its b
   await assertPythonParses(executed["m.py"]);
 });
 
-Deno.test("lift: a whitespace-only hunk in a function with another change is lifted with it (one template)", {
-  ignore: PYTHON_SKIP !== undefined,
-}, async () => {
-  const filler = Array.from({ length: 8 }, (_, k) => `    v${k} = ${k}\n`).join("");
-  const before = `def f(x):\n    y = x\n    \n${filler}    return y + 1\n`;
-  const after = `def f(x):\n    y = x\n\n${filler}    return y + 2\n`;
-  const { dir, diff } = gitDiff({ "w.py": before }, { "w.py": after });
-  assert.equal(diff.match(/^@@/gm)?.length, 2, "two hunks");
-  const result = await liftIn(dir, { diff });
-  assert.equal(result.success, true, JSON.stringify(result.errors));
-  assert.deepEqual(result.hunks.map((hunk) => [hunk.lifted, hunk.tiers]), [[true, [2]], [true, [2]]]);
-  assert.deepEqual(result.plan.map((step) => (step as { template: string }).template), [
-    "replace_function_body",
-  ]);
-  const executed = await executeOnCopy({ "w.py": before }, result.plan);
-  assert.equal(executed["w.py"], after);
-});
+Deno.test(
+  "lift: a whitespace-only hunk in a function with another change is lifted with it (template + spacing)",
+  {
+    ignore: PYTHON_SKIP !== undefined,
+  },
+  async () => {
+    const filler = Array.from({ length: 8 }, (_, k) => `    v${k} = ${k}\n`).join("");
+    const before = `def f(x):\n    y = x\n    \n${filler}    return y + 1\n`;
+    const after = `def f(x):\n    y = x\n\n${filler}    return y + 2\n`;
+    const { dir, diff } = gitDiff({ "w.py": before }, { "w.py": after });
+    assert.equal(diff.match(/^@@/gm)?.length, 2, "two hunks");
+    const result = await liftIn(dir, { diff });
+    assert.equal(result.success, true, JSON.stringify(result.errors));
+    assert.deepEqual(result.hunks.map((hunk) => [hunk.lifted, hunk.tiers]), [[true, [2, 1]], [true, [2, 1]]]);
+    assert.deepEqual(result.plan.map((step) => (step as { template?: string }).template ?? step.op), [
+      "change_return_value",
+      "set_blank_lines",
+    ]);
+    const executed = await executeOnCopy({ "w.py": before }, result.plan);
+    assert.equal(executed["w.py"], after);
+  },
+);
 
 Deno.test("lift: locators are model-style (kind, name, parent chain), never offsets or lines", {
   ignore: PYTHON_SKIP !== undefined,
