@@ -14,6 +14,7 @@
  * | a statement rewritten                                 | fragment `replace` (3)                   |
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
  * | a decorator added                                     | `add_decorator` (2)                      |
+ * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
  * | a function's body changed, its header not             | `replace_function_body` (2)              |
  * | statements inserted at the top of a body, or before   | `guard_clause` (2) for `if ...:` guards  |
  * |   one                                                 |                                          |
@@ -167,6 +168,7 @@ function statementCandidates(file: string, pair: Pair, python: boolean): Candida
   if (!BODY_TYPES.has(before.parent?.type ?? "")) return [];
   const out: Candidate[] = [];
   if (before.type === "if_statement") out.push(...branchCandidates(file, pair));
+  out.push(...importNameCandidates(file, pair));
   const fragment = python ? fragmentOf(after) : undefined;
   if (fragment) {
     out.push({
@@ -176,6 +178,37 @@ function statementCandidates(file: string, pair: Pair, python: boolean): Candida
     });
   }
   return out;
+}
+
+/** Names appended to a `from ... import` list: `add_import_name` for each, in order. */
+function importNameCandidates(file: string, pair: Pair): Candidate[] {
+  const { before, after } = pair;
+  if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
+  const names = (node: Node) => node.childrenForFieldName("name").filter((c): c is Node => !!c);
+  const left = names(before);
+  const right = names(after);
+  if (left.length === 0 || right.length <= left.length) return [];
+  if (left.some((node, k) => node.text !== right[k].text)) return [];
+  const added = right.slice(left.length).map((node) =>
+    node.type === "aliased_import"
+      ? { name: node.childForFieldName("name")?.text, alias: node.childForFieldName("alias")?.text }
+      : { name: node.text }
+  );
+  if (added.some((entry) => !entry.name || entry.name.includes("."))) return [];
+  return [{
+    tier: 2,
+    kind: "add_import_name",
+    // Each name lengthens the statement: the later steps find it by where it starts.
+    builders: added.map((params) => async (state: DocumentStore) => {
+      const doc = await state.get(file);
+      let node: Node | null = doc.tree.rootNode.descendantForIndex(before.startIndex, before.startIndex);
+      while (node && !(node.type === before.type && node.startIndex === before.startIndex)) {
+        node = node.parent;
+      }
+      const target = node ? await locatorFor(state, doc, node) : undefined;
+      return target ? template("add_import_name", params, target) : undefined;
+    }),
+  }];
 }
 
 function branchCandidates(file: string, pair: Pair): Candidate[] {

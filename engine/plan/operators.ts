@@ -311,7 +311,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
   "replace_function_body",
 ];
 
-/** The 15 tier-2 templates of seed 001. */
+/** The tier-2 templates: the 15 of seed 001, then those added since (`add_import_name`). */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
   "wrap_try_except",
@@ -328,6 +328,7 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "inline_variable",
   "change_return_value",
   "add_class_attribute",
+  "add_import_name",
 ];
 
 /** What a tier-3 fragment does at its target. */

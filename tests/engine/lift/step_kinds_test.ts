@@ -148,6 +148,13 @@ const CASES: Case[] = [
     after: "def run(x):\n    y = x\n\n    return y\n",
   },
   {
+    name: "names appended to a parenthesised from-import",
+    kind: "add_import_name",
+    tier: 2,
+    before: "from os.path import (join,\n    split)\n\nx = join\n",
+    after: "from os.path import (join,\n    split, exists, isdir)\n\nx = join\n",
+  },
+  {
     name: "a blank line removed between module statements",
     kind: "set_blank_lines",
     tier: 1,
