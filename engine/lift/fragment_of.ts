@@ -2,9 +2,9 @@
  * A Python statement node as a tier-3 fragment (`{kind, properties,
  * children}`), the inverse of the fragment serializer. Source text that a
  * fragment carries as a property (expressions, conditions, parameter lists)
- * is taken as written; what a fragment cannot carry (comments, a docstring
- * in a body written as a plain expression statement is fine) makes the
- * conversion fail (undefined), and lift tries another step.
+ * is taken as written; what a fragment cannot carry (a comment that ends a
+ * line of code) makes the conversion fail (undefined), and lift tries
+ * another step. A comment on its own line is a `comment` fragment.
  *
  * Whether the serialized fragment reproduces the node's exact text (blank
  * lines, spacing after keywords) is not judged here: lift replays the step
@@ -51,6 +51,12 @@ function props(entries: Record<string, unknown>): Record<string, unknown> {
 /** The fragment for a statement (or clause), or undefined when fragments cannot express it. */
 export function fragmentOf(node: Node): FragmentValue | undefined {
   if (SIMPLE.has(node.type)) return { kind: node.type };
+  if (node.type === "comment") {
+    // A comment on its own line; one that ends a line of code belongs to that code.
+    const text = node.tree.rootNode.text;
+    const before = text.slice(text.lastIndexOf("\n", node.startIndex - 1) + 1, node.startIndex);
+    return before.trim() === "" ? { kind: "comment", properties: { text: node.text.slice(1) } } : undefined;
+  }
   switch (node.type) {
     case "expression_statement": {
       const inner = named(node);

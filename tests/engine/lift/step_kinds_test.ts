@@ -155,6 +155,14 @@ const CASES: Case[] = [
     after: "from os.path import (join,\n    split, exists, isdir)\n\nx = join\n",
   },
   {
+    name: "a commented constant added above a function (comment fragments, then the spacing)",
+    kind: "fragment",
+    tier: 3,
+    before: "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
+    after:
+      'def a():\n    return 1\n\n\n# The prefix of names.\n# Never empty.\nPREFIX = "$"\n\n\ndef b():\n    return 2\n',
+  },
+  {
     name: "a blank line removed between module statements",
     kind: "set_blank_lines",
     tier: 1,
