@@ -13,6 +13,7 @@
  * @module
  */
 
+import { stringContinuationRows } from "../edit/fragments/serialize.ts";
 import type { Node } from "../parse/mod.ts";
 
 /** A fragment value. */
@@ -48,8 +49,37 @@ function props(entries: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 }
 
-/** The fragment for a statement (or clause), or undefined when fragments cannot express it. */
+/**
+ * The fragment for a statement (or clause), or undefined when fragments
+ * cannot express it. Source-text properties spanning several lines are made
+ * relative to the statement's indentation, which the serializer adds back to
+ * every continuation line (lines inside a string literal are kept as they are).
+ */
 export function fragmentOf(node: Node): FragmentValue | undefined {
+  const fragment = literalFragmentOf(node);
+  if (!fragment?.properties) return fragment;
+  const text = node.tree.rootNode.text;
+  const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(start))![0];
+  const properties: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fragment.properties)) {
+    if (typeof value !== "string" || !value.includes("\n")) {
+      properties[key] = value;
+      continue;
+    }
+    const lines = value.split("\n");
+    const verbatim = stringContinuationRows(lines);
+    const relative = lines.map((line, row) =>
+      row === 0 || verbatim.has(row) || line.trim() === "" || !line.startsWith(indent)
+        ? line
+        : line.slice(indent.length)
+    );
+    properties[key] = relative.join("\n");
+  }
+  return { ...fragment, properties };
+}
+
+function literalFragmentOf(node: Node): FragmentValue | undefined {
   if (SIMPLE.has(node.type)) return { kind: node.type };
   if (node.type === "comment") {
     // A comment on its own line; one that ends a line of code belongs to that code.

@@ -163,6 +163,15 @@ const CASES: Case[] = [
       'def a():\n    return 1\n\n\n# The prefix of names.\n# Never empty.\nPREFIX = "$"\n\n\ndef b():\n    return 2\n',
   },
   {
+    name: "a multi-line class attribute and a method inserted mid-class with no blank line between them",
+    kind: "fragment",
+    tier: 3,
+    before:
+      "class T:\n    names = (\n        1,\n    )\n\n    def flatten(self, args):\n        return args\n",
+    after:
+      "class T:\n    names = (\n        1,\n    )\n\n    ops = {\n        1: 2,\n        3: 4\n    }\n    def visit(self, node):\n        if node:\n            return 1\n        return node\n\n    def flatten(self, args):\n        return args\n",
+  },
+  {
     name: "a blank line removed between module statements",
     kind: "set_blank_lines",
     tier: 1,
