@@ -43,6 +43,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./rollback.ts")).default,
   },
   {
+    name: "lift",
+    summary: "Turn a unified diff or SEARCH/REPLACE blocks into a verified structural plan; write nothing",
+    load: async () => (await import("./lift.ts")).default,
+  },
+  {
     name: "schema",
     summary: "Print the JSON Schema of edit plans",
     load: async () => (await import("./schema.ts")).default,

@@ -25,6 +25,7 @@ import { fuzzSection } from "./fuzz.ts";
 import { faultsSection } from "./faults.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
+import { liftSection } from "./lift.ts";
 import { poolSection } from "./pool.ts";
 import { startupSection } from "./startup.ts";
 import type { BenchRow } from "./stats.ts";
@@ -43,6 +44,7 @@ export const SECTIONS: BenchSection[] = [
   fuzzSection,
   faultsSection,
   batchSection,
+  liftSection,
 ];
 
 /** The shape of results.json. */

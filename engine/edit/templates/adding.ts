@@ -22,6 +22,7 @@ import {
   str,
   type TemplateRun,
 } from "./common.ts";
+import { addImportName } from "./import_name.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
 
 /** The definition a decorated definition wraps, else the node. */
@@ -517,6 +518,7 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   guard_clause: guardClause,
   add_parameter: addParameter,
   add_import_and_use: addImportAndUse,
+  add_import_name: addImportName,
   add_method: addMethod,
   add_class_attribute: addClassAttribute,
   add_decorator: addDecorator,

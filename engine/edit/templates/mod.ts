@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 15 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 16 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -185,6 +185,23 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY_JS,
     apply: IMPLS.add_import_and_use,
+  }),
+  defineTemplate({
+    name: "add_import_name",
+    group: "adding",
+    summary:
+      "Add a name to an existing `from ... import` statement, after its last name (parentheses and line breaks kept)",
+    params: [
+      targetParam("the from-import statement"),
+      p("name", "identifier", true, "the name to import"),
+      p("alias", "identifier", false, "import it `as` this name"),
+    ],
+    example: {
+      template: "add_import_name",
+      params: { target: { file: FILE, kind: "import", name: "app.adapters" }, name: "BaseAdapter" },
+    },
+    languages: PY,
+    apply: IMPLS.add_import_name,
   }),
   defineTemplate({
     name: "add_method",
