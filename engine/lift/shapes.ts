@@ -291,18 +291,32 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
   const leftBody = before.childForFieldName("body");
   const rightBody = after.childForFieldName("body");
   if (!leftBody || !rightBody) return out;
-  const headerOf = (fn: Node, body: Node) => fn.text.slice(0, body.startIndex - fn.startIndex);
+  // The header ends at the colon (or brace) before the body: comments between them belong to the body.
+  const bodyStart = (fn: Node, body: Node) => {
+    const colon = fn.children.filter((c): c is Node => !!c && c.type === ":" && c.endIndex <= body.startIndex)
+      .at(-1);
+    const leading = colon &&
+      fn.children.find((c) =>
+        c?.type === "comment" && c.startIndex > colon.endIndex && c.startIndex < body.startIndex
+      );
+    return leading && leading.startPosition.row > colon.endPosition.row ? leading : body;
+  };
+  const headerOf = (fn: Node, body: Node) => fn.text.slice(0, bodyStart(fn, body).startIndex - fn.startIndex);
   const sameHeader = headerOf(before, leftBody) === headerOf(after, rightBody);
   if (!sameHeader && leftBody.text === rightBody.text) {
     out.push(...parameterCandidates(file, pair, before, table));
   }
-  if (sameHeader && leftBody.text !== rightBody.text) {
+  const bodyText = (fn: Node, body: Node) => fn.text.slice(bodyStart(fn, body).startIndex - fn.startIndex);
+  if (sameHeader && bodyText(before, leftBody) !== bodyText(after, rightBody)) {
     const leftStatements = named(leftBody);
     const rightStatements = named(rightBody);
     const keep = isDocstring(leftStatements[0]) && isDocstring(rightStatements[0]) &&
       leftStatements[0].text === rightStatements[0].text && rightStatements.length > 1;
     const variants = keep ? [{ body: linesOfRange(rightStatements[1], rightBody), params: {} }] : [];
-    variants.push({ body: linesOf(rightBody), params: { keep_docstring: false } });
+    variants.push({
+      body: linesOfRange(bodyStart(after, rightBody), rightBody),
+      params: { keep_docstring: false },
+    });
     for (const variant of variants) {
       out.push(templateAt(file, before, "replace_function_body", { body: variant.body, ...variant.params }));
     }
