@@ -23,6 +23,7 @@ import {
   type TemplateRun,
 } from "./common.ts";
 import { addImportName } from "./import_name.ts";
+import { changeSignature } from "./signature.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
 
 /** The definition a decorated definition wraps, else the node. */
@@ -519,6 +520,7 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   add_parameter: addParameter,
   add_import_and_use: addImportAndUse,
   add_import_name: addImportName,
+  change_signature: changeSignature,
   add_method: addMethod,
   add_class_attribute: addClassAttribute,
   add_decorator: addDecorator,

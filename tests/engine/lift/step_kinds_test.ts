@@ -180,6 +180,14 @@ const CASES: Case[] = [
       "def key(path):\n    # Use a resolved path as key.\n    key = resolve(path)\n    return cache[key]\n",
   },
   {
+    name: "a signature re-laid over lines with a new keyword-only parameter, and the body changed",
+    kind: "change_signature",
+    tier: 2,
+    before: "def marks(obj: object) -> list:\n    return getattr(obj, 'm', [])\n",
+    after:
+      "def marks(\n    obj: object,\n    *,\n    mro: bool = True,\n) -> tuple:\n    found = getattr(obj, 'm', [])\n    return tuple(found) if mro else ()\n",
+  },
+  {
     name: "a blank line removed between module statements",
     kind: "set_blank_lines",
     tier: 1,
