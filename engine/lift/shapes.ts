@@ -101,6 +101,26 @@ function at(
   };
 }
 
+/**
+ * A builder for a step whose target is the node of `node`'s type that starts
+ * where `node` starts: for the later steps of a candidate, after earlier
+ * ones changed the node's length.
+ */
+function atStart(
+  file: string,
+  node: Node,
+  make: (target: Record<string, unknown>) => Record<string, unknown>,
+): StepBuilder {
+  const { startIndex, type } = node;
+  return async (state: DocumentStore) => {
+    const doc = await state.get(file);
+    let found: Node | null = doc.tree.rootNode.descendantForIndex(startIndex, startIndex);
+    while (found && !(found.type === type && found.startIndex === startIndex)) found = found.parent;
+    const target = found ? await locatorFor(state, doc, found) : undefined;
+    return target ? make(target) : undefined;
+  };
+}
+
 /** A node's lines as written (from the start of its first line), for code parameters. */
 function linesOf(node: Node): string {
   const text = node.tree.rootNode.text;
@@ -199,15 +219,9 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
     tier: 2,
     kind: "add_import_name",
     // Each name lengthens the statement: the later steps find it by where it starts.
-    builders: added.map((params) => async (state: DocumentStore) => {
-      const doc = await state.get(file);
-      let node: Node | null = doc.tree.rootNode.descendantForIndex(before.startIndex, before.startIndex);
-      while (node && !(node.type === before.type && node.startIndex === before.startIndex)) {
-        node = node.parent;
-      }
-      const target = node ? await locatorFor(state, doc, node) : undefined;
-      return target ? template("add_import_name", params, target) : undefined;
-    }),
+    builders: added.map((params) =>
+      atStart(file, before, (target) => template("add_import_name", params, target))
+    ),
   }];
 }
 
@@ -291,23 +305,98 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
   const leftBody = before.childForFieldName("body");
   const rightBody = after.childForFieldName("body");
   if (!leftBody || !rightBody) return out;
-  const headerOf = (fn: Node, body: Node) => fn.text.slice(0, body.startIndex - fn.startIndex);
+  // The header ends at the colon (or brace) before the body: comments between them belong to the body.
+  const bodyStart = (fn: Node, body: Node) => {
+    const colon = fn.children.filter((c): c is Node => !!c && c.type === ":" && c.endIndex <= body.startIndex)
+      .at(-1);
+    const leading = colon &&
+      fn.children.find((c) =>
+        c?.type === "comment" && c.startIndex > colon.endIndex && c.startIndex < body.startIndex
+      );
+    return leading && leading.startPosition.row > colon.endPosition.row ? leading : body;
+  };
+  const headerOf = (fn: Node, body: Node) => fn.text.slice(0, bodyStart(fn, body).startIndex - fn.startIndex);
   const sameHeader = headerOf(before, leftBody) === headerOf(after, rightBody);
   if (!sameHeader && leftBody.text === rightBody.text) {
     out.push(...parameterCandidates(file, pair, before, table));
   }
-  if (sameHeader && leftBody.text !== rightBody.text) {
+  const bodyText = (fn: Node, body: Node) => fn.text.slice(bodyStart(fn, body).startIndex - fn.startIndex);
+  if (!sameHeader) out.push(...signatureCandidates(file, pair, table, headerOf, bodyText));
+  if (sameHeader && bodyText(before, leftBody) !== bodyText(after, rightBody)) {
     const leftStatements = named(leftBody);
     const rightStatements = named(rightBody);
     const keep = isDocstring(leftStatements[0]) && isDocstring(rightStatements[0]) &&
       leftStatements[0].text === rightStatements[0].text && rightStatements.length > 1;
     const variants = keep ? [{ body: linesOfRange(rightStatements[1], rightBody), params: {} }] : [];
-    variants.push({ body: linesOf(rightBody), params: { keep_docstring: false } });
+    variants.push({
+      body: linesOfRange(bodyStart(after, rightBody), rightBody),
+      params: { keep_docstring: false },
+    });
     for (const variant of variants) {
       out.push(templateAt(file, before, "replace_function_body", { body: variant.body, ...variant.params }));
     }
   }
   return out;
+}
+
+/**
+ * A header that differs only in its parameter list and return annotation:
+ * `change_signature`, then `replace_function_body` when the body changed too.
+ */
+function signatureCandidates(
+  file: string,
+  pair: Pair,
+  table: LanguageTable,
+  headerOf: (fn: Node, body: Node) => string,
+  bodyText: (fn: Node, body: Node) => string,
+): Candidate[] {
+  const { before, after } = pair;
+  const left = table.parameterList(before);
+  const right = table.parameterList(after);
+  const leftBody = before.childForFieldName("body");
+  const rightBody = after.childForFieldName("body");
+  if (!left || !right || !leftBody || !rightBody) return [];
+  const leftReturn = before.childForFieldName("return_type");
+  const rightReturn = after.childForFieldName("return_type");
+  if (leftReturn && !rightReturn) return [];
+  // The header with the new list and annotation spliced in must be the new header.
+  const header = headerOf(before, leftBody);
+  const offset = (node: Node) => node.startIndex - before.startIndex;
+  let spliced = header;
+  if (leftReturn && rightReturn) {
+    spliced = spliced.slice(0, offset(leftReturn)) + rightReturn.text +
+      spliced.slice(offset(leftReturn) + leftReturn.text.length);
+  } else if (rightReturn) {
+    const end = offset(left) + left.text.length;
+    spliced = spliced.slice(0, end) + ` -> ${rightReturn.text}` + spliced.slice(end);
+  }
+  spliced = spliced.slice(0, offset(left)) + right.text + spliced.slice(offset(left) + left.text.length);
+  if (spliced !== headerOf(after, rightBody)) return [];
+  const params: Record<string, unknown> = {
+    parameters: right.text.slice(1, -1),
+    ...(rightReturn && rightReturn.text !== leftReturn?.text ? { return_type: rightReturn.text } : {}),
+  };
+  const builders: StepBuilder[] = [
+    atStart(file, before, (target) => template("change_signature", params, target)),
+  ];
+  if (bodyText(before, leftBody) !== bodyText(after, rightBody)) {
+    const body = bodyTextOf(after, rightBody, bodyText);
+    builders.push(
+      atStart(
+        file,
+        before,
+        (target) => template("replace_function_body", { body, keep_docstring: false }, target),
+      ),
+    );
+  }
+  return [{ tier: 2, kind: "change_signature", builders }];
+}
+
+/** The new body from its first line (leading comments included), for `replace_function_body`. */
+function bodyTextOf(fn: Node, body: Node, bodyText: (fn: Node, body: Node) => string): string {
+  const text = fn.tree.rootNode.text;
+  const from = fn.endIndex - bodyText(fn, body).length;
+  return text.slice(lineStart(text, from), body.endIndex);
 }
 
 /** The lines from `first`'s line to the end of `container`. */

@@ -21,16 +21,14 @@ import {
   refuse,
   str,
   type TemplateRun,
+  unwrapDefinition,
 } from "./common.ts";
 import { addImportName } from "./import_name.ts";
+import { changeSignature } from "./signature.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
 
-/** The definition a decorated definition wraps, else the node. */
-export function unwrapDefinition(node: Node): Node {
-  if (node.type === "decorated_definition") return node.childForFieldName("definition") ?? node;
-  if (node.type === "export_statement") return node.childForFieldName("declaration") ?? node;
-  return node;
-}
+/** Re-exported for the templates that import it from here. */
+export { unwrapDefinition };
 
 /** The outermost wrapper (decorators, export) of a definition. */
 export function outerDefinition(node: Node): Node {
@@ -519,6 +517,7 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   add_parameter: addParameter,
   add_import_and_use: addImportAndUse,
   add_import_name: addImportName,
+  change_signature: changeSignature,
   add_method: addMethod,
   add_class_attribute: addClassAttribute,
   add_decorator: addDecorator,

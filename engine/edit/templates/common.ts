@@ -179,6 +179,13 @@ export function exactLocator(doc: Document, node: Node): Record<string, unknown>
   return { type: "sexp", file: doc.file.path, query: `(${node.type}) @node`, capture: "node", index };
 }
 
+/** The definition a decorated definition wraps, else the node. */
+export function unwrapDefinition(node: Node): Node {
+  if (node.type === "decorated_definition") return node.childForFieldName("definition") ?? node;
+  if (node.type === "export_statement") return node.childForFieldName("declaration") ?? node;
+  return node;
+}
+
 /** The node's ancestors, nearest first. */
 export function ancestors(node: Node): Node[] {
   const out: Node[] = [];

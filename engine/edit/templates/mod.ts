@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 16 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 17 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -202,6 +202,27 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY,
     apply: IMPLS.add_import_name,
+  }),
+  defineTemplate({
+    name: "change_signature",
+    group: "modifying",
+    summary:
+      "Replace a function's parameter list (the text between its parentheses, as written) and optionally its return type",
+    params: [
+      targetParam("the function"),
+      p("parameters", "parameters", true, "the new text between the parentheses (line breaks kept)"),
+      p("return_type", "type_annotation", false, "the new return annotation (without `->`)"),
+    ],
+    example: {
+      template: "change_signature",
+      params: {
+        target: fn("retry_delay"),
+        parameters: "attempt, *, base=0.5, cap=30.0",
+        return_type: "float",
+      },
+    },
+    languages: PY,
+    apply: IMPLS.change_signature,
   }),
   defineTemplate({
     name: "add_method",

@@ -172,6 +172,22 @@ const CASES: Case[] = [
       "class T:\n    names = (\n        1,\n    )\n\n    ops = {\n        1: 2,\n        3: 4\n    }\n    def visit(self, node):\n        if node:\n            return 1\n        return node\n\n    def flatten(self, args):\n        return args\n",
   },
   {
+    name: "the comments at the top of a body rewritten with its statements",
+    kind: "replace_function_body",
+    tier: 2,
+    before: "def key(path):\n    # Use realpath.\n    path = real(path)\n    return cache[path]\n",
+    after:
+      "def key(path):\n    # Use a resolved path as key.\n    key = resolve(path)\n    return cache[key]\n",
+  },
+  {
+    name: "a signature re-laid over lines with a new keyword-only parameter, and the body changed",
+    kind: "change_signature",
+    tier: 2,
+    before: "def marks(obj: object) -> list:\n    return getattr(obj, 'm', [])\n",
+    after:
+      "def marks(\n    obj: object,\n    *,\n    mro: bool = True,\n) -> tuple:\n    found = getattr(obj, 'm', [])\n    return tuple(found) if mro else ()\n",
+  },
+  {
     name: "a blank line removed between module statements",
     kind: "set_blank_lines",
     tier: 1,

@@ -25,6 +25,7 @@ const NAMES = [
   "extract_variable",
   "add_import_and_use",
   "add_import_name",
+  "change_signature",
   "add_method",
   "modify_condition",
   "add_conditional_branch",
@@ -36,7 +37,7 @@ const NAMES = [
   "add_class_attribute",
 ];
 
-Deno.test("registry: exactly the 16 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 17 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);
