@@ -10,8 +10,9 @@
  */
 
 import { buildMinimalImage } from "../../tools/minimal_image.ts";
+import { podmanEnv } from "./_support.ts";
 
-const CONF = new URL("../../../shared/env/containers.conf", import.meta.url).pathname;
+export { podmanEnv };
 
 function sh(command: string): { code: number; out: string } {
   try {
@@ -20,17 +21,6 @@ function sh(command: string): { code: number; out: string } {
     return { code: result.code, out: new TextDecoder().decode(result.stdout).trim() };
   } catch {
     return { code: 127, out: "" };
-  }
-}
-
-/** podman's environment: the shared containers.conf when the machine has it. */
-export function podmanEnv(): Record<string, string> {
-  if (Deno.env.get("CONTAINERS_CONF")) return {};
-  try {
-    Deno.statSync(CONF);
-    return { CONTAINERS_CONF: CONF };
-  } catch {
-    return {};
   }
 }
 

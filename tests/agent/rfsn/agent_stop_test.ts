@@ -48,15 +48,16 @@ Deno.test({
       ]);
       const stop = new AbortController();
       const model = new ThinkingModel(() => stop.abort("SIGINT"));
-      const agent = new RfsnAgent({
-        models: [model],
-        env: new LocalEnvironment({ cwd: repo, timeout: 120 }),
-        config,
-        trajectory: new Trajectory(out, "stats", { config }),
-        helper: NO_HELPER,
-        stop: stop.signal,
-      });
-      await assert.rejects(agent.run("mean([]) raises ZeroDivisionError"), (err: Error) => {
+      const agentFor = (id: string) =>
+        new RfsnAgent({
+          models: [model],
+          env: new LocalEnvironment({ cwd: repo, timeout: 120 }),
+          config,
+          trajectory: new Trajectory(out, id, { config }),
+          helper: NO_HELPER,
+          stop: stop.signal,
+        });
+      await assert.rejects(agentFor("stats").run("mean([]) raises ZeroDivisionError"), (err: Error) => {
         assert.ok(err instanceof Interrupted, String(err));
         assert.equal(err.message, "interrupted by SIGINT");
         return true;
@@ -65,15 +66,7 @@ Deno.test({
       assert.equal(model.stats.calls, 1);
       assert.equal(await Deno.readTextFile(join(repo, "pkg/stats.py")), STATS_REPO["pkg/stats.py"]);
       // A stop already asked for ends the next run before it runs anything.
-      const again = new RfsnAgent({
-        models: [model],
-        env: new LocalEnvironment({ cwd: repo, timeout: 120 }),
-        config,
-        trajectory: new Trajectory(out, "again", { config }),
-        helper: NO_HELPER,
-        stop: stop.signal,
-      });
-      await assert.rejects(again.run("mean([]) raises ZeroDivisionError"), Interrupted);
+      await assert.rejects(agentFor("again").run("mean([]) raises ZeroDivisionError"), Interrupted);
       assert.equal(model.stats.calls, 1);
     } finally {
       await Deno.remove(repo, { recursive: true });
