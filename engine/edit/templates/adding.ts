@@ -22,6 +22,7 @@ import {
   str,
   type TemplateRun,
 } from "./common.ts";
+import { addBaseClass } from "./base_class.ts";
 import { addImportName } from "./import_name.ts";
 import { changeSignature } from "./signature.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
@@ -520,6 +521,7 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   add_parameter: addParameter,
   add_import_and_use: addImportAndUse,
   add_import_name: addImportName,
+  add_base_class: addBaseClass,
   change_signature: changeSignature,
   add_method: addMethod,
   add_class_attribute: addClassAttribute,
