@@ -6,8 +6,8 @@
  *
  * - `Simulation.attempt` runs candidate steps on a scratch overlay of the
  *   current state and keeps them only when the file ends up exactly as
- *   expected and no post-check reports an error: that is how lift decides
- *   whether a step reproduces a change.
+ *   expected and no blocking post-check (L0–L2) reports an error: that is
+ *   how lift decides whether a step reproduces a change.
  * - `replayPlan` runs a finished plan from the original files and returns
  *   every file's final text, for the byte-exact comparison with the diff's
  *   target.
@@ -17,7 +17,8 @@
 
 import { runStep } from "../edit/dispatch.ts";
 import { StepContext } from "../edit/operator.ts";
-import { defaultPostChecks, type PostCheck } from "../exec/checks.ts";
+import { noNewSyntaxProblems, type PostCheck } from "../exec/checks.ts";
+import { checkContainment, checkKinds, runEditChecks } from "../verify/levels/mod.ts";
 import { type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { parsePlan } from "../plan/mod.ts";
@@ -54,6 +55,23 @@ async function runOne(
   return errors;
 }
 
+/**
+ * The post-checks that can reject a step: L0 (syntax), L1 (kinds), L2
+ * (containment). L3–L6 only ever warn, so a candidate's fate never depends
+ * on them; the finished plan gets all levels from `verifyPlan`.
+ */
+const BLOCKING_CHECKS: PostCheck[] = [
+  noNewSyntaxProblems,
+  async (change, ctx) => {
+    const records = ctx.records.filter((record) => record.file === change.path);
+    const { errors } = await runEditChecks({ ...change, records }, { step: ctx.step, store: ctx.store }, [
+      checkKinds,
+      checkContainment,
+    ]);
+    return errors;
+  },
+];
+
 /** The lift's running state: the files as the accepted steps left them. */
 export class Simulation {
   /** The current state (an overlay of the repository). */
@@ -62,7 +80,7 @@ export class Simulation {
   readonly steps: Record<string, unknown>[] = [];
   private readonly checks: PostCheck[];
 
-  constructor(base: DocumentStore, checks: PostCheck[] = defaultPostChecks()) {
+  constructor(base: DocumentStore, checks: PostCheck[] = BLOCKING_CHECKS) {
     this.state = base.overlay();
     this.checks = checks;
   }

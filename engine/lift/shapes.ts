@@ -15,6 +15,8 @@
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
  * | a decorator added                                     | `add_decorator` (2)                      |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
+ * | a base class added first or last                      | `add_base_class` (2)                     |
+ * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
  * | a function's body changed, its header not             | `replace_function_body` (2)              |
  * | statements inserted at the top of a body, or before   | `guard_clause` (2) for `if ...:` guards  |
  * |   one                                                 |                                          |
@@ -198,6 +200,30 @@ function statementCandidates(file: string, pair: Pair, python: boolean): Candida
     });
   }
   return out;
+}
+
+/** A base class added first or last to a class's bases: `add_base_class`. */
+function baseCandidates(file: string, pair: Pair): Candidate[] {
+  const { before, after } = pair;
+  const cls = before.type === "argument_list" ? before.parent : before;
+  if (cls?.type !== "class_definition") return [];
+  if (before.type === "argument_list" && cls.childForFieldName("superclasses")?.id !== before.id) return [];
+  const bases = (node: Node | null) => node ? named(node).filter((c) => c.type !== "comment") : [];
+  const left = bases(before.type === "argument_list" ? before : before.childForFieldName("superclasses"));
+  const right = bases(after.type === "argument_list" ? after : after.childForFieldName("superclasses"));
+  if (right.length !== left.length + 1) return [];
+  const texts = (list: Node[]) => list.map((n) => n.text).join("\n");
+  const firstAdded = texts(right.slice(1)) === texts(left);
+  const lastAdded = texts(right.slice(0, -1)) === texts(left);
+  if (!firstAdded && !lastAdded) return [];
+  const base = firstAdded ? right[0] : right.at(-1)!;
+  if (base.type === "keyword_argument") return [];
+  return [
+    templateAt(file, cls, "add_base_class", {
+      base: base.text,
+      ...(firstAdded && left.length ? { first: true } : {}),
+    }),
+  ];
 }
 
 /** Names appended to a `from ... import` list: `add_import_name` for each, in order. */
@@ -697,6 +723,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...slotCandidates(file, pair, table),
     ...expressionCandidates(file, pair, table),
     ...decoratorCandidates(file, pair),
+    ...baseCandidates(file, pair),
     ...functionCandidates(file, pair, table),
     ...bodyCandidates(file, pair, table, python),
     ...statementCandidates(file, pair, python),

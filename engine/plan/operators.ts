@@ -311,7 +311,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
   "replace_function_body",
 ];
 
-/** The tier-2 templates: the 15 of seed 001, then those added since (`add_import_name`, `change_signature`). */
+/** The tier-2 templates: the 15 of seed 001, then those added since (`add_import_name`, `change_signature`, `add_base_class`). */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
   "wrap_try_except",
@@ -330,6 +330,7 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "add_class_attribute",
   "add_import_name",
   "change_signature",
+  "add_base_class",
 ];
 
 /** What a tier-3 fragment does at its target. */

@@ -23,6 +23,7 @@ import {
   type TemplateRun,
   unwrapDefinition,
 } from "./common.ts";
+import { addBaseClass } from "./base_class.ts";
 import { addImportName } from "./import_name.ts";
 import { changeSignature } from "./signature.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
@@ -517,6 +518,7 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   add_parameter: addParameter,
   add_import_and_use: addImportAndUse,
   add_import_name: addImportName,
+  add_base_class: addBaseClass,
   change_signature: changeSignature,
   add_method: addMethod,
   add_class_attribute: addClassAttribute,

@@ -230,6 +230,13 @@ export async function fitExpression(
   slot: Node,
   expression: string,
 ): Promise<{ text: string; parenthesized: boolean }> {
+  // A lone multi-line string literal: every line is part of its value, so it is written as given.
+  const literal = expression.replace(/\r\n?/g, "\n").trim();
+  if (
+    /^[rRbBuUfF]{0,2}("""|''')/.test(literal) && literal.includes("\n") && await isLoneString(run, literal)
+  ) {
+    return { text: literal, parenthesized: false };
+  }
   const trimmed = dedent(expression).trim();
   if (run.table.isNameSlot(slot) && !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(trimmed)) {
     refuse(
@@ -249,6 +256,15 @@ export async function fitExpression(
   const body = parenthesized ? `(${trimmed})` : trimmed;
   const layout = layoutAt(run.doc, slot.startIndex);
   return { text: await reindent(body, { ...layout, inlineFirst: true }), parenthesized };
+}
+
+/** Whether `text` parses as exactly one string literal (not a concatenation or an expression using one). */
+async function isLoneString(run: TemplateRun, text: string): Promise<boolean> {
+  return await withTree(run.language, `${text}\n`, (tree) => {
+    const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
+    const inner = statements.length === 1 ? statements[0]?.namedChildren : undefined;
+    return !tree.rootNode.hasError && inner?.length === 1 && inner[0]?.type === "string";
+  });
 }
 
 /** Issues as an error to throw, when there are errors; warnings go to the step. */

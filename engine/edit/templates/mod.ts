@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 17 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 18 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -202,6 +202,23 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY,
     apply: IMPLS.add_import_name,
+  }),
+  defineTemplate({
+    name: "add_base_class",
+    group: "adding",
+    summary:
+      "Add a base class to a class's bases (last, or first with `first: true`; keyword arguments stay last)",
+    params: [
+      targetParam("the class"),
+      p("base", "expression", true, "the base class"),
+      p("first", "boolean", false, "put it before the other bases"),
+    ],
+    example: {
+      template: "add_base_class",
+      params: { target: session, base: "contextlib.AbstractContextManager" },
+    },
+    languages: PY,
+    apply: IMPLS.add_base_class,
   }),
   defineTemplate({
     name: "change_signature",

@@ -188,6 +188,13 @@ const CASES: Case[] = [
       "def marks(\n    obj: object,\n    *,\n    mro: bool = True,\n) -> tuple:\n    found = getattr(obj, 'm', [])\n    return tuple(found) if mro else ()\n",
   },
   {
+    name: "a base class added first",
+    kind: "add_base_class",
+    tier: 2,
+    before: "class Token:\n    pass\n\n\nclass String(Token):\n    text = ''\n",
+    after: "class Token:\n    pass\n\n\nclass String(object, Token):\n    text = ''\n",
+  },
+  {
     name: "a blank line removed between module statements",
     kind: "set_blank_lines",
     tier: 1,

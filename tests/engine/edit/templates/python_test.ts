@@ -616,3 +616,16 @@ Deno.test("replace_function_body: comments above the first statement are part of
     "def key(path):  # noqa\n    # Resolve the path.\n    return resolve(path)\n",
   );
 });
+
+Deno.test("replace_expression: a multi-line string literal is written as given (its lines are its value)", async () => {
+  const source = 'def f():\n    """Doc.\n\n    >>> x\n      a: True\n    """\n    return 1\n';
+  await exact(
+    "replace_expression",
+    source,
+    {
+      target: { file: F, kind: "string", parent: fn("f") },
+      expression: '"""Doc.\n\n    >>> x\n      a: True\n      c: False\n    """',
+    },
+    'def f():\n    """Doc.\n\n    >>> x\n      a: True\n      c: False\n    """\n    return 1\n',
+  );
+});
