@@ -3,7 +3,9 @@
  * merged with user files and `key.path=value` overrides in the order given
  * (`-c FILE`, `-c agent.step_limit=100`), then validated with zod. Mappings
  * merge key by key; lists and scalars replace. Override values are read as
- * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. An
+ * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. With
+ * `agent.strategy: rfsn`, `config/rfsn.yaml` is merged over the defaults
+ * before the user's files and overrides. An
  * unknown key or a value of the wrong type is an error naming the key.
  *
  * @module
@@ -13,6 +15,8 @@ import { parse, YAMLParseError } from "yaml";
 import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
 import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
+import { GatePolicySchema } from "./rfsn/gate/policy.ts";
+import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [
@@ -25,6 +29,8 @@ export const TEMPLATE_NAMES = [
   "verify_feedback",
   "confirm_warnings",
   "execute_failure",
+  "lifted",
+  "lift_feedback",
   "submit",
   "fallback",
   "observation",
@@ -45,10 +51,12 @@ const AgentSchema = z.strictObject({
   cost_limit: z.number().min(0),
   wall_time_limit: seconds,
   plan_path: z.string().min(1),
+  plan_input: z.enum(["plan", "diff", "any"]),
   ready_marker: z.string().min(1),
   submit_marker: z.string().min(1),
   max_format_errors: count,
   max_patch_rejections: count,
+  strategy: z.enum(["graphplan", "rfsn"]),
 });
 
 const ModelSchema = z.strictObject({
@@ -108,6 +116,9 @@ export const ConfigSchema = z.strictObject({
   }),
   verification: VerificationSchema,
   templates: TemplatesSchema,
+  gate: z.strictObject({ mode: GatePolicySchema.shape.mode, allow: GatePolicySchema.shape.allow }),
+  /** The proposal planner's settings (config/rfsn.yaml); only with `agent.strategy: rfsn`. */
+  rfsn: RfsnConfigSchema.optional(),
 });
 
 /** A validated configuration. */
@@ -158,12 +169,28 @@ export function isOverride(spec: string): boolean {
  * path or a `key.path=value` override.
  */
 export async function loadConfig(specs: string[] = []): Promise<Config> {
-  let data = defaultConfigData();
+  return validateConfig(await mergeConfigSpecs(specs));
+}
+
+/**
+ * The defaults with `specs` (files and overrides) merged in order, not yet
+ * validated; with `agent.strategy: rfsn`, config/rfsn.yaml goes between the
+ * defaults and the specs.
+ */
+export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, unknown>> {
+  const layers: Record<string, unknown>[] = [];
   for (const spec of specs) {
-    if (isOverride(spec)) data = applyOverride(data, spec);
-    else data = mergeConfig(data, await readConfigFile(spec));
+    layers.push(isOverride(spec) ? applyOverride({}, spec) : await readConfigFile(spec));
   }
-  return validateConfig(data);
+  const apply = (base: Record<string, unknown>) =>
+    layers.reduce((data, layer) => mergeConfig(data, layer), base);
+  let data = apply(defaultConfigData());
+  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides.
+  const agent = data.agent as Record<string, unknown> | undefined;
+  if (agent?.strategy === "rfsn") {
+    data = apply(mergeConfig(defaultConfigData(), parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml")));
+  }
+  return data;
 }
 
 /** Read a YAML config file (a mapping). */

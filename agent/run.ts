@@ -20,6 +20,7 @@ import {
   GraphPlanAgent,
   type Helper,
   HelperError,
+  Interrupted,
   limitArgs,
   operatorCatalog,
   rollBack,
@@ -30,6 +31,8 @@ import { createModel, type Model, ModelError } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
+import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
+import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -47,6 +50,24 @@ export interface RunTaskOptions {
   log?: (line: string) => void;
   /** The model (default: built from `config.model`). */
   model?: Model;
+  /** Write the prediction into `<outDir>/preds.json` (default true; a batch keeps its own). */
+  savePreds?: boolean;
+  /** Container name and labels (docker, podman), so a batch can find its containers. */
+  container?: { name?: string; labels?: Record<string, string> };
+  /** Structured progress: the phase entered, and each model step with the cost so far. */
+  onProgress?: (event: RunProgress) => void;
+  /** Called with the environment once it is started (a batch closes it on Ctrl-C). */
+  onEnvironment?: (env: Environment) => void;
+}
+
+/** One progress event of {@linkcode runTask}. */
+export interface RunProgress {
+  /** The phase the run is in (`setup`, `explore`, ..., `fallback`). */
+  phase: string;
+  /** Model calls so far. */
+  step?: number;
+  /** Dollars spent so far. */
+  cost?: number;
 }
 
 /** How the task ended. */
@@ -63,6 +84,8 @@ export interface RunTaskOutcome {
   error?: string;
   /** The signal that stopped the run (exit status `Interrupted`). */
   signal?: Deno.Signal;
+  /** Where the wall time went (container start, helper deployment and requests, commands). */
+  timings: RunTimings;
 }
 
 /** The image for a dataset instance from `environment.image_template`. */
@@ -107,6 +130,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     config,
     stats,
     onPhase: (record) => {
+      if (record.status === "running") options.onProgress?.({ phase: record.name });
       if (record.name === "setup") return;
       if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
         return;
@@ -124,16 +148,20 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
   let helper: Helper | undefined;
   let helperFailure: Error | undefined;
   let deployed: DeployInfo | undefined;
+  const savePreds = options.savePreds ?? true;
+  const timings = emptyTimings();
   const finishEarly = async (status: string, err: Error) => {
     trajectory.endPhase(setup, "failed", { error: err.message });
     trajectory.info.error = err.message;
     trajectory.finish(status);
     await trajectory.save();
-    await savePrediction(outDir, {
-      instance_id: instanceId,
-      model_name_or_path: config.model.name,
-      model_patch: "",
-    });
+    if (savePreds) {
+      await savePrediction(outDir, {
+        instance_id: instanceId,
+        model_name_or_path: config.model.name,
+        model_patch: "",
+      });
+    }
     return {
       exitStatus: status,
       submission: "",
@@ -141,6 +169,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       predsPath: resolve(outDir, "preds.json"),
       patched: false,
       error: err.message,
+      timings,
     };
   };
   try {
@@ -153,7 +182,14 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     }
     log(`[${instanceId}] setup: starting the ${envConfig.type} environment`);
     try {
-      env = await createEnvironment(envConfig);
+      if (options.container?.labels && envConfig.type !== "local") {
+        const labels = Object.entries(options.container.labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
+        envConfig.run_args = [...(envConfig.run_args ?? []), ...labels];
+      }
+      const starting = performance.now();
+      env = await createEnvironment(envConfig, { name: options.container?.name });
+      timings.container_start = (performance.now() - starting) / 1000;
+      options.onEnvironment?.(env);
       if (envConfig.type !== "local" && options.repo) {
         const made = await env.execute(`mkdir -p '${env.cwd.replace(/'/g, `'\\''`)}'`, { timeout: 60 });
         if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
@@ -172,6 +208,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       });
       helper = result.helper;
       deployed = result.info;
+      timings.helper_deploy = deployed.seconds;
       log(
         `[${instanceId}] setup: helper ${deployed.version} (${deployed.mode}) ready in ${
           deployed.seconds.toFixed(1)
@@ -207,31 +244,54 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     });
     await trajectory.save();
 
-    const agent = new GraphPlanAgent({
-      model,
-      env,
-      config,
-      trajectory,
-      helper: () => {
-        if (helper) return helper;
-        throw helperFailure ?? new HelperError("The helper was not deployed");
-      },
-      operatorCatalog: operatorCatalog(),
-      stop,
-      onStep: (progress: StepProgress) => {
-        const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
-        log(
-          `[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`,
-        );
-      },
-    });
-    const result = await agent.run(options.task);
+    const timedHelperCalls = helper ? timedHelper(helper, timings) : undefined;
+    const helperOf = () => {
+      if (timedHelperCalls) return timedHelperCalls;
+      throw helperFailure ?? new HelperError("The helper was not deployed");
+    };
+    const timedEnv = timedEnvironment(env, timings);
+    let result: { exitStatus: string; submission: string; fallback?: { point: string; reason: string } };
+    if (config.agent.strategy === "rfsn") {
+      const models = config.rfsn?.candidate_models.length
+        ? await Promise.all(
+          config.rfsn.candidate_models.map((extra) => createModel({ ...config.model, ...extra })),
+        )
+        : [model];
+      result = await runRfsn(
+        new RfsnAgent({ models, env: timedEnv, config, trajectory, helper: helperOf, stop }),
+        options.task,
+        trajectory,
+      );
+    } else {
+      const agent = new GraphPlanAgent({
+        model,
+        env: timedEnv,
+        config,
+        trajectory,
+        helper: helperOf,
+        operatorCatalog: operatorCatalog(),
+        stop,
+        onStep: (progress: StepProgress) => {
+          options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
+          const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
+          log(
+            `[${instanceId}] ${progress.phase} step ${progress.step} $${
+              progress.cost.toFixed(4)
+            }: ${command}`,
+          );
+        },
+      });
+      result = await agent.run(options.task);
+    }
+    result = await gateSubmission(env, config, trajectory, result);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
-    await savePrediction(outDir, {
-      instance_id: instanceId,
-      model_name_or_path: config.model.name,
-      model_patch: result.submission,
-    });
+    if (savePreds) {
+      await savePrediction(outDir, {
+        instance_id: instanceId,
+        model_name_or_path: config.model.name,
+        model_patch: result.submission,
+      });
+    }
     return {
       exitStatus: result.exitStatus,
       submission: result.submission,
@@ -241,11 +301,66 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       ...(result.fallback ? { fallback: result.fallback } : {}),
       ...(deployed ? { helper: deployed } : {}),
       ...(typeof trajectory.info.error === "string" ? { error: firstLineOf(trajectory.info.error) } : {}),
+      timings,
     };
   } finally {
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});
     await env?.close().catch(() => {});
   }
+}
+
+/** The rfsn strategy's run, its errors recorded like the phase machine's. */
+async function runRfsn(agent: RfsnAgent, task: string, trajectory: Trajectory) {
+  try {
+    const result = await agent.run(task);
+    trajectory.finish(result.exitStatus, result.submission);
+    return result;
+  } catch (err) {
+    const status = err instanceof ModelError
+      ? err.exitStatus
+      : err instanceof Error
+      ? err.name
+      : "InternalError";
+    trajectory.info.error = err instanceof Interrupted
+      ? err.message
+      : err instanceof Error
+      ? (err.stack ?? err.message)
+      : String(err);
+    trajectory.finish(status);
+    return { exitStatus: status, submission: "" };
+  } finally {
+    await trajectory.save();
+  }
+}
+
+/**
+ * The gate on the final patch (either strategy), recorded as `info.gate`;
+ * under `gate.mode: refuse` a patch that weakens tests is withdrawn (exit
+ * status `GateRefused`).
+ */
+async function gateSubmission<R extends { exitStatus: string; submission: string }>(
+  env: Environment,
+  config: Config,
+  trajectory: Trajectory,
+  result: R,
+): Promise<R> {
+  const policy = { mode: config.gate.mode, allow: config.gate.allow };
+  try {
+    const record = await gateFinalPatch(env, result.submission, policy);
+    trajectory.info.gate = record;
+    if (record.refused && policy.mode === "refuse") {
+      trajectory.finish("GateRefused", "");
+      result = { ...result, exitStatus: "GateRefused", submission: "" };
+    }
+  } catch (err) {
+    trajectory.info.gate = {
+      skipped: `the gate could not run: ${(err as Error).message}`,
+      policy,
+      refused: false,
+    };
+  }
+  await trajectory.save();
+  return result;
 }
 
 function firstLineOf(text: string): string {

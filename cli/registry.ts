@@ -43,6 +43,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./rollback.ts")).default,
   },
   {
+    name: "lift",
+    summary: "Turn a unified diff or SEARCH/REPLACE blocks into a verified structural plan; write nothing",
+    load: async () => (await import("./lift.ts")).default,
+  },
+  {
     name: "schema",
     summary: "Print the JSON Schema of edit plans",
     load: async () => (await import("./schema.ts")).default,
@@ -56,6 +61,31 @@ export const COMMANDS: CommandEntry[] = [
     name: "inspect",
     summary: "Write one self-contained HTML page for a trajectory, a run or a batch",
     load: async () => (await import("./inspect.ts")).default,
+  },
+  {
+    name: "batch",
+    summary: "Run the agent on a batch of SWE-bench instances (workers, resume, cost cap)",
+    load: async () => (await import("./batch.ts")).default,
+  },
+  {
+    name: "merge-preds",
+    summary: "Merge the predictions of several batch outputs (shards) into one",
+    load: async () => (await import("./merge_preds.ts")).default,
+  },
+  {
+    name: "slurm",
+    summary: "Write (and with --submit, sbatch) a Slurm job array running a batch as shards",
+    load: async () => (await import("./slurm.ts")).default,
+  },
+  {
+    name: "k8s",
+    summary: "Print a Kubernetes Indexed Job manifest running a batch as shards",
+    load: async () => (await import("./k8s.ts")).default,
+  },
+  {
+    name: "gate",
+    summary: "Check a patch for test weakening (skips, removed or loosened assertions, test config)",
+    load: async () => (await import("./gate.ts")).default,
   },
   {
     name: "catalog",

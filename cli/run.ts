@@ -18,7 +18,8 @@ const command: Command = {
   name: "run",
   summary: "Run the GraphPlan agent on a task and print the patch it submits",
   usage: "(--repo DIR --task TEXT | --task-file FILE | --instance ID --dataset FILE)\n" +
-    "       [--env local|docker|podman] [--image IMAGE] [--model NAME] [-c FILE|key=value]... [-o OUT]",
+    "       [--strategy graphplan|rfsn] [--env local|docker|podman] [--image IMAGE] [--model NAME]\n" +
+    "       [-c FILE|key=value]... [-o OUT]",
   help: `
 Runs EXPLORE → GRAPH → PLAN → VERIFY → EXECUTE → SUBMIT (falling back to a
 plain step loop where a phase cannot go on), then prints the submitted patch
@@ -36,6 +37,8 @@ Options:
   --env TYPE           local (default), docker or podman (= -c environment.type=TYPE)
   --image IMAGE        container image (= -c environment.image=IMAGE)
   --model NAME         provider/model, e.g. openai/gpt-5-mini (= -c model.name=NAME)
+  --strategy NAME      graphplan (default) or rfsn: the proposal planner (config/rfsn.yaml:
+                       reproduce, localize, patch, verify, expand; every proposal gated)
   -c, --config SPEC    a YAML file or a key.path=value override; repeatable, applied in order
   -o, --output OUT     output directory (default: graphplan-runs): OUT/ID/ID.traj.json, OUT/preds.json
 
@@ -48,8 +51,11 @@ Ctrl-C (SIGINT) or SIGTERM stops the run after the current step: a plan being ap
 finishes or rolls back, the trajectory ends "Interrupted", preds.json is written. A second
 signal quits at once.
 
-Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage error,
-130/143 stopped by SIGINT/SIGTERM.`,
+Every final patch passes the gate's no-test-weakening check (info.gate in the
+trajectory; gate.mode refuse withdraws a patch that weakens tests: GateRefused).
+
+Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateRefused),
+2 usage error, 130/143 stopped by SIGINT/SIGTERM.`,
   options: {
     task: { type: "string" },
     "task-file": { type: "string" },
@@ -59,6 +65,7 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage err
     env: { type: "string" },
     image: { type: "string" },
     model: { type: "string" },
+    strategy: { type: "string" },
     config: { type: "string", short: "c", multiple: true },
     output: { type: "string", short: "o" },
   },
@@ -81,6 +88,11 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch), 2 usage err
     if (envType) specs.push(`environment.type=${envType}`);
     const image = stringOption(args, "image");
     if (image) specs.push(`environment.image=${JSON.stringify(image)}`);
+    const strategy = stringOption(args, "strategy");
+    if (strategy !== undefined && strategy !== "graphplan" && strategy !== "rfsn") {
+      throw new UsageError(`Unknown strategy "${strategy}": use graphplan or rfsn`);
+    }
+    if (strategy) specs.unshift(`agent.strategy=${strategy}`);
     const modelName = stringOption(args, "model");
     if (modelName) specs.push(`model.name=${JSON.stringify(modelName)}`);
 

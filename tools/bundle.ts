@@ -18,7 +18,10 @@
  * - the `require` that `deno bundle` gives CommonJS dependencies (the `yaml`
  *   package asks it for `node:process` and `node:buffer`) is created on
  *   first use instead of from a static `node:module` import, which would
- *   start Node's compatibility layer (~11 ms) at every start.
+ *   start Node's compatibility layer (~11 ms) at every start;
+ * - a static `import X from "node:Y"` of an ES module dependency (log-update
+ *   and its helpers import `node:process` and `node:os`) becomes a stand-in
+ *   that loads the built-in on first use, for the same reason.
  * The embedded `.wasm` files need no rewrite: they are imported as base64
  * text (see tools/pack_grammars.ts) and decoded by grammars/mod.ts.
  * The result is renamed into place, so a reader never sees half a bundle.
@@ -48,7 +51,7 @@ export async function buildBundle(out: string): Promise<string> {
       );
     }
     const text = await Deno.readTextFile(temp);
-    await Deno.writeTextFile(temp, lazyRequire(asciiOnly(text)));
+    await Deno.writeTextFile(temp, lazyNodeImports(lazyRequire(asciiOnly(text))));
     await Deno.rename(temp, out);
     return out;
   } finally {
@@ -87,6 +90,44 @@ var __require = (id) =>
  */
 export function lazyRequire(text: string): string {
   return text.replace(EAGER_REQUIRE, LAZY_REQUIRE);
+}
+
+/**
+ * The stand-in for a Node built-in: a callable proxy
+ * that asks `process.getBuiltinModule` for the module on first use and
+ * forwards every read, write, `in` and call to it.
+ */
+const LAZY_NODE = `var __lazy_node = (spec) => {
+  let real;
+  const load = () => (real ??= process.getBuiltinModule(spec));
+  return new Proxy(() => {}, {
+    get: (_, key) => Reflect.get(load(), key),
+    set: (_, key, value) => Reflect.set(load(), key, value),
+    has: (_, key) => Reflect.has(load(), key),
+    apply: (_, self, args) => Reflect.apply(load(), self, args),
+  });
+};
+`;
+
+/**
+ * `text` with each top-level default or namespace import of a Node built-in
+ * (`import X from "node:Y";`, `import * as X from "node:Y";`) replaced by a
+ * {@linkcode LAZY_NODE} stand-in, so the bundle starts without Node's
+ * compatibility layer and loads a built-in when code first touches it.
+ * Named imports are left as they are: a named export may be a primitive
+ * (`sep` of node:path), which no proxy can stand in for; the bundle tests
+ * fail on any static `node:` import that is left.
+ */
+export function lazyNodeImports(text: string): string {
+  let found = false;
+  const replaced = text.replace(
+    /^import (?:\* as )?([\w$]+) from "(node:[^"]+)";$/gm,
+    (_, local: string, spec: string) => {
+      found = true;
+      return `var ${local} = __lazy_node(${JSON.stringify(spec)});`;
+    },
+  );
+  return found ? LAZY_NODE + replaced : text;
 }
 
 if (import.meta.main) {

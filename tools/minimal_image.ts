@@ -108,12 +108,27 @@ export async function buildRootfs(
   );
 }
 
-/** Build the rootfs in a temp dir and import it as image `name` with `cli` (podman or docker). */
-export async function buildMinimalImage(name: string, options: { cli?: string } = {}): Promise<void> {
+/**
+ * Build the rootfs in a temp dir (plus what `extend` adds to it) and import
+ * it as image `name` with `cli` (podman or docker); `testbed` is a host
+ * directory copied to `/testbed` (where SWE-bench images keep the repository).
+ */
+export async function buildMinimalImage(
+  name: string,
+  options: { cli?: string; testbed?: string; extend?: (root: string) => Promise<void> } = {},
+): Promise<void> {
   const cli = options.cli ?? "podman";
   const root = await Deno.makeTempDir({ prefix: "graphplan_rootfs_" });
   try {
     await buildRootfs(root);
+    if (options.testbed) {
+      const copied = await output(["cp", "-a", options.testbed, join(root, "testbed")]);
+      if (copied.code !== 0) {
+        throw new Error(`Cannot copy "${options.testbed}" into the image: ${copied.text}`);
+      }
+    }
+    // More files for a test's needs (an interpreter, a test runner) before the image is made.
+    await options.extend?.(root);
     const result = await output(["bash", "-c", `tar -C '${root}' -c . | ${cli} import - '${name}'`]);
     if (result.code !== 0) throw new Error(`${cli} import failed: ${result.text.trim()}`);
   } finally {

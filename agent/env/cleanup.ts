@@ -15,6 +15,12 @@
  * the helper runs in) are left to the run's own shutdown. A second signal
  * is the impatient user: every cleanup, then exit.
  *
+ * A caller with a teardown of its own (a batch: stop starting, stop the
+ * running instances, then remove their containers) takes the signals over
+ * with {@linkcode takeOverInterrupts}: while it holds them, neither the
+ * graceful stop nor the default exit happens here, and the caller decides
+ * when to call {@linkcode runCleanups} and when to exit.
+ *
  * The listeners are installed while anything is registered, so a process
  * with nothing registered keeps the default signal behaviour.
  *
@@ -34,6 +40,7 @@ const stops = new Set<(signal: Deno.Signal) => void>();
 const SIGNALS = [["SIGINT", 130], ["SIGTERM", 143]] as const;
 const listeners = new Map<Deno.Signal, () => void>();
 let stopping = false;
+let takenOver = 0;
 
 /** Run `cleanup` if the process is interrupted; returns the function that unregisters it. */
 export function onInterrupt(cleanup: Cleanup, options: InterruptOptions = {}): () => void {
@@ -72,6 +79,7 @@ function installListeners(): void {
   if (listeners.size > 0) return;
   for (const [signal, code] of SIGNALS) {
     const listener = () => {
+      if (takenOver > 0) return;
       if (stops.size > 0 && !stopping) {
         stopping = true;
         const safe = [...cleanups].filter(([, options]) => !options.keepOnStop).map(([cleanup]) => cleanup);
@@ -101,4 +109,36 @@ function removeListeners(): void {
     }
   }
   listeners.clear();
+}
+
+/**
+ * Send SIGINT and SIGTERM to `handler` instead of the default teardown until
+ * the returned function is called. The handler decides when to call
+ * {@linkcode runCleanups} and when to exit.
+ */
+export function takeOverInterrupts(handler: (signal: "SIGINT" | "SIGTERM") => void): () => void {
+  takenOver += 1;
+  const own: [Deno.Signal, () => void][] = [];
+  for (const [signal] of SIGNALS) {
+    const listener = () => handler(signal);
+    try {
+      Deno.addSignalListener(signal, listener);
+      own.push([signal, listener]);
+    } catch {
+      // signals not supported here
+    }
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    takenOver -= 1;
+    for (const [signal, listener] of own) {
+      try {
+        Deno.removeSignalListener(signal, listener);
+      } catch {
+        // already removed
+      }
+    }
+  };
 }

@@ -185,7 +185,7 @@ export class ContainerEnvironment implements Environment {
     const sessions = [...this.#sessions];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.close()));
-    await this.#runner.run([this.#executable, "rm", "-f", this.container], { timeout: 120 }).catch(() => {});
+    await this.#runner.run(removeArgv(this.#executable, [this.container]), { timeout: 120 }).catch(() => {});
   }
 
   async #cp(from: string, to: string): Promise<void> {
@@ -200,6 +200,16 @@ export class ContainerEnvironment implements Environment {
     if (path.startsWith("/")) return path;
     return `${this.cwd.replace(/\/+$/, "")}/${path}`;
   }
+}
+
+/**
+ * The argv that removes containers at once. `podman rm -f` first sends
+ * SIGTERM and waits 10 s, which `sleep infinity` as PID 1 ignores, so podman
+ * gets `-t 0` (kill now); `docker rm -f` kills at once by itself.
+ */
+export function removeArgv(executable: string, names: string[]): string[] {
+  const podman = executable.split("/").at(-1) === "podman";
+  return [executable, "rm", "-f", ...(podman ? ["-t", "0"] : []), ...names];
 }
 
 function envFlags(env: Record<string, string>): string[] {

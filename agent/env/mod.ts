@@ -10,17 +10,17 @@ import { LocalEnvironment } from "./local.ts";
 import { type Environment, type EnvironmentConfig, EnvironmentError } from "./types.ts";
 
 export * from "./types.ts";
-export { ContainerEnvironment, HOST_RUNNER, type Runner } from "./container.ts";
+export { ContainerEnvironment, HOST_RUNNER, removeArgv, type Runner } from "./container.ts";
 export { LocalEnvironment } from "./local.ts";
 export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
 export { killGroup, runProcess } from "./process.ts";
 export { OutputCollector, truncateOutput } from "./output.ts";
-export { type InterruptOptions, onInterrupt, onStop, runCleanups } from "./cleanup.ts";
+export { type InterruptOptions, onInterrupt, onStop, runCleanups, takeOverInterrupts } from "./cleanup.ts";
 
 /** Builds an environment from its config. */
 export type EnvironmentFactory = (
   config: EnvironmentConfig,
-  options?: { runner?: Runner },
+  options?: { runner?: Runner; name?: string },
 ) => Promise<Environment>;
 
 /** Environments by `environment.type`. */
@@ -33,7 +33,7 @@ export const ENVIRONMENTS: Record<string, EnvironmentFactory> = {
 /** The environment `config.type` names. */
 export function createEnvironment(
   config: EnvironmentConfig,
-  options: { runner?: Runner } = {},
+  options: { runner?: Runner; name?: string } = {},
 ): Promise<Environment> {
   const factory = ENVIRONMENTS[config.type];
   if (!factory) {

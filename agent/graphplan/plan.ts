@@ -22,10 +22,12 @@
 
 import { join } from "../../engine/node_builtins.ts";
 import { formatIssue, type Issue } from "../../engine/issue.ts";
+import { detectTier } from "../../engine/plan/tiers.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
 import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
+import { findChangeInText, liftedSteps, type LiftInput, type LiftReport } from "./lift_input.ts";
 
 /** How many of the attempt's latest messages (answers and tool outputs) are searched for a plan. */
 const PLAN_LOOKBACK = 6;
@@ -88,7 +90,12 @@ export async function planAndExecute(
   loop.add(
     "user",
     loop.render("graph_view", { graph_view: view }) + "\n" +
-      loop.render("plan", { operator_catalog: options.operatorCatalog, plan_path, files }),
+      loop.render("plan", {
+        operator_catalog: options.operatorCatalog,
+        plan_path,
+        files,
+        accept_diff: loop.config.agent.plan_input !== "plan",
+      }),
     "plan",
   );
   const attempts = Math.max(1, max_plan_revisions);
@@ -99,9 +106,10 @@ export async function planAndExecute(
   let confirmAsked = false;
   let revised: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const plan = revised ?? await obtainPlan(loop, attempt);
+    // a plan revised when its warnings were shown (confirm_warnings) is taken as written
+    const obtained = revised !== undefined ? { plan: revised } : await obtainPlan(loop, attempt);
     revised = undefined;
-    if (plan === undefined) {
+    if (obtained === undefined) {
       const nudges = loop.config.agent.max_plan_nudges;
       return {
         ok: false,
@@ -109,7 +117,24 @@ export async function planAndExecute(
         reason: `no plan was written after ${nudges} reminder${nudges === 1 ? "" : "s"}`,
       };
     }
-    loop.trajectory.info.plan = { plan_files: files, plan_steps: planSteps(plan) };
+    let plan = obtained.plan;
+    if (obtained.change) {
+      const lifted = await liftChange(loop, helper, obtained.change, attempt);
+      if (!lifted) {
+        reason = `the diff could not be lifted into a plan ${attempt} time${attempt === 1 ? "" : "s"}`;
+        point = "plan";
+        continue;
+      }
+      plan = lifted;
+    } else {
+      const steps = planSteps(plan);
+      loop.trajectory.info.plan = {
+        plan_files: files,
+        plan_steps: steps,
+        source: "written",
+        tiers: steps.map((step) => detectTier(step)),
+      };
+    }
 
     const verify = await verifyPlan(helper, plan, strict);
     loop.trajectory.endPhase(
@@ -237,8 +262,74 @@ async function confirmWarnings(loop: StepLoop, plan: unknown, warnings: Issue[])
   return undefined;
 }
 
-/** Steps until a valid plan is in `plan_path` (or in the model's text); undefined after the nudges run out. */
-async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | undefined> {
+/**
+ * Lift a diff or SEARCH/REPLACE blocks with the helper: the lifted plan (the
+ * model is shown it, step by step with tiers, so it learns the structural
+ * form), or undefined after telling the model why it could not be lifted.
+ */
+async function liftChange(
+  loop: StepLoop,
+  helper: Helper,
+  change: LiftInput,
+  attempt: number,
+): Promise<unknown[] | undefined> {
+  const phase = loop.trajectory.startPhase("lift", {
+    attempt,
+    input: "diff" in change ? "diff" : "search_replace",
+  });
+  let report: LiftReport;
+  try {
+    report = await helper.call("lift", change) as LiftReport;
+  } catch (err) {
+    report = { success: false, plan: [], hunks: [], exact: false, errors: helperIssues(err), warnings: [] };
+  }
+  const tiers = report.hunks.flatMap((hunk) => hunk.tiers);
+  loop.trajectory.endPhase(phase, report.success ? "done" : "failed", {
+    exact: report.exact,
+    hunks: report.hunks,
+    errors: report.errors,
+    warnings: report.warnings,
+  });
+  const { plan_path, max_plan_revisions } = loop.config.agent;
+  if (!report.success) {
+    loop.add(
+      "user",
+      loop.render("lift_feedback", {
+        errors: issueLines(report.errors as Issue[]),
+        attempt: attempt + 1,
+        max_attempts: Math.max(1, max_plan_revisions),
+        plan_path,
+      }),
+      "plan",
+    );
+    return undefined;
+  }
+  loop.trajectory.info.plan = {
+    plan_files: [...new Set(report.hunks.map((hunk) => hunk.file))],
+    plan_steps: report.plan,
+    source: "lifted",
+    tiers,
+  };
+  loop.add(
+    "user",
+    loop.render("lifted", { steps: liftedSteps(report), plan: JSON.stringify(report.plan, null, 2) }),
+    "plan",
+  );
+  return report.plan;
+}
+
+/** A plan the model wrote, or a change to lift (`agent.plan_input` allowing). */
+interface Obtained {
+  plan?: unknown;
+  change?: LiftInput;
+}
+
+/**
+ * Steps until a valid plan (or, when `agent.plan_input` allows, a diff or
+ * SEARCH/REPLACE blocks) is in `plan_path` or in the model's text; undefined
+ * after the nudges run out.
+ */
+async function obtainPlan(loop: StepLoop, attempt: number): Promise<Obtained | undefined> {
   const { plan_path, max_plan_nudges } = loop.config.agent;
   const phase = loop.trajectory.startPhase("plan", { attempt });
   await loop.env.execute(`rm -f ${shellQuote(plan_path)}`);
@@ -247,9 +338,11 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | un
   for (let nudge = 0;; nudge++) {
     const result = await loop.step("plan");
     const text = await readEnvFile(loop.env, plan_path);
-    let plan = text === null ? undefined : parsePlanText(text);
+    const input = loop.config.agent.plan_input;
+    const accepts = (kind: "plan" | "diff") => input === "any" || input === kind;
+    let plan = text === null || !accepts("plan") ? undefined : parsePlanText(text);
     let source = "file";
-    if (plan === undefined) {
+    if (plan === undefined && accepts("plan")) {
       plan = findPlanInText(result.content);
       source = "message";
     }
@@ -260,7 +353,17 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<unknown | un
     }
     if (plan !== undefined) {
       loop.trajectory.endPhase(phase, "done", { source, nudges: nudge, plan });
-      return plan;
+      return { plan };
+    }
+    const change = accepts("diff")
+      ? (text === null ? undefined : findChangeInText(text)) ?? findChangeInText(result.content)
+      : undefined;
+    if (change) {
+      loop.trajectory.endPhase(phase, "done", {
+        source: "diff" in change ? "diff" : "search_replace",
+        nudges: nudge,
+      });
+      return { change };
     }
     if (nudge >= max_plan_nudges) {
       loop.trajectory.endPhase(phase, "failed", { nudges: nudge });

@@ -20,6 +20,7 @@
 
 import { parse } from "yaml";
 import { ModelError } from "./errors.ts";
+import type { Price } from "./cost.ts";
 import { finishCall, parseToolCalls, type RawToolCall } from "./tool.ts";
 import {
   emptyStats,
@@ -39,7 +40,7 @@ export interface ScriptedTurn {
   commands?: string[];
   /** Raw tool calls, passed through the same reader as a provider's. */
   tool_calls?: RawToolCall[];
-  /** Token counts to add to the stats (cost stays 0). */
+  /** Token counts to add to the stats (priced by `model.price` when it is set; free otherwise). */
   usage?: { input_tokens?: number; output_tokens?: number };
 }
 
@@ -50,10 +51,12 @@ export class ScriptedModel implements Model {
   /** The messages of every query, in order (copies). */
   readonly received: Message[][] = [];
   readonly #turns: ScriptedTurn[];
+  readonly #price: Price | null;
 
-  constructor(turns: ScriptedTurn[], options: { name?: string } = {}) {
+  constructor(turns: ScriptedTurn[], options: { name?: string; price?: Price | null } = {}) {
     this.name = options.name ?? "scripted/test";
     this.#turns = turns;
+    this.#price = options.price ?? null;
   }
 
   /** Turns not yet replayed. */
@@ -83,7 +86,7 @@ export class ScriptedModel implements Model {
     return Promise.resolve(finishCall(this.stats, {
       content,
       parsed,
-      price: null,
+      price: this.#price,
       inputTokens: turn.usage?.input_tokens ?? 0,
       outputTokens: turn.usage?.output_tokens ?? 0,
       raw: turn,
@@ -117,5 +120,8 @@ export async function scriptedFromConfig(config: ModelConfig): Promise<ScriptedM
   if (!config.script) {
     throw new ModelError(`Model "${config.name}" needs "model.script": a file of assistant turns`);
   }
-  return new ScriptedModel(await loadScript(config.script), { name: config.name });
+  return new ScriptedModel(await loadScript(config.script), {
+    name: config.name,
+    price: config.price ?? null,
+  });
 }

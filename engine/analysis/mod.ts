@@ -7,7 +7,9 @@
  * matching and the files importing a module (`modules.ts`, `importers.ts`),
  * the names an edit left without their binding (`lost_names.ts`), whether
  * a span sits in a string, a comment or code (`text_context.ts`), quoting
- * in messages (`quote.ts`).
+ * in messages (`quote.ts`), what a Python test suite is made of: test files
+ * and functions, assertions and how strict they are, skip/xfail markers
+ * (`python_tests.ts`).
  *
  * `engine/edit` and `engine/verify` both build on this layer; it imports
  * neither (`tests/engine/layering_test.ts` enforces it). New analyses
@@ -20,3 +22,4 @@
 export * from "./scope.ts";
 export * from "./rename_safety.ts";
 export * from "./kind_compatibility.ts";
+export * from "./python_tests.ts";

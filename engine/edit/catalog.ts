@@ -340,6 +340,7 @@ const SEED_ORDER = [
   "move_node",
   "swap_nodes",
   "reorder_children",
+  "set_blank_lines",
 ];
 
 /** The registries the catalog is built from (tests substitute their own). */

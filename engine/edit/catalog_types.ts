@@ -20,6 +20,7 @@ export type ParamKind =
   | "boolean"
   | "position"
   | "names"
+  | "count"
   | "parameters";
 
 /** One parameter of a catalog entry. */

@@ -282,6 +282,11 @@ export async function validateParam(
       throw caught;
     }
   }
+  if (kind === "count") {
+    return typeof value === "number" && Number.isInteger(value) && value >= 0
+      ? []
+      : [invalid(name, `Parameter "${name}" must be a whole number, 0 or more, got ${describe(value)}`)];
+  }
   if (kind === "names") {
     const list = typeof value === "string" ? value.split(",").map((part) => part.trim()) : value;
     if (!Array.isArray(list) || list.length === 0 || list.some((item) => typeof item !== "string")) {

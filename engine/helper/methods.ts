@@ -3,7 +3,7 @@
  * (an object) and the session and returns the `result`; it throws an
  * `IssueError` when the request cannot be carried out. A check that ran and
  * failed (a plan rolled back) is a result, not an error. To add a method
- * (`lift`), add an entry here and a section in docs/helper.md.
+ * (as `lift` was), add an entry here and a section in docs/helper.md.
  *
  * @module
  */
@@ -84,6 +84,19 @@ export const METHODS: Record<string, MethodFn> = {
       compilers: session.compilers,
       strict: strictParam(params),
     });
+  },
+
+  lift: async (params, session) => {
+    const given = ["diff", "search_replace"].filter((name) => params[name] !== undefined);
+    if (given.length !== 1 || typeof params[given[0]] !== "string") {
+      fail("params-invalid", 'Give exactly one of "diff" and "search_replace", as a string', {
+        path: ["params"],
+        hint:
+          '{"diff": "diff --git a/x.py b/x.py ..."} or {"search_replace": "x.py\n```\n<<<<<<< SEARCH ..."}',
+      });
+    }
+    const { lift } = await import("../lift/mod.ts");
+    return await lift(session.store, { [given[0]]: params[given[0]] as string });
   },
 
   rollback: async (params, session) => {

@@ -338,14 +338,28 @@ function mappedNodes(ctx: Context, mapping: KindMapping): Node[] {
   return mapping.where ? nodes.filter(mapping.where) : nodes;
 }
 
-/** Named nodes of these types in the file (the root included), in document order. */
+/**
+ * Named nodes of these types under the context's root (the root included),
+ * in document order. Trees are never changed in place (an edit re-parses
+ * into a new tree), so the lists are kept per tree: resolving many locators
+ * against one tree (verification, lift's candidates) walks it once per set
+ * of types instead of once per locator.
+ */
 function typeNodes(ctx: Context, types: readonly string[]): Node[] {
+  let cache = TYPE_NODES.get(ctx.root.tree);
+  if (!cache) TYPE_NODES.set(ctx.root.tree, cache = new Map());
+  const key = `${ctx.root.id}:${types.join(",")}`;
+  const cached = cache.get(key);
+  if (cached) return [...cached];
   const out: Node[] = [];
   for (const node of ctx.root.descendantsOfType(types as string[])) {
     if (node && node.isNamed) out.push(node);
   }
-  return out;
+  cache.set(key, out);
+  return [...out];
 }
+
+const TYPE_NODES = new WeakMap<object, Map<string, Node[]>>();
 
 /** Nodes of any of these normalized kinds (each once), in document order. */
 function symbolNodes(ctx: Context, kinds: readonly string[]): Node[] {

@@ -191,6 +191,15 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
     target: LOCATOR_SCHEMA,
     other: LOCATOR_SCHEMA,
   }),
+  spec("set_blank_lines", "surgery", "Set the number of blank lines above or below a node", {
+    target: LOCATOR_SCHEMA,
+    before: z.number().int().min(0).max(20).optional().meta({
+      description: "Blank lines wanted directly above the node (its first decorator)",
+    }),
+    after: z.number().int().min(0).max(20).optional().meta({
+      description: "Blank lines wanted directly below the node",
+    }),
+  }),
   spec("reorder_children", "surgery", "Reorder the named children of a node", {
     target: LOCATOR_SCHEMA,
     order: z.array(z.union([z.string().min(1), z.number().int().min(0)])).min(1).meta({
@@ -290,6 +299,7 @@ export const SURGERY_OPS: ReadonlySet<string> = new Set([
   "swap_nodes",
   "delete_node",
   "reorder_children",
+  "set_blank_lines",
 ]);
 
 /** The seed's ten legacy operator names (three of them are the composed built-ins). */
@@ -306,7 +316,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
   "replace_function_body",
 ];
 
-/** The 15 tier-2 templates of seed 001. */
+/** The tier-2 templates: the 15 of seed 001, then those added since (`add_import_name`, `change_signature`, `add_base_class`). */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
   "wrap_try_except",
@@ -323,6 +333,9 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "inline_variable",
   "change_return_value",
   "add_class_attribute",
+  "add_import_name",
+  "change_signature",
+  "add_base_class",
 ];
 
 /** What a tier-3 fragment does at its target. */

@@ -152,7 +152,12 @@ const TEMPLATE_VARS: Record<string, Record<string, unknown>> = {
   instance: { task: "Fix the bug", cwd: "/testbed" },
   explore: { max_explore_steps: 30, ready_marker: "READY_TO_PLAN:" },
   graph_view: { graph_view: "FILE: a.py" },
-  plan: { operator_catalog: "replace_node: ...", plan_path: "/tmp/edit_plan.json", files: ["a.py"] },
+  plan: {
+    operator_catalog: "replace_node: ...",
+    plan_path: "/tmp/edit_plan.json",
+    files: ["a.py"],
+    accept_diff: true,
+  },
   nudge: { plan_path: "/tmp/edit_plan.json", attempt: 2, max_attempts: 5, reason: "the file is missing" },
   verify_feedback: {
     errors: "- e",
@@ -162,6 +167,8 @@ const TEMPLATE_VARS: Record<string, Record<string, unknown>> = {
     plan_path: "/tmp/edit_plan.json",
   },
   confirm_warnings: { warnings: "- w", plan_path: "/tmp/edit_plan.json", confirm: "CONFIRM" },
+  lifted: { steps: "- step 0 (tier 2): modify_condition <- hunk 0 of a.py", plan: "[]" },
+  lift_feedback: { errors: "- e", attempt: 2, max_attempts: 3, plan_path: "/tmp/edit_plan.json" },
   execute_failure: { failed_step: 0, errors: "- e", attempt: 1, max_attempts: 3, plan_path: "/tmp/p.json" },
   submit: { files_changed: ["a.py"], warnings: "", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
   fallback: { reason: "verification failed 3 times", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },

@@ -18,6 +18,7 @@
 
 import { parseArgs } from "node:util";
 import { maybeRunWorker } from "../../engine/parse/pool.ts";
+import { batchSection } from "./batch.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
 import { fuzzSection } from "./fuzz.ts";
@@ -25,6 +26,7 @@ import { faultsSection } from "./faults.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
 import { mutationSection } from "./mutation_sweep.ts";
+import { liftSection } from "./lift.ts";
 import { poolSection } from "./pool.ts";
 import { startupSection } from "./startup.ts";
 import type { BenchRow } from "./stats.ts";
@@ -45,6 +47,8 @@ export const SECTIONS: BenchSection[] = [
   fuzzSection,
   faultsSection,
   mutationSection,
+  batchSection,
+  liftSection,
 ];
 
 /** The shape of results.json. */

@@ -33,7 +33,8 @@ export const PYTHON = (() => {
   }
 })();
 
-async function run(argv: string[], cwd: string, env?: Record<string, string>) {
+/** Run `argv` in `cwd` (with `env` added to this process's); its exit code and output. */
+export async function runCommand(argv: string[], cwd: string, env?: Record<string, string>) {
   const out = await new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd,
@@ -46,9 +47,21 @@ async function run(argv: string[], cwd: string, env?: Record<string, string>) {
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
+/** podman's environment: the shared containers.conf (runc, ulimits) when the machine has it and none is set. */
+export function podmanEnv(): Record<string, string> {
+  const conf = new URL("../../../shared/env/containers.conf", import.meta.url).pathname;
+  if (Deno.env.get("CONTAINERS_CONF")) return {};
+  try {
+    Deno.statSync(conf);
+    return { CONTAINERS_CONF: conf };
+  } catch {
+    return {};
+  }
+}
+
 /** `git` in `dir` with a fixed identity; asserts success. */
 export async function git(dir: string, ...args: string[]): Promise<string> {
-  const out = await run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], dir);
+  const out = await runCommand(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], dir);
   assert.equal(out.code, 0, out.stderr);
   return out.stdout;
 }
@@ -63,7 +76,7 @@ export async function sampleRepo(): Promise<{
 }> {
   const root = await Deno.makeTempDir({ prefix: "gp_e2e_" });
   const repo = join(root, "sample_project");
-  const copied = await run(["cp", "-a", SAMPLE, repo], root);
+  const copied = await runCommand(["cp", "-a", SAMPLE, repo], root);
   assert.equal(copied.code, 0, copied.stderr);
   await git(repo, "init", "-q");
   await git(repo, "add", "-A");
@@ -77,14 +90,24 @@ export async function sampleRepo(): Promise<{
   };
 }
 
+/** The `deno` arguments that run `graphplan ARGS` from the sources. */
+export function graphplanArgs(args: string[]): string[] {
+  return ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), ...args];
+}
+
 /** The `deno` arguments that run `graphplan run ARGS` from the sources. */
 export function graphplanRunArgs(args: string[]): string[] {
-  return ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), "run", ...args];
+  return graphplanArgs(["run", ...args]);
+}
+
+/** `graphplan ARGS` from the sources, as a subprocess. */
+export function graphplan(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  return runCommand([Deno.execPath(), ...graphplanArgs(args)], options.cwd ?? ROOT, options.env);
 }
 
 /** `graphplan run ARGS` from the sources, as a subprocess. */
 export function graphplanRun(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  return run([Deno.execPath(), ...graphplanRunArgs(args)], options.cwd ?? ROOT, options.env);
+  return graphplan(["run", ...args], options);
 }
 
 /** An OpenAI reply calling bash with `command`. */
@@ -129,7 +152,7 @@ export const SED_FIX = `sed -i 's/discount = order.customer.discount$/${FIX}/' a
 
 /** Run the sample project's unit tests in `repo`: true when they pass. */
 export async function unitTestsPass(repo: string): Promise<boolean> {
-  const out = await run(["python3", "-m", "unittest", "tests/test_service.py"], repo);
+  const out = await runCommand(["python3", "-m", "unittest", "tests/test_service.py"], repo);
   return out.code === 0;
 }
 

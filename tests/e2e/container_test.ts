@@ -16,6 +16,7 @@ import {
   FIX,
   fixPlan,
   graphplanRun,
+  podmanEnv,
   readJson,
   ROOT,
   sampleRepo,
@@ -24,9 +25,6 @@ import {
   writePlan,
 } from "./_support.ts";
 import { skipReason } from "../_support/skips.ts";
-
-/** `../shared/env/containers.conf` beside the worktree (relative, like every path to shared data). */
-const CONTAINERS_CONF = new URL("../../../shared/env/containers.conf", import.meta.url).pathname;
 
 function has(name: string): boolean {
   try {
@@ -42,20 +40,6 @@ const PODMAN_SKIP = skipReason(has("podman") ? "" : "podman is not installed");
 const DOCKER_SKIP = skipReason(PODMAN_SKIP || (has("docker") ? "" : "the docker CLI is not installed"));
 if (PODMAN_SKIP) console.log(`container_test: skipped: ${PODMAN_SKIP}`);
 else if (DOCKER_SKIP) console.log(`container_test: docker CLI test skipped: ${DOCKER_SKIP}`);
-
-/** podman's environment: the shared containers.conf (runc, ulimits) when the machine has it. */
-function podmanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (!Deno.env.get("CONTAINERS_CONF")) {
-    try {
-      Deno.statSync(CONTAINERS_CONF);
-      env.CONTAINERS_CONF = CONTAINERS_CONF;
-    } catch {
-      // podman's own defaults
-    }
-  }
-  return env;
-}
 
 async function sh(command: string, env: Record<string, string> = {}) {
   const out = await new Deno.Command("bash", {

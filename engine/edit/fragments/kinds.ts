@@ -25,6 +25,8 @@ export type PropertyShape =
   | { type: "module"; relative: boolean }
   /** Free text (a docstring). */
   | { type: "string" }
+  /** One line of free text (no line break). */
+  | { type: "line" }
   /** `true` or `false`. */
   | { type: "boolean" }
   /** An augmented assignment operator (`+=`; `+` is accepted too). */
@@ -306,6 +308,18 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
     },
   },
   pass_statement: { role: "statement", summary: "pass", properties: {} },
+  comment: {
+    role: "statement",
+    summary: "a comment on its own line: `#` then text",
+    properties: {
+      text: {
+        required: true,
+        shape: { type: "line" },
+        kind: "string",
+        description: 'what follows "#", as written (e.g. " Retry once.")',
+      },
+    },
+  },
   break_statement: { role: "statement", summary: "break", properties: {} },
   continue_statement: { role: "statement", summary: "continue", properties: {} },
 };

@@ -129,6 +129,8 @@ function emit(node: Fragment, indent: string, unit: string, out: string[]): void
       return line(`assert ${s("condition")}${has("message") ? `, ${s("message")}` : ""}`);
     case "pass_statement":
       return line("pass");
+    case "comment":
+      return line(`#${s("text")}`);
     case "break_statement":
       return line("break");
     case "continue_statement":

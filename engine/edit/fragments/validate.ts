@@ -94,7 +94,10 @@ export async function checkFragment(
   await withTree(language, host + source + "\n", (tree) => {
     const problems = syntaxProblems(tree, 1);
     const hostLines = host.split("\n").length - 1;
-    const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
+    // A comment fragment is one comment; any other fragment is one statement (comments inside it aside).
+    const statements = tree.rootNode.namedChildren.filter((child) =>
+      child && (frag.kind === "comment" || child.type !== "comment")
+    );
     if (problems.length > 0) {
       const line = Math.max(1, problems[0].line - hostLines);
       issues.push(
@@ -282,6 +285,17 @@ function checkValue(
     }
     case "string":
       if (typeof value !== "string") return wrongType("a string");
+      return;
+    case "line":
+      if (typeof value !== "string") return wrongType("a string");
+      if (/[\r\n]/.test(value)) {
+        issues.push(
+          error("param-invalid", `Property "${name}" of "${kind}" must be one line, it has a line break`, {
+            path,
+            hint: "one fragment per comment line",
+          }),
+        );
+      }
       return;
     case "boolean":
       if (typeof value !== "boolean") return wrongType("true or false");

@@ -9,6 +9,7 @@
  * | `swap_nodes` | `other` | `swap.ts` |
  * | `delete_node` | — (the primitive; `locator` accepted too) | `../primitives.ts` |
  * | `reorder_children` | `order` | `reorder.ts` |
+ * | `set_blank_lines` | `before?`, `after?` | `blank_lines.ts` |
  *
  * What travels with a node (decorators, `export`, attached comments) and
  * where code can be put is in `units.ts`. `SURGERY_OPS` is the registry:
@@ -22,6 +23,7 @@ import { OPERATORS } from "../../plan/operators.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import type { OperatorFn } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
+import { setBlankLines } from "./blank_lines.ts";
 import { copyNode, moveNode } from "./move.ts";
 import { renameIdentifier } from "./rename.ts";
 import { reorderChildren } from "./reorder.ts";
@@ -242,5 +244,30 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     languages: ALL,
     run: reorderChildren,
     paramsSchema: planParams("reorder_children"),
+  },
+  set_blank_lines: {
+    name: "set_blank_lines",
+    group: "surgery",
+    summary: "Set how many blank lines separate a statement or definition from the code above or below it.",
+    params: [
+      {
+        ...target,
+        description: "The statement or definition (a decorated one is spaced from its decorators).",
+      },
+      {
+        name: "before",
+        kind: "count",
+        required: false,
+        description: "Blank lines wanted directly above it.",
+      },
+      { name: "after", kind: "count", required: false, description: "Blank lines wanted directly below it." },
+    ],
+    example: {
+      op: "set_blank_lines",
+      params: { target: { file: EXAMPLE_FILE, kind: "class", name: "HTTPDigestAuth" }, before: 1 },
+    },
+    languages: ALL,
+    run: setBlankLines,
+    paramsSchema: planParams("set_blank_lines"),
   },
 };

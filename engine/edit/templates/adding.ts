@@ -21,15 +21,15 @@ import {
   refuse,
   str,
   type TemplateRun,
+  unwrapDefinition,
 } from "./common.ts";
+import { addBaseClass } from "./base_class.ts";
+import { addImportName } from "./import_name.ts";
+import { changeSignature } from "./signature.ts";
 import { normalizeCode, renderParts, statementsOf } from "./lang/table.ts";
 
-/** The definition a decorated definition wraps, else the node. */
-export function unwrapDefinition(node: Node): Node {
-  if (node.type === "decorated_definition") return node.childForFieldName("definition") ?? node;
-  if (node.type === "export_statement") return node.childForFieldName("declaration") ?? node;
-  return node;
-}
+/** Re-exported for the templates that import it from here. */
+export { unwrapDefinition };
 
 /** The outermost wrapper (decorators, export) of a definition. */
 export function outerDefinition(node: Node): Node {
@@ -560,6 +560,9 @@ export const ADDING_IMPLS: Record<string, (run: TemplateRun) => Promise<Record<s
   guard_clause: guardClause,
   add_parameter: addParameter,
   add_import_and_use: addImportAndUse,
+  add_import_name: addImportName,
+  add_base_class: addBaseClass,
+  change_signature: changeSignature,
   add_method: addMethod,
   add_class_attribute: addClassAttribute,
   add_decorator: addDecorator,

@@ -183,6 +183,13 @@ export function exactLocator(doc: Document, node: Node): Record<string, unknown>
   return { type: "sexp", file: doc.file.path, query: `(${node.type}) @node`, capture: "node", index };
 }
 
+/** The definition a decorated definition wraps, else the node. */
+export function unwrapDefinition(node: Node): Node {
+  if (node.type === "decorated_definition") return node.childForFieldName("definition") ?? node;
+  if (node.type === "export_statement") return node.childForFieldName("declaration") ?? node;
+  return node;
+}
+
 /** The node's ancestors, nearest first. */
 export function ancestors(node: Node): Node[] {
   const out: Node[] = [];
@@ -227,6 +234,13 @@ export async function fitExpression(
   slot: Node,
   expression: string,
 ): Promise<{ text: string; parenthesized: boolean }> {
+  // A lone multi-line string literal: every line is part of its value, so it is written as given.
+  const literal = expression.replace(/\r\n?/g, "\n").trim();
+  if (
+    /^[rRbBuUfF]{0,2}("""|''')/.test(literal) && literal.includes("\n") && await isLoneString(run, literal)
+  ) {
+    return { text: literal, parenthesized: false };
+  }
   const trimmed = dedent(expression).trim();
   if (run.table.isNameSlot(slot) && !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(trimmed)) {
     refuse(
@@ -273,6 +287,15 @@ async function fitForTarget(run: TemplateRun, slot: Node, expression: string): P
       hint: "assign the value to a variable before the f-string and use that name in the braces",
     },
   );
+}
+
+/** Whether `text` parses as exactly one string literal (not a concatenation or an expression using one). */
+async function isLoneString(run: TemplateRun, text: string): Promise<boolean> {
+  return await withTree(run.language, `${text}\n`, (tree) => {
+    const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
+    const inner = statements.length === 1 ? statements[0]?.namedChildren : undefined;
+    return !tree.rootNode.hasError && inner?.length === 1 && inner[0]?.type === "string";
+  });
 }
 
 /** Issues as an error to throw, when there are errors; warnings go to the step. */

@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 15 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 18 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -185,6 +185,61 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY_JS,
     apply: IMPLS.add_import_and_use,
+  }),
+  defineTemplate({
+    name: "add_import_name",
+    group: "adding",
+    summary:
+      "Add a name to an existing `from ... import` statement, after its last name (parentheses and line breaks kept)",
+    params: [
+      targetParam("the from-import statement"),
+      p("name", "identifier", true, "the name to import"),
+      p("alias", "identifier", false, "import it `as` this name"),
+    ],
+    example: {
+      template: "add_import_name",
+      params: { target: { file: FILE, kind: "import", name: "app.adapters" }, name: "BaseAdapter" },
+    },
+    languages: PY,
+    apply: IMPLS.add_import_name,
+  }),
+  defineTemplate({
+    name: "add_base_class",
+    group: "adding",
+    summary:
+      "Add a base class to a class's bases (last, or first with `first: true`; keyword arguments stay last)",
+    params: [
+      targetParam("the class"),
+      p("base", "expression", true, "the base class"),
+      p("first", "boolean", false, "put it before the other bases"),
+    ],
+    example: {
+      template: "add_base_class",
+      params: { target: session, base: "contextlib.AbstractContextManager" },
+    },
+    languages: PY,
+    apply: IMPLS.add_base_class,
+  }),
+  defineTemplate({
+    name: "change_signature",
+    group: "modifying",
+    summary:
+      "Replace a function's parameter list (the text between its parentheses, as written) and optionally its return type",
+    params: [
+      targetParam("the function"),
+      p("parameters", "parameters", true, "the new text between the parentheses (line breaks kept)"),
+      p("return_type", "type_annotation", false, "the new return annotation (without `->`)"),
+    ],
+    example: {
+      template: "change_signature",
+      params: {
+        target: fn("retry_delay"),
+        parameters: "attempt, *, base=0.5, cap=30.0",
+        return_type: "float",
+      },
+    },
+    languages: PY,
+    apply: IMPLS.change_signature,
   }),
   defineTemplate({
     name: "add_method",

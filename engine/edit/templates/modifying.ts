@@ -95,7 +95,9 @@ async function replaceFunctionBody(run: TemplateRun) {
     refuse(run, `Target of "replace_function_body" must be a function with a block body, got a "${fn.type}"`);
   }
   const keep = run.params.keep_docstring !== false;
-  const body = dedent(str(run.params, "body")!).trim();
+  // Not dedented here: reindent() measures the common indentation on code lines only, so the lines
+  // inside a multi-line string keep their leading whitespace (part of the string's value).
+  const body = str(run.params, "body")!.replace(/\r\n?/g, "\n").replace(/^([ \t]*\n)+/, "").trimEnd();
   const range = table.bodyRange(fn, keep);
   const { block, end, inline } = range;
   let start = range.start;

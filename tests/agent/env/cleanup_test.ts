@@ -95,3 +95,52 @@ Deno.test("cleanup: unregistered cleanups do not run; runCleanups runs each once
   assert.deepEqual(ran, ["keep"]);
   keep();
 });
+
+Deno.test("cleanup: a batch's takeover holds Ctrl-C; a run's graceful stop applies again once it is released", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_cleanup_" });
+  try {
+    const log = join(dir, "log");
+    // A batch takes the signals over while a run inside it has a graceful
+    // stop registered: the first Ctrl-C goes to the batch alone, which runs
+    // the cleanups itself and exits with its own code.
+    const taken = await interrupt(
+      dir,
+      `import { onInterrupt, onStop, runCleanups, takeOverInterrupts } from ${JSON.stringify(CLEANUP_URL)};
+const note = (line) => Deno.writeTextFileSync(${JSON.stringify(log)}, line + "\\n", { append: true });
+onInterrupt(() => Promise.resolve(note("container removed")), { keepOnStop: true });
+onStop((signal) => note("run stopped " + signal));
+takeOverInterrupts((signal) => {
+  note("batch " + signal);
+  runCleanups().then(() => Deno.exit(7));
+});
+setInterval(() => {}, 1000);
+console.log("ready");
+`,
+    );
+    assert.equal(taken, 7);
+    assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), [
+      "batch SIGINT",
+      "container removed",
+    ]);
+
+    // Released, the same Ctrl-C is a single run's again: the stop handler is
+    // called, the kept cleanup is left to the run, and the process goes on
+    // to end on its own.
+    await Deno.remove(log);
+    const released = await interrupt(
+      dir,
+      `import { onInterrupt, onStop, takeOverInterrupts } from ${JSON.stringify(CLEANUP_URL)};
+const note = (line) => Deno.writeTextFileSync(${JSON.stringify(log)}, line + "\\n", { append: true });
+onInterrupt(() => Promise.resolve(note("container removed")), { keepOnStop: true });
+const timer = setInterval(() => {}, 1000);
+onStop((signal) => { note("run stopped " + signal); clearInterval(timer); Deno.exit(0); });
+takeOverInterrupts(() => note("batch"))();
+console.log("ready");
+`,
+    );
+    assert.equal(released, 0);
+    assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), ["run stopped SIGINT"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -154,7 +154,8 @@ Deno.test("podman: same commands with the podman CLI; executable can be overridd
   assert.equal(fake.calls[0].argv[0], "podman");
   assert.match(fake.calls[0].argv[5], /^graphplan-[0-9a-f]{8}$/);
   await env.close();
-  assert.deepEqual(fake.calls.at(-1)!.argv.slice(0, 3), ["podman", "rm", "-f"]);
+  // podman's rm -f waits 10 s for SIGTERM first; -t 0 kills at once.
+  assert.deepEqual(fake.calls.at(-1)!.argv.slice(0, 5), ["podman", "rm", "-f", "-t", "0"]);
 
   const custom = fakeRunner();
   const other = await createEnvironment({ ...CONFIG, type: "docker", executable: "/usr/bin/nerdctl" }, {

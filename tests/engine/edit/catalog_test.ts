@@ -52,6 +52,7 @@ def load_config(path):
 `;
 
 const PARAM_KINDS: readonly ParamKind[] = [
+  "count",
   "identifier",
   "expression",
   "statements",

@@ -282,7 +282,19 @@ export const PYTHON: LanguageTable = {
     if (keepDocstring && isDocstring(statements[0])) {
       return { block, start: statements[0].endIndex, end: block.endIndex, inline: false };
     }
-    return { block, start: block.startIndex, end: block.endIndex, inline };
+    // Comments between the colon and the first statement are the body's (tree-sitter puts them before the block).
+    const leading = inline
+      ? undefined
+      : fn.children.find((child) =>
+        child?.type === "comment" && child.startIndex < block.startIndex &&
+        child.startPosition.row > (fn.childForFieldName("parameters")?.endPosition.row ?? Infinity) &&
+        fn.tree.rootNode.text.slice(
+            fn.tree.rootNode.text.lastIndexOf("\n", child.startIndex - 1) + 1,
+            child.startIndex,
+          )
+            .trim() === ""
+      );
+    return { block, start: leading?.startIndex ?? block.startIndex, end: block.endIndex, inline };
   },
 
   classAttribute: (name, value, annotation) =>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { FRAGMENT_ACTIONS, runFragment } from "../../../../engine/edit/fragments/mod.ts";
 import { IssueError } from "../../../../engine/issue.ts";
-import { assertPythonParses } from "../../../_support/python.ts";
+import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../../_support/python.ts";
 import { changedLines, contextWith, CORPUS_SKIP, corpusFile, textOf } from "../_edit_support.ts";
 
 const INSTANCE = "pallets__flask-4992";
@@ -387,4 +387,37 @@ Deno.test("refusals: invalid fragment, unknown action, non-statement target, wro
     "append_to_body",
     "prepend_to_body",
   ]);
+});
+
+Deno.test({
+  name:
+    "comment: a comment line goes above a method at its indentation; CPython's ast does not change (corpus)",
+  ignore: CORPUS_SKIP !== undefined || PYTHON_SKIP !== undefined,
+  async fn() {
+    const { ctx, before } = await flask();
+    await runFragment({
+      fragment: { kind: "comment", properties: { text: " Keys are upper case only." } },
+      action: "insert_before",
+      target: method("from_mapping", "Config"),
+    }, ctx);
+    const after = await textOf(ctx, PATH);
+    assert.match(after, /\n {4}# Keys are upper case only\.\n(\s*\n)* {4}def from_mapping\(/);
+    const dumps = await runPythonJson<string[]>(
+      "import ast, json, sys\nprint(json.dumps([ast.dump(ast.parse(s)) for s in json.load(sys.stdin)]))",
+      [before, after],
+    );
+    assert.equal(dumps[0], dumps[1]);
+  },
+});
+
+Deno.test("comment: text with a line break is refused, nothing changes", async () => {
+  const source = "def f():\n    return 1\n";
+  const { ctx } = await contextWith({ "m.py": source });
+  const codes = await codesOf(runFragment({
+    fragment: { kind: "comment", properties: { text: " one\nx = 2" } },
+    action: "insert_before",
+    target: { file: "m.py", kind: "function", name: "f" },
+  }, ctx));
+  assert.deepEqual(codes, ["param-invalid"]);
+  assert.equal(await textOf(ctx, "m.py"), source);
 });

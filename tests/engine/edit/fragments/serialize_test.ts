@@ -129,6 +129,7 @@ const SAMPLES: Record<string, Fragment> = {
     properties: { condition: "n >= 0", message: "f'bad n: {n}'" },
   },
   pass_statement: { kind: "pass_statement" },
+  comment: { kind: "comment", properties: { text: " Retry once." } },
   break_statement: { kind: "break_statement" },
   continue_statement: { kind: "continue_statement" },
 };

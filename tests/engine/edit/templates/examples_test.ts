@@ -24,6 +24,9 @@ const NAMES = [
   "replace_expression",
   "extract_variable",
   "add_import_and_use",
+  "add_import_name",
+  "change_signature",
+  "add_base_class",
   "add_method",
   "modify_condition",
   "add_conditional_branch",
@@ -35,7 +38,7 @@ const NAMES = [
   "add_class_attribute",
 ];
 
-Deno.test("registry: exactly the 15 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 18 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);

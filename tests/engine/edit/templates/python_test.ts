@@ -607,3 +607,25 @@ Deno.test("replace_expression: a name slot (attribute, keyword) takes only a nam
   });
   assert.equal(keyword[0].code, "template-precondition");
 });
+
+Deno.test("replace_function_body: comments above the first statement are part of the body; a comment on the def line stays", async () => {
+  await exact(
+    "replace_function_body",
+    "def key(path):  # noqa\n    # Use realpath\n    # to resolve links.\n    path = real(path)\n    return path\n",
+    { target: fn("key"), body: "# Resolve the path.\nreturn resolve(path)" },
+    "def key(path):  # noqa\n    # Resolve the path.\n    return resolve(path)\n",
+  );
+});
+
+Deno.test("replace_expression: a multi-line string literal is written as given (its lines are its value)", async () => {
+  const source = 'def f():\n    """Doc.\n\n    >>> x\n      a: True\n    """\n    return 1\n';
+  await exact(
+    "replace_expression",
+    source,
+    {
+      target: { file: F, kind: "string", parent: fn("f") },
+      expression: '"""Doc.\n\n    >>> x\n      a: True\n      c: False\n    """',
+    },
+    'def f():\n    """Doc.\n\n    >>> x\n      a: True\n      c: False\n    """\n    return 1\n',
+  );
+});

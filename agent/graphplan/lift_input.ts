@@ -1,0 +1,64 @@
+/**
+ * A change written as a unified diff or as SEARCH/REPLACE blocks, found in
+ * the plan file or the model's answer, for the PLAN phase to lift into a
+ * structural plan (`agent.plan_input: diff` or `any`).
+ *
+ * @module
+ */
+
+/** What the helper's `lift` method takes. */
+export type LiftInput = { diff: string } | { search_replace: string };
+
+/** The helper's `lift` result, as far as the agent reads it. */
+export interface LiftReport {
+  success: boolean;
+  plan: unknown[];
+  hunks: {
+    file: string;
+    index: number;
+    steps: number[];
+    lifted: boolean;
+    tiers: number[];
+    kinds?: string[];
+  }[];
+  exact: boolean;
+  errors: { code: string; message: string }[];
+  warnings: { code: string; message: string }[];
+}
+
+const FENCED_DIFF = /```(?:diff|patch)[^\n]*\n([\s\S]*?)```/g;
+
+/** The diff or SEARCH/REPLACE blocks in `text`, or undefined when it holds neither. */
+export function findChangeInText(text: string): LiftInput | undefined {
+  if (/^<{5,9} ?SEARCH\s*$/m.test(text) && /^>{5,9} ?REPLACE\s*$/m.test(text)) {
+    return { search_replace: text };
+  }
+  const fenced = [...text.matchAll(FENCED_DIFF)].map((match) => match[1]).filter(isDiff);
+  if (fenced.length > 0) return { diff: fenced.join("\n") };
+  if (isDiff(text)) {
+    // From the first file header on: prose before it is not part of the diff.
+    const start = text.search(/^(diff --git |--- )/m);
+    return { diff: text.slice(Math.max(0, start)) };
+  }
+  return undefined;
+}
+
+function isDiff(text: string): boolean {
+  return /^--- .*\n\+\+\+ .*\n@@ -\d/m.test(text);
+}
+
+/** One line per step of a lifted plan: `step 0 (tier 2): modify_condition <- hunk 0 of a.py`. */
+export function liftedSteps(report: LiftReport): string {
+  const lines: string[] = [];
+  for (const hunk of report.hunks) {
+    hunk.steps.forEach((step, k) => {
+      const kind = hunk.kinds?.[k] ?? "step";
+      lines.push(`- step ${step} (tier ${hunk.tiers[k]}): ${kind} <- hunk ${hunk.index} of ${hunk.file}`);
+    });
+  }
+  return lines.sort((a, b) => stepOf(a) - stepOf(b)).join("\n");
+}
+
+function stepOf(line: string): number {
+  return Number(/step (\d+)/.exec(line)?.[1] ?? 0);
+}

@@ -1,0 +1,315 @@
+/**
+ * The proposal planner as a run strategy (`graphplan run --strategy rfsn`):
+ * the seed's main loop. The meta-planner says what comes next; every
+ * proposal passes the gate; the controller carries out what the gate
+ * accepts; feedback and refusals go back to the meta-planner.
+ *
+ * In PATCH every candidate model (`rfsn.candidate_models`, or the run's
+ * model) is asked once with the `rfsn.templates.patch` prompt and answers
+ * with one JSON proposal; a plan's diff comes from the helper's dry run.
+ * All candidates are scored and gated; the best-scored admissible one is
+ * executed. Only when none is admissible does the best one's refusal
+ * go back to the meta-planner. The trajectory's `info.rfsn` records every
+ * step, every candidate with its score breakdown and gate verdict, the phase
+ * transitions and the state.
+ *
+ * Ends `Submitted` (targeted, then expanded tests pass), `Stuck` (an
+ * `explain_stuck` proposal says why) or `BudgetExhausted` (the iteration
+ * budget).
+ *
+ * @module
+ */
+
+import type { Config } from "../config.ts";
+import type { Environment } from "../env/mod.ts";
+import type { Helper } from "../graphplan/helper.ts";
+import { Interrupted } from "../graphplan/loop.ts";
+import type { Model } from "../model/types.ts";
+import { renderTemplate } from "../template.ts";
+import type { Trajectory } from "../trajectory/mod.ts";
+import type { RfsnConfig } from "./config.ts";
+import { Controller } from "./controller.ts";
+import { diffFacts } from "./diff_facts.ts";
+import { type GateVerdict, validateProposal } from "./gate/mod.ts";
+import { MetaPlanner } from "./meta_planner.ts";
+import { parseProposal, type Proposal } from "./proposal.ts";
+import { type Candidate, ScoringEngine } from "./scoring.ts";
+import { StateTracker } from "./state.ts";
+
+/** What the strategy needs. */
+export interface RfsnAgentOptions {
+  /** The candidate models, in order. */
+  models: Model[];
+  env: Environment;
+  config: Config;
+  trajectory: Trajectory;
+  helper: () => Helper | Promise<Helper>;
+  /**
+   * Aborted when the run must stop (SIGINT, SIGTERM): the strategy throws
+   * {@linkcode Interrupted} before its next step or after the model call in
+   * flight, never in the middle of an edit the controller is applying.
+   */
+  stop?: AbortSignal;
+}
+
+/** How a run ended. */
+export interface RfsnResult {
+  exitStatus: "Submitted" | "Stuck" | "BudgetExhausted";
+  submission: string;
+}
+
+interface CandidateRecord {
+  model: string;
+  proposal: Proposal | null;
+  score: unknown;
+  verdict: { accepted: boolean; rejection_type: string | null; reason: string; issues: unknown[] } | null;
+  problems: string[];
+}
+
+function verdictRecord(verdict: GateVerdict): CandidateRecord["verdict"] {
+  return {
+    accepted: verdict.accepted,
+    rejection_type: verdict.rejection_type,
+    reason: verdict.reason,
+    issues: verdict.issues,
+  };
+}
+
+/** Read the JSON object a model answered with (bare, or in a fenced block). */
+export function readCandidateJson(content: string): Record<string, unknown> | null {
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(content);
+  const text = fenced ? fenced[1] : content.slice(content.indexOf("{"), content.lastIndexOf("}") + 1);
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The proposal a candidate's JSON describes (the gate judges it; it may be invalid). */
+export function candidateProposal(json: Record<string, unknown>, failingTests: string[]): unknown {
+  return {
+    proposal_id: crypto.randomUUID(),
+    intent: "repair",
+    hypothesis: json.hypothesis,
+    action_type: "edit_file",
+    target: json.target,
+    change_summary: json.change_summary,
+    expected_effect: { tests: failingTests, behavior: json.change_summary },
+    risk_level: json.risk_level ?? "low",
+    rollback_plan:
+      "Roll the transaction back: the helper's journal restores every touched file byte for byte",
+    action: { type: "edit_file", plan: json.plan ?? null, diff: json.diff ?? null },
+  };
+}
+
+/** The strategy. */
+export class RfsnAgent {
+  readonly #options: RfsnAgentOptions;
+  readonly #rfsn: RfsnConfig;
+
+  constructor(options: RfsnAgentOptions) {
+    if (!options.config.rfsn) throw new Error("The rfsn strategy needs the rfsn section (config/rfsn.yaml)");
+    this.#options = options;
+    this.#rfsn = options.config.rfsn;
+  }
+
+  #checkStop(): void {
+    const stop = this.#options.stop;
+    if (stop?.aborted) throw new Interrupted(`interrupted by ${String(stop.reason ?? "a signal")}`);
+  }
+
+  /** Run on `task` until success, STUCK or the budget. */
+  async run(task: string): Promise<RfsnResult> {
+    const { env, trajectory, config } = this.#options;
+    const rfsn = this.#rfsn;
+    const state = new StateTracker({
+      risk_budget: rfsn.risk_budget,
+      iteration_budget: rfsn.iteration_budget,
+      stuck_threshold: rfsn.stuck_threshold,
+    });
+    const meta = new MetaPlanner(state, {
+      bounds: rfsn.bounds,
+      max_phase_attempts: rfsn.max_phase_attempts,
+      tests: rfsn.tests,
+    });
+    const controller = new Controller(env, {
+      testCommand: rfsn.test_command,
+      readLimit: rfsn.read_limit,
+      helper: async () => await this.#options.helper(),
+    });
+    const steps: Record<string, unknown>[] = [];
+    const record = { steps, transitions: meta.transitions, state };
+    trajectory.info.rfsn = record;
+    const readFile = async (path: string) => {
+      const shown = await env.execute(`cat -- '${path.replace(/'/g, `'\\''`)}'`, {
+        outputLimit: 64 * 1024 * 1024,
+      });
+      return shown.returncode === 0 ? shown.output : null;
+    };
+    let lastSource = "";
+    let lastSuspect = "";
+    for (;;) {
+      this.#checkStop();
+      const next = meta.next();
+      if (next.kind === "done") {
+        if (next.outcome === "success") {
+          const submission = await controller.submission();
+          return { exitStatus: "Submitted", submission };
+        }
+        await controller.revertEdits();
+        return {
+          exitStatus: /^Iteration budget/.test(next.reason) ? "BudgetExhausted" : "Stuck",
+          submission: "",
+        };
+      }
+      if (next.kind === "proposal") {
+        const verdict = await validateProposal(next.proposal, {
+          state,
+          bounds: meta.scope,
+          readFile,
+          policy: config.gate,
+        });
+        const step: Record<string, unknown> = {
+          phase: next.phase,
+          proposal: next.proposal,
+          verdict: verdictRecord(verdict),
+        };
+        steps.push(step);
+        if (!verdict.accepted) {
+          meta.reject({
+            type: verdict.rejection_type!,
+            reason: verdict.reason,
+            proposal_id: next.proposal.proposal_id,
+            required_phase: verdict.required_phase,
+          });
+        } else {
+          state.spendRisk(next.proposal.risk_level);
+          const feedback = await controller.execute(next.proposal);
+          step.feedback = {
+            success: feedback.success,
+            tests_failed: feedback.tests_failed,
+            output: feedback.output,
+          };
+          if (next.proposal.action.type === "read_file" && feedback.success) {
+            lastSource = feedback.output;
+            lastSuspect = next.proposal.action.path;
+          }
+          const action = next.proposal.action;
+          const failedCheck = action.type === "run_tests" && action.scope !== "reproduce" &&
+            (feedback.tests_failed ?? 1) > 0;
+          if (failedCheck) await controller.revertEdits();
+          meta.observe(feedback);
+        }
+        await trajectory.save();
+        continue;
+      }
+      // PATCH: ask every candidate model, score all, gate best first.
+      const scorer = new ScoringEngine({
+        failing_tests: state.failing_tests,
+        traceback_frames: state.traceback_frames,
+        test_narrative: state.test_narrative,
+      });
+      const records: CandidateRecord[] = [];
+      const candidates: Candidate[] = [];
+      const diffs = new Map<Candidate, string>();
+      const history = state.hypotheses_tried.map((h) => `- ${h.hypothesis}: ${h.outcome}`)
+        .concat(state.gate_rejections.map((r) => `- refused (${r.type}): ${r.reason}`)).join("\n") ||
+        "nothing yet";
+      const prompt = renderTemplate(rfsn.templates.patch, {
+        task,
+        failure: state.test_narrative ?? "(no exception line)",
+        failing_tests: state.failing_tests.join(" ") || "(none named)",
+        suspect: lastSuspect,
+        source: lastSource,
+        max_files: meta.scope.max_files,
+        max_lines: meta.scope.max_lines,
+        history,
+      }, { name: "rfsn.templates.patch" });
+      for (const model of this.#options.models) {
+        const messages = [{ role: "user" as const, content: prompt }];
+        this.#checkStop();
+        let response;
+        try {
+          response = await model.query(messages, { signal: this.#options.stop });
+        } catch (err) {
+          this.#checkStop();
+          throw err;
+        }
+        trajectory.add({ ...messages[0], extra: { phase: "PATCH", model: model.name } }, {
+          ...response.message,
+          extra: { phase: "PATCH", model: model.name },
+        });
+        state.tick();
+        const json = readCandidateJson(response.content);
+        const value = json ? candidateProposal(json, state.failing_tests) : null;
+        const parsed = value ? parseProposal(value) : null;
+        if (!parsed || "issues" in parsed) {
+          const verdict = await validateProposal(value ?? response.content, { state, readFile });
+          records.push({
+            model: model.name,
+            proposal: null,
+            score: null,
+            verdict: verdictRecord(verdict),
+            problems: [],
+          });
+          continue;
+        }
+        const action = parsed.proposal.action;
+        let diff = action.type === "edit_file" ? action.diff : null;
+        const problems: string[] = [];
+        if (action.type === "edit_file" && action.plan !== null) {
+          const dry = await controller.planDiff(action.plan);
+          diff = dry.diff;
+          problems.push(...dry.problems);
+        }
+        const candidate: Candidate = {
+          proposal: parsed.proposal,
+          facts: diffFacts(diff ?? ""),
+          model: model.name,
+        };
+        candidates.push(candidate);
+        diffs.set(candidate, diff ?? "");
+        records.push({ model: model.name, proposal: parsed.proposal, score: null, verdict: null, problems });
+      }
+      let chosen: Candidate | undefined;
+      let best: GateVerdict | undefined;
+      for (const { candidate, score } of scorer.rank(candidates)) {
+        const entry = records.find((r) => r.proposal === candidate.proposal)!;
+        entry.score = score;
+        // Every candidate is gated (the trajectory shows each verdict); the best admissible one runs.
+        const verdict = await validateProposal(candidate.proposal, {
+          state,
+          bounds: meta.scope,
+          readFile,
+          policy: config.gate,
+          diff: diffs.get(candidate),
+        });
+        entry.verdict = verdictRecord(verdict);
+        best ??= verdict;
+        if (verdict.accepted) chosen ??= candidate;
+      }
+      const step: Record<string, unknown> = { phase: "PATCH", candidates: records };
+      steps.push(step);
+      if (!chosen) {
+        // Only the best candidate's refusal teaches the planner (or, with no usable candidate, the schema's).
+        const refusal = best ?? await validateProposal(null, { state, readFile });
+        meta.reject({
+          type: refusal.rejection_type!,
+          reason: refusal.reason,
+          proposal_id: refusal.proposal?.proposal_id ?? null,
+          required_phase: refusal.required_phase,
+        });
+      } else {
+        state.recordAcceptance();
+        state.spendRisk(chosen.proposal.risk_level);
+        step.chosen = chosen.model;
+        const feedback = await controller.execute(chosen.proposal);
+        step.feedback = { success: feedback.success, output: feedback.output };
+        meta.observe(feedback);
+      }
+      await trajectory.save();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The `rfsn` section of the configuration (`config/rfsn.yaml`): budgets,
+ * bounds, candidate models, the test command and the PATCH prompt.
+ *
+ * @module
+ */
+
+import * as z from "zod";
+import rfsnText from "../../config/rfsn.yaml" with { type: "text" };
+
+const count = z.number().int().min(0);
+
+/** The schema of the `rfsn` section. */
+export const RfsnConfigSchema = z.strictObject({
+  risk_budget: count,
+  iteration_budget: z.number().int().positive(),
+  stuck_threshold: z.number().int().positive(),
+  max_phase_attempts: z.number().int().positive(),
+  bounds: z.strictObject({ max_files: z.number().int().positive(), max_lines: z.number().int().positive() }),
+  candidate_models: z.array(z.record(z.string(), z.unknown())),
+  tests: z.array(z.string().min(1)),
+  test_command: z.string().min(1),
+  read_limit: z.number().int().positive(),
+  templates: z.strictObject({ patch: z.string() }),
+});
+
+/** The `rfsn` section. */
+export type RfsnConfig = z.infer<typeof RfsnConfigSchema>;
+
+/** The text of `config/rfsn.yaml` (embedded), merged over the defaults for `--strategy rfsn`. */
+export const RFSN_CONFIG_TEXT: string = rfsnText;

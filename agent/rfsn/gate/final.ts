@@ -1,0 +1,45 @@
+/**
+ * The gate on a run's final patch, of either strategy: the invariant check
+ * against the files as they are at `HEAD` in the task's environment (the
+ * working tree already holds the change), recorded as `info.gate`.
+ *
+ * @module
+ */
+
+import type { Environment } from "../../env/mod.ts";
+import { shellQuote } from "../../graphplan/deploy.ts";
+import { checkInvariants, type InvariantReport } from "./invariants.ts";
+import type { GatePolicy } from "./policy.ts";
+
+/** What the trajectory records: the report, or why the check could not run. */
+export type FinalGateRecord = InvariantReport | { skipped: string; policy: GatePolicy; refused: false };
+
+/** Most bytes of one original file read back (SWE-bench files are far smaller). */
+const MAX_FILE = 64 * 1024 * 1024;
+
+/** Check `patch` against `HEAD` in `env` under `policy`. */
+export async function gateFinalPatch(
+  env: Environment,
+  patch: string,
+  policy: GatePolicy,
+): Promise<FinalGateRecord> {
+  if (patch.trim() === "") return { skipped: "no patch was submitted", policy, refused: false };
+  const head = await env.execute("git rev-parse --verify -q HEAD", { timeout: 60 });
+  if (head.returncode !== 0) {
+    return {
+      skipped: "no git HEAD in the environment to read the original files from",
+      policy,
+      refused: false,
+    };
+  }
+  return await checkInvariants(patch, {
+    policy,
+    readFile: async (path) => {
+      const shown = await env.execute(`git show ${shellQuote(`HEAD:${path}`)}`, {
+        timeout: 60,
+        outputLimit: MAX_FILE,
+      });
+      return shown.returncode === 0 ? shown.output : null;
+    },
+  });
+}

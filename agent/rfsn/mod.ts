@@ -1,0 +1,17 @@
+/**
+ * The proposal planner (seed 004): proposals, state, scoring, generators,
+ * the meta-planner, the gate and the controller, and the strategy that runs
+ * them (`graphplan run --strategy rfsn`).
+ *
+ * @module
+ */
+
+export { RfsnAgent, type RfsnAgentOptions, type RfsnResult } from "./agent.ts";
+export { RFSN_CONFIG_TEXT, type RfsnConfig, RfsnConfigSchema } from "./config.ts";
+export { Controller } from "./controller.ts";
+export { type FinalGateRecord, gateFinalPatch } from "./gate/final.ts";
+export { checkInvariants, type GateVerdict, validateProposal } from "./gate/mod.ts";
+export { MetaPlanner } from "./meta_planner.ts";
+export { parseProposal, type Proposal } from "./proposal.ts";
+export { ScoringEngine } from "./scoring.ts";
+export { StateTracker } from "./state.ts";

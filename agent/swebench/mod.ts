@@ -1,0 +1,56 @@
+/**
+ * SWE-bench batches: instances from files or Hugging Face
+ * ({@linkcode loadInstances}), the selection ({@linkcode selectInstances}),
+ * the runner ({@linkcode runBatch}) with its predictions, records, cost
+ * budget and progress views, and the scale-out files for Slurm and
+ * Kubernetes.
+ *
+ * @module
+ */
+
+export { type BatchOptions, type BatchSummary, instanceConfig, runBatch } from "./batch.ts";
+export { CostBudget } from "./budget.ts";
+export { BATCH_LABEL, BatchContainers, batchKey, containerName } from "./containers.ts";
+export {
+  cacheRoot,
+  datasetCacheDir,
+  DatasetError,
+  huggingFaceFiles,
+  loadInstances,
+  readInstanceFile,
+  readParquet,
+  SUBSETS,
+  type TaskRow,
+} from "./dataset.ts";
+export {
+  type DuplicatePrediction,
+  mergePredsDirs,
+  type Prediction,
+  PREDS_FORMATS,
+  predsFile,
+  type PredsFormat,
+  PredsStore,
+  readPredsDir,
+  renderPreds,
+} from "./preds.ts";
+export {
+  type BatchEvent,
+  type BatchProgress,
+  duration,
+  eventLine,
+  LineProgress,
+  LiveProgress,
+} from "./progress.ts";
+export { type BatchDocument, BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
+export {
+  parseShard,
+  parseSlice,
+  selectInstances,
+  type Selection,
+  SelectionError,
+  shuffled,
+} from "./select.ts";
+export { InterruptedError, WatchedModel } from "./watched_model.ts";
+export { K8S_RUNTIMES, k8sJob, k8sManifest, type K8sOptions } from "./k8s.ts";
+export { selfCommand, shellQuote } from "./launcher.ts";
+export { shardDir, type SlurmOptions, slurmScript, submitSlurm } from "./slurm.ts";

@@ -1,0 +1,155 @@
+/**
+ * A batch's predictions in the three shapes tools read:
+ *
+ * - `dict` (default): `OUT/preds.json`, `{instance_id: {instance_id, model_name_or_path, model_patch}}`,
+ *   what the SWE-bench harness reads;
+ * - `list`: `OUT/preds.json` as a JSON list of the same records;
+ * - `jsonl`: `OUT/preds.jsonl`, one record a line.
+ *
+ * The file is rewritten whole and atomically after each instance, so it is
+ * valid JSON whenever a batch is killed. Reading accepts any of the shapes
+ * (resume and `merge-preds` do not care which one a run chose).
+ *
+ * @module
+ */
+
+import { join } from "../../engine/node_builtins.ts";
+import { serialize, writeTextAtomic } from "../trajectory/atomic.ts";
+import type { Prediction } from "../trajectory/preds.ts";
+
+export type { Prediction } from "../trajectory/preds.ts";
+
+/** The shapes `--preds-format` offers. */
+export const PREDS_FORMATS = ["dict", "list", "jsonl"] as const;
+/** One of {@linkcode PREDS_FORMATS}. */
+export type PredsFormat = typeof PREDS_FORMATS[number];
+
+/** The predictions file of `format` in `outDir`. */
+export function predsFile(outDir: string, format: PredsFormat): string {
+  return join(outDir, format === "jsonl" ? "preds.jsonl" : "preds.json");
+}
+
+/** `preds` as the text of a `format` file. */
+export function renderPreds(preds: Record<string, Prediction>, format: PredsFormat): string {
+  const records = Object.values(preds);
+  if (format === "jsonl") return records.map((record) => JSON.stringify(record) + "\n").join("");
+  return JSON.stringify(format === "list" ? records : preds, null, 2) + "\n";
+}
+
+/**
+ * The predictions in `outDir`: `preds.json` (dict or list) and
+ * `preds.jsonl`, when present; a later record of the same id replaces an
+ * earlier one. An absent directory or file is empty; a damaged one is an
+ * error (never silently treated as empty, which would redo paid work).
+ */
+export async function readPredsDir(outDir: string): Promise<Record<string, Prediction>> {
+  const preds: Record<string, Prediction> = {};
+  for (const name of ["preds.json", "preds.jsonl"]) {
+    const path = join(outDir, name);
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) continue;
+      throw new Error(`Cannot read "${path}": ${(err as Error).message}`);
+    }
+    for (const record of parsePreds(text, path)) preds[record.instance_id] = record;
+  }
+  return preds;
+}
+
+function parsePreds(text: string, path: string): Prediction[] {
+  let records: unknown[];
+  try {
+    if (path.endsWith(".jsonl")) {
+      records = text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+    } else {
+      const data = JSON.parse(text);
+      records = Array.isArray(data) ? data : Object.values(data ?? {});
+    }
+  } catch (err) {
+    throw new Error(`Cannot parse "${path}": ${(err as Error).message}`);
+  }
+  for (const record of records) {
+    const r = record as Partial<Prediction> | null;
+    if (!r || typeof r.instance_id !== "string" || typeof r.model_patch !== "string") {
+      throw new Error(`"${path}" holds a record without "instance_id" and "model_patch"`);
+    }
+  }
+  return records as Prediction[];
+}
+
+/** The predictions of a running batch: added one at a time, written after each. */
+export class PredsStore {
+  readonly path: string;
+  readonly #format: PredsFormat;
+  readonly #preds: Record<string, Prediction>;
+
+  constructor(outDir: string, format: PredsFormat, existing: Record<string, Prediction> = {}) {
+    this.path = predsFile(outDir, format);
+    this.#format = format;
+    this.#preds = { ...existing };
+  }
+
+  /** Whether `id` has a prediction. */
+  has(id: string): boolean {
+    return Object.hasOwn(this.#preds, id);
+  }
+
+  /** How many predictions there are. */
+  get size(): number {
+    return Object.keys(this.#preds).length;
+  }
+
+  /** Add or replace one prediction and rewrite the file. */
+  put(prediction: Prediction): Promise<void> {
+    this.#preds[prediction.instance_id] = prediction;
+    return this.flush();
+  }
+
+  /** Rewrite the file with every prediction. */
+  flush(): Promise<void> {
+    return serialize(
+      `${this.path}#store`,
+      () => writeTextAtomic(this.path, renderPreds(this.#preds, this.#format)),
+    );
+  }
+}
+
+/** Two outputs predicted the same instance. */
+export interface DuplicatePrediction {
+  instance_id: string;
+  /** The output directories that had it, in the order given. */
+  sources: string[];
+  /** The directory whose prediction was kept. */
+  kept: string;
+}
+
+/**
+ * The predictions of `dirs` merged in order: for an id in several, the
+ * later non-empty patch wins (an empty patch never replaces a non-empty
+ * one); every such id is reported.
+ */
+export async function mergePredsDirs(
+  dirs: readonly string[],
+): Promise<{ preds: Record<string, Prediction>; duplicates: DuplicatePrediction[] }> {
+  const preds: Record<string, Prediction> = {};
+  const from = new Map<string, string[]>();
+  const kept = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const [id, record] of Object.entries(await readPredsDir(dir))) {
+      from.set(id, [...(from.get(id) ?? []), dir]);
+      const current = preds[id];
+      if (!current || record.model_patch.trim() !== "" || current.model_patch.trim() === "") {
+        preds[id] = record;
+        kept.set(id, dir);
+      }
+    }
+  }
+  const duplicates = [...from].filter(([, sources]) => sources.length > 1).map(([id, sources]) => ({
+    instance_id: id,
+    sources,
+    kept: kept.get(id)!,
+  }));
+  return { preds, duplicates };
+}

@@ -1,0 +1,187 @@
+/**
+ * `graphplan batch`: the agent on a selection of SWE-bench instances, each
+ * in its own container, `-w` at a time, with resume, a batch cost cap and
+ * progress (a live view at a terminal, log lines otherwise).
+ *
+ * @module
+ */
+
+import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
+import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, countOption, moneyOption } from "./batch_options.ts";
+import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
+import { createModel, ModelError } from "../agent/model/mod.ts";
+import {
+  DatasetError,
+  LineProgress,
+  LiveProgress,
+  loadInstances,
+  PREDS_FORMATS,
+  type PredsFormat,
+  runBatch,
+  selectInstances,
+  SelectionError,
+  type TaskRow,
+} from "../agent/swebench/mod.ts";
+
+const command: Command = {
+  name: "batch",
+  summary: "Run the agent on a batch of SWE-bench instances (workers, resume, cost cap)",
+  usage: "[--subset NAME|FILE] [selection] [-w N] [-o OUT] [--model NAME] [--cost-limit USD] [-c SPEC]...",
+  help: `
+Runs \`graphplan run\` on each selected instance, in a container of its own
+(the instance's SWE-bench image, the repository in /testbed) with its own
+helper session. Writes OUT/preds.json after each instance (what the
+SWE-bench harness reads), OUT/ID/ID.traj.json, OUT/exit_statuses.yaml
+({status: [ids]}) and OUT/batch.json (per instance: status, cost, steps,
+wall time, phase reached, fallback point).
+
+Running the same command again resumes: instances in OUT's predictions are
+skipped, one cut off by a killed batch is run again from scratch, and the
+containers a killed batch left are removed first. Ctrl-C (or SIGTERM) stops
+the batch and removes its containers; a second Ctrl-C exits at once.
+
+${BATCH_OPTIONS_HELP}
+
+Examples:
+  graphplan batch --subset lite --slice :20 -w 4 --model openai/gpt-5-mini -o runs/lite
+  graphplan batch --subset verified --filter '^django__' --cost-limit 25 -o runs/django
+  graphplan batch --subset swebench_lite.parquet --shard 0/4 -o /shared/runs/shard0
+
+Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
+(cost limit, a container that did not start, an internal error: they are not
+in the predictions, so running the command again retries them), 2 usage
+error, 130/143 interrupted.`,
+  options: { ...BATCH_OPTIONS },
+  async run(args) {
+    if (args.positionals.length > 0) {
+      throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
+    }
+    const workers = countOption(args, "workers", 1);
+    const costLimit = moneyOption(args, "cost-limit", 0);
+    const format = stringOption(args, "preds-format", "dict")! as PredsFormat;
+    if (!PREDS_FORMATS.includes(format)) {
+      throw new UsageError(`--preds-format must be one of ${PREDS_FORMATS.join(", ")}: got "${format}"`);
+    }
+    const seedText = stringOption(args, "seed");
+    const seed = seedText === undefined ? undefined : Number(seedText);
+    if (seed !== undefined && !Number.isInteger(seed)) {
+      throw new UsageError(`--seed must be an integer: got "${seedText}"`);
+    }
+
+    const config = await batchConfig(args);
+    const source = stringOption(args, "subset", "lite")!;
+    const split = stringOption(args, "split", "test")!;
+    let rows: TaskRow[];
+    try {
+      const all = await loadInstances(source, { split, log: (line) => console.error(line) });
+      const instancesFile = stringOption(args, "instances");
+      const instances = instancesFile === undefined ? undefined : (await Deno.readTextFile(instancesFile))
+        .split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+      rows = selectInstances(all, {
+        instances,
+        shuffle: args.values.shuffle === true,
+        seed,
+        filter: stringOption(args, "filter"),
+        slice: stringOption(args, "slice"),
+        shard: stringOption(args, "shard"),
+      });
+    } catch (err) {
+      if (
+        err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound
+      ) {
+        console.error(`graphplan batch: ${(err as Error).message}`);
+        return EXIT.usage;
+      }
+      throw err;
+    }
+    const empty = rows.filter((row) =>
+      typeof row.problem_statement !== "string" || !row.problem_statement.trim()
+    );
+    if (empty.length > 0) {
+      console.error(
+        `graphplan batch: ${empty.length} instance(s) have no "problem_statement": ` +
+          empty.slice(0, 5).map((row) => `"${row.instance_id}"`).join(", "),
+      );
+      return EXIT.usage;
+    }
+    try {
+      // A missing key or unknown price fails here once, not once per instance.
+      await createModel(config.model);
+    } catch (err) {
+      if (!(err instanceof ModelError)) throw err;
+      console.error(`graphplan batch: ${err.message}`);
+      return EXIT.usage;
+    }
+    const outDir = stringOption(args, "output", "graphplan-batch")!;
+    const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
+    const summary = await runBatch({
+      config,
+      rows,
+      outDir,
+      workers,
+      redoExisting: args.values["redo-existing"] === true,
+      predsFormat: format,
+      costLimit,
+      progress: live ? new LiveProgress() : new LineProgress(),
+      describe: {
+        dataset: source,
+        split,
+        selected: rows.length,
+        model: config.model.name,
+        ...(stringOption(args, "shard") ? { shard: stringOption(args, "shard") } : {}),
+      },
+    });
+    if (args.values.json) printJson({ success: summary.exitCode === 0, ...summary });
+    return summary.exitCode;
+  },
+};
+
+/** Rows of the terminal (0 for a pseudo-terminal without a size, where a live view cannot draw). */
+function terminalRows(): number {
+  try {
+    return Deno.consoleSize().rows;
+  } catch {
+    return 0;
+  }
+}
+
+/** The config of a batch: `-c` specs, the shortcut options, docker by default. */
+async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config> {
+  const specs = [...((args.values.config as string[] | undefined) ?? [])];
+  const env = stringOption(args, "env");
+  const pairs: [string, string | undefined][] = [
+    ["environment.image", stringOption(args, "image")],
+    ["environment.image_template", stringOption(args, "image-template")],
+    ["model.name", stringOption(args, "model")],
+  ];
+  for (const [key, value] of pairs) if (value !== undefined) specs.push(`${key}=${JSON.stringify(value)}`);
+  const instanceCap = stringOption(args, "instance-cost-limit");
+  if (instanceCap !== undefined) {
+    specs.push(`agent.cost_limit=${moneyOption(args, "instance-cost-limit", 0)}`);
+  }
+  try {
+    // Each instance gets its image from environment.image_template unless one image is set for all,
+    // so the config is checked with a stand-in image and given back without it.
+    const data = await mergeConfigSpecs(specs);
+    const environment = (data.environment ?? {}) as Record<string, unknown>;
+    if (env !== undefined) environment.type = env;
+    else if ((environment.type ?? "local") === "local") environment.type = "docker";
+    if (environment.type !== "docker" && environment.type !== "podman") {
+      throw new UsageError(
+        `A batch runs in containers: use --env docker or --env podman, not "${environment.type}"`,
+      );
+    }
+    const image = environment.image;
+    if (!image) environment.image = "per-instance";
+    const config = validateConfig({ ...data, environment });
+    return {
+      ...config,
+      environment: { ...config.environment, image: image ? config.environment.image : null },
+    };
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export default command;

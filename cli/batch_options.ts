@@ -1,0 +1,102 @@
+/**
+ * The options of `graphplan batch`, shared with `graphplan slurm` and
+ * `graphplan k8s`, which accept the same options and write them into the
+ * command each of their tasks runs (with `--shard` added per task).
+ *
+ * @module
+ */
+
+import type { OptionSpec, ParsedArgs } from "./command.ts";
+import { UsageError } from "./command.ts";
+
+/** Every option of `graphplan batch`. */
+export const BATCH_OPTIONS: OptionSpec = {
+  subset: { type: "string" },
+  split: { type: "string" },
+  slice: { type: "string" },
+  filter: { type: "string" },
+  shuffle: { type: "boolean" },
+  seed: { type: "string" },
+  shard: { type: "string" },
+  instances: { type: "string" },
+  workers: { type: "string", short: "w" },
+  output: { type: "string", short: "o" },
+  "redo-existing": { type: "boolean" },
+  "preds-format": { type: "string" },
+  "cost-limit": { type: "string" },
+  "instance-cost-limit": { type: "string" },
+  env: { type: "string" },
+  image: { type: "string" },
+  "image-template": { type: "string" },
+  model: { type: "string" },
+  config: { type: "string", short: "c", multiple: true },
+};
+
+/** The option lines of the batch help, also shown by slurm and k8s. */
+export const BATCH_OPTIONS_HELP = `Instances:
+  --subset NAME        lite (default), verified, full, a Hugging Face name (owner/name; downloaded
+                       once as parquet into ~/.cache/graphplan/datasets), or a .json, .jsonl(.gz)
+                       or .parquet file in the SWE-bench schema
+  --split NAME         dataset split (default: test)
+  --instances FILE     only these ids (one a line)
+  --shuffle            shuffle (seeded, --seed N, default 42)
+  --filter REGEX       ids matching REGEX
+  --slice A:B          Python slice of the selection (":10", "5:", "-3:")
+  --shard K/N          every N-th instance from K (0-based), after the options above
+
+Run:
+  -w, --workers N      instances in parallel, each in its own container (default 1)
+  -o, --output OUT     output directory (default: graphplan-batch)
+  --redo-existing      run instances already in OUT's predictions again
+  --preds-format F     dict (default: preds.json keyed by id), list (preds.json as a list)
+                       or jsonl (preds.jsonl)
+  --cost-limit USD     the whole batch's cap: no instance starts once the spent sum plus what
+                       running ones may still spend reaches it (exceeded by at most one instance's cap)
+  --instance-cost-limit USD  each instance's cap (= -c agent.cost_limit=USD; default 3)
+  --env TYPE           docker (default) or podman
+  --image IMAGE        one image for every instance (default: environment.image_template,
+                       docker.io/swebench/sweb.eval.x86_64.{id}:latest; the repository in /testbed)
+  --image-template T   the image per instance, with {{instance_id}} or {{instance_id_docker}}
+  --model NAME         provider/model (= -c model.name=NAME)
+  -c, --config SPEC    a YAML file or a key.path=value override; repeatable`;
+
+/** The batch options of `args` as a `graphplan batch` argument list (for scripts and manifests). */
+export function batchArgv(args: ParsedArgs, options: { exclude?: string[] } = {}): string[] {
+  const argv: string[] = [];
+  for (const [name, declaration] of Object.entries(BATCH_OPTIONS)) {
+    if (options.exclude?.includes(name)) continue;
+    const value = args.values[name];
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (declaration.type === "boolean") {
+        if (item === true) argv.push(`--${name}`);
+      } else {
+        argv.push(`--${name}`, String(item));
+      }
+    }
+  }
+  return argv;
+}
+
+/** A positive integer option, or `fallback`. */
+export function countOption(args: ParsedArgs, name: string, fallback: number): number {
+  const value = args.values[name];
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`--${name} must be a positive integer: got "${value}"`);
+  }
+  return n;
+}
+
+/** A dollar amount option (0 allowed), or `fallback`. */
+export function moneyOption(args: ParsedArgs, name: string, fallback: number): number {
+  const value = args.values[name];
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) {
+    throw new UsageError(`--${name} must be a number of dollars: got "${value}"`);
+  }
+  return n;
+}

@@ -1,0 +1,91 @@
+/**
+ * `graphplan gate PATCH`: the gate's no-test-weakening check on any unified
+ * diff, against the repository's files, in memory.
+ *
+ * @module
+ */
+
+import {
+  type Command,
+  EXIT,
+  printIssues,
+  printJson,
+  readInput,
+  stringOption,
+  UsageError,
+} from "./command.ts";
+import { Workspace } from "../engine/workspace.ts";
+import { checkInvariants } from "../agent/rfsn/gate/invariants.ts";
+import { DEFAULT_POLICY, parsePolicy } from "../agent/rfsn/gate/policy.ts";
+
+const command: Command = {
+  name: "gate",
+  summary: "Check a patch for test weakening (skips, removed or loosened assertions, test config)",
+  usage: "PATCH [--repo DIR] [--policy FILE] [--json]",
+  help: `
+PATCH is a unified diff (git diff output) or - for stdin. It is applied in
+memory to the files of the repository (nothing is written) and every test
+module and test configuration file it touches is compared before and after,
+structurally: tests are parsed with tree-sitter and paired by name, their
+assertions and markers compared one by one.
+
+Refused (each an issue with its code, file and line):
+  test-skipped         skip marker, pytest.skip(), skipTest(), an early return
+  test-xfailed         xfail / expectedFailure marker
+  assertion-removed    an assertion of an existing test is gone
+  assertion-loosened   == -> in, assertEqual -> assertTrue, a tolerance widened
+  test-deleted         an existing test is gone or no longer collected
+  failure-swallowed    try/except (or suppress) catching the failure in a test
+  test-config-changed  conftest.py, pytest.ini, pytest sections of tox.ini,
+                       setup.cfg, pyproject.toml
+
+Options:
+  --repo DIR     repository root (default: .)
+  --policy FILE  YAML/JSON {mode: refuse|report, allow: [CODE...]}: "report"
+                 lets violations through as warnings; "allow" codes never refuse
+  --json         print {admissible, refused, policy, errors, warnings, files}
+
+Exit codes: 0 admissible (or only reported), 1 refused (or the patch does not
+apply), 2 usage error, 3 internal error.
+
+Examples:
+  git diff | graphplan gate - --repo .
+  graphplan gate model.patch --repo /src/astropy --policy gate.yaml --json`,
+  options: { policy: { type: "string" } },
+  async run(args) {
+    const [patchArg, ...extra] = args.positionals;
+    if (!patchArg) throw new UsageError("Missing the PATCH argument (a file, or - for stdin)");
+    if (extra.length > 0) {
+      throw new UsageError(`Unexpected arguments: ${extra.map((a) => `"${a}"`).join(" ")}`);
+    }
+    const policyFile = stringOption(args, "policy");
+    const policy = policyFile ? parsePolicy(await readInput(policyFile), policyFile) : DEFAULT_POLICY;
+    const workspace = Workspace.open(stringOption(args, "repo", "."));
+    const diff = await readInput(patchArg);
+    const report = await checkInvariants(diff, {
+      policy,
+      readFile: async (path) => {
+        const { abs } = workspace.resolve(path);
+        try {
+          return await Deno.readTextFile(abs);
+        } catch (err) {
+          if (err instanceof Deno.errors.NotFound) return null;
+          throw err;
+        }
+      },
+    });
+    if (args.values.json === true) printJson(report);
+    else {
+      printIssues([...report.errors, ...report.warnings]);
+      const tests = report.files.reduce((sum, f) => sum + (f.tests ?? 0), 0);
+      const summary = `${
+        report.refused ? "Patch refused" : "Patch admissible"
+      }: ${report.files.length} file(s), ${tests} existing test(s) compared, ${report.errors.length} error(s), ${report.warnings.length} warning(s)`;
+      if (report.refused) console.error(summary);
+      else console.log(summary);
+    }
+    return report.refused ? EXIT.rejected : EXIT.ok;
+  },
+};
+
+export default command;

@@ -1,0 +1,95 @@
+/**
+ * `graphplan k8s --shards N --image IMAGE [batch options]`: prints a
+ * Kubernetes Indexed Job manifest running the batch as N shards.
+ *
+ * @module
+ */
+
+import { type Command, EXIT, stringOption, UsageError, writeLine } from "./command.ts";
+import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
+import { K8S_RUNTIMES, k8sManifest } from "../agent/swebench/k8s.ts";
+
+const command: Command = {
+  name: "k8s",
+  summary: "Print a Kubernetes Indexed Job manifest running a batch as shards",
+  usage: "--shards N --job-image IMAGE [--claim PVC] [--runtime podman|docker-socket] [batch options]",
+  help: `
+Prints an Indexed Job (completionMode: Indexed, completions N): pod K runs
+\`graphplan batch [batch options] --shard K/N -o /out/shard-K\`, K being the
+pod's completion index, with /out a persistent volume claim. When the Job is
+complete, merge the shards in a pod with the claim mounted:
+\`graphplan merge-preds /out/shard-* -o /out\`.
+
+The task containers need a runtime inside the pod (--runtime):
+  podman         (default) podman in the job image, the pod privileged, --env podman
+  docker-socket  the node's /var/run/docker.sock mounted (hostPath), --env docker
+
+Kubernetes:
+  --shards N           completions (required)
+  --job-image IMAGE    the image holding graphplan and the runtime's CLI (required)
+  --parallelism P      pods at a time (default N)
+  --claim PVC          the claim for /out (default graphplan-out)
+  --runtime R          podman or docker-socket
+  --secret NAME        a Secret whose keys become environment variables (API keys)
+  --cpu C, --memory M  each pod's resource requests
+  --name NAME          the Job's name (default graphplan-batch)
+  --namespace NS       the Job's namespace
+
+${BATCH_OPTIONS_HELP}
+
+Example:
+  graphplan k8s --shards 16 --job-image registry.example/graphplan:0.1 --secret llm-keys \\
+    --subset verified -w 2 --model openai/gpt-5-mini > job.yaml && kubectl apply -f job.yaml
+
+Exit: 0 printed, 2 usage error.`,
+  options: {
+    ...BATCH_OPTIONS,
+    shards: { type: "string" },
+    "job-image": { type: "string" },
+    parallelism: { type: "string" },
+    claim: { type: "string" },
+    runtime: { type: "string" },
+    secret: { type: "string" },
+    cpu: { type: "string" },
+    memory: { type: "string" },
+    name: { type: "string" },
+    namespace: { type: "string" },
+  },
+  run(args) {
+    if (args.positionals.length > 0) {
+      throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
+    }
+    if (args.values.shards === undefined) throw new UsageError("Give the number of shards: --shards N");
+    for (const name of ["shard", "output", "env"]) {
+      if (args.values[name] !== undefined) {
+        throw new UsageError(`--${name} is set by the manifest: leave it out`);
+      }
+    }
+    const image = stringOption(args, "job-image");
+    if (!image) throw new UsageError("Give the image holding graphplan: --job-image IMAGE");
+    const runtime = stringOption(args, "runtime", "podman")! as typeof K8S_RUNTIMES[number];
+    if (!K8S_RUNTIMES.includes(runtime)) {
+      throw new UsageError(`--runtime must be one of ${K8S_RUNTIMES.join(", ")}: got "${runtime}"`);
+    }
+    const name = stringOption(args, "name");
+    if (name !== undefined && !/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) {
+      throw new UsageError(`--name must be a DNS label (lowercase letters, digits, "-"): got "${name}"`);
+    }
+    writeLine(k8sManifest({
+      shards: countOption(args, "shards", 1),
+      image,
+      batchArgs: batchArgv(args, { exclude: ["shard", "output", "env"] }),
+      parallelism: args.values.parallelism === undefined ? undefined : countOption(args, "parallelism", 1),
+      claim: stringOption(args, "claim"),
+      runtime,
+      secret: stringOption(args, "secret"),
+      cpu: stringOption(args, "cpu"),
+      memory: stringOption(args, "memory"),
+      name,
+      namespace: stringOption(args, "namespace"),
+    }));
+    return Promise.resolve(EXIT.ok);
+  },
+};
+
+export default command;

@@ -1,0 +1,217 @@
+/**
+ * A Python statement node as a tier-3 fragment (`{kind, properties,
+ * children}`), the inverse of the fragment serializer. Source text that a
+ * fragment carries as a property (expressions, conditions, parameter lists)
+ * is taken as written; what a fragment cannot carry (a comment that ends a
+ * line of code) makes the conversion fail (undefined), and lift tries
+ * another step. A comment on its own line is a `comment` fragment.
+ *
+ * Whether the serialized fragment reproduces the node's exact text (blank
+ * lines, spacing after keywords) is not judged here: lift replays the step
+ * and compares.
+ *
+ * @module
+ */
+
+import { stringContinuationRows } from "../edit/fragments/serialize.ts";
+import type { Node } from "../parse/mod.ts";
+
+/** A fragment value. */
+export interface FragmentValue {
+  kind: string;
+  properties?: Record<string, unknown>;
+  children?: FragmentValue[];
+}
+
+const SIMPLE = new Set(["pass_statement", "break_statement", "continue_statement"]);
+
+function field(node: Node, name: string): string | undefined {
+  return node.childForFieldName(name)?.text;
+}
+
+function named(node: Node): Node[] {
+  return node.namedChildren.filter((child): child is Node => !!child);
+}
+
+/** The statements of a block as fragments; undefined when one cannot be one (a comment). */
+function bodyOf(block: Node | null | undefined): FragmentValue[] | undefined {
+  if (!block) return undefined;
+  const out: FragmentValue[] = [];
+  for (const statement of named(block)) {
+    const fragment = fragmentOf(statement);
+    if (!fragment) return undefined;
+    out.push(fragment);
+  }
+  return out;
+}
+
+function props(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * The fragment for a statement (or clause), or undefined when fragments
+ * cannot express it. Source-text properties spanning several lines are made
+ * relative to the statement's indentation, which the serializer adds back to
+ * every continuation line (lines inside a string literal are kept as they are).
+ */
+export function fragmentOf(node: Node): FragmentValue | undefined {
+  const fragment = literalFragmentOf(node);
+  if (!fragment?.properties) return fragment;
+  const text = node.tree.rootNode.text;
+  const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(start))![0];
+  const properties: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fragment.properties)) {
+    if (typeof value !== "string" || !value.includes("\n")) {
+      properties[key] = value;
+      continue;
+    }
+    const lines = value.split("\n");
+    const verbatim = stringContinuationRows(lines);
+    const relative = lines.map((line, row) =>
+      row === 0 || verbatim.has(row) || line.trim() === "" || !line.startsWith(indent)
+        ? line
+        : line.slice(indent.length)
+    );
+    properties[key] = relative.join("\n");
+  }
+  return { ...fragment, properties };
+}
+
+function literalFragmentOf(node: Node): FragmentValue | undefined {
+  if (SIMPLE.has(node.type)) return { kind: node.type };
+  if (node.type === "comment") {
+    // A comment on its own line; one that ends a line of code belongs to that code.
+    const text = node.tree.rootNode.text;
+    const before = text.slice(text.lastIndexOf("\n", node.startIndex - 1) + 1, node.startIndex);
+    return before.trim() === "" ? { kind: "comment", properties: { text: node.text.slice(1) } } : undefined;
+  }
+  switch (node.type) {
+    case "expression_statement": {
+      const inner = named(node);
+      if (inner.length !== 1) return undefined;
+      const expression = inner[0];
+      if (expression.type === "assignment") {
+        const value = expression.childForFieldName("right");
+        if (!value || value.type === "assignment" || value.type === "yield") return undefined;
+        return {
+          kind: "assignment",
+          properties: props({
+            target: field(expression, "left"),
+            value: value.text,
+            annotation: field(expression, "type"),
+          }),
+        };
+      }
+      if (expression.type === "augmented_assignment") {
+        return {
+          kind: "augmented_assignment",
+          properties: props({
+            target: field(expression, "left"),
+            operator: field(expression, "operator"),
+            value: field(expression, "right"),
+          }),
+        };
+      }
+      return { kind: "expression_statement", properties: { expression: expression.text } };
+    }
+    case "return_statement": {
+      const value = named(node)[0];
+      return { kind: "return_statement", ...(value ? { properties: { value: value.text } } : {}) };
+    }
+    case "raise_statement": {
+      const exception = named(node).find((child) => child.type !== "comment");
+      return {
+        kind: "raise_statement",
+        properties: props({ exception: exception?.text, cause: field(node, "cause") }),
+      };
+    }
+    case "assert_statement": {
+      const parts = named(node);
+      return {
+        kind: "assert_statement",
+        properties: props({ condition: parts[0]?.text, message: parts[1]?.text }),
+      };
+    }
+    case "import_statement": {
+      const names = named(node);
+      if (names.length !== 1) return undefined;
+      const only = names[0];
+      if (only.type === "aliased_import") {
+        return {
+          kind: "import_statement",
+          properties: { module: field(only, "name"), as: field(only, "alias") },
+        };
+      }
+      return { kind: "import_statement", properties: { module: only.text } };
+    }
+    case "import_from_statement": {
+      const module = field(node, "module_name");
+      const names = node.childrenForFieldName("name").filter((child): child is Node => !!child).map((child) =>
+        child.type === "aliased_import"
+          ? { name: field(child, "name"), as: field(child, "alias") }
+          : child.text
+      );
+      if (!module) return undefined;
+      if (names.length === 0 && named(node).some((child) => child.type === "wildcard_import")) {
+        return { kind: "import_from_statement", properties: { module, names: ["*"] } };
+      }
+      if (names.length === 0) return undefined;
+      return { kind: "import_from_statement", properties: { module, names } };
+    }
+    case "if_statement": {
+      const body = bodyOf(node.childForFieldName("consequence"));
+      if (!body) return undefined;
+      const clauses: FragmentValue[] = [];
+      for (const clause of node.childrenForFieldName("alternative")) {
+        if (!clause) continue;
+        const fragment = fragmentOf(clause);
+        if (!fragment) return undefined;
+        clauses.push(fragment);
+      }
+      return {
+        kind: "if_statement",
+        properties: { condition: field(node, "condition") },
+        children: [...body, ...clauses],
+      };
+    }
+    case "elif_clause": {
+      const body = bodyOf(node.childForFieldName("consequence"));
+      return body &&
+        { kind: "elif_clause", properties: { condition: field(node, "condition") }, children: body };
+    }
+    case "else_clause": {
+      const body = bodyOf(node.childForFieldName("body"));
+      return body && { kind: "else_clause", children: body };
+    }
+    case "for_statement": {
+      const body = bodyOf(node.childForFieldName("body"));
+      const otherwise = node.childForFieldName("alternative");
+      const tail = otherwise ? fragmentOf(otherwise) : undefined;
+      if (!body || (otherwise && !tail)) return undefined;
+      return {
+        kind: "for_statement",
+        properties: props({
+          target: field(node, "left"),
+          iterable: field(node, "right"),
+          async: node.text.startsWith("async") ? true : undefined,
+        }),
+        children: [...body, ...(tail ? [tail] : [])],
+      };
+    }
+    case "while_statement": {
+      const body = bodyOf(node.childForFieldName("body"));
+      const otherwise = node.childForFieldName("alternative");
+      const tail = otherwise ? fragmentOf(otherwise) : undefined;
+      if (!body || (otherwise && !tail)) return undefined;
+      return {
+        kind: "while_statement",
+        properties: { condition: field(node, "condition") },
+        children: [...body, ...(tail ? [tail] : [])],
+      };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,430 @@
+/**
+ * Lifting the changed regions of one file into steps.
+ *
+ * ## The walk
+ *
+ * Regions are taken from the last to the first, so the offsets of the ones
+ * not lifted yet stay valid in the current text. For one region:
+ *
+ * 1. The target text `T` is the current text with the region replaced. The
+ *    region is narrowed to the characters that really differ (common prefix
+ *    and suffix dropped), and `T` is parsed (incrementally, from the current
+ *    tree).
+ * 2. **Pairs**: every named node of the current tree that contains the
+ *    narrowed region, innermost first, paired with the node of `T`'s tree at
+ *    the same place (same start, end moved by the length change, same type;
+ *    `spanPartner` of the tree diff). A node whose partner is missing (its
+ *    type changed) is skipped: its parent pairs up instead.
+ * 3. **Candidates**: for each pair, innermost first, the tier 1–3 steps of
+ *    its shape (`shapes.ts`); each is replayed on a scratch copy and kept
+ *    when the file then reads exactly `T` and the post-checks pass.
+ * 4. Only when no formal step reproduces the change: `replace_node` on the
+ *    innermost pair that works (tier 0), else the legacy `replace_code` on the
+ *    region's lines (tier 0, reported as legacy).
+ *
+ * @module
+ */
+
+import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
+import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
+import { applyEdits } from "../edit/text_edit.ts";
+import type { Node } from "../parse/mod.ts";
+import { detectTier } from "../plan/tiers.ts";
+import type { Region } from "./apply.ts";
+import type { Simulation } from "./replay.ts";
+import { type Candidate, fallbackCandidates, formalCandidates, orderPairs, type Pair } from "./shapes.ts";
+
+/** The steps one region became. */
+export interface LiftedRegion {
+  hunk: number;
+  /** Other hunks this region covers (see `absorbWhitespace`). */
+  alsoHunks?: number[];
+  /** Indices into the simulation's steps. */
+  steps: number[];
+  tiers: number[];
+  kinds: string[];
+  /** Why no tier 1–3 step was found (set when a tier-0 step was used). */
+  reason?: string;
+  /** 1-based line of the region in the file before the change. */
+  line: number;
+  /** Whether steps reproduce the region (a region that changes nothing counts as lifted). */
+  lifted: boolean;
+}
+
+/** Lift every region of `file` (regions in offsets of the file as it is in `sim`). */
+export async function liftFile(sim: Simulation, file: string, given: Region[]): Promise<LiftedRegion[]> {
+  const out: LiftedRegion[] = [];
+  const regions = absorbWhitespace((await sim.doc(file)).tree.rootNode, given);
+  const hunks = [...new Set(regions.map((region) => region.hunk))];
+  const byHunk = hunks.map((hunk) => regions.filter((region) => region.hunk === hunk));
+  byHunk.sort((a, b) => b[0].start - a[0].start);
+  for (const group of byHunk) {
+    const mark = await sim.mark([file]);
+    let lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
+    const formal = (list: LiftedRegion[]) => list.every((r) => r.lifted && r.tiers.every((t) => t > 0));
+    if (group.length > 1 && !formal(lifted)) {
+      // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
+      const separate = lifted;
+      sim.rollback(mark);
+      const text = (await sim.doc(file)).file.text;
+      const sorted = [...group].sort((a, b) => a.start - b.start);
+      let replacement = "";
+      sorted.forEach((region, k) => {
+        replacement += region.replacement +
+          (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
+      });
+      const merged = { hunk: group[0].hunk, start: sorted[0].start, end: sorted.at(-1)!.end, replacement };
+      lifted = await liftRegions(sim, file, [merged], { left: ATTEMPTS });
+      const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
+      if (!better) {
+        sim.rollback(mark);
+        lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
+      }
+    }
+    out.push(...lifted);
+  }
+  return out.sort((a, b) => a.line - b.line);
+}
+
+/** Whether a region changes only whitespace (blank lines, trailing spaces, indentation of nothing). */
+function whitespaceOnly(text: string, region: Region): boolean {
+  return text.slice(region.start, region.end).replace(/\s+/g, "") === region.replacement.replace(/\s+/g, "");
+}
+
+/**
+ * No structural step changes only whitespace: a whitespace-only region
+ * inside a function that has another change is merged with that change
+ * (the text between them included), so one step (typically
+ * `replace_function_body`) reproduces both. Other regions are kept.
+ */
+function absorbWhitespace(root: Node, regions: Region[]): Region[] {
+  const text = root.text;
+  const functionOf = (region: Region): Node | undefined => {
+    let node: Node | null = root.descendantForIndex(region.start, Math.max(region.start, region.end - 1));
+    while (
+      node &&
+      !(node.type === "function_definition" && node.startIndex <= region.start &&
+        node.endIndex > region.start)
+    ) {
+      node = node.parent;
+    }
+    return node ?? undefined;
+  };
+  let list = [...regions].sort((a, b) => a.start - b.start);
+  for (const blank of regions.filter((region) => whitespaceOnly(text, region))) {
+    const fn = functionOf(blank);
+    if (!fn) continue;
+    const partner = list.find((other) =>
+      other !== blank && !whitespaceOnly(text, other) && other.start >= fn.startIndex &&
+      other.start < fn.endIndex
+    );
+    if (!partner || !list.includes(blank)) continue;
+    // Everything from the first to the last of the two becomes one region (regions between included).
+    const from = Math.min(blank.start, partner.start);
+    const to = Math.max(blank.end, partner.end);
+    const inside = list.filter((region) => region.start >= from && region.end <= to);
+    const replacement = applyEdits(
+      text.slice(from, to),
+      inside.map((region) => ({ ...region, start: region.start - from, end: region.end - from })),
+    );
+    const hunks = new Set(inside.flatMap((region) => [region.hunk, ...(region.alsoHunks ?? [])]));
+    hunks.delete(partner.hunk);
+    const merged: Region = { hunk: partner.hunk, alsoHunks: [...hunks], start: from, end: to, replacement };
+    list = [...list.filter((region) => !inside.includes(region)), merged].sort((a, b) => a.start - b.start);
+  }
+  return list;
+}
+
+/** Lift regions of one file from the last to the first. */
+async function liftRegions(
+  sim: Simulation,
+  file: string,
+  regions: Region[],
+  budget: { left: number },
+): Promise<LiftedRegion[]> {
+  const out: LiftedRegion[] = [];
+  for (const region of [...regions].sort((a, b) => b.start - a.start)) {
+    const before = sim.steps.length;
+    const doc = await sim.doc(file);
+    const line = doc.file.text.slice(0, region.start).split("\n").length;
+    const result = await liftRegion(sim, file, region, { depth: 0, budget });
+    out.push({
+      hunk: region.hunk,
+      ...(region.alsoHunks ? { alsoHunks: region.alsoHunks } : {}),
+      steps: Array.from({ length: sim.steps.length - before }, (_, k) => before + k),
+      tiers: result?.tiers ?? [],
+      kinds: result?.kinds ?? [],
+      ...(result?.reason ? { reason: result.reason } : {}),
+      line,
+      lifted: result !== undefined,
+    });
+  }
+  return out;
+}
+
+interface RegionResult {
+  tiers: number[];
+  kinds: string[];
+  reason?: string;
+}
+
+const BODIES = new Set(["module", "block", "class_body", "statement_block"]);
+
+/**
+ * How many formal candidates the regions of one hunk may replay (splits
+ * included; the hunk lifted as one region gets its own) before lift settles
+ * for fallbacks: a
+ * deterministic bound on the search, which otherwise grows with the nested
+ * pairs times the parts of each split (thousands of replays on a large
+ * multi-part change).
+ */
+const ATTEMPTS = 80;
+
+/** How many pairs, innermost first, the tier-0 `replace_node` fallback tries before `replace_code`. */
+const FALLBACK_PAIRS = 3;
+
+interface Search {
+  /** Split depth (a split's parts are lifted one level deeper; at most 2). */
+  depth: number;
+  /** Formal replays left for the whole top-level region. */
+  budget: { left: number };
+}
+
+async function liftRegion(
+  sim: Simulation,
+  file: string,
+  region: Region,
+  search: Search,
+): Promise<RegionResult | undefined> {
+  const doc = await sim.doc(file);
+  const text = doc.file.text;
+  const expected = text.slice(0, region.start) + region.replacement + text.slice(region.end);
+  if (expected === text) return { tiers: [], kinds: [] };
+  const old = text.slice(region.start, region.end);
+  const fresh = region.replacement;
+  let prefix = 0;
+  while (prefix < old.length && prefix < fresh.length && old[prefix] === fresh[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < old.length - prefix && suffix < fresh.length - prefix &&
+    old[old.length - 1 - suffix] === fresh[fresh.length - 1 - suffix]
+  ) suffix++;
+  const start = region.start + prefix;
+  const end = region.end - suffix;
+  const delta = expected.length - text.length;
+  const target = await sim.state.reparse(doc, expected);
+  // A whole-line insertion or deletion can be placed a few characters later with the same result (after
+  // the indentation instead of before it): nodes around either placement pair up.
+  const slid = slide(text, start, end, fresh.slice(prefix, fresh.length - suffix));
+  const around = pairsAround(doc.tree.rootNode, target.tree.rootNode, start, end, delta);
+  if (slid) {
+    const more = pairsAround(doc.tree.rootNode, target.tree.rootNode, slid.start, slid.end, delta);
+    for (const pair of more) if (!around.some((p) => p.before.id === pair.before.id)) around.push(pair);
+    around.sort((a, b) => size(a.before) - size(b.before) || b.before.startIndex - a.before.startIndex);
+  }
+  const pairs = orderPairs(around, doc.file.language);
+
+  const accept = async (candidate: Candidate) => {
+    const steps = await sim.attempt(candidate.builders, file, expected);
+    return steps
+      ? { tiers: steps.map((step) => detectTier(step)), kinds: steps.map((step) => stepKind(step)) }
+      : undefined;
+  };
+  const tried = new Set<string>();
+  const formalAt = async (pair: Pair) => {
+    for (const candidate of formalCandidates(file, pair, { doc })) {
+      if (search.budget.left-- <= 0) return undefined;
+      tried.add(candidate.kind);
+      const done = await accept(candidate);
+      if (done) return done;
+    }
+    return undefined;
+  };
+  // Several parts of one node changed: lift each changed child (and each changed stretch between children).
+  const split = async (pair: Pair, formalOnly: boolean): Promise<RegionResult | undefined> => {
+    if (search.depth >= 2 || search.budget.left <= 0) return undefined;
+    const parts = splitNode(pair, text, expected);
+    const same = parts.length === 1 && parts[0].start === region.start && parts[0].end === region.end;
+    if (parts.length === 0 || same) return undefined;
+    const mark = await sim.mark([file]);
+    const results: RegionResult[] = [];
+    for (const part of parts.sort((a, b) => b.start - a.start)) {
+      const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, {
+        depth: search.depth + 1,
+        budget: search.budget,
+      });
+      if (!result || (formalOnly && result.tiers.some((tier) => tier === 0))) break;
+      results.push(result);
+    }
+    if (results.length === parts.length && (await sim.doc(file)).file.text === expected) {
+      const reasons = results.map((r) => r.reason).filter((r) => r !== undefined);
+      return {
+        tiers: results.flatMap((r) => r.tiers),
+        kinds: results.flatMap((r) => r.kinds),
+        ...(reasons.length ? { reason: reasons.join("; ") } : {}),
+      };
+    }
+    sim.rollback(mark);
+    return undefined;
+  };
+  if (old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")) {
+    // Blank lines only: no candidate but the spacing steps `attempt` adds.
+    const done = await accept({ tier: 1, kind: "set_blank_lines", builders: [] });
+    if (done) return done;
+  }
+  for (const pair of pairs) {
+    const done = await formalAt(pair) ?? await split(pair, true);
+    if (done) return done;
+  }
+  const body = pairs.find((pair) => BODIES.has(pair.before.type));
+  if (body) {
+    const done = await split(body, false);
+    if (done) return done;
+  }
+  const innermost = pairs[0]?.before.type ?? "file";
+  const reason = old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")
+    ? "a whitespace-only change (blank lines, trailing spaces)"
+    : `a change of a "${innermost}"` +
+      (search.budget.left <= 0
+        ? " (search bound reached)"
+        : tried.size
+        ? ` (tried: ${[...tried].join(", ")})`
+        : " (no formal shape)");
+  // replace_node on the innermost few pairs: when those do not reproduce it, larger ones rarely do.
+  for (const pair of pairs.slice(0, FALLBACK_PAIRS)) {
+    for (const candidate of fallbackCandidates(file, pair)) {
+      const done = await accept(candidate);
+      if (done) return { ...done, reason };
+    }
+  }
+  const legacy = await sim.attempt(
+    [() => Promise.resolve(replaceCodeStep(file, text, expected, region))],
+    file,
+    expected,
+  );
+  if (legacy) return { tiers: [0], kinds: ["replace_code"], reason };
+  return undefined;
+}
+
+/**
+ * The changes inside one node as separate regions: each named child that
+ * changed in place (its text becomes its partner's), and each stretch
+ * between unchanged or changed children whose text differs (inserted or
+ * deleted statements with the blank lines around them, changed punctuation).
+ */
+function splitNode(pair: Pair, text: string, expected: string): Omit<Region, "hunk">[] {
+  const left = pair.before.namedChildren.filter((c): c is Node => !!c);
+  const right = pair.after.namedChildren.filter((c): c is Node => !!c);
+  const alignment = alignNodes(left, right);
+  const anchors = [
+    ...alignment.same.map(([i, j]) => ({ i, j, changed: false })),
+    ...alignment.changed.map(([i, j]) => ({ i, j, changed: true })),
+  ]
+    .sort((a, b) => a.i - b.i);
+  const out: Omit<Region, "hunk">[] = [];
+  let previous = { beforeEnd: pair.before.startIndex, afterEnd: pair.after.startIndex };
+  const gap = (beforeStart: number, afterStart: number) => {
+    if (text.slice(previous.beforeEnd, beforeStart) !== expected.slice(previous.afterEnd, afterStart)) {
+      out.push({
+        start: previous.beforeEnd,
+        end: beforeStart,
+        replacement: expected.slice(previous.afterEnd, afterStart),
+      });
+    }
+  };
+  for (const anchor of anchors) {
+    const b = left[anchor.i];
+    const a = right[anchor.j];
+    gap(b.startIndex, a.startIndex);
+    if (anchor.changed) out.push({ start: b.startIndex, end: b.endIndex, replacement: a.text });
+    previous = { beforeEnd: b.endIndex, afterEnd: a.endIndex };
+  }
+  gap(pair.before.endIndex, pair.after.endIndex);
+  return out;
+}
+
+/** The step kind of a built step, for reports: the template, `fragment`, or the op. */
+export function stepKind(step: Record<string, unknown>): string {
+  if (typeof step.template === "string") return step.template;
+  if ("fragment" in step) return "fragment";
+  return String(step.op);
+}
+
+const size = (node: Node) => node.endIndex - node.startIndex;
+
+/**
+ * The same pure insertion or deletion moved right past leading whitespace
+ * (deleting `"    x\n"` before `"    y"` equals deleting `"x\n    "` after the
+ * indentation), or undefined when it is neither or cannot move.
+ */
+function slide(
+  text: string,
+  start: number,
+  end: number,
+  inserted: string,
+): { start: number; end: number } | undefined {
+  let s = start;
+  let e = end;
+  let added = inserted;
+  if (e > s && added === "") {
+    while (e < text.length && /\s/.test(text[s]) && text[s] === text[e]) {
+      s++;
+      e++;
+    }
+  } else if (e === s && added !== "") {
+    while (s < text.length && /\s/.test(added[0]) && added[0] === text[s]) {
+      added = added.slice(1) + added[0];
+      s++;
+      e++;
+    }
+  } else return undefined;
+  return s === start ? undefined : { start: s, end: e };
+}
+
+/**
+ * Named nodes containing [start, end] (touching counts: an insertion at a
+ * node's end can extend it), innermost first, with their partners in the
+ * target tree.
+ */
+function pairsAround(root: Node, targetRoot: Node, start: number, end: number, delta: number): Pair[] {
+  const seen = new Map<number, Node>();
+  const leaves = [root.descendantForIndex(start, Math.max(start, end - 1))];
+  if (start > 0) leaves.push(root.descendantForIndex(start - 1, start - 1));
+  if (end === start) leaves.push(root.descendantForIndex(start, start));
+  for (const leaf of leaves) {
+    for (let node: Node | null = leaf; node; node = node.parent) {
+      if (node.isNamed && node.startIndex <= start && node.endIndex >= end) seen.set(node.id, node);
+    }
+  }
+  const pairs: Pair[] = [];
+  const nodes = [...seen.values()].sort((a, b) => size(a) - size(b) || b.startIndex - a.startIndex);
+  for (const node of nodes) {
+    const partner = spanPartner(targetRoot, node, delta);
+    if (partner) pairs.push({ before: node, after: partner });
+  }
+  return pairs;
+}
+
+/** The legacy last resort: the region's whole lines, with context lines until they occur once. */
+function replaceCodeStep(
+  file: string,
+  text: string,
+  expected: string,
+  region: Region,
+): Record<string, unknown> {
+  let from = lineStart(text, region.start);
+  let to = region.end > region.start
+    ? nextLineStart(text, Math.max(region.start, region.end - 1))
+    : region.end;
+  if (to <= from) to = nextLineStart(text, from);
+  const count = (pattern: string) => text.split(pattern).length - 1;
+  while (count(text.slice(from, to)) !== 1 && (from > 0 || to < text.length)) {
+    if (from > 0) from = lineStart(text, from - 1);
+    if (to < text.length) to = nextLineStart(text, lineEnd(text, to));
+  }
+  const delta = expected.length - text.length;
+  return {
+    op: "replace_code",
+    params: { file, pattern: text.slice(from, to), replacement: expected.slice(from, to + delta) },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Running lifted steps in memory: the same dispatcher and post-checks as
+ * `verifyPlan` and `executePlan` (`runStep` in a `StepContext`, then L0–L6
+ * on every changed file), over an overlay of the repository's documents,
+ * so nothing is ever written.
+ *
+ * - `Simulation.attempt` runs candidate steps on a scratch overlay of the
+ *   current state and keeps them only when the file ends up exactly as
+ *   expected and no blocking post-check (L0–L2) reports an error: that is
+ *   how lift decides whether a step reproduces a change.
+ * - `replayPlan` runs a finished plan from the original files and returns
+ *   every file's final text, for the byte-exact comparison with the diff's
+ *   target.
+ *
+ * @module
+ */
+
+import { runStep } from "../edit/dispatch.ts";
+import { StepContext } from "../edit/operator.ts";
+import { noNewSyntaxProblems, type PostCheck } from "../exec/checks.ts";
+import { checkContainment, checkKinds, runEditChecks } from "../verify/levels/mod.ts";
+import { type Issue, IssueError } from "../issue.ts";
+import type { Document, DocumentStore } from "../parse/documents.ts";
+import { parsePlan } from "../plan/mod.ts";
+import { spacingSteps } from "./spacing.ts";
+
+/** Builds a step against the scratch state as the earlier steps of its candidate left it. */
+export type StepBuilder = (state: DocumentStore) => Promise<Record<string, unknown> | undefined>;
+
+/** Runs one step on `state` (an overlay it may change); returns the issues that stopped it. */
+async function runOne(
+  state: DocumentStore,
+  step: unknown,
+  index: number,
+  checks: PostCheck[],
+): Promise<Issue[]> {
+  const parsed = parsePlan([step]);
+  if (!parsed.plan) return parsed.issues.filter((issue) => issue.severity === "error");
+  const normalized = { ...parsed.plan.steps[0], index };
+  const ctx = new StepContext(state, index);
+  try {
+    await runStep(normalized, ctx, parsed.plan);
+  } catch (err) {
+    if (err instanceof IssueError) return err.issues;
+    throw err;
+  }
+  const errors: Issue[] = [];
+  const changes = await ctx.changedFiles();
+  for (const change of changes) {
+    for (const check of checks) {
+      errors.push(...(await check(change, ctx)).filter((issue) => issue.severity === "error"));
+    }
+  }
+  if (errors.length === 0) { for (const change of changes) state.set(change.after); }
+  return errors;
+}
+
+/**
+ * The post-checks that can reject a step: L0 (syntax), L1 (kinds), L2
+ * (containment). L3–L6 only ever warn, so a candidate's fate never depends
+ * on them; the finished plan gets all levels from `verifyPlan`.
+ */
+const BLOCKING_CHECKS: PostCheck[] = [
+  noNewSyntaxProblems,
+  async (change, ctx) => {
+    const records = ctx.records.filter((record) => record.file === change.path);
+    const { errors } = await runEditChecks({ ...change, records }, { step: ctx.step, store: ctx.store }, [
+      checkKinds,
+      checkContainment,
+    ]);
+    return errors;
+  },
+];
+
+/** The lift's running state: the files as the accepted steps left them. */
+export class Simulation {
+  /** The current state (an overlay of the repository). */
+  readonly state: DocumentStore;
+  /** Accepted steps, in order. */
+  readonly steps: Record<string, unknown>[] = [];
+  private readonly checks: PostCheck[];
+
+  constructor(base: DocumentStore, checks: PostCheck[] = BLOCKING_CHECKS) {
+    this.state = base.overlay();
+    this.checks = checks;
+  }
+
+  /** A point to come back to with `rollback` (the steps so far and the current documents of `files`). */
+  async mark(files: string[]): Promise<{ steps: number; docs: Document[] }> {
+    const docs: Document[] = [];
+    for (const file of files) docs.push(await this.state.get(file));
+    return { steps: this.steps.length, docs };
+  }
+
+  /** Forget the steps accepted since `mark` and restore its documents. */
+  rollback(mark: { steps: number; docs: Document[] }): void {
+    this.steps.length = mark.steps;
+    for (const doc of mark.docs) this.state.set(doc);
+  }
+
+  /** The current document of `path`. */
+  async doc(path: string): Promise<Document> {
+    return await this.state.get(path);
+  }
+
+  /**
+   * Build and run `builders` in order on a scratch copy of the state; when
+   * every step runs and `file` then reads exactly `expected` (after
+   * `set_blank_lines` steps when only blank lines differ, see `spacing.ts`),
+   * keep them and return the steps, else return undefined and change nothing.
+   */
+  async attempt(
+    builders: StepBuilder[],
+    file: string,
+    expected: string,
+  ): Promise<Record<string, unknown>[] | undefined> {
+    const scratch = this.state.overlay();
+    const steps: Record<string, unknown>[] = [];
+    for (const build of builders) {
+      const step = await build(scratch);
+      if (!step) return undefined;
+      const text = (await scratch.get(file)).file.text;
+      const issues = await runOne(scratch, step, this.steps.length + steps.length, []);
+      if (issues.length || (await scratch.get(file)).file.text === text) return undefined;
+      steps.push(step);
+    }
+    const got = await scratch.get(file);
+    if (got.file.text !== expected) {
+      // Only blank lines differ: the spacing steps (tier 1) finish the candidate.
+      const spacing = await spacingSteps(scratch, got, expected);
+      if (!spacing) return undefined;
+      for (const step of spacing) {
+        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
+        steps.push(step);
+      }
+      if ((await scratch.get(file)).file.text !== expected) return undefined;
+    }
+    // The same post-checks as verification, on the accepted steps only (they cost more than a run).
+    const check = this.state.overlay();
+    for (const [k, step] of steps.entries()) {
+      if ((await runOne(check, step, this.steps.length + k, this.checks)).length) return undefined;
+    }
+    for (const path of check.ownPaths()) this.state.set(await check.get(path));
+    this.steps.push(...steps);
+    return steps;
+  }
+}
+
+/** Run `plan` (a list of steps) on an overlay of `base`: each file's final text, or the first failure. */
+export async function replayPlan(
+  base: DocumentStore,
+  plan: unknown[],
+): Promise<{ texts: Map<string, string>; failed?: { step: number; issues: Issue[] } }> {
+  const state = base.overlay();
+  for (let index = 0; index < plan.length; index++) {
+    const issues = await runOne(state, plan[index], index, []);
+    if (issues.length) return { texts: new Map(), failed: { step: index, issues } };
+  }
+  const texts = new Map<string, string>();
+  for (const path of state.ownPaths()) texts.set(path, (await state.get(path)).file.text);
+  return { texts };
+}

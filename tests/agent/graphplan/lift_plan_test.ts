@@ -1,0 +1,156 @@
+/**
+ * The PLAN phase accepting a unified diff or SEARCH/REPLACE blocks
+ * (`agent.plan_input`): the agent lifts the change through the helper's
+ * `lift` method (the real engine, in process), shows the model the lifted
+ * plan, verifies and executes it, and the trajectory records that the plan
+ * was lifted and the tier of every step. With `plan_input: plan` a diff is
+ * not accepted.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadConfig } from "../../../agent/config.ts";
+import { LocalEnvironment } from "../../../agent/env/mod.ts";
+import { GraphPlanAgent, type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { findChangeInText } from "../../../agent/graphplan/lift_input.ts";
+import { ScriptedModel } from "../../../agent/model/mod.ts";
+import { readTrajectory, Trajectory } from "../../../agent/trajectory/mod.ts";
+import { handleRequest, Session } from "../../../engine/helper/mod.ts";
+import "../../engine/exec/_support.ts";
+
+const SOURCE = "def total(items):\n    return sum(item.price for item in items)\n";
+const FIXED = "def total(items):\n    return sum(item.price * item.quantity for item in items)\n";
+const SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
+const DIFF = [
+  "--- a/shop.py",
+  "+++ b/shop.py",
+  "@@ -1,2 +1,2 @@",
+  " def total(items):",
+  "-    return sum(item.price for item in items)",
+  "+    return sum(item.price * item.quantity for item in items)",
+  "",
+].join("\n");
+
+async function git(dir: string, ...args: string[]) {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+}
+
+/** The engine's own methods, in process, as the agent's helper. */
+function engineHelper(repo: string): Helper & { methods: string[] } {
+  const session = Session.open(repo);
+  const methods: string[] = [];
+  return {
+    methods,
+    async call(method, params) {
+      methods.push(method);
+      const response = await handleRequest(session, method, params);
+      if ("error" in response) throw new HelperError(`helper ${method} failed`, response.error.issues);
+      return response.result;
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+async function run(overrides: string[], planText: string) {
+  const root = await Deno.makeTempDir({ prefix: "gp_lift_agent_" });
+  const repo = join(root, "repo");
+  await Deno.mkdir(repo);
+  await Deno.writeTextFile(join(repo, "shop.py"), SOURCE);
+  await git(repo, "init", "-q");
+  await git(repo, "add", "-A");
+  await git(repo, "commit", "-q", "-m", "init");
+  const planPath = join(root, "edit_plan.json");
+  const config = await loadConfig([
+    `agent.plan_path=${planPath}`,
+    "model.name=scripted/test",
+    `environment.cwd=${repo}`,
+    "agent.max_patch_rejections=0",
+    "agent.max_plan_nudges=0",
+    "agent.max_plan_revisions=1",
+    ...overrides,
+  ]);
+  const model = new ScriptedModel([
+    { command: "echo 'READY_TO_PLAN: [\"shop.py\"]'" },
+    { content: "The fix as a diff.", command: `cat > ${planPath} << 'PLAN_EOF'\n${planText}PLAN_EOF` },
+    { command: SUBMIT },
+    { command: SUBMIT },
+  ]);
+  const env = new LocalEnvironment({ ...config.environment });
+  const trajectory = new Trajectory(join(root, "out"), "shop-1", { config, stats: () => model.stats });
+  const helper = engineHelper(repo);
+  const agent = new GraphPlanAgent({ model, env, config, trajectory, helper, operatorCatalog: "(catalog)" });
+  const result = await agent.run("total() ignores the quantity");
+  await env.close();
+  const saved = await readTrajectory(trajectory.path);
+  const text = await Deno.readTextFile(join(repo, "shop.py"));
+  await Deno.remove(root, { recursive: true });
+  return { result, saved, text, helper };
+}
+
+Deno.test("agent: a diff in the plan file is lifted, shown to the model, verified and executed", async () => {
+  const { result, saved, text, helper } = await run([], DIFF);
+  assert.equal(result.exitStatus, "Submitted");
+  assert.equal(text, FIXED);
+  assert.deepEqual(helper.methods.filter((m) => m !== "build_graph"), [
+    "lift",
+    "verify_plan",
+    "execute_plan",
+  ]);
+  const info = saved.info as unknown as {
+    plan: { source: string; tiers: number[]; plan_steps: { template?: string }[] };
+  };
+  assert.equal(info.plan.source, "lifted");
+  assert.deepEqual(info.plan.tiers, [2]);
+  assert.equal(info.plan.plan_steps[0].template, "change_return_value");
+  const messages = JSON.stringify(saved.messages);
+  assert.match(messages, /lifted into this structural plan/);
+  assert.match(messages, /step 0 \(tier 2\): change_return_value <- hunk 0 of shop\.py/);
+});
+
+Deno.test("agent: a written JSON plan is recorded as written, with the tier of each step", async () => {
+  const plan = JSON.stringify([{
+    template: "replace_expression",
+    params: {
+      target: {
+        file: "shop.py",
+        kind: "attribute",
+        name: "item.price",
+        parent: { kind: "function", name: "total" },
+      },
+      expression: "item.price * item.quantity",
+    },
+  }]);
+  const { text, saved } = await run([], plan + "\n");
+  assert.equal(text, FIXED);
+  const info = saved.info as unknown as { plan: { source: string; tiers: number[] } };
+  assert.deepEqual([info.plan.source, info.plan.tiers], ["written", [2]]);
+});
+
+Deno.test("agent: with plan_input plan, a diff is not a plan and the agent falls back", async () => {
+  const { result, saved, helper } = await run(["agent.plan_input=plan"], DIFF);
+  assert.ok(!helper.methods.includes("lift"));
+  assert.notEqual((saved.info as unknown as { plan?: { source?: string } }).plan?.source, "lifted");
+  assert.match(result.exitStatus, /Fallback|Submitted/);
+});
+
+Deno.test("agent: a diff that does not apply is reported back, nothing is executed", async () => {
+  const stale = DIFF.replace("-    return sum(item.price for", "-    return sum(item.cost for");
+  const { saved, text, helper } = await run([], stale);
+  assert.equal(text, SOURCE);
+  assert.ok(!helper.methods.includes("execute_plan"));
+  assert.match(JSON.stringify(saved.messages), /could not be lifted into a plan/);
+});
+
+Deno.test("findChangeInText: fenced and bare diffs, SEARCH/REPLACE blocks, plain prose", () => {
+  assert.deepEqual(findChangeInText("Here:\n```diff\n" + DIFF + "```\n"), { diff: DIFF });
+  assert.deepEqual(findChangeInText("Fix below.\n" + DIFF), { diff: DIFF });
+  const blocks = "shop.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n";
+  assert.deepEqual(findChangeInText(blocks), { search_replace: blocks });
+  assert.equal(findChangeInText("I think the bug is in total()."), undefined);
+});

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { duration, eventLine, LiveProgress } from "../../../agent/swebench/mod.ts";
+
+Deno.test("progress: durations read as a person writes them", () => {
+  assert.equal(duration(0), "0s");
+  assert.equal(duration(59.4), "59s");
+  assert.equal(duration(125), "2m05s");
+  assert.equal(duration(3 * 3600 + 61), "3h01m");
+});
+
+Deno.test("progress: model steps print no log line; every other event prints one", () => {
+  assert.equal(eventLine({ type: "step", id: "a", phase: "explore", step: 3, cost: 0.1 }), null);
+  assert.equal(eventLine({ type: "sweep", removed: [] }), null);
+  assert.equal(
+    eventLine({ type: "start", total: 10, skipped: 2, todo: 8, workers: 1, costLimit: 5 }),
+    "batch: 10 selected, 2 already in preds, 8 to run with 1 worker, cost limit $5.0000",
+  );
+  assert.equal(
+    eventLine({
+      type: "instance-end",
+      id: "a__b-1",
+      status: "Submitted",
+      cost: 0.25,
+      steps: 12,
+      seconds: 61.25,
+    }),
+    "batch: a__b-1: Submitted, $0.2500, 12 steps, 61.3 s",
+  );
+});
+
+Deno.test("progress: the live view shows done/total, running instances, cost, elapsed, ETA and statuses", () => {
+  const written: string[] = [];
+  const stream = { isTTY: false, columns: 120, rows: 30, write: (text: string) => written.push(text) };
+  let now = 0;
+  const live = new LiveProgress({ stream: stream as never, now: () => now });
+  live.event({ type: "start", total: 5, skipped: 1, todo: 4, workers: 2, costLimit: 2 });
+  live.event({ type: "instance-start", id: "django__django-1" });
+  live.event({ type: "instance-start", id: "sympy__sympy-2" });
+  now = 30_000;
+  live.event({ type: "step", id: "django__django-1", phase: "plan", step: 7, cost: 0.3 });
+  live.event({ type: "phase", id: "sympy__sympy-2", phase: "explore" });
+  now = 60_000;
+  live.event({
+    type: "instance-end",
+    id: "sympy__sympy-2",
+    status: "Submitted",
+    cost: 0.5,
+    steps: 9,
+    seconds: 60,
+  });
+  assert.equal(
+    live.view(),
+    [
+      "GraphPlan batch  2/5 done  running 1  cost $0.8000 of $2.0000  elapsed 1m00s  ETA 3m00s",
+      "  django__django-1  plan      step   7  $0.3000  1m00s",
+      "  exit statuses: Submitted 1",
+    ].join("\n"),
+  );
+  // The finished instance's line went to the stream, above the redrawn block.
+  assert.ok(
+    written.some((text) => text.includes("batch: sympy__sympy-2: Submitted, $0.5000, 9 steps, 60.0 s")),
+  );
+  live.close();
+});

@@ -1,0 +1,173 @@
+/**
+ * The scale-out files: the Kubernetes manifest checked against the Job
+ * schema (kubernetes-models validates with the OpenAPI schema of the
+ * Kubernetes API: required fields, types, enums), and the Slurm script run
+ * by bash as an array task would run it, with a stand-in for graphplan
+ * that prints its arguments. The real Slurm cluster is tests/e2e/slurm_test.ts.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { Job } from "kubernetes-models/batch/v1/Job";
+import { k8sJob, slurmScript } from "../../../agent/swebench/mod.ts";
+import { graphplan as cli } from "../../e2e/_support.ts";
+
+type Container = {
+  args: string[];
+  command: string[];
+  env: { name: string; valueFrom: { fieldRef: { fieldPath: string } } }[];
+  securityContext?: { privileged: boolean };
+  volumeMounts: { name: string; mountPath: string }[];
+  envFrom?: unknown[];
+};
+
+Deno.test("k8s: graphplan k8s prints an Indexed Job the Job schema accepts", async () => {
+  const result = await cli([
+    "k8s",
+    "--shards",
+    "4",
+    "--job-image",
+    "registry.example/graphplan:0.1",
+    "--secret",
+    "llm-keys",
+    "--subset",
+    "verified",
+    "--filter",
+    "^django__",
+    "-w",
+    "2",
+    "--cost-limit",
+    "50",
+    "--model",
+    "openai/gpt-5-mini",
+    "--cpu",
+    "4",
+    "--memory",
+    "16Gi",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const doc = parse(result.stdout);
+  new Job(doc).validate();
+  assert.equal(doc.spec.completionMode, "Indexed");
+  assert.equal(doc.spec.completions, 4);
+  assert.equal(doc.spec.template.spec.restartPolicy, "Never");
+  const container = doc.spec.template.spec.containers[0] as Container;
+  assert.deepEqual(container.command, ["graphplan"]);
+  assert.deepEqual(container.args, [
+    "batch",
+    "--subset",
+    "verified",
+    "--filter",
+    "^django__",
+    "--workers",
+    "2",
+    "--cost-limit",
+    "50",
+    "--model",
+    "openai/gpt-5-mini",
+    "--env",
+    "podman",
+    "--shard",
+    "$(SHARD)/4",
+    "-o",
+    "/out/shard-$(SHARD)",
+  ]);
+  // $(SHARD) is the completion index, from the pod's annotation.
+  assert.equal(container.env[0].name, "SHARD");
+  assert.equal(
+    container.env[0].valueFrom.fieldRef.fieldPath,
+    "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+  );
+  assert.equal(container.securityContext?.privileged, true);
+  assert.ok(container.volumeMounts.some((m) => m.mountPath === "/out"));
+  assert.deepEqual(doc.spec.template.spec.volumes[0], {
+    name: "out",
+    persistentVolumeClaim: { claimName: "graphplan-out" },
+  });
+  assert.match(result.stdout, /graphplan merge-preds \/out\/shard-\* -o \/out/);
+});
+
+Deno.test("k8s: the docker-socket runtime mounts the node's socket; the schema catches a broken Job", () => {
+  const job = k8sJob({ shards: 2, image: "img", batchArgs: [], runtime: "docker-socket", parallelism: 5 });
+  new Job(job as ConstructorParameters<typeof Job>[0]).validate();
+  const spec = job.spec as {
+    parallelism: number;
+    template: { spec: { containers: Container[]; volumes: unknown[] } };
+  };
+  assert.equal(spec.parallelism, 2, "never more pods than shards");
+  assert.ok(spec.template.spec.containers[0].args.includes("docker"));
+  assert.equal(spec.template.spec.containers[0].securityContext, undefined);
+  assert.deepEqual(spec.template.spec.volumes[1], {
+    name: "docker-sock",
+    hostPath: { path: "/var/run/docker.sock", type: "Socket" },
+  });
+  // The oracle is not a rubber stamp: a container without a name is refused.
+  const broken = structuredClone(job) as typeof job;
+  delete ((broken.spec as typeof spec).template.spec.containers[0] as Partial<Container> & { name?: string })
+    .name;
+  assert.throws(
+    () => new Job(broken as ConstructorParameters<typeof Job>[0]).validate(),
+    /required property 'name'|must have required property name/,
+  );
+});
+
+Deno.test("k8s: options the manifest sets itself are usage errors", async () => {
+  for (const extra of [["--shard", "0/2"], ["-o", "x"], ["--env", "docker"]]) {
+    const result = await cli(["k8s", "--shards", "2", "--job-image", "i", ...extra]);
+    assert.equal(result.code, 2, extra.join(" "));
+    assert.match(result.stderr, /is set by the manifest/);
+  }
+  const noImage = await cli(["k8s", "--shards", "2"]);
+  assert.equal(noImage.code, 2);
+  assert.match(noImage.stderr, /--job-image IMAGE/);
+});
+
+Deno.test("slurm: the script runs shard K of N for array task K", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_slurm_script_" });
+  try {
+    const fake = join(dir, "fake-graphplan");
+    await Deno.writeTextFile(fake, '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
+    const out = join(dir, "runs dir");
+    const script = slurmScript({
+      shards: 3,
+      graphplan: [fake],
+      batchArgs: ["--subset", "lite", "--filter", "^(django|sympy)__", "-w", "2"],
+      outDir: out,
+      partition: "debug",
+      time: "01:00:00",
+      maxParallel: 2,
+    });
+    assert.match(script, /^#SBATCH --array=0-2%2$/m);
+    assert.match(script, /^#SBATCH --partition=debug$/m);
+    assert.match(script, /^#SBATCH --time=01:00:00$/m);
+    const path = join(dir, "job.sbatch");
+    await Deno.writeTextFile(path, script);
+    const run = await new Deno.Command("bash", {
+      args: [path],
+      env: { SLURM_ARRAY_TASK_ID: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.deepEqual(new TextDecoder().decode(run.stdout).trim().split("\n"), [
+      "batch",
+      "--subset",
+      "lite",
+      "--filter",
+      "^(django|sympy)__",
+      "-w",
+      "2",
+      "--shard",
+      "1/3",
+      "-o",
+      `${out}/shard-1`,
+    ]);
+    const outside = await new Deno.Command("bash", { args: [path], stdout: "null", stderr: "piped" })
+      .output();
+    assert.notEqual(outside.code, 0);
+    assert.match(new TextDecoder().decode(outside.stderr), /not running as a Slurm array task/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

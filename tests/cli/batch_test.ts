@@ -1,0 +1,173 @@
+/**
+ * The batch-family commands' command lines: usage errors that change
+ * nothing on disk, `merge-preds` reporting duplicates (text and --json),
+ * and `slurm` writing its script without submitting.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { PredsStore } from "../../agent/swebench/mod.ts";
+import { graphplan } from "../e2e/_support.ts";
+
+async function scratch(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "gp_batch_cli_" });
+}
+
+Deno.test("batch: bad options are usage errors (exit 2) and write nothing", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
+    const out = join(dir, "out");
+    const cases: [string[], RegExp][] = [
+      [["--subset", join(dir, "missing.jsonl")], /neither a file nor a Hugging Face name/],
+      [["--subset", dataset, "--shard", "3/2"], /Invalid --shard "3\/2"/],
+      [["--subset", dataset, "--slice", "a:b"], /Invalid --slice "a:b"/],
+      [["--subset", dataset, "--instances", join(dir, "none.txt")], /No such file|not found/i],
+      [
+        ["--subset", dataset, "--preds-format", "csv"],
+        /--preds-format must be one of dict, list, jsonl: got "csv"/,
+      ],
+      [["--subset", dataset, "-w", "0"], /--workers must be a positive integer: got "0"/],
+      [["--subset", dataset, "--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
+      [
+        ["--subset", dataset, "--env", "local"],
+        /A batch runs in containers: use --env docker or --env podman, not "local"/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await graphplan(["batch", ...args, "-o", out], { env: { OPENAI_API_KEY: "" } });
+      assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+      assert.match(result.stderr, message, args.join(" "));
+    }
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+    const help = await graphplan(["batch", "--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /--shard K\/N/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("merge-preds: merges shards, reports duplicates, prints one JSON document with --json", async () => {
+  const dir = await scratch();
+  try {
+    const pred = (id: string, patch: string) => ({
+      instance_id: id,
+      model_name_or_path: "m",
+      model_patch: patch,
+    });
+    const a = new PredsStore(join(dir, "a"), "dict");
+    await a.put(pred("x-1", "patch x from a"));
+    await a.put(pred("y-1", "patch y"));
+    const b = new PredsStore(join(dir, "b"), "jsonl");
+    await b.put(pred("x-1", "patch x from b"));
+    const text = await graphplan(["merge-preds", "a", "b", "-o", "merged"], { cwd: dir });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stderr, /"x-1" is in "a", "b": kept "b"/);
+    assert.match(text.stderr, /2 prediction\(s\) from 2 directories/);
+    const merged = JSON.parse(await Deno.readTextFile(join(dir, "merged", "preds.json")));
+    assert.deepEqual(merged, { "x-1": pred("x-1", "patch x from b"), "y-1": pred("y-1", "patch y") });
+    const json = await graphplan([
+      "merge-preds",
+      "a",
+      "b",
+      "-o",
+      "merged2",
+      "--preds-format",
+      "list",
+      "--json",
+    ], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout);
+    assert.equal(doc.instances, 2);
+    assert.deepEqual(doc.duplicates, [{ instance_id: "x-1", sources: ["a", "b"], kept: "b" }]);
+    assert.ok(Array.isArray(JSON.parse(await Deno.readTextFile(join(dir, "merged2", "preds.json")))));
+    const missing = await graphplan(["merge-preds", "a", "nope", "-o", "m"], { cwd: dir });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /No directory "nope"/);
+    await Deno.writeTextFile(join(dir, "a", "preds.json"), "{broken");
+    const broken = await graphplan(["merge-preds", "a", "b", "-o", "m3"], { cwd: dir });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /Cannot parse ".*preds\.json"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("slurm: without --submit the script is written and its path printed", async () => {
+  const dir = await scratch();
+  try {
+    const result = await graphplan([
+      "slurm",
+      "--shards",
+      "3",
+      "--partition",
+      "gpu",
+      "--mem",
+      "16G",
+      "--sbatch=--account=lab",
+      "--subset",
+      "lite",
+      "-o",
+      join(dir, "runs"),
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const path = result.stdout.trim();
+    assert.equal(path, join(dir, "runs", "graphplan-batch.sbatch"));
+    const script = await Deno.readTextFile(path);
+    for (const line of ["--array=0-2", "--partition=gpu", "--mem=16G", "--account=lab"]) {
+      assert.ok(script.includes(`#SBATCH ${line}\n`), line);
+    }
+    assert.match(script, /batch --subset lite --shard "\$shard\/3" -o .*\/runs\/shard-"\$shard"/);
+    const bash = await new Deno.Command("bash", { args: ["-n", path] }).output();
+    assert.ok(bash.success, "bash accepts the script");
+    const noShards = await graphplan(["slurm", "--subset", "lite"]);
+    assert.equal(noShards.code, 2);
+    assert.match(noShards.stderr, /--shards N/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("batch: an instance whose container cannot start is not predicted, so a resume retries it (exit 1)", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "Fix it"}\n');
+    const out = join(dir, "out");
+    const args = [
+      "batch",
+      "--subset",
+      dataset,
+      "--env",
+      "docker",
+      "-c",
+      `environment.executable=${join(dir, "no-such-docker")}`,
+      "--model",
+      "scripted/demo",
+      "-c",
+      "model.script=config/demo/scripted_run.yaml",
+      "-o",
+      out,
+    ];
+    for (const round of [1, 2]) {
+      const result = await graphplan(args);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stderr,
+        /^batch: 1 selected, 0 already in preds, 1 to run with 1 worker$/m,
+        `round ${round}`,
+      );
+      assert.match(result.stderr, /^batch: a__b-1: EnvironmentError, \$0\.0000, 0 steps/m);
+    }
+    await assert.rejects(Deno.stat(join(out, "preds.json")), Deno.errors.NotFound);
+    const record = JSON.parse(await Deno.readTextFile(join(out, "batch.json"))).instances["a__b-1"];
+    assert.equal(record.status, "EnvironmentError");
+    assert.match(record.error, /no-such-docker/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,113 @@
+/**
+ * Shared set-up for lift tests: a git repository with the "before" files,
+ * a real `git diff` to the "after" files, lifting it, and an independent
+ * check of the lifted plan: executing it with the real executor on a fresh
+ * copy of the repository must give the "after" bytes.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { STATE_HOME } from "../exec/_support.ts";
+import { lift, type LiftResult } from "../../../engine/lift/mod.ts";
+import { DocumentStore } from "../../../engine/parse/documents.ts";
+import { Workspace } from "../../../engine/workspace.ts";
+import { executePlan } from "../../../engine/exec/execute.ts";
+import { parsePlanSteps } from "../../../engine/exec/wiring.ts";
+
+/** Where journals go in these tests (never the real home). */
+export const STATE = STATE_HOME;
+
+const created: string[] = [];
+globalThis.addEventListener("unload", () => {
+  for (const dir of created) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch { /* already gone */ }
+  }
+});
+
+function git(dir: string, ...args: string[]): string {
+  const out = new Deno.Command("git", {
+    args: ["-c", "user.email=t@t", "-c", "user.name=t", "-c", "core.autocrlf=false", ...args],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  if (!out.success) throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A temporary directory with `files` written (removed when the module unloads). */
+export function writeRepo(files: Record<string, string>): string {
+  const dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "graphplan-lift-" }));
+  created.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    const abs = `${dir}/${path}`;
+    Deno.mkdirSync(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
+    Deno.writeTextFileSync(abs, text);
+  }
+  return dir;
+}
+
+/** `git diff` from `before` to `after` (a repository holding `before` is returned with it). */
+export function gitDiff(
+  before: Record<string, string>,
+  after: Record<string, string>,
+): { dir: string; diff: string } {
+  const dir = writeRepo(before);
+  git(dir, "init", "-q");
+  git(dir, "add", ".");
+  git(dir, "commit", "-qm", "before");
+  for (const [path, text] of Object.entries(after)) Deno.writeTextFileSync(`${dir}/${path}`, text);
+  const diff = git(dir, "diff");
+  git(dir, "checkout", "-q", "--", ".");
+  return { dir, diff };
+}
+
+/** Every file's bytes and mtime under `dir` (outside `.git`), to show nothing was written. */
+export function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (sub: string) => {
+    for (const entry of Deno.readDirSync(`${dir}/${sub}`)) {
+      const rel = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.name === ".git") continue;
+      if (entry.isDirectory) walk(rel);
+      else {
+        const info = Deno.statSync(`${dir}/${rel}`);
+        out.set(rel, `${info.mtime?.getTime()}:${Deno.readTextFileSync(`${dir}/${rel}`)}`);
+      }
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** Lift `input` in `dir`, asserting that lift wrote nothing there. */
+export async function liftIn(
+  dir: string,
+  input: { diff?: string; search_replace?: string },
+): Promise<LiftResult> {
+  const before = snapshot(dir);
+  const result = await lift(new DocumentStore(Workspace.open(dir)), input);
+  assert.deepEqual(snapshot(dir), before, "lift wrote to the repository");
+  return result;
+}
+
+/**
+ * Execute `plan` with the real executor on a fresh repository holding
+ * `before`, and return the files' texts afterwards.
+ */
+export async function executeOnCopy(
+  before: Record<string, string>,
+  plan: unknown[],
+): Promise<Record<string, string>> {
+  const dir = writeRepo(before);
+  const { steps, issues, runStep } = await parsePlanSteps(plan);
+  assert.deepEqual(issues.filter((issue) => issue.severity === "error"), []);
+  const result = await executePlan(new DocumentStore(Workspace.open(dir)), steps, { runStep });
+  assert.equal(result.success, true, JSON.stringify(result.errors));
+  const out: Record<string, string> = {};
+  for (const path of Object.keys(before)) out[path] = Deno.readTextFileSync(`${dir}/${path}`);
+  return out;
+}
