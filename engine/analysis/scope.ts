@@ -31,7 +31,7 @@
  */
 
 import type { Node, Tree, TreeCursor } from "web-tree-sitter";
-import type { Document } from "../parse/documents.ts";
+import { type Document, treeMemo } from "../parse/documents.ts";
 
 /** What introduces a scope. */
 export type ScopeKind = "module" | "class" | "function" | "lambda" | "comprehension";
@@ -220,16 +220,19 @@ const IMPORT_TYPES = new Set(["import_statement", "import_from_statement", "futu
 
 interface TreeCache {
   scopes: Map<number, Scope>;
-  /** The module scope with its bindings in document order, and the root's span, for `deriveModuleScope`. */
-  module?: ModuleEntry;
 }
 
+/** What `deriveModuleScope` needs of the earlier tree's module scope, kept in its `treeMemo` (no nodes). */
 interface ModuleEntry {
-  scope: Scope;
+  /** The bindings in document order. */
   flat: Binding[];
   rootStart: number;
   rootEnd: number;
+  /** Whether the module has no `global`/`nonlocal` statement or star import (else no update). */
+  plain: boolean;
 }
+
+const MEMO_KEY = "moduleScope";
 
 const caches = new WeakMap<Tree, TreeCache>();
 
@@ -261,11 +264,11 @@ function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
   if (scope) return scope;
   const isModule = node.type === "module" || !parent;
   if (isModule && incremental) {
-    const entry = deriveModuleScope(doc, node);
-    if (entry) {
-      cache.module = entry;
-      cache.scopes.set(node.id, entry.scope);
-      return entry.scope;
+    const derived = deriveModuleScope(doc, node);
+    if (derived) {
+      treeMemo(doc.tree)[MEMO_KEY] = derived.entry;
+      cache.scopes.set(node.id, derived.scope);
+      return derived.scope;
     }
   }
   scope = {
@@ -280,7 +283,14 @@ function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
   collectBindings(doc, scope);
   if (scope.kind === "module") {
     scope.declaredGlobal = globalDeclarations(doc.file.text);
-    cache.module = { scope, flat: inOrder(scope), rootStart: node.startIndex, rootEnd: node.endIndex };
+    const flat = inOrder(scope);
+    for (const binding of flat) ownStrings(binding);
+    treeMemo(doc.tree)[MEMO_KEY] = {
+      flat,
+      rootStart: node.startIndex,
+      rootEnd: node.endIndex,
+      plain: plainModule(scope),
+    } satisfies ModuleEntry;
   }
   cache.scopes.set(node.id, scope);
   return scope;
@@ -298,6 +308,19 @@ let incremental = true;
  */
 export function setIncrementalScopes(enabled: boolean): void {
   incremental = enabled;
+}
+
+/**
+ * Give the binding's strings their own storage. A name sliced from the file's
+ * text keeps the whole text alive (V8 slices strings of 13 characters and
+ * more), and the bindings of a module scope are carried from document to
+ * document: a plan of N inserts would keep N texts of the file.
+ */
+function ownStrings(binding: Binding): void {
+  const own = (value: string) => value.length < 13 ? value : JSON.parse(JSON.stringify(value)) as string;
+  binding.name = own(binding.name);
+  if (binding.module !== undefined) binding.module = own(binding.module);
+  if (binding.imported !== undefined) binding.imported = own(binding.imported);
 }
 
 /** A scope's bindings in document order (the order `collectBindings` found them). */
@@ -318,13 +341,10 @@ function inOrder(scope: Scope): Binding[] {
  * update could differ from a full walk: `global`/`nonlocal` or a star import
  * at module level, or a binding whose statement is the module itself.
  */
-function deriveModuleScope(doc: Document, root: Node): ModuleEntry | undefined {
+function deriveModuleScope(doc: Document, root: Node): { scope: Scope; entry: ModuleEntry } | undefined {
   const origin = doc.origin;
-  const earlier = origin?.tree.deref();
-  const previous = earlier ? caches.get(earlier)?.module : undefined;
-  if (!origin || !previous) return undefined;
-  const old = previous.scope;
-  if (old.globals.size > 0 || old.nonlocals.size > 0 || old.starImport) return undefined;
+  const previous = origin?.memo[MEMO_KEY] as ModuleEntry | undefined;
+  if (!origin || !previous?.plain) return undefined;
   const { startIndex: start, oldEndIndex: oldEnd, newEndIndex: newEnd } = origin.edit;
   const delta = newEnd - oldEnd;
   const rows = origin.edit.newEndPosition.row - origin.edit.oldEndPosition.row;
@@ -364,6 +384,7 @@ function deriveModuleScope(doc: Document, root: Node): ModuleEntry | undefined {
     flat.push(binding);
   }
   for (const binding of middle) {
+    ownStrings(binding);
     if (binding.start < spanStart || binding.start >= spanEnd) return undefined;
     if (rootSpan(binding, root.startIndex, root.endIndex)) return undefined;
     flat.push(binding);
@@ -385,7 +406,14 @@ function deriveModuleScope(doc: Document, root: Node): ModuleEntry | undefined {
   const scope: Scope = { ...fresh, declaredGlobal: globalDeclarations(doc.file.text) };
   scope.bindings = new Map();
   for (const binding of flat) addBinding(scope, binding);
-  return { scope, flat, rootStart: root.startIndex, rootEnd: root.endIndex };
+  return {
+    scope,
+    entry: { flat, rootStart: root.startIndex, rootEnd: root.endIndex, plain: plainModule(scope) },
+  };
+}
+
+function plainModule(scope: Scope): boolean {
+  return scope.globals.size === 0 && scope.nonlocals.size === 0 && !scope.starImport;
 }
 
 /** Names declared by `global` statements anywhere in `text` (a text scan). */

@@ -26,16 +26,33 @@ export interface Document {
 /**
  * How a document came from an earlier one by one incremental re-parse. Only
  * what lies in `edit` or `changed` differs from the earlier tree (tree-sitter
- * reused the rest); analyses cached on the earlier tree can be shifted
+ * reused the rest); analyses memoized on the earlier tree can be shifted
  * outside that span and recomputed inside it.
  */
 export interface DocumentOrigin {
-  /** The earlier tree, weakly: a document does not keep its history alive. */
-  tree: WeakRef<Tree>;
+  /**
+   * The earlier tree's memo (`treeMemo`), not the tree: a document keeps
+   * neither its history nor the earlier tree (nor its WebAssembly memory)
+   * alive, and a WeakRef would (V8 keeps each WeakRef's target until the
+   * microtasks drain, which a plan's verification never lets them do).
+   */
+  memo: TreeMemo;
   /** The text edit, offsets of the earlier text (`startIndex`, `oldEndIndex`) and of the new one (`newEndIndex`). */
   edit: Edit;
   /** Spans of the new tree whose structure differs from the earlier tree's (`Tree.getChangedRanges`). */
   changed: { startIndex: number; endIndex: number }[];
+}
+
+/** Plain data an analysis keeps about one tree, by analysis name: no nodes (they would keep the tree alive). */
+export type TreeMemo = Record<string, unknown>;
+
+const memos = new WeakMap<Tree, TreeMemo>();
+
+/** The memo of `tree` (created empty on first use, gone with the tree). */
+export function treeMemo(tree: Tree): TreeMemo {
+  let memo = memos.get(tree);
+  if (!memo) memos.set(tree, memo = {});
+  return memo;
 }
 
 interface Entry {
@@ -105,7 +122,7 @@ export class DocumentStore {
       endIndex: range.endIndex,
     }));
     old.delete();
-    const origin: DocumentOrigin = { tree: new WeakRef(doc.tree), edit, changed };
+    const origin: DocumentOrigin = { memo: treeMemo(doc.tree), edit, changed };
     return { file: { ...doc.file, text, eol: doc.file.eol }, tree, origin };
   }
 
