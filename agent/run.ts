@@ -27,7 +27,7 @@ import {
   SessionHelper,
   type StepProgress,
 } from "./graphplan/mod.ts";
-import { createModel, type Model, ModelError } from "./model/mod.ts";
+import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
@@ -86,6 +86,8 @@ export interface RunTaskOutcome {
   signal?: Deno.Signal;
   /** Where the wall time went (container start, helper deployment and requests, commands). */
   timings: RunTimings;
+  /** Calls, tokens and dollars of every model the run asked (the rfsn strategy may ask several). */
+  stats: ModelStats;
 }
 
 /** The image for a dataset instance from `environment.image_template`. */
@@ -125,7 +127,9 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     if (!(err instanceof ModelError)) throw err;
     modelError = err;
   }
-  const stats = model ? () => model!.stats : undefined;
+  // The models the run asks: the run's own, or the rfsn strategy's candidates (set below).
+  let asked: Model[] = model ? [model] : [];
+  const stats = model ? () => totalStats(asked) : undefined;
   const trajectory = new Trajectory(outDir, instanceId, {
     config,
     stats,
@@ -170,6 +174,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       patched: false,
       error: err.message,
       timings,
+      stats: totalStats(asked),
     };
   };
   try {
@@ -250,6 +255,11 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       throw helperFailure ?? new HelperError("The helper was not deployed");
     };
     const timedEnv = timedEnvironment(env, timings);
+    const onStep = (progress: StepProgress) => {
+      options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
+      const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
+      log(`[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`);
+    };
     let result: { exitStatus: string; submission: string; fallback?: { point: string; reason: string } };
     if (config.agent.strategy === "rfsn") {
       const models = config.rfsn?.candidate_models.length
@@ -257,8 +267,9 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
           config.rfsn.candidate_models.map((extra) => createModel({ ...config.model, ...extra })),
         )
         : [model];
+      asked = models;
       result = await runRfsn(
-        new RfsnAgent({ models, env: timedEnv, config, trajectory, helper: helperOf, stop }),
+        new RfsnAgent({ models, env: timedEnv, config, trajectory, helper: helperOf, stop, onStep }),
         options.task,
         trajectory,
       );
@@ -271,15 +282,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         helper: helperOf,
         operatorCatalog: operatorCatalog(),
         stop,
-        onStep: (progress: StepProgress) => {
-          options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
-          const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
-          log(
-            `[${instanceId}] ${progress.phase} step ${progress.step} $${
-              progress.cost.toFixed(4)
-            }: ${command}`,
-          );
-        },
+        onStep,
       });
       result = await agent.run(options.task);
     }
@@ -302,6 +305,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       ...(deployed ? { helper: deployed } : {}),
       ...(typeof trajectory.info.error === "string" ? { error: firstLineOf(trajectory.info.error) } : {}),
       timings,
+      stats: totalStats(asked),
     };
   } finally {
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});

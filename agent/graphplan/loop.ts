@@ -11,7 +11,7 @@
 
 import type { Config } from "../config.ts";
 import { type Environment, truncateOutput } from "../env/mod.ts";
-import type { Message, Model } from "../model/mod.ts";
+import type { Message, Model, ModelStats } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
 import { findSubmission } from "./extract.ts";
@@ -54,6 +54,28 @@ export class FormatErrorLimit extends Error {
     super(reason);
     this.name = "FormatError";
   }
+}
+
+/**
+ * Which of the run's limits (`agent.step_limit` model calls, `agent.cost_limit`
+ * dollars, `agent.wall_time_limit` seconds; 0 = none) has run out for
+ * `stats` after `elapsed` seconds, as the reason {@linkcode LimitsExceeded}
+ * carries, or null. Both strategies stop on it before a model call.
+ */
+export function exceededLimit(
+  agent: Pick<Config["agent"], "step_limit" | "cost_limit" | "wall_time_limit">,
+  stats: ModelStats,
+  elapsed: number,
+): string | null {
+  const { step_limit, cost_limit, wall_time_limit } = agent;
+  if (step_limit > 0 && stats.calls >= step_limit) return `step limit of ${step_limit} model calls reached`;
+  if (cost_limit > 0 && stats.cost >= cost_limit) {
+    return `cost limit of $${cost_limit} reached ($${stats.cost.toFixed(4)} spent)`;
+  }
+  if (wall_time_limit > 0 && elapsed >= wall_time_limit) {
+    return `wall time limit of ${wall_time_limit} s reached`;
+  }
+  return null;
 }
 
 /** A progress report after each step (for `graphplan run`'s stderr lines). */
@@ -145,18 +167,8 @@ export class StepLoop {
 
   /** Throw {@linkcode LimitsExceeded} when a limit has run out. */
   checkLimits(): void {
-    const { step_limit, cost_limit, wall_time_limit } = this.config.agent;
-    const stats = this.model.stats;
-    if (step_limit > 0 && stats.calls >= step_limit) {
-      throw new LimitsExceeded(`step limit of ${step_limit} model calls reached`);
-    }
-    if (cost_limit > 0 && stats.cost >= cost_limit) {
-      throw new LimitsExceeded(`cost limit of $${cost_limit} reached ($${stats.cost.toFixed(4)} spent)`);
-    }
-    const elapsed = (this.#now() - this.#started) / 1000;
-    if (wall_time_limit > 0 && elapsed >= wall_time_limit) {
-      throw new LimitsExceeded(`wall time limit of ${wall_time_limit} s reached`);
-    }
+    const reason = exceededLimit(this.config.agent, this.model.stats, (this.#now() - this.#started) / 1000);
+    if (reason) throw new LimitsExceeded(reason);
   }
 
   /** One model turn and the commands it called. */

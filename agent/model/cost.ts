@@ -60,3 +60,15 @@ export function addUsage(
   stats.input_tokens += usage.input_tokens;
   stats.output_tokens += usage.output_tokens;
 }
+
+/** The stats of several models as one (a run asking more than one model). */
+export function totalStats(models: readonly { readonly stats: ModelStats }[]): ModelStats {
+  const total: ModelStats = { cost: 0, calls: 0, input_tokens: 0, output_tokens: 0 };
+  for (const { stats } of models) {
+    total.cost += stats.cost;
+    total.calls += stats.calls;
+    total.input_tokens += stats.input_tokens;
+    total.output_tokens += stats.output_tokens;
+  }
+  return total;
+}

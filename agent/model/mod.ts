@@ -20,6 +20,7 @@ export { AnthropicModel } from "./anthropic.ts";
 export { OpenAIModel } from "./openai.ts";
 export { loadScript, ScriptedModel, type ScriptedTurn } from "./scripted.ts";
 export type { ClientOptions } from "./settings.ts";
+export { totalStats } from "./cost.ts";
 
 /** Builds a model from its config. */
 export type ModelFactory = (config: ModelConfig, options?: ClientOptions) => Model | Promise<Model>;

@@ -14,8 +14,12 @@
  * transitions and the state.
  *
  * Ends `Submitted` (targeted, then expanded tests pass), `Stuck` (an
- * `explain_stuck` proposal says why) or `BudgetExhausted` (the iteration
- * budget).
+ * `explain_stuck` proposal says why), `BudgetExhausted` (the iteration
+ * budget) or `LimitsExceeded`: the run's `agent.step_limit`,
+ * `agent.cost_limit` and `agent.wall_time_limit` hold as in the GraphPlan
+ * strategy, checked before every model call, with the calls and dollars of
+ * all candidate models counted together. Edits are reverted on every end
+ * but success.
  *
  * @module
  */
@@ -23,8 +27,8 @@
 import type { Config } from "../config.ts";
 import type { Environment } from "../env/mod.ts";
 import type { Helper } from "../graphplan/helper.ts";
-import { Interrupted } from "../graphplan/loop.ts";
-import type { Model } from "../model/types.ts";
+import { exceededLimit, Interrupted, LimitsExceeded, type StepProgress } from "../graphplan/loop.ts";
+import { type Model, type ModelStats, totalStats } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
 import type { RfsnConfig } from "./config.ts";
@@ -50,11 +54,15 @@ export interface RfsnAgentOptions {
    * flight, never in the middle of an edit the controller is applying.
    */
   stop?: AbortSignal;
+  /** Called after every model call, with the calls and cost of all the models so far. */
+  onStep?: (progress: StepProgress) => void;
+  /** Milliseconds now (tests may fake it; for `agent.wall_time_limit`). */
+  now?: () => number;
 }
 
 /** How a run ended. */
 export interface RfsnResult {
-  exitStatus: "Submitted" | "Stuck" | "BudgetExhausted";
+  exitStatus: "Submitted" | "Stuck" | "BudgetExhausted" | "LimitsExceeded";
   submission: string;
 }
 
@@ -104,6 +112,11 @@ export function candidateProposal(json: Record<string, unknown>, failingTests: s
   };
 }
 
+/** Why an edit was not applied, from a hypothesis' failure signature (`edit-failed:...`), for the prompt. */
+function editFailure(signature: string | null): string {
+  return signature?.startsWith("edit-failed:") ? ` (${signature.slice("edit-failed:".length)})` : "";
+}
+
 /** The strategy. */
 export class RfsnAgent {
   readonly #options: RfsnAgentOptions;
@@ -120,9 +133,38 @@ export class RfsnAgent {
     if (stop?.aborted) throw new Interrupted(`interrupted by ${String(stop.reason ?? "a signal")}`);
   }
 
-  /** Run on `task` until success, STUCK or the budget. */
+  /** The calls and cost of every model of the run so far. */
+  get stats(): ModelStats {
+    return totalStats(this.#options.models);
+  }
+
+  /** Run on `task` until success, STUCK, the budget or a limit. */
   async run(task: string): Promise<RfsnResult> {
     const { env, trajectory, config } = this.#options;
+    const controller = new Controller(env, {
+      testCommand: this.#rfsn.test_command,
+      readLimit: this.#rfsn.read_limit,
+      helper: async () => await this.#options.helper(),
+      strict: config.verification.strict ? config.verification.strict_codes : [],
+    });
+    try {
+      return await this.#loop(task, controller);
+    } catch (err) {
+      if (!(err instanceof LimitsExceeded)) throw err;
+      await controller.revertEdits();
+      trajectory.info.error = err.message;
+      return { exitStatus: "LimitsExceeded", submission: "" };
+    }
+  }
+
+  async #loop(task: string, controller: Controller): Promise<RfsnResult> {
+    const { env, trajectory, config } = this.#options;
+    const now = this.#options.now ?? Date.now;
+    const started = now();
+    const checkLimits = () => {
+      const reason = exceededLimit(config.agent, this.stats, (now() - started) / 1000);
+      if (reason) throw new LimitsExceeded(reason);
+    };
     const rfsn = this.#rfsn;
     const state = new StateTracker({
       risk_budget: rfsn.risk_budget,
@@ -133,11 +175,6 @@ export class RfsnAgent {
       bounds: rfsn.bounds,
       max_phase_attempts: rfsn.max_phase_attempts,
       tests: rfsn.tests,
-    });
-    const controller = new Controller(env, {
-      testCommand: rfsn.test_command,
-      readLimit: rfsn.read_limit,
-      helper: async () => await this.#options.helper(),
     });
     const steps: Record<string, unknown>[] = [];
     const record = { steps, transitions: meta.transitions, state };
@@ -191,6 +228,7 @@ export class RfsnAgent {
             success: feedback.success,
             tests_failed: feedback.tests_failed,
             output: feedback.output,
+            ...(feedback.edit ? { edit: feedback.edit } : {}),
           };
           if (next.proposal.action.type === "read_file" && feedback.success) {
             lastSource = feedback.output;
@@ -212,9 +250,14 @@ export class RfsnAgent {
         test_narrative: state.test_narrative,
       });
       const records: CandidateRecord[] = [];
+      // Recorded before the models are asked, so a round a limit cuts short is in the trajectory too.
+      const step: Record<string, unknown> = { phase: "PATCH", candidates: records };
+      steps.push(step);
       const candidates: Candidate[] = [];
       const diffs = new Map<Candidate, string>();
-      const history = state.hypotheses_tried.map((h) => `- ${h.hypothesis}: ${h.outcome}`)
+      const history = state.hypotheses_tried.map((h) =>
+        `- ${h.hypothesis}: ${h.outcome}${editFailure(h.signature)}`
+      )
         .concat(state.gate_rejections.map((r) => `- refused (${r.type}): ${r.reason}`)).join("\n") ||
         "nothing yet";
       const prompt = renderTemplate(rfsn.templates.patch, {
@@ -230,6 +273,7 @@ export class RfsnAgent {
       for (const model of this.#options.models) {
         const messages = [{ role: "user" as const, content: prompt }];
         this.#checkStop();
+        checkLimits();
         let response;
         try {
           response = await model.query(messages, { signal: this.#options.stop });
@@ -239,8 +283,10 @@ export class RfsnAgent {
         }
         trajectory.add({ ...messages[0], extra: { phase: "PATCH", model: model.name } }, {
           ...response.message,
-          extra: { phase: "PATCH", model: model.name },
+          extra: { phase: "PATCH", model: model.name, cost: response.cost },
         });
+        const stats = this.stats;
+        this.#options.onStep?.({ phase: "PATCH", step: stats.calls, cost: stats.cost, commands: [] });
         state.tick();
         const json = readCandidateJson(response.content);
         const value = json ? candidateProposal(json, state.failing_tests) : null;
@@ -271,7 +317,13 @@ export class RfsnAgent {
         };
         candidates.push(candidate);
         diffs.set(candidate, diff ?? "");
-        records.push({ model: model.name, proposal: parsed.proposal, score: null, verdict: null, problems });
+        records.push({
+          model: model.name,
+          proposal: parsed.proposal,
+          score: null,
+          verdict: null,
+          problems,
+        });
       }
       let chosen: Candidate | undefined;
       let best: GateVerdict | undefined;
@@ -290,8 +342,6 @@ export class RfsnAgent {
         best ??= verdict;
         if (verdict.accepted) chosen ??= candidate;
       }
-      const step: Record<string, unknown> = { phase: "PATCH", candidates: records };
-      steps.push(step);
       if (!chosen) {
         // Only the best candidate's refusal teaches the planner (or, with no usable candidate, the schema's).
         const refusal = best ?? await validateProposal(null, { state, readFile });
@@ -306,7 +356,11 @@ export class RfsnAgent {
         state.spendRisk(chosen.proposal.risk_level);
         step.chosen = chosen.model;
         const feedback = await controller.execute(chosen.proposal);
-        step.feedback = { success: feedback.success, output: feedback.output };
+        step.feedback = {
+          success: feedback.success,
+          output: feedback.output,
+          ...(feedback.edit ? { edit: feedback.edit } : {}),
+        };
         meta.observe(feedback);
       }
       await trajectory.save();

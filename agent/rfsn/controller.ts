@@ -8,24 +8,27 @@
  *   summary counts as one failure).
  * - `read_file`: the file (or its lines), cut to `read_limit` characters.
  * - `search_repo`: the Python files that contain the pattern (`grep -rlF`).
- * - `edit_file`: a plan runs through the helper's `execute_plan` (verified,
- *   one transaction: a failed step leaves every file as it was); a diff is
- *   checked with `git apply --check`, then applied. `revertEdits()` undoes the
- *   edits made so far, newest first, with `git apply -R` of each edit's diff
- *   (a plan's is its dry run's, taken before it runs: the helper's journal is
+ * - `edit_file`: the change becomes a verified plan (`edit.ts`: a plan as
+ *   it is, a unified diff lifted by the helper) and runs through the
+ *   helper's `execute_plan`, one transaction: a failed step leaves every
+ *   file as it was. Before it runs, the bytes of the files it will change
+ *   are recorded (`pre_image.ts`); `revertEdits()` undoes the edits made so
+ *   far, newest first, by writing those bytes back (the helper's journal is
  *   committed when a plan succeeds, so it cannot undo a plan that verified
- *   but did not fix the failure).
+ *   but did not fix the failure). A change that cannot be lifted or
+ *   verified is feedback for the planner, with nothing changed on disk.
  *
  * @module
  */
 
 import type { Environment } from "../env/mod.ts";
 import { shellQuote } from "../graphplan/deploy.ts";
-import type { Helper } from "../graphplan/helper.ts";
+import { type Helper, HelperError } from "../graphplan/helper.ts";
 import { extractEvidence } from "./evidence.ts";
 import type { Feedback } from "./meta_planner.ts";
 import type { Proposal } from "./proposal.ts";
-import { diffFacts } from "./diff_facts.ts";
+import { type EditChange, prepareEdit } from "./edit.ts";
+import { type PreImage, recordPreImages, restorePreImages } from "./pre_image.ts";
 
 /** Options of the controller. */
 export interface ControllerOptions {
@@ -35,6 +38,8 @@ export interface ControllerOptions {
   readLimit: number;
   /** The helper (started on first use). */
   helper: () => Promise<Helper>;
+  /** Warning codes that fail an edit's verification (the helper's `strict`); none by default. */
+  strict?: readonly string[];
 }
 
 /** Failed tests from a pytest or unittest summary, or null when there is none. */
@@ -60,8 +65,8 @@ export class Controller {
   readonly options: ControllerOptions;
   /** Files the edits changed, in order (for the final diff). */
   readonly filesChanged: string[] = [];
-  /** Paths (in the environment) of the diffs of the edits applied, oldest first. */
-  #applied: string[] = [];
+  /** The pre-images of the edits applied, oldest first. */
+  #applied: PreImage[][] = [];
 
   constructor(env: Environment, options: ControllerOptions) {
     this.env = env;
@@ -70,15 +75,12 @@ export class Controller {
 
   /** The unified diff of a plan without writing anything (the helper's dry run), or its problems. */
   async planDiff(plan: unknown): Promise<{ diff: string | null; problems: string[] }> {
-    const helper = await this.options.helper();
-    const result = await helper.call("execute_plan", { plan, dry_run: true }) as {
-      success: boolean;
-      diff?: string;
-      errors: { message: string }[];
-    };
-    return result.success
-      ? { diff: result.diff ?? "", problems: [] }
-      : { diff: null, problems: result.errors.map((e) => e.message) };
+    const prepared = await prepareEdit(await this.options.helper(), { plan, diff: null }, {
+      strict: this.options.strict,
+    });
+    return "edit" in prepared
+      ? { diff: prepared.edit.diff, problems: [] }
+      : { diff: null, problems: prepared.problems };
   }
 
   /** Carry out `proposal` and report. */
@@ -117,89 +119,53 @@ export class Controller {
         return { proposal, success: true, tests_failed: null, output: found.output, found_files: files };
       }
       case "edit_file":
-        return action.plan !== null ? await this.#executePlan(proposal, action.plan) : await this.#applyDiff(
-          proposal,
-          action.diff ?? "",
-        );
+        return await this.#edit(proposal, action);
       case "explain_stuck":
         return { proposal, success: true, tests_failed: null, output: action.explanation };
     }
   }
 
-  async #executePlan(proposal: Proposal, plan: unknown): Promise<Feedback> {
-    const dry = await this.planDiff(plan);
-    if (dry.diff === null) {
-      return { proposal, success: false, tests_failed: null, output: dry.problems.join("\n") };
-    }
-    const saved = await this.#writeDiff(dry.diff);
-    if (typeof saved !== "string") {
-      return { proposal, success: false, tests_failed: null, output: saved.error };
-    }
+  async #edit(proposal: Proposal, change: EditChange): Promise<Feedback> {
+    const refused = (output: string): Feedback => ({ proposal, success: false, tests_failed: null, output });
     const helper = await this.options.helper();
-    const result = await helper.call("execute_plan", { plan }) as {
-      success: boolean;
-      files_changed: string[];
-      errors: { message: string }[];
-    };
-    if (!result.success) {
-      return {
-        proposal,
-        success: false,
-        tests_failed: null,
-        output: result.errors.map((e) => e.message).join("\n"),
-      };
+    const prepared = await prepareEdit(helper, change, { strict: this.options.strict });
+    if (!("edit" in prepared)) return refused(prepared.problems.join("\n"));
+    const { edit } = prepared;
+    const images = await recordPreImages(this.env, edit.files);
+    if ("error" in images) return refused(`Edit not applied: ${images.error}`);
+    const strict = this.options.strict?.length ? { strict: this.options.strict } : {};
+    let result: { success: boolean; files_changed: string[]; errors: { message: string }[] };
+    try {
+      result = await helper.call("execute_plan", { plan: edit.plan, ...strict }) as typeof result;
+    } catch (err) {
+      if (!(err instanceof HelperError)) throw err;
+      return refused(`Edit not applied: the helper refused it: ${err.message}`);
     }
-    this.#applied.push(saved);
+    if (!result.success) {
+      return refused(
+        `Edit rolled back, nothing changed: ${result.errors.map((e) => e.message).join("; ")}`,
+      );
+    }
+    this.#applied.push(images);
     this.#noteFiles(result.files_changed);
     return {
       proposal,
       success: true,
       tests_failed: null,
-      output: `changed ${result.files_changed.join(", ")}`,
+      output: `changed ${result.files_changed.join(", ")} (${
+        edit.source === "lifted" ? "lifted from the diff" : "plan"
+      }: ${edit.tiers.length} step(s), tiers ${edit.tiers.join(", ")})`,
+      edit,
     };
-  }
-
-  async #writeDiff(diff: string): Promise<string | { error: string }> {
-    const path = `/tmp/graphplan_rfsn_${crypto.randomUUID().slice(0, 8)}.diff`;
-    const text = diff.endsWith("\n") ? diff : `${diff}\n`;
-    const write = await this.env.execute(
-      `cat > ${shellQuote(path)} <<'GRAPHPLAN_DIFF_END'\n${text}GRAPHPLAN_DIFF_END`,
-    );
-    return write.returncode === 0 ? path : { error: `Cannot write the diff to "${path}": ${write.output}` };
-  }
-
-  async #applyDiff(proposal: Proposal, diff: string): Promise<Feedback> {
-    const path = await this.#writeDiff(diff);
-    if (typeof path !== "string") return { proposal, success: false, tests_failed: null, output: path.error };
-    const apply = await this.env.execute(
-      `git apply --check ${shellQuote(path)} && git apply ${shellQuote(path)}`,
-    );
-    if (apply.returncode !== 0) {
-      return {
-        proposal,
-        success: false,
-        tests_failed: null,
-        output: `git apply refused the diff: ${apply.output}`,
-      };
-    }
-    this.#applied.push(path);
-    this.#noteFiles(diffFacts(diff).files);
-    return { proposal, success: true, tests_failed: null, output: apply.output };
   }
 
   #noteFiles(files: string[]): void {
     for (const file of files) if (!this.filesChanged.includes(file)) this.filesChanged.push(file);
   }
 
-  /** Undo every edit made so far, newest first. */
+  /** Undo every edit made so far, newest first, byte for byte (throws when a file cannot be restored). */
   async revertEdits(): Promise<void> {
-    while (this.#applied.length > 0) {
-      const path = this.#applied.pop()!;
-      const undone = await this.env.execute(`git apply -R ${shellQuote(path)}`);
-      if (undone.returncode !== 0) {
-        throw new Error(`Cannot undo the edit of "${path}": ${undone.output.trim()}`);
-      }
-    }
+    while (this.#applied.length > 0) await restorePreImages(this.env, this.#applied.pop()!);
   }
 
   /** The patch of every edit kept (new files included), as `git diff` prints it. */

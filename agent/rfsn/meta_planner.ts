@@ -33,6 +33,7 @@
  * @module
  */
 
+import type { PreparedEdit } from "./edit.ts";
 import type { Evidence } from "./evidence.ts";
 import { firstProjectFrame, isProjectFile } from "./evidence.ts";
 import { isPythonTestFile } from "../../engine/analysis/python_tests.ts";
@@ -57,6 +58,8 @@ export interface Feedback {
   evidence?: Evidence;
   /** Files a search found. */
   found_files?: string[];
+  /** An applied edit: the plan that ran (lifted from a diff or the proposal's own) and its tiers. */
+  edit?: PreparedEdit;
 }
 
 /** A gate refusal as the planner hears it. */

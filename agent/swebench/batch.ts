@@ -199,6 +199,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
           if (event.step !== undefined) {
             record.steps = event.step;
             record.cost = event.cost ?? record.cost;
+            // Every model the run asks (rfsn's candidates are not the watched model) counts.
+            budget.update(id, record.cost);
             progress.event({ type: "step", id, phase: event.phase, step: event.step, cost: record.cost });
           } else if (event.phase !== record.phase) {
             record.phase = event.phase;
@@ -211,12 +213,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     } finally {
       live.delete(id);
     }
-    const cost = model?.stats.cost ?? 0;
+    const stats = outcome?.stats ?? model?.stats;
+    const cost = stats?.cost ?? 0;
     budget.finish(id, cost);
     runCost += cost;
     Object.assign(record, {
       cost,
-      steps: model?.stats.calls ?? 0,
+      steps: stats?.calls ?? 0,
       wall_time: (performance.now() - started) / 1000,
       ended_at: new Date().toISOString(),
     });

@@ -59,6 +59,8 @@ interface Traj {
   info: {
     exit_status: string;
     submission: string;
+    error?: string;
+    model_stats: { cost: number; calls: number };
     gate?: { admissible: boolean; refused: boolean };
     rfsn: {
       steps: {
@@ -127,7 +129,7 @@ async function scenario(
     await Deno.remove(root, { recursive: true });
     await Deno.remove(repo, { recursive: true });
   };
-  return { ...result, traj, repo, cleanup };
+  return { ...result, traj, repo, out, cleanup };
 }
 
 Deno.test({
@@ -230,6 +232,75 @@ Deno.test({
       assert.equal(info.rfsn.transitions.filter((t) => t.to === "LOCALIZE").length, 3);
       // Every failed patch was rolled back: the source is as it was.
       assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+/** A patch that applies but never fixes the failure, costing `tokens` input tokens. */
+function uselessTurn(tokens: number) {
+  return {
+    ...answer({
+      hypothesis: "values may be None",
+      target: { path: "pkg/stats.py", symbol: "mean" },
+      change_summary: "return 0 for None",
+      risk_level: "low",
+      plan: [{ ...GUARD_PLAN[0], params: { ...GUARD_PLAN[0].params, condition: "values is None" } }],
+    }),
+    usage: { input_tokens: tokens, output_tokens: 0 },
+  };
+}
+
+Deno.test({
+  name:
+    "rfsn: agent.cost_limit counts the calls of every candidate model: LimitsExceeded, edits reverted, preds written",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    // $0.01 a call; a alone would reach $0.03 only on its third call, a and b together on the third.
+    const turns = Array.from({ length: 4 }, () => uselessTurn(10_000));
+    const run = await scenario({ a: turns, b: turns }, [
+      "model.price={input: 1.0, output: 0}",
+      "agent.cost_limit=0.03",
+    ]);
+    try {
+      assert.equal(run.code, 1, run.stderr);
+      const { info } = run.traj;
+      assert.equal(info.exit_status, "LimitsExceeded");
+      assert.equal(info.error, "cost limit of $0.03 reached ($0.0300 spent)");
+      assert.equal(info.model_stats.calls, 3);
+      assert.ok(Math.abs(info.model_stats.cost - 0.03) < 1e-9, String(info.model_stats.cost));
+      const patches = info.rfsn.steps.filter((s) => s.candidates);
+      assert.deepEqual(patches.map((s) => s.candidates!.map((c) => c.model)), [
+        ["scripted/a", "scripted/b"],
+        ["scripted/a"],
+      ]);
+      const preds = await readJson<Record<string, { model_patch: string }>>(join(run.out, "preds.json"));
+      assert.deepEqual(Object.keys(preds), ["stats"]);
+      assert.equal(preds.stats.model_patch, "");
+      assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "rfsn: agent.step_limit stops the run before the model call over the limit (LimitsExceeded, exit 1)",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const turns = Array.from({ length: 4 }, () => uselessTurn(0));
+    const run = await scenario({ a: turns, b: turns }, ["agent.step_limit=3"]);
+    try {
+      assert.equal(run.code, 1, run.stderr);
+      const { info } = run.traj;
+      assert.equal(info.exit_status, "LimitsExceeded");
+      assert.equal(info.error, "step limit of 3 model calls reached");
+      assert.equal(info.model_stats.calls, 3);
+      assert.equal(info.submission, "");
+      assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
+      const preds = await readJson<Record<string, { model_patch: string }>>(join(run.out, "preds.json"));
+      assert.equal(preds.stats.model_patch, "");
     } finally {
       await run.cleanup();
     }

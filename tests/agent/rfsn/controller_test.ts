@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { Controller, countFailures } from "../../../agent/rfsn/controller.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import type { Helper } from "../../../agent/graphplan/helper.ts";
+import { type Helper, SessionHelper } from "../../../agent/graphplan/helper.ts";
 import * as planner from "../../../agent/rfsn/planner.ts";
+import { DEFAULT_STRICT_CODES } from "../../../engine/verify/strict.ts";
+import { unifiedDiff } from "../../../engine/exec/diff.ts";
 import { git } from "../../e2e/_support.ts";
-import { PYTEST_SKIP, STATS_REPO, writeRepo } from "./_pyrepo.ts";
-import { GUARD_DIFF, STATS } from "./_fixtures.ts";
+import { PYTEST_SKIP, runPython, STATS_REPO, writeRepo } from "./_pyrepo.ts";
+import { GUARD_DIFF, STATS, statsDiff } from "./_fixtures.ts";
 import { diffFacts } from "../../../agent/rfsn/diff_facts.ts";
 
 if (PYTEST_SKIP) console.log(`controller_test: skipped: ${PYTEST_SKIP}`);
@@ -13,14 +16,58 @@ if (PYTEST_SKIP) console.log(`controller_test: skipped: ${PYTEST_SKIP}`);
 const COMMAND = "python3 -m pytest -p no:cacheprovider -q -rfE {{tests}}";
 const NO_HELPER = () => Promise.reject(new Error("no helper in this test")) as Promise<Helper>;
 
-async function setup() {
-  const repo = await writeRepo(STATS_REPO);
+const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
+const HELPER_ARGV = [Deno.execPath(), "run", "-A", "--config", CONFIG, MAIN, "helper"];
+
+/** A committed copy of `files`, and a controller on it (with the real helper when `helper` is set). */
+async function setup(
+  options: { files?: Record<string, string>; helper?: boolean; strict?: readonly string[] } = {},
+) {
+  const repo = await writeRepo(options.files ?? STATS_REPO);
   await git(repo, "init", "-q");
   await git(repo, "add", "-A");
   await git(repo, "commit", "-q", "-m", "init");
   const env = new LocalEnvironment({ cwd: repo, timeout: 120 });
-  const controller = new Controller(env, { testCommand: COMMAND, readLimit: 10_000, helper: NO_HELPER });
-  return { repo, env, controller, cleanup: () => Deno.remove(repo, { recursive: true }) };
+  const session = options.helper ? SessionHelper.start(env, HELPER_ARGV, { timeout: 120 }) : undefined;
+  const controller = new Controller(env, {
+    testCommand: COMMAND,
+    readLimit: 10_000,
+    helper: session ? () => Promise.resolve(session) : NO_HELPER,
+    strict: options.strict,
+  });
+  const cleanup = async () => {
+    await session?.close();
+    await env.close();
+    await Deno.remove(repo, { recursive: true });
+  };
+  return { repo, env, controller, cleanup };
+}
+
+/** Every file of `repo` (outside .git) with its bytes, for "nothing changed on disk". */
+async function snapshot(repo: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(join(repo, dir))) {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.name === ".git") continue;
+      if (entry.isDirectory) await walk(path);
+      else files.set(path, Array.from(await Deno.readFile(join(repo, path))).join(","));
+    }
+  };
+  await walk("");
+  return files;
+}
+
+function guard(change: Parameters<typeof planner.addGuard>[0]["change"]) {
+  return planner.addGuard({
+    path: "pkg/stats.py",
+    symbol: "mean",
+    hypothesis: "mean() divides by zero for an empty list",
+    change_summary: "return 0 when values is empty",
+    change,
+    tests: [],
+  });
 }
 
 Deno.test("controller: countFailures reads pytest and unittest summaries, null when there is none", () => {
@@ -62,40 +109,153 @@ Deno.test({
 });
 
 Deno.test({
-  name:
-    "controller: a diff edit is applied, kept in the submission, and reverted byte for byte; a stale diff is refused",
+  name: "controller: a diff edit is lifted into a plan, applied byte for byte, recorded, and reverted",
   ignore: PYTEST_SKIP !== undefined,
   async fn() {
-    const { repo, controller, cleanup } = await setup();
+    const { repo, controller, cleanup } = await setup({ helper: true });
     try {
-      const edit = planner.addGuard({
-        path: "pkg/stats.py",
-        symbol: "mean",
-        hypothesis: "h",
-        change_summary: "guard",
-        change: { diff: GUARD_DIFF },
-        tests: [],
-      });
-      const applied = await controller.execute(edit);
+      const applied = await controller.execute(guard({ diff: GUARD_DIFF }));
       assert.equal(applied.success, true, applied.output);
-      assert.match(await Deno.readTextFile(`${repo}/pkg/stats.py`), /if not values:/);
-      const fixed = await controller.execute(
+      const fixed = STATS.replace(
+        "def mean(values):\n",
+        "def mean(values):\n    if not values:\n        return 0\n",
+      );
+      assert.equal(await Deno.readTextFile(join(repo, "pkg/stats.py")), fixed);
+      // The trajectory's record: the lifted plan, its tiers, which hunk became which steps, exact.
+      const edit = applied.edit!;
+      assert.equal(edit.source, "lifted");
+      assert.equal(edit.exact, true);
+      assert.ok(Array.isArray(edit.plan) && edit.plan.length > 0, JSON.stringify(edit.plan));
+      assert.equal(edit.tiers.length, (edit.plan as unknown[]).length);
+      assert.ok(edit.tiers.every((tier) => tier >= 0 && tier <= 3));
+      assert.deepEqual(edit.hunks!.map((h) => [h.file, h.lifted]), [["pkg/stats.py", true]]);
+      assert.deepEqual(edit.files, ["pkg/stats.py"]);
+      assert.match(applied.output, /lifted from the diff/);
+      // Real pytest: the failing test now passes.
+      const run = await controller.execute(
         planner.reproduce({ tests: ["tests/test_stats.py::test_mean_empty"] }),
       );
-      assert.equal(fixed.tests_failed, 0);
-      // The submission is git's diff of the edited file: the same change as the edit.
+      assert.equal(run.tests_failed, 0, run.output);
+      // The submission is git's diff of the edited file: the same change as the proposal's diff.
       const submission = await controller.submission();
       assert.match(submission, /^diff --git a\/pkg\/stats\.py b\/pkg\/stats\.py/);
       assert.deepEqual(diffFacts(submission), diffFacts(GUARD_DIFF));
       await controller.revertEdits();
-      assert.equal(await Deno.readTextFile(`${repo}/pkg/stats.py`), STATS);
-      const again = await controller.execute(edit);
-      assert.equal(again.success, true);
-      const stale = await controller.execute(edit);
+      assert.equal(await Deno.readTextFile(join(repo, "pkg/stats.py")), STATS);
+      assert.equal(await controller.submission(), "");
+      // Applied again after the revert; once more it is stale: refused with nothing changed.
+      assert.equal((await controller.execute(guard({ diff: GUARD_DIFF }))).success, true);
+      const before = await snapshot(repo);
+      const stale = await controller.execute(guard({ diff: GUARD_DIFF }));
       assert.equal(stale.success, false);
-      assert.match(stale.output, /git apply refused the diff/);
+      assert.match(stale.output, /^Edit not applied: the diff could not be lifted into a verified plan: /);
+      assert.deepEqual(await snapshot(repo), before);
     } finally {
       await cleanup();
     }
   },
+});
+
+Deno.test("controller: diffs that fail verification are refused with every file unchanged", async () => {
+  const strict = await setup({ helper: true, strict: DEFAULT_STRICT_CODES });
+  const lenient = await setup({ helper: true });
+  try {
+    const before = await snapshot(strict.repo);
+    const cases: [string, string, RegExp][] = [
+      // A syntax error: no step reproduces it (each one fails the post-check's syntax rule).
+      [
+        "return sum(values) / len(values)\n",
+        "return sum(values) / len(values\n",
+        /could not be lifted into a verified plan: Hunk 0 of "pkg\/stats\.py" could not be lifted/,
+      ],
+      // A name bound nowhere: refused under the strict codes (the helper's `strict`).
+      [
+        "return sum(values) / len(values)\n",
+        "return total(values) / len(values)\n",
+        /failed verification: .*"total"/,
+      ],
+    ];
+    for (const [find, replace, why] of cases) {
+      const feedback = await strict.controller.execute(guard({ diff: statsDiff(find, replace) }));
+      assert.equal(feedback.success, false, replace);
+      assert.match(feedback.output, why);
+      assert.equal(feedback.edit, undefined);
+      assert.deepEqual(await snapshot(strict.repo), before, replace);
+    }
+    assert.equal(await strict.controller.submission(), "");
+    // The dangling name is only a warning without the strict codes: the same diff is applied.
+    const diff = statsDiff("return sum(values) / len(values)\n", "return total(values) / len(values)\n");
+    const applied = await lenient.controller.execute(guard({ diff }));
+    assert.equal(applied.success, true, applied.output);
+    assert.match(await Deno.readTextFile(join(lenient.repo, "pkg/stats.py")), /return total\(values\)/);
+  } finally {
+    await strict.cleanup();
+    await lenient.cleanup();
+  }
+});
+
+Deno.test("controller: a diff that creates a file is refused with a reason for the planner, nothing written", async () => {
+  const { repo, controller, cleanup } = await setup({ helper: true });
+  try {
+    const before = await snapshot(repo);
+    const creates = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
+      "+++ b/pkg/util.py\n@@ -0,0 +1,2 @@\n+def safe_len(values):\n+    return len(values) or 1\n";
+    const feedback = await controller.execute(guard({ diff: creates + GUARD_DIFF }));
+    assert.equal(feedback.success, false);
+    assert.match(feedback.output, /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/);
+    assert.match(feedback.output, /Change existing files only/);
+    assert.deepEqual(await snapshot(repo), before);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("controller: a plan edit runs as a transaction; revert restores CRLF bytes without a final newline", async () => {
+  // CRLF line ends and no newline at the end: a text round trip would lose either.
+  const source = "def mean(values):\r\n    return sum(values) / len(values)";
+  const { repo, controller, cleanup } = await setup({
+    files: { "pkg/__init__.py": "", "pkg/stats.py": source },
+    helper: true,
+  });
+  try {
+    const plan = [{
+      template: "guard_clause",
+      params: {
+        target: { file: "pkg/stats.py", kind: "function", name: "mean" },
+        condition: "not values",
+        guard_body: "return 0",
+      },
+    }];
+    const applied = await controller.execute(guard({ plan }));
+    assert.equal(applied.success, true, applied.output);
+    assert.equal(applied.edit?.source, "plan");
+    assert.deepEqual(applied.edit?.tiers, [2]);
+    const edited = await Deno.readTextFile(join(repo, "pkg/stats.py"));
+    assert.match(edited, /if not values:\r\n\s+return 0\r\n/);
+    if (PYTEST_SKIP === undefined) {
+      const compiled = await runPython(repo, [
+        "-c",
+        "import ast,sys; ast.parse(open('pkg/stats.py').read())",
+      ]);
+      assert.equal(compiled.code, 0, compiled.output);
+    }
+    // A plan whose step fails resolves nothing and changes nothing.
+    const missing = await controller.execute(guard({
+      plan: [{
+        ...plan[0],
+        params: { ...plan[0].params, target: { file: "pkg/stats.py", kind: "function", name: "median" } },
+      }],
+    }));
+    assert.equal(missing.success, false);
+    assert.equal(await Deno.readTextFile(join(repo, "pkg/stats.py")), edited);
+    await controller.revertEdits();
+    assert.deepEqual(await Deno.readFile(join(repo, "pkg/stats.py")), new TextEncoder().encode(source));
+    // The diff of the plan's dry run is what the gate judges; it matches the edit made.
+    assert.equal(
+      (await controller.planDiff(plan)).diff,
+      unifiedDiff("pkg/stats.py", source, edited),
+    );
+  } finally {
+    await cleanup();
+  }
 });
