@@ -39,6 +39,9 @@ export const TEMPLATE_NAMES = [
   "patch_rejected",
 ] as const;
 
+/** The run strategies: the phase machine, or the proposal planner (seed 004). */
+export const STRATEGIES = ["graphplan", "rfsn"] as const;
+
 const count = z.number().int().min(0);
 const seconds = z.number().min(0);
 const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
@@ -56,7 +59,7 @@ const AgentSchema = z.strictObject({
   submit_marker: z.string().min(1),
   max_format_errors: count,
   max_patch_rejections: count,
-  strategy: z.enum(["graphplan", "rfsn"]),
+  strategy: z.enum(STRATEGIES),
 });
 
 const ModelSchema = z.strictObject({

@@ -7,7 +7,13 @@
  */
 
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
-import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, countOption, moneyOption } from "./batch_options.ts";
+import {
+  BATCH_OPTIONS,
+  BATCH_OPTIONS_HELP,
+  countOption,
+  moneyOption,
+  strategyOption,
+} from "./batch_options.ts";
 import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
 import { createModel, ModelError } from "../agent/model/mod.ts";
 import {
@@ -26,7 +32,8 @@ import {
 const command: Command = {
   name: "batch",
   summary: "Run the agent on a batch of SWE-bench instances (workers, resume, cost cap)",
-  usage: "[--subset NAME|FILE] [selection] [-w N] [-o OUT] [--model NAME] [--cost-limit USD] [-c SPEC]...",
+  usage: "[--subset NAME|FILE] [selection] [-w N] [-o OUT] [--model NAME] [--strategy NAME]\n" +
+    "       [--cost-limit USD] [-c SPEC]...",
   help: `
 Runs \`graphplan run\` on each selected instance, in a container of its own
 (the instance's SWE-bench image, the repository in /testbed) with its own
@@ -46,6 +53,7 @@ Examples:
   graphplan batch --subset lite --slice :20 -w 4 --model openai/gpt-5-mini -o runs/lite
   graphplan batch --subset verified --filter '^django__' --cost-limit 25 -o runs/django
   graphplan batch --subset swebench_lite.parquet --shard 0/4 -o /shared/runs/shard0
+  graphplan batch --subset lite --slice :10 --strategy rfsn --model openai/gpt-5-mini -o runs/rfsn
 
 Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
 (cost limit, a container that did not start, an internal error: they are not
@@ -128,6 +136,7 @@ error, 130/143 interrupted.`,
         split,
         selected: rows.length,
         model: config.model.name,
+        strategy: config.agent.strategy,
         ...(stringOption(args, "shard") ? { shard: stringOption(args, "shard") } : {}),
       },
     });
@@ -148,6 +157,9 @@ function terminalRows(): number {
 /** The config of a batch: `-c` specs, the shortcut options, docker by default. */
 async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config> {
   const specs = [...((args.values.config as string[] | undefined) ?? [])];
+  // First, so that -c specs (and config/rfsn.yaml under them) refine the strategy's defaults.
+  const strategy = strategyOption(args);
+  if (strategy) specs.unshift(`agent.strategy=${strategy}`);
   const env = stringOption(args, "env");
   const pairs: [string, string | undefined][] = [
     ["environment.image", stringOption(args, "image")],

@@ -7,7 +7,8 @@
  */
 
 import type { OptionSpec, ParsedArgs } from "./command.ts";
-import { UsageError } from "./command.ts";
+import { stringOption, UsageError } from "./command.ts";
+import { STRATEGIES } from "../agent/config.ts";
 
 /** Every option of `graphplan batch`. */
 export const BATCH_OPTIONS: OptionSpec = {
@@ -29,6 +30,7 @@ export const BATCH_OPTIONS: OptionSpec = {
   image: { type: "string" },
   "image-template": { type: "string" },
   model: { type: "string" },
+  strategy: { type: "string" },
   config: { type: "string", short: "c", multiple: true },
 };
 
@@ -58,6 +60,8 @@ Run:
                        docker.io/swebench/sweb.eval.x86_64.{id}:latest; the repository in /testbed)
   --image-template T   the image per instance, with {{instance_id}} or {{instance_id_docker}}
   --model NAME         provider/model (= -c model.name=NAME)
+  --strategy NAME      graphplan (default) or rfsn, the proposal planner (= -c agent.strategy=NAME,
+                       with config/rfsn.yaml under the -c specs; set rfsn.tests / rfsn.test_command)
   -c, --config SPEC    a YAML file or a key.path=value override; repeatable`;
 
 /** The batch options of `args` as a `graphplan batch` argument list (for scripts and manifests). */
@@ -99,4 +103,14 @@ export function moneyOption(args: ParsedArgs, name: string, fallback: number): n
     throw new UsageError(`--${name} must be a number of dollars: got "${value}"`);
   }
   return n;
+}
+
+/** The `--strategy` option (`graphplan` or `rfsn`), or undefined when it is not given. */
+export function strategyOption(args: ParsedArgs): (typeof STRATEGIES)[number] | undefined {
+  const strategy = stringOption(args, "strategy");
+  if (strategy === undefined) return undefined;
+  if (!(STRATEGIES as readonly string[]).includes(strategy)) {
+    throw new UsageError(`Unknown strategy "${strategy}": use ${STRATEGIES.join(" or ")}`);
+  }
+  return strategy as (typeof STRATEGIES)[number];
 }

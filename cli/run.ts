@@ -10,6 +10,7 @@
 
 import { basename, resolve } from "../engine/node_builtins.ts";
 import { type Command, EXIT, stringOption, UsageError } from "./command.ts";
+import { strategyOption } from "./batch_options.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask } from "../agent/run.ts";
@@ -88,10 +89,7 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
     if (envType) specs.push(`environment.type=${envType}`);
     const image = stringOption(args, "image");
     if (image) specs.push(`environment.image=${JSON.stringify(image)}`);
-    const strategy = stringOption(args, "strategy");
-    if (strategy !== undefined && strategy !== "graphplan" && strategy !== "rfsn") {
-      throw new UsageError(`Unknown strategy "${strategy}": use graphplan or rfsn`);
-    }
+    const strategy = strategyOption(args);
     if (strategy) specs.unshift(`agent.strategy=${strategy}`);
     const modelName = stringOption(args, "model");
     if (modelName) specs.push(`model.name=${JSON.stringify(modelName)}`);

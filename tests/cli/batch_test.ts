@@ -30,6 +30,7 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
       ],
       [["--subset", dataset, "-w", "0"], /--workers must be a positive integer: got "0"/],
       [["--subset", dataset, "--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
+      [["--subset", dataset, "--strategy", "planner"], /Unknown strategy "planner": use graphplan or rfsn/],
       [
         ["--subset", dataset, "--env", "local"],
         /A batch runs in containers: use --env docker or --env podman, not "local"/,
@@ -44,6 +45,7 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
     const help = await graphplan(["batch", "--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--shard K\/N/);
+    assert.match(help.stdout, /--strategy NAME +graphplan \(default\) or rfsn/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -51,35 +51,47 @@ for p in pytest _pytest pluggy iniconfig packaging pygments py.py; do
   if [ -e "$SITE/$p" ]; then cp -a "$SITE/$p" "$ROOT/usr/lib/python3/dist-packages/"; fi
 done`;
 
-let built: Promise<string> | undefined;
+const built = new Map<string, Promise<string>>();
 
-/** The image's name, built once per process. */
-export function pythonImage(): Promise<string> {
-  built ??= (async () => {
-    const name = `localhost/graphplan-rfsn-${crypto.randomUUID().slice(0, 8)}:latest`;
-    for (const [key, value] of Object.entries(podmanEnv())) Deno.env.set(key, value);
-    await buildMinimalImage(name, {
-      cli: "podman",
-      extend: async (root) => {
-        const out = await new Deno.Command("bash", {
-          args: ["-c", EXTEND, "extend", root, SYSTEM_PYTHON, PYTEST_DIR.out],
-          stderr: "piped",
-        }).output();
-        if (!out.success) {
-          throw new Error(`Cannot add python3 to the image: ${new TextDecoder().decode(out.stderr)}`);
-        }
-      },
-    });
-    return name;
-  })();
-  return built;
+/**
+ * The image's name, built once per process; with `testbed`, that host
+ * directory is copied to `/testbed` (where SWE-bench images keep the
+ * repository, for batch tests).
+ */
+export function pythonImage(options: { testbed?: string } = {}): Promise<string> {
+  const key = options.testbed ?? "";
+  let image = built.get(key);
+  if (!image) {
+    image = (async () => {
+      const name = `localhost/graphplan-rfsn-${crypto.randomUUID().slice(0, 8)}:latest`;
+      for (const [key, value] of Object.entries(podmanEnv())) Deno.env.set(key, value);
+      await buildMinimalImage(name, {
+        cli: "podman",
+        testbed: options.testbed,
+        extend: async (root) => {
+          const out = await new Deno.Command("bash", {
+            args: ["-c", EXTEND, "extend", root, SYSTEM_PYTHON, PYTEST_DIR.out],
+            stderr: "piped",
+          }).output();
+          if (!out.success) {
+            throw new Error(`Cannot add python3 to the image: ${new TextDecoder().decode(out.stderr)}`);
+          }
+        },
+      });
+      return name;
+    })();
+    built.set(key, image);
+  }
+  return image;
 }
 
-/** Remove the image (after the tests). */
+/** Remove the images built (after the tests). */
 export async function removePythonImage(): Promise<void> {
-  if (!built) return;
-  const name = await built.catch(() => null);
-  if (name) {
-    await new Deno.Command("podman", { args: ["rmi", "-f", name], stdout: "null", stderr: "null" }).output();
+  for (const image of built.values()) {
+    const name = await image.catch(() => null);
+    if (name) {
+      await new Deno.Command("podman", { args: ["rmi", "-f", name], stdout: "null", stderr: "null" }).output();
+    }
   }
+  built.clear();
 }

@@ -6,13 +6,15 @@
  * best-scored candidate weakens a test and the gate refuses it so the next
  * candidate wins; a run that ends STUCK with its explanation; and the first
  * one again in a podman container (an image with python3 and pytest, no
- * network). Skipped, saying why, where python3, pytest or podman is absent.
+ * network), and in a `graphplan batch --strategy rfsn` over two instances of
+ * an image that holds the package in /testbed. Skipped, saying why, where
+ * python3, pytest or podman is absent.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { git, graphplanRun, readJson } from "./_support.ts";
+import { git, graphplan, graphplanRun, readJson } from "./_support.ts";
 import { PYTEST_SKIP, writeRepo } from "../agent/rfsn/_pyrepo.ts";
 import { podmanEnv, PYTHON_IMAGE_SKIP, pythonImage, removePythonImage } from "./_python_image.ts";
 
@@ -327,6 +329,104 @@ Deno.test({
       assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
     } finally {
       await run.cleanup();
+      await removePythonImage();
+    }
+  },
+});
+
+Deno.test({
+  name: "rfsn in a batch: --strategy rfsn runs each instance's proposal planner in its container",
+  ignore: PYTHON_IMAGE_SKIP !== undefined,
+  async fn() {
+    const root = await writeRepo({});
+    const testbed = join(root, "testbed");
+    try {
+      await Deno.mkdir(testbed);
+      const files = {
+        "pkg/__init__.py": "",
+        "pkg/stats.py": SOURCE,
+        "tests/__init__.py": "",
+        "tests/test_stats.py": TESTS,
+      };
+      for (const [path, text] of Object.entries(files)) {
+        await Deno.mkdir(join(testbed, path, ".."), { recursive: true });
+        await Deno.writeTextFile(join(testbed, path), text);
+      }
+      await git(testbed, "init", "-q");
+      await git(testbed, "add", "-A");
+      await git(testbed, "commit", "-q", "-m", "init");
+      const image = await pythonImage({ testbed });
+      const ids = ["demo__stats-1", "demo__stats-2"];
+      const dataset = join(root, "dataset.jsonl");
+      await Deno.writeTextFile(
+        dataset,
+        ids.map((id) => JSON.stringify({ instance_id: id, problem_statement: TASK })).join("\n") + "\n",
+      );
+      const script = join(root, "a.yaml");
+      await Deno.writeTextFile(script, stringify([GUARD_ANSWER]));
+      const out = join(root, "out");
+      const result = await graphplan([
+        "batch",
+        "--strategy",
+        "rfsn",
+        "--subset",
+        dataset,
+        "--env",
+        "podman",
+        "--image",
+        image,
+        "--model",
+        "scripted/a",
+        "-c",
+        `model.script=${JSON.stringify(script)}`,
+        "-c",
+        `rfsn.tests=["${TARGET}"]`,
+        "-c",
+        "environment.run_args=[--network, none]",
+        "-o",
+        out,
+      ], { env: podmanEnv() });
+      assert.equal(result.code, 0, result.stderr);
+      const batch = await readJson<
+        { batch: { strategy: string }; instances: Record<string, { status: string; steps: number }> }
+      >(
+        join(out, "batch.json"),
+      );
+      assert.equal(batch.batch.strategy, "rfsn");
+      const preds = await readJson<Record<string, { model_patch: string }>>(join(out, "preds.json"));
+      assert.deepEqual(Object.keys(preds).sort(), ids);
+      for (const id of ids) {
+        assert.equal(batch.instances[id].status, "Submitted");
+        // One model call each: the PATCH candidate (reproduce, localize, verify, expand ask no model).
+        assert.equal(batch.instances[id].steps, 1);
+        assert.ok(
+          preds[id].model_patch.includes("+    if not values:\n+        return 0\n"),
+          preds[id].model_patch,
+        );
+        const traj = await readJson<Traj>(join(out, id, `${id}.traj.json`));
+        assert.deepEqual(traj.info.rfsn.transitions.map((t) => t.to), [
+          "LOCALIZE",
+          "PATCH",
+          "VERIFY",
+          "EXPAND",
+        ]);
+        assert.equal(traj.info.gate?.admissible, true);
+      }
+      // A strategy that does not exist is a usage error, before anything is written.
+      const bad = await graphplan([
+        "batch",
+        "--strategy",
+        "planner",
+        "--subset",
+        dataset,
+        "-o",
+        join(root, "bad"),
+      ]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /Unknown strategy "planner": use graphplan or rfsn/);
+      await assert.rejects(Deno.stat(join(root, "bad")), Deno.errors.NotFound);
+    } finally {
+      await Deno.remove(root, { recursive: true });
       await removePythonImage();
     }
   },
