@@ -90,7 +90,8 @@ export async function removePythonImage(): Promise<void> {
   for (const image of built.values()) {
     const name = await image.catch(() => null);
     if (name) {
-      await new Deno.Command("podman", { args: ["rmi", "-f", name], stdout: "null", stderr: "null" }).output();
+      await new Deno.Command("podman", { args: ["rmi", "-f", name], stdout: "null", stderr: "null" })
+        .output();
     }
   }
   built.clear();
