@@ -27,7 +27,9 @@ PATCH is a unified diff (git diff output) or - for stdin. It is applied in
 memory to the files of the repository (nothing is written) and every test
 module and test configuration file it touches is compared before and after,
 structurally: tests are parsed with tree-sitter and paired by name, their
-assertions and markers compared one by one.
+assertions and markers compared one by one. Test modules are the files the
+repository's pytest configuration names (python_files in pytest.ini,
+pyproject.toml, tox.ini or setup.cfg), else test_*.py, *_test.py, tests.py.
 
 Refused (each an issue with its code, file and line):
   test-skipped         skip marker, pytest.skip(), skipTest(), an early return

@@ -3,7 +3,8 @@
  *
  * The patch is read (`unified_diff.ts`) and applied in memory to the files
  * as `readFile` gives them; nothing is written. Each file it touches is
- * then judged by what it is: a Python test module is parsed before and after
+ * then judged by what it is: a Python test module (one the repository's
+ * pytest configuration names, `test_files.ts`) is parsed before and after
  * with tree-sitter and its tests compared structurally
  * (`test_weakening.ts`); test configuration is compared by section
  * (`test_config.ts`); anything else (the code under test) is not the gate's
@@ -13,16 +14,13 @@
  * @module
  */
 
-import {
-  isPythonTestFile,
-  type TestFileFacts,
-  testFileFacts,
-} from "../../../engine/analysis/python_tests.ts";
+import { type TestFileFacts, testFileFacts } from "../../../engine/analysis/python_tests.ts";
 import { error, type Issue, warning } from "../../../engine/issue.ts";
 import { withTree } from "../../../engine/parse/mod.ts";
 import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
 import { compareTestFiles } from "./test_weakening.ts";
+import { DEFAULT_TEST_FILES, readTestFileRule, type TestFileRule } from "./test_files.ts";
 import { applyFilePatch, parseUnifiedDiff } from "./unified_diff.ts";
 
 /** What a touched file is to the gate. */
@@ -60,9 +58,9 @@ async function factsOf(path: string, text: string | null): Promise<TestFileFacts
     ));
 }
 
-function roleOf(path: string): FileRole {
+function roleOf(path: string, tests: TestFileRule): FileRole {
   if (testConfigRole(path)) return "test-config";
-  return isPythonTestFile(path) ? "test" : "source";
+  return tests.matches(path) ? "test" : "source";
 }
 
 /** Check `diff` (a unified diff) against the files `readFile` returns. */
@@ -72,6 +70,8 @@ export async function checkInvariants(diff: string, options: InvariantOptions): 
   const problems: Issue[] = [...parsed.errors];
   const violations: Issue[] = [];
   const files: InvariantReport["files"] = [];
+  // Test modules as the repository's pytest configuration (before the patch) names them.
+  const tests = parsed.files.length > 0 ? await readTestFileRule(options.readFile) : DEFAULT_TEST_FILES;
   for (const patch of parsed.files) {
     const file = patch.newPath ?? patch.oldPath;
     if (!file) continue;
@@ -94,7 +94,7 @@ export async function checkInvariants(diff: string, options: InvariantOptions): 
       }
       after = applied.text;
     }
-    const roles = [roleOf(file), patch.oldPath === null ? "source" : roleOf(patch.oldPath)];
+    const roles = [roleOf(file, tests), patch.oldPath === null ? "source" : roleOf(patch.oldPath, tests)];
     const role: FileRole = roles.includes("test-config")
       ? "test-config"
       : roles.includes("test")
