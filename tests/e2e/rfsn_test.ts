@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { git, graphplan, graphplanRun, readJson } from "./_support.ts";
 import { PYTEST_SKIP, writeRepo } from "../agent/rfsn/_pyrepo.ts";
+import { GUARD_PLAN } from "../agent/rfsn/_fixtures.ts";
 import { podmanEnv, PYTHON_IMAGE_SKIP, pythonImage, removePythonImage } from "./_python_image.ts";
 
 if (PYTEST_SKIP) console.log(`rfsn_test: skipped: ${PYTEST_SKIP}`);
@@ -34,15 +35,6 @@ def test_mean():
 `;
 const TASK = "mean([]) raises ZeroDivisionError; it should return 0 for an empty list.";
 const TARGET = "tests/test_stats.py::test_mean_empty";
-
-const GUARD_PLAN = [{
-  template: "guard_clause",
-  params: {
-    target: { file: "pkg/stats.py", kind: "function", name: "mean" },
-    condition: "not values",
-    guard_body: "return 0",
-  },
-}];
 
 /** A scripted turn answering the PATCH prompt with `proposal` as JSON. */
 function answer(proposal: Record<string, unknown>): { content: string } {
@@ -208,17 +200,25 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "rfsn: a patch that never fixes the failure ends STUCK with an explain_stuck proposal (exit 1)",
-  ignore: PYTEST_SKIP !== undefined,
-  async fn() {
-    const useless = answer({
+/** A patch that applies but never fixes the failure, costing `tokens` input tokens. */
+function uselessTurn(tokens: number) {
+  return {
+    ...answer({
       hypothesis: "values may be None",
       target: { path: "pkg/stats.py", symbol: "mean" },
       change_summary: "return 0 for None",
       risk_level: "low",
       plan: [{ ...GUARD_PLAN[0], params: { ...GUARD_PLAN[0].params, condition: "values is None" } }],
-    });
+    }),
+    usage: { input_tokens: tokens, output_tokens: 0 },
+  };
+}
+
+Deno.test({
+  name: "rfsn: a patch that never fixes the failure ends STUCK with an explain_stuck proposal (exit 1)",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const useless = uselessTurn(0);
     const run = await scenario({ a: [useless, useless, useless, useless] });
     try {
       assert.equal(run.code, 1, run.stderr);
@@ -239,20 +239,6 @@ Deno.test({
     }
   },
 });
-
-/** A patch that applies but never fixes the failure, costing `tokens` input tokens. */
-function uselessTurn(tokens: number) {
-  return {
-    ...answer({
-      hypothesis: "values may be None",
-      target: { path: "pkg/stats.py", symbol: "mean" },
-      change_summary: "return 0 for None",
-      risk_level: "low",
-      plan: [{ ...GUARD_PLAN[0], params: { ...GUARD_PLAN[0].params, condition: "values is None" } }],
-    }),
-    usage: { input_tokens: tokens, output_tokens: 0 },
-  };
-}
 
 Deno.test({
   name:

@@ -34,6 +34,16 @@ export const GUARD_DIFF = statsDiff(
   "def mean(values):\n    if not values:\n        return 0\n",
 );
 
+/** The tier-2 plan that fixes mean([]) in pkg/stats.py: a guard clause returning 0. */
+export const GUARD_PLAN = [{
+  template: "guard_clause",
+  params: {
+    target: { file: "pkg/stats.py", kind: "function", name: "mean" },
+    condition: "not values",
+    guard_body: "return 0",
+  },
+}];
+
 /** A candidate edit of `diff` from `model`. */
 export function candidate(
   diff: string,

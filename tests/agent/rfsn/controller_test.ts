@@ -8,7 +8,7 @@ import { DEFAULT_STRICT_CODES } from "../../../engine/verify/strict.ts";
 import { unifiedDiff } from "../../../engine/exec/diff.ts";
 import { git } from "../../e2e/_support.ts";
 import { PYTEST_SKIP, runPython, STATS_REPO, writeRepo } from "./_pyrepo.ts";
-import { GUARD_DIFF, STATS, statsDiff } from "./_fixtures.ts";
+import { GUARD_DIFF, GUARD_PLAN, STATS, statsDiff } from "./_fixtures.ts";
 import { diffFacts } from "../../../agent/rfsn/diff_facts.ts";
 
 if (PYTEST_SKIP) console.log(`controller_test: skipped: ${PYTEST_SKIP}`);
@@ -218,14 +218,7 @@ Deno.test("controller: a plan edit runs as a transaction; revert restores CRLF b
     helper: true,
   });
   try {
-    const plan = [{
-      template: "guard_clause",
-      params: {
-        target: { file: "pkg/stats.py", kind: "function", name: "mean" },
-        condition: "not values",
-        guard_body: "return 0",
-      },
-    }];
+    const plan = GUARD_PLAN;
     const applied = await controller.execute(guard({ plan }));
     assert.equal(applied.success, true, applied.output);
     assert.equal(applied.edit?.source, "plan");
