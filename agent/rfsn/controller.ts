@@ -75,9 +75,9 @@ export class Controller {
 
   /** The unified diff of a plan without writing anything (the helper's dry run), or its problems. */
   async planDiff(plan: unknown): Promise<{ diff: string | null; problems: string[] }> {
-    const prepared = await prepareEdit(await this.options.helper(), { plan, diff: null }, {
-      strict: this.options.strict,
-    });
+    const helper = await this.#helper();
+    if ("unavailable" in helper) return { diff: null, problems: [helper.unavailable] };
+    const prepared = await prepareEdit(helper, { plan, diff: null }, { strict: this.options.strict });
     return "edit" in prepared
       ? { diff: prepared.edit.diff, problems: [] }
       : { diff: null, problems: prepared.problems };
@@ -127,7 +127,8 @@ export class Controller {
 
   async #edit(proposal: Proposal, change: EditChange): Promise<Feedback> {
     const refused = (output: string): Feedback => ({ proposal, success: false, tests_failed: null, output });
-    const helper = await this.options.helper();
+    const helper = await this.#helper();
+    if ("unavailable" in helper) return refused(helper.unavailable);
     const prepared = await prepareEdit(helper, change, { strict: this.options.strict });
     if (!("edit" in prepared)) return refused(prepared.problems.join("\n"));
     const { edit } = prepared;
@@ -157,6 +158,15 @@ export class Controller {
       }: ${edit.tiers.length} step(s), tiers ${edit.tiers.join(", ")})`,
       edit,
     };
+  }
+
+  /** The helper, or why there is none (it could not be deployed or started): edits then fail, runs go on. */
+  async #helper(): Promise<Helper | { unavailable: string }> {
+    try {
+      return await this.options.helper();
+    } catch (err) {
+      return { unavailable: `Edit not applied: the helper is unavailable: ${(err as Error).message}` };
+    }
   }
 
   #noteFiles(files: string[]): void {

@@ -252,3 +252,20 @@ Deno.test("controller: a plan edit runs as a transaction; revert restores CRLF b
     await cleanup();
   }
 });
+
+Deno.test("controller: without a helper an edit is feedback (helper unavailable), not a crash", async () => {
+  const { repo, controller, cleanup } = await setup();
+  try {
+    const before = await snapshot(repo);
+    const feedback = await controller.execute(guard({ diff: GUARD_DIFF }));
+    assert.equal(feedback.success, false);
+    assert.equal(feedback.output, "Edit not applied: the helper is unavailable: no helper in this test");
+    assert.deepEqual(await controller.planDiff(GUARD_PLAN), {
+      diff: null,
+      problems: ["Edit not applied: the helper is unavailable: no helper in this test"],
+    });
+    assert.deepEqual(await snapshot(repo), before);
+  } finally {
+    await cleanup();
+  }
+});
