@@ -65,7 +65,7 @@
  * @module
  */
 
-import { fail } from "../issue.ts";
+import { fail, IssueError } from "../issue.ts";
 
 /** Split an absolute path into its directory and its last name. */
 export function splitPath(abs: string): { dir: string; base: string } {
@@ -149,6 +149,14 @@ export interface ConfinedFile {
  * does not exist. A symlink put in the file's place is refused, not followed.
  */
 export function readConfined(abs: string): ConfinedFile | null {
+  try {
+    return readChecked(abs);
+  } catch (err) {
+    throw movedError(err, splitPath(abs).dir);
+  }
+}
+
+function readChecked(abs: string): ConfinedFile | null {
   const { dir, base } = splitPath(abs);
   checkDirectory(dir);
   let info: Deno.FileInfo;
@@ -219,7 +227,7 @@ export function replaceConfined(abs: string, steps: ReplaceSteps): void {
     if (!stillThere(dir, abs, tempId)) refuse(dir, landedReport(dir, base, tempId));
   } catch (err) {
     if (!renamed) removeTemp(dir, temp, dirId);
-    throw err;
+    throw movedError(err, dir);
   }
 }
 
@@ -236,6 +244,16 @@ function readAll(file: Deno.FsFile, size: number): Uint8Array {
     const n = file.readSync(buffer.subarray(done));
     if (n === null) return buffer.slice(0, done);
     done += n;
+  }
+}
+
+/** A system error met while `dir` no longer is itself (a swap under way) as the refusal it is. */
+function movedError(err: unknown, dir: string): unknown {
+  if (err instanceof IssueError || realPathNow(dir) === dir) return err;
+  try {
+    refuse(dir, `it moved during the operation (${(err as Error).message.split(":")[0]})`);
+  } catch (refusal) {
+    return refusal;
   }
 }
 

@@ -152,6 +152,30 @@ Deno.test("a plan whose directory is swapped mid-plan fails, writes nothing outs
   assert.deepEqual(snapshot(dir), before);
 });
 
+Deno.test("a directory swapped after the last step is a failed plan, not an internal error", async () => {
+  const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
+  const outsideBefore = snapshot(outside);
+  const ws = Workspace.open(dir);
+  const result = await executePlan(new DocumentStore(ws), [
+    { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
+    { op: "swap" },
+  ], {
+    runStep: (step, ctx) => {
+      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(dir, outside));
+      return runTestStep(step, ctx);
+    },
+  });
+  assert.equal(result.success, false);
+  assert.equal(result.failed_step, 1);
+  assert.equal(result.errors[0].code, "path-outside-repo");
+  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
+  unswap(dir);
+  const report = await rollbackRepository(ws);
+  assert.equal(report.success, true, JSON.stringify(report.errors));
+  assert.deepEqual(snapshot(dir), before);
+});
+
 Deno.test("swaps from a second process during real applies: nothing escapes, nothing lost (sample)", async () => {
   const tmp = Deno.makeTempDirSync({ prefix: "graphplan-swap-" });
   try {
