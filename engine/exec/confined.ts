@@ -16,7 +16,9 @@
  * astray:
  *
  * - the parent's real path (`realPath`) must still be the directory that
- *   was resolved inside the root (`path-changed` otherwise);
+ *   was resolved inside the root (`path-changed` otherwise): equality, which
+ *   is stricter than "inside the root" (a directory renamed within the
+ *   repository is refused too, and the plan rolls back);
  * - the file an operation works on is identified by device and inode,
  *   taken from the open handle (`fstat`) or from `lstat`, and must still be
  *   the entry at its name in the checked parent after the operation.

@@ -28,6 +28,16 @@ function unswap(dir: string): void {
   Deno.renameSync(`${dir}/app.real`, `${dir}/app`);
 }
 
+/** Apply `steps` (test steps) on `ws`, where a step `{"op": "swap"}` swaps app/ for a symlink to `outside`. */
+function applyWithSwap(ws: Workspace, outside: string, steps: unknown[]) {
+  return executePlan(new DocumentStore(ws), steps, {
+    runStep: (step, ctx) => {
+      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(ws.root, outside));
+      return runTestStep(step, ctx);
+    },
+  });
+}
+
 Deno.test("a directory swapped for a symlink before the write is refused: nothing written anywhere", () => {
   const { dir, outside } = repoAndOutside();
   const before = snapshot(dir);
@@ -129,17 +139,12 @@ Deno.test("a plan whose directory is swapped mid-plan fails, writes nothing outs
   const before = snapshot(dir);
   const outsideBefore = snapshot(outside);
   const ws = Workspace.open(dir);
-  const result = await executePlan(new DocumentStore(ws), [
+  const result = await applyWithSwap(ws, outside, [
     { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
     { op: "replace", file: "main.py", old: "import app", new: "import app  # swapped next" },
     { op: "swap" },
     { op: "replace", file: "app/service.py", old: "class Orders", new: "class Orders2" },
-  ], {
-    runStep: (step, ctx) => {
-      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(dir, outside));
-      return runTestStep(step, ctx);
-    },
-  });
+  ]);
   assert.equal(result.success, false);
   assert.equal(result.failed_step, 3);
   assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside, not even by the rollback");
@@ -157,15 +162,10 @@ Deno.test("a directory swapped after the last step is a failed plan, not an inte
   const before = snapshot(dir);
   const outsideBefore = snapshot(outside);
   const ws = Workspace.open(dir);
-  const result = await executePlan(new DocumentStore(ws), [
+  const result = await applyWithSwap(ws, outside, [
     { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
     { op: "swap" },
-  ], {
-    runStep: (step, ctx) => {
-      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(dir, outside));
-      return runTestStep(step, ctx);
-    },
-  });
+  ]);
   assert.equal(result.success, false);
   assert.equal(result.failed_step, 1);
   assert.equal(result.errors[0].code, "path-outside-repo");
