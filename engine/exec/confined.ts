@@ -207,8 +207,9 @@ export interface ReplaceSteps {
 export function replaceConfined(abs: string, steps: ReplaceSteps): void {
   const { dir, base } = splitPath(abs);
   const temp = steps.tempPath;
-  const dirId = identityOfDir(dir);
   checkDirectory(dir);
+  // The directory itself, found again by this if it is renamed while the temporary file is in it.
+  const dirId = identityOfDir(dir);
   let tempId: Identity | null = null;
   let renamed = false;
   try {
