@@ -17,6 +17,7 @@ import {
 import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
 import { createModel, ModelError } from "../agent/model/mod.ts";
 import {
+  BatchBusyError,
   DatasetError,
   LineProgress,
   LiveProgress,
@@ -44,7 +45,9 @@ wall time, phase reached, fallback point).
 
 Running the same command again resumes: instances in OUT's predictions are
 skipped, one cut off by a killed batch is run again from scratch, and the
-containers a killed batch left are removed first. Ctrl-C (or SIGTERM) stops
+containers a killed batch left are removed first. One batch at a time
+writes to OUT: a second one is refused (exit 2) while the first runs; the
+lock of a killed one is free at once. Ctrl-C (or SIGTERM) stops
 the batch and removes its containers; a second Ctrl-C exits at once.
 
 ${BATCH_OPTIONS_HELP}
@@ -58,7 +61,7 @@ Examples:
 Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
 (cost limit, a container that did not start, an internal error: they are not
 in the predictions, so running the command again retries them), 2 usage
-error, 130/143 interrupted.`,
+error (another batch is running in OUT included), 130/143 interrupted.`,
   options: { ...BATCH_OPTIONS },
   async run(args) {
     if (args.positionals.length > 0) {
@@ -139,7 +142,11 @@ error, 130/143 interrupted.`,
         strategy: config.agent.strategy,
         ...(stringOption(args, "shard") ? { shard: stringOption(args, "shard") } : {}),
       },
-    });
+    }).catch((err) => err instanceof BatchBusyError ? err : Promise.reject(err));
+    if (summary instanceof BatchBusyError) {
+      console.error(`graphplan batch: ${summary.message}`);
+      return EXIT.usage;
+    }
     if (args.values.json) printJson({ success: summary.exitCode === 0, ...summary });
     return summary.exitCode;
   },

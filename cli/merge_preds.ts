@@ -1,21 +1,15 @@
 /**
  * `graphplan merge-preds DIR... -o OUT`: the predictions of several batch
  * outputs (the shards of one batch) in one `OUT/preds.json`, with their
- * batch.json records and exit_statuses.yaml merged the same way. For an id
- * in several, the later non-empty patch wins; each such id is reported.
+ * batch.json records, exit_statuses.yaml and instance folders (trajectories)
+ * merged the same way (see agent/swebench/merge_outputs.ts). For an id in
+ * several, the later non-empty patch wins; each such id is reported.
  *
  * @module
  */
 
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
-import {
-  BatchReport,
-  type InstanceRecord,
-  mergePredsDirs,
-  PREDS_FORMATS,
-  type PredsFormat,
-  PredsStore,
-} from "../agent/swebench/mod.ts";
+import { mergeOutputs, PREDS_FORMATS, type PredsFormat } from "../agent/swebench/mod.ts";
 
 const command: Command = {
   name: "merge-preds",
@@ -24,10 +18,13 @@ const command: Command = {
   help: `
 Reads DIR/preds.json (a dict or a list) and DIR/preds.jsonl of each DIR, in
 the order given, and writes OUT/preds.json (or preds.jsonl), plus
-OUT/batch.json and OUT/exit_statuses.yaml from the DIRs' batch.json. An
-instance in several DIRs keeps the later non-empty patch (an empty patch
-never replaces a non-empty one); every such instance is listed on stderr
-(in "duplicates" with --json).
+OUT/batch.json and OUT/exit_statuses.yaml from the DIRs' batch.json, and
+copies each instance's folder (DIR/ID/ID.traj.json and what else is in it)
+to OUT/ID, so "graphplan inspect OUT" shows the merged batch. An instance
+in several DIRs keeps the later non-empty patch (an empty patch never
+replaces a non-empty one), with the record and folder of the same DIR; one
+without a prediction keeps the last DIR's. Every such instance is listed on
+stderr (in "duplicates" and "unpredicted_duplicates" with --json).
 
 Examples:
   graphplan merge-preds runs/shard-* -o runs
@@ -57,40 +54,41 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
     }
     let merged;
     try {
-      merged = await mergePredsDirs(dirs);
+      merged = await mergeOutputs(dirs, out, { format });
     } catch (err) {
       console.error(`graphplan merge-preds: ${(err as Error).message}`);
       return EXIT.rejected;
     }
-    const records: Record<string, InstanceRecord> = {};
-    const keptDir = new Map(merged.duplicates.map((d) => [d.instance_id, d.kept]));
-    for (const dir of dirs) {
-      for (const [id, record] of Object.entries(await BatchReport.readEarlier(dir))) {
-        if ((keptDir.get(id) ?? dir) === dir) records[id] = record;
-      }
-    }
-    await Deno.mkdir(out, { recursive: true });
-    const store = new PredsStore(out, format, merged.preds);
-    await store.flush();
-    await new BatchReport(out, { merged_from: dirs }, records).flush();
-    for (const d of merged.duplicates) {
-      if (!args.values.json) {
-        console.error(
-          `merge-preds: "${d.instance_id}" is in ${
-            d.sources.map((s) => `"${s}"`).join(", ")
-          }: kept "${d.kept}"`,
-        );
-      }
-    }
     if (args.values.json) {
-      printJson({ success: true, path: store.path, instances: store.size, duplicates: merged.duplicates });
-    } else {
+      printJson({
+        success: true,
+        path: merged.path,
+        instances: merged.instances,
+        duplicates: merged.duplicates,
+        unpredicted_duplicates: merged.unpredictedDuplicates,
+        copied: merged.copied,
+      });
+      return EXIT.ok;
+    }
+    for (const d of merged.duplicates) {
       console.error(
-        `merge-preds: ${store.size} prediction(s) from ${dirs.length} director${
-          dirs.length === 1 ? "y" : "ies"
-        } in ${store.path}`,
+        `merge-preds: "${d.instance_id}" is in ${
+          d.sources.map((s) => `"${s}"`).join(", ")
+        }: kept "${d.kept}"`,
       );
     }
+    for (const d of merged.unpredictedDuplicates) {
+      console.error(
+        `merge-preds: "${d.instance_id}" (no prediction) is in ${
+          d.sources.map((s) => `"${s}"`).join(", ")
+        }: kept "${d.kept}"`,
+      );
+    }
+    console.error(
+      `merge-preds: ${merged.instances} prediction(s) from ${dirs.length} director${
+        dirs.length === 1 ? "y" : "ies"
+      } in ${merged.path}, ${merged.copied.length} instance folder(s) copied`,
+    );
     return EXIT.ok;
   },
 };

@@ -7,6 +7,8 @@
  *   `redoExisting`); one cut off by a killed batch is not in them, so it is
  *   run again from scratch (its folder removed first), and the containers
  *   the killed batch left are removed by their label before anything starts.
+ * - One batch per output directory: a second one is refused
+ *   ({@linkcode BatchBusyError}, see out_lock.ts) before it reads or writes anything.
  * - Outputs: the predictions (see preds.ts) after each instance, batch.json
  *   and exit_statuses.yaml after each start and end (see report.ts), the
  *   trajectories by runTask.
@@ -33,6 +35,7 @@ import { BatchContainers, batchKey, containerName } from "./containers.ts";
 import type { TaskRow } from "./dataset.ts";
 import { type PredsFormat, PredsStore, readPredsDir } from "./preds.ts";
 import { type BatchProgress, LineProgress } from "./progress.ts";
+import { lockOutDir } from "./out_lock.ts";
 import { BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
 import { WatchedModel } from "./watched_model.ts";
 
@@ -93,12 +96,22 @@ export function instanceConfig(config: Config, instanceId: string): Config {
 
 /** Run a batch; see the module doc. */
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
-  const { config, rows } = options;
-  if (config.environment.type === "local") {
+  if (options.config.environment.type === "local") {
     throw new Error('A batch runs each instance in a container: set the environment to "docker" or "podman"');
   }
   const outDir = resolve(options.outDir);
   await Deno.mkdir(outDir, { recursive: true });
+  // Before anything is read or swept: a second batch on this directory would remove the first's containers.
+  const lock = await lockOutDir(outDir);
+  try {
+    return await runLocked(options, outDir);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSummary> {
+  const { config, rows } = options;
   const workers = Math.max(1, options.workers ?? 1);
   const progress = options.progress ?? new LineProgress();
   const format = options.predsFormat ?? "dict";

@@ -41,6 +41,8 @@ export {
   LineProgress,
   LiveProgress,
 } from "./progress.ts";
+export { type DuplicateInstance, mergeOutputs, type MergeSummary } from "./merge_outputs.ts";
+export { BatchBusyError, LOCK_NAME, lockOutDir, type OutDirLock } from "./out_lock.ts";
 export { type BatchDocument, BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
 export {
   parseShard,

@@ -132,7 +132,12 @@ export interface DuplicatePrediction {
  */
 export async function mergePredsDirs(
   dirs: readonly string[],
-): Promise<{ preds: Record<string, Prediction>; duplicates: DuplicatePrediction[] }> {
+): Promise<{
+  preds: Record<string, Prediction>;
+  duplicates: DuplicatePrediction[];
+  /** For every id, the directory whose prediction was kept. */
+  origins: Map<string, string>;
+}> {
   const preds: Record<string, Prediction> = {};
   const from = new Map<string, string[]>();
   const kept = new Map<string, string>();
@@ -151,5 +156,5 @@ export async function mergePredsDirs(
     sources,
     kept: kept.get(id)!,
   }));
-  return { preds, duplicates };
+  return { preds, duplicates, origins: kept };
 }

@@ -9,16 +9,9 @@
  * @module
  */
 
-import { inDirectory, splitPath } from "./confined.ts";
+import { replaceConfined, splitPath, tempPathFor } from "./confined.ts";
 
-let counter = 0;
-
-/** The temporary file `atomicWrite` uses for `abs`: hidden, beside it, unique per process. */
-export function tempPathFor(abs: string): string {
-  const { dir, base } = splitPath(abs);
-  counter++;
-  return `${dir}/.${base}.graphplan-${Deno.pid}-${counter}.tmp`;
-}
+export { tempPathFor };
 
 /** Options of `atomicWrite`. */
 export interface AtomicWriteOptions {
@@ -34,29 +27,25 @@ export interface AtomicWriteOptions {
 
 /**
  * Replace the file at `abs` (an absolute, symlink-free path) with `bytes`
- * atomically and durably. The whole write happens inside the checked
- * directory (`confined.ts`): a directory swapped for a symlink before the
- * check is refused (`path-changed`), one swapped after it changes nothing,
- * and a failed write always removes its temporary file.
+ * atomically and durably. The directory is checked around every system
+ * call (`confined.ts`): a directory swapped for a symlink is refused
+ * (`path-changed`) and what was written is undone, and a failed write
+ * always removes its temporary file.
  */
 export function atomicWrite(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
-  const { dir, base } = splitPath(abs);
-  const tmp = splitPath(options.tempPath ?? tempPathFor(abs)).base;
   const mode = (options.mode ?? 0o644) & 0o7777;
-  inDirectory(dir, () => {
-    try {
-      writeFileDurable(tmp, bytes, mode);
-      keepOwner(tmp, options.owner);
-      options.beforeRename?.();
-      Deno.renameSync(tmp, base);
-    } catch (err) {
-      try {
-        Deno.removeSync(tmp);
-      } catch { /* never created */ }
-      throw err;
-    }
-    syncDirectory(".");
+  replaceConfined(abs, {
+    tempPath: options.tempPath ?? tempPathFor(abs),
+    mode,
+    fill: (file, temp) => {
+      writeAll(file, bytes);
+      // `mode` on open is filtered by the umask; chmod sets it exactly (the name is unique to this process).
+      Deno.chmodSync(temp, mode);
+      keepOwner(temp, options.owner);
+    },
+    beforeRename: options.beforeRename,
   });
+  syncDirectory(splitPath(abs).dir);
 }
 
 /** Give `path` the owner and group of the file it replaces, where allowed (else keep ours). */
@@ -72,12 +61,16 @@ function keepOwner(path: string, owner: AtomicWriteOptions["owner"]): void {
   }
 }
 
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
+}
+
 /** Write `bytes` to a new file at `path` (it must not exist), chmod it and fsync it. */
 export function writeFileDurable(path: string, bytes: Uint8Array, mode = 0o644): void {
   const file = Deno.openSync(path, { write: true, createNew: true, mode });
   try {
-    let done = 0;
-    while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
+    writeAll(file, bytes);
     // `mode` on open is filtered by the umask; chmod sets it exactly (before the fsync).
     Deno.chmodSync(path, mode);
     file.syncSync();

@@ -222,6 +222,12 @@ export async function executePlan<S>(
     // applied. Roll back, then let the error surface as an internal error
     // that says what happened to the files.
     if (settled || !journal) throw err;
+    // A refusal met after the steps (a file whose directory was swapped for a symlink, read again for
+    // the result) is a failed plan like any other, not a bug.
+    if (err instanceof IssueError) {
+      const step = Math.min(index, steps.length - 1);
+      return await fail(step, withContext(err.issues, { step }));
+    }
     settled = true;
     const restored = await restore(journal, store, [...firstSeen.keys()]);
     const e = err instanceof Error ? err : new Error(String(err));

@@ -41,7 +41,7 @@ import { error, fail, type Issue, IssueError } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
 import { VERSION } from "../../version.ts";
 import { atomicWrite, syncDirectory, writeFileDurable } from "./atomic_write.ts";
-import { type ConfinedFile, inDirectory, readConfined, removeConfined, splitPath } from "./confined.ts";
+import { type ConfinedFile, readConfined, removeConfined, splitPath, sweepConfined } from "./confined.ts";
 import { sha256Hex } from "../node_builtins.ts";
 import { journalDirFor, stateHome } from "./state_dir.ts";
 
@@ -327,8 +327,11 @@ function replayJournal(workspace: Workspace, dir: string, options: { force?: boo
       const currentSha = current ? sha256(current) : null;
       if (currentSha === record.sha256) {
         if (original && record.mode !== null && ((now?.mode ?? 0) & 0o7777) !== (record.mode & 0o7777)) {
-          const { dir, base } = splitPath(abs);
-          inDirectory(dir, () => Deno.chmodSync(base, record.mode! & 0o7777));
+          // The mode is put back by replacing the file (no chmod by name: see confined.ts).
+          atomicWrite(abs, original, {
+            mode: record.mode,
+            owner: { uid: record.uid ?? null, gid: record.gid ?? null },
+          });
         }
         continue;
       }
@@ -390,13 +393,11 @@ function removeStaleTemps(workspace: Workspace, paths: readonly string[]): void 
   }
   for (const [dir, bases] of dirs) {
     try {
-      inDirectory(dir, () => {
-        for (const entry of Deno.readDirSync(".")) {
-          const match = /^\.(.+)\.graphplan-(\d+)-\d+\.tmp$/.exec(entry.name);
-          if (!match || !entry.isFile || !bases.has(match[1])) continue;
-          const pid = Number(match[2]);
-          if (pid !== Deno.pid && !processAlive(pid)) Deno.removeSync(entry.name);
-        }
+      sweepConfined(dir, (entry) => {
+        const match = /^\.(.+)\.graphplan-(\d+)-\d+\.tmp$/.exec(entry.name);
+        if (!match || !entry.isFile || !bases.has(match[1])) return false;
+        const pid = Number(match[2]);
+        return pid !== Deno.pid && !processAlive(pid);
       });
     } catch { /* the directory is gone or changed: nothing of ours to remove there */ }
   }

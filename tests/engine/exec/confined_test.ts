@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { makeRepo, snapshot } from "./_support.ts";
 import { runTestStep } from "./_test_operator.ts";
 import { atomicWrite } from "../../../engine/exec/atomic_write.ts";
-import { readConfined } from "../../../engine/exec/confined.ts";
+import { readConfined, removeConfined } from "../../../engine/exec/confined.ts";
 import { executePlan, hasPendingJournal, rollbackRepository } from "../../../engine/exec/mod.ts";
 import { IssueError } from "../../../engine/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
@@ -28,6 +28,16 @@ function unswap(dir: string): void {
   Deno.renameSync(`${dir}/app.real`, `${dir}/app`);
 }
 
+/** Apply `steps` (test steps) on `ws`, where a step `{"op": "swap"}` swaps app/ for a symlink to `outside`. */
+function applyWithSwap(ws: Workspace, outside: string, steps: unknown[]) {
+  return executePlan(new DocumentStore(ws), steps, {
+    runStep: (step, ctx) => {
+      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(ws.root, outside));
+      return runTestStep(step, ctx);
+    },
+  });
+}
+
 Deno.test("a directory swapped for a symlink before the write is refused: nothing written anywhere", () => {
   const { dir, outside } = repoAndOutside();
   const before = snapshot(dir);
@@ -44,20 +54,44 @@ Deno.test("a directory swapped for a symlink before the write is refused: nothin
   assert.deepEqual(snapshot(dir), before, "the file is untouched, no temporary file left");
 });
 
-Deno.test("a directory swapped during the write keeps receiving it: the new symlink is never followed", () => {
+Deno.test("a directory swapped between the temporary file and the rename is refused and undone everywhere", () => {
   const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
   const outsideBefore = snapshot(outside);
-  const bytes = new TextEncoder().encode("x = 1\n");
-  // Swapped between the temporary file and the rename: both happen in the directory that was checked.
-  atomicWrite(`${dir}/app/service.py`, bytes, { beforeRename: () => swap(dir, outside) });
-  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
-  assert.deepEqual(
-    Deno.readFileSync(`${dir}/app.real/service.py`),
-    bytes,
-    "written in the checked directory",
+  assert.throws(
+    () =>
+      atomicWrite(`${dir}/app/service.py`, new TextEncoder().encode("x = 1\n"), {
+        beforeRename: () => swap(dir, outside),
+      }),
+    (err: unknown) => err instanceof IssueError && err.issues[0].code === "path-changed",
   );
+  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
+  // The temporary file was in the directory that moved to app.real: found there by its inode and removed.
+  assert.deepEqual([...snapshot(dir).keys()].sort(), ["app.real/service.py", "main.py"]);
   unswap(dir);
-  assert.deepEqual([...snapshot(dir).keys()].sort(), ["app/service.py", "main.py"], "no temporary file left");
+  assert.deepEqual(snapshot(dir), before, "the file is untouched, no temporary file left");
+});
+
+Deno.test("confined writes never change the working directory another thread sees", async () => {
+  const { dir } = repoAndOutside();
+  const cwd = Deno.cwd();
+  const watcher = new Worker(new URL("./_cwd_watcher.ts", import.meta.url), { type: "module" });
+  const seen = new Promise<string[]>((resolve, reject) => {
+    watcher.onmessage = (event) => resolve(event.data);
+    watcher.onerror = (event) => reject(new Error(event.message));
+  });
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  watcher.postMessage(stop);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let i = 0; i < 300; i++) {
+    atomicWrite(`${dir}/app/service.py`, new TextEncoder().encode(`x = ${i}\n`));
+    readConfined(`${dir}/app/service.py`);
+  }
+  Atomics.store(stop, 0, 1);
+  const others = await seen;
+  watcher.terminate();
+  assert.deepEqual(others.filter((path) => path !== cwd), [], "the working directory stayed put");
+  assert.equal(new TextDecoder().decode(Deno.readFileSync(`${dir}/app/service.py`)), "x = 299\n");
 });
 
 Deno.test("a failed write inside the checked directory removes its temporary file there", () => {
@@ -75,6 +109,21 @@ Deno.test("a failed write inside the checked directory removes its temporary fil
   assert.deepEqual([...snapshot(outside).keys()], ["service.py"]);
 });
 
+Deno.test("a confined remove through a swapped directory is refused: the outside file of that name stays", () => {
+  const { dir, outside } = repoAndOutside();
+  const outsideBefore = snapshot(outside);
+  const abs = Workspace.open(dir).resolve("app/service.py").abs;
+  swap(dir, outside);
+  assert.throws(
+    () => removeConfined(abs),
+    (err: unknown) => err instanceof IssueError && err.issues[0].code === "path-changed",
+  );
+  assert.deepEqual(snapshot(outside), outsideBefore);
+  unswap(dir);
+  removeConfined(abs);
+  assert.deepEqual([...snapshot(dir).keys()], ["main.py"], "removed once the directory is back");
+});
+
 Deno.test("a symlink put in a file's place is refused by a confined read, not followed", () => {
   const { dir, outside } = repoAndOutside();
   Deno.removeSync(`${dir}/app/service.py`);
@@ -90,23 +139,37 @@ Deno.test("a plan whose directory is swapped mid-plan fails, writes nothing outs
   const before = snapshot(dir);
   const outsideBefore = snapshot(outside);
   const ws = Workspace.open(dir);
-  const result = await executePlan(new DocumentStore(ws), [
+  const result = await applyWithSwap(ws, outside, [
     { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
     { op: "replace", file: "main.py", old: "import app", new: "import app  # swapped next" },
     { op: "swap" },
     { op: "replace", file: "app/service.py", old: "class Orders", new: "class Orders2" },
-  ], {
-    runStep: (step, ctx) => {
-      if ((step as { op: string }).op === "swap") return Promise.resolve(swap(dir, outside));
-      return runTestStep(step, ctx);
-    },
-  });
+  ]);
   assert.equal(result.success, false);
   assert.equal(result.failed_step, 3);
   assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside, not even by the rollback");
   // The rollback inside the plan cannot reach app/ (it leads outside now): the journal is kept.
   assert.equal(result.rolled_back, false);
   assert.equal(hasPendingJournal(ws), true);
+  unswap(dir);
+  const report = await rollbackRepository(ws);
+  assert.equal(report.success, true, JSON.stringify(report.errors));
+  assert.deepEqual(snapshot(dir), before);
+});
+
+Deno.test("a directory swapped after the last step is a failed plan, not an internal error", async () => {
+  const { dir, outside } = repoAndOutside();
+  const before = snapshot(dir);
+  const outsideBefore = snapshot(outside);
+  const ws = Workspace.open(dir);
+  const result = await applyWithSwap(ws, outside, [
+    { op: "replace", file: "app/service.py", old: "class OrderService", new: "class Orders" },
+    { op: "swap" },
+  ]);
+  assert.equal(result.success, false);
+  assert.equal(result.failed_step, 1);
+  assert.equal(result.errors[0].code, "path-outside-repo");
+  assert.deepEqual(snapshot(outside), outsideBefore, "nothing written outside");
   unswap(dir);
   const report = await rollbackRepository(ws);
   assert.equal(report.success, true, JSON.stringify(report.errors));
