@@ -1,7 +1,8 @@
 /**
  * The gate's invariant check on a patch: no test weakening.
  *
- * The patch is read (`unified_diff.ts`) and applied in memory to the files
+ * The patch is read and applied in memory (the engine's `lift/unified_diff.ts`
+ * and `lift/apply.ts`, their issue codes mapped to the gate's) to the files
  * as `readFile` gives them; nothing is written. Each file it touches is
  * then judged by what it is: a Python test module is parsed before and after
  * with tree-sitter and its tests compared structurally
@@ -23,7 +24,8 @@ import { withTree } from "../../../engine/parse/mod.ts";
 import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
 import { compareTestFiles } from "./test_weakening.ts";
-import { applyFilePatch, parseUnifiedDiff } from "./unified_diff.ts";
+import { applyHunks } from "../../../engine/lift/apply.ts";
+import { parseUnifiedDiff } from "../../../engine/lift/unified_diff.ts";
 
 /** What a touched file is to the gate. */
 export type FileRole = "test" | "test-config" | "source";
@@ -65,11 +67,21 @@ function roleOf(path: string): FileRole {
   return isPythonTestFile(path) ? "test" : "source";
 }
 
+/** The gate's public codes for the engine's diff problems (`graphplan gate` reports these). */
+const GATE_CODES: Record<string, string> = {
+  "diff-invalid": "diff-malformed",
+  "hunk-not-applicable": "patch-does-not-apply",
+};
+
+function asGateIssue(issue: Issue): Issue {
+  return { ...issue, code: GATE_CODES[issue.code] ?? issue.code };
+}
+
 /** Check `diff` (a unified diff) against the files `readFile` returns. */
 export async function checkInvariants(diff: string, options: InvariantOptions): Promise<InvariantReport> {
   const policy = options.policy ?? DEFAULT_POLICY;
   const parsed = parseUnifiedDiff(diff);
-  const problems: Issue[] = [...parsed.errors];
+  const problems: Issue[] = parsed.issues.map(asGateIssue);
   const violations: Issue[] = [];
   const files: InvariantReport["files"] = [];
   for (const patch of parsed.files) {
@@ -87,12 +99,12 @@ export async function checkInvariants(diff: string, options: InvariantOptions): 
     }
     let after: string | null = null;
     if (patch.newPath !== null && !patch.binary) {
-      const applied = applyFilePatch(before, patch);
-      if ("issue" in applied) {
-        problems.push(applied.issue);
+      const applied = applyHunks(before ?? "", patch.hunks, { file });
+      if (applied.issues.length > 0) {
+        problems.push(...applied.issues.map(asGateIssue));
         continue;
       }
-      after = applied.text;
+      after = applied.after;
     }
     const roles = [roleOf(file), patch.oldPath === null ? "source" : roleOf(patch.oldPath)];
     const role: FileRole = roles.includes("test-config")
