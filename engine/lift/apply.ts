@@ -9,7 +9,8 @@
  *
  * Line endings: lines are compared without a trailing `\r`, so a diff
  * written with LF applies to a CRLF file; added lines get the line ending
- * of the file (its dominant one), and a line marked `\ No newline at end of
+ * given (lift passes the file's dominant one), or, without one, the line
+ * ending the diff wrote them with; a line marked `\ No newline at end of
  * file` gets none.
  *
  * @module
@@ -63,8 +64,11 @@ function splitLines(text: string): Line[] {
 
 const bare = (line: string) => line.endsWith("\r") ? line.slice(0, -1) : line;
 
-/** Apply a file's hunks to `text`; `eol` is the file's line ending for added lines. */
-export function applyHunks(text: string, hunks: Hunk[], options: { file: string; eol: string }): Applied {
+/**
+ * Apply a file's hunks to `text`; `eol` is the line ending for added lines
+ * (without it, each added line keeps the one the diff gives it).
+ */
+export function applyHunks(text: string, hunks: Hunk[], options: { file: string; eol?: string }): Applied {
   const lines = splitLines(text);
   const issues: Issue[] = [];
   const regions: Region[] = [];
@@ -107,7 +111,8 @@ export function applyHunks(text: string, hunks: Hunk[], options: { file: string;
         run.end = lines[row].end;
         row++;
       } else {
-        run.added.push(bare(line.text) + (line.noEol ? "" : options.eol));
+        const text = options.eol === undefined ? line.text : bare(line.text);
+        run.added.push(text + (line.noEol ? "" : options.eol ?? "\n"));
       }
     }
     flush();

@@ -18,7 +18,10 @@
  * 3. **Candidates**: for each pair, innermost first, the tier 1–3 steps of
  *    its shape (`shapes.ts`); each is replayed on a scratch copy and kept
  *    when the file then reads exactly `T` and the post-checks pass.
- * 4. Only when no formal step reproduces the change: `replace_node` on the
+ * 4. A change that inserts one new definition and that no candidate
+ *    reproduces: a `copy_node` of the definition beside it, then its
+ *    differing lines lifted one by one (`clone.ts`).
+ * 5. Only when no formal step reproduces the change: `replace_node` on the
  *    innermost pair that works (tier 0), else the legacy `replace_code` on the
  *    region's lines (tier 0, reported as legacy).
  *
@@ -31,6 +34,7 @@ import { applyEdits } from "../edit/text_edit.ts";
 import type { Node } from "../parse/mod.ts";
 import { detectTier } from "../plan/tiers.ts";
 import type { Region } from "./apply.ts";
+import { liftAsCopy } from "./clone.ts";
 import type { Simulation } from "./replay.ts";
 import { type Candidate, fallbackCandidates, formalCandidates, orderPairs, type Pair } from "./shapes.ts";
 
@@ -275,6 +279,18 @@ async function liftRegion(
   for (const pair of pairs) {
     const done = await formalAt(pair) ?? await split(pair, true);
     if (done) return done;
+  }
+  // A new definition: a copy of its neighbour, adapted (`clone.ts`).
+  const inserted = fresh.slice(prefix, fresh.length - suffix);
+  if (search.depth < 2 && start === end && inserted.trim() !== "") {
+    const budget = { left: ATTEMPTS };
+    const copied = await liftAsCopy(
+      sim,
+      file,
+      { start, inserted, expected, target: target.tree.rootNode },
+      (part) => liftRegion(sim, file, { ...part, hunk: region.hunk }, { depth: search.depth + 1, budget }),
+    );
+    if (copied) return copied;
   }
   const body = pairs.find((pair) => BODIES.has(pair.before.type));
   if (body) {

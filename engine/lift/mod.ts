@@ -27,7 +27,7 @@ import { type Applied, applyBlocks, applyHunks } from "./apply.ts";
 import { liftFile } from "./lift_file.ts";
 import { replayPlan, Simulation } from "./replay.ts";
 import { parseSearchReplace } from "./search_replace.ts";
-import { parseUnifiedDiff } from "./unified_diff.ts";
+import { type FilePatch, parseUnifiedDiff } from "./unified_diff.ts";
 
 export { parseUnifiedDiff } from "./unified_diff.ts";
 export { parseSearchReplace } from "./search_replace.ts";
@@ -88,7 +88,11 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
     const parsed = parseUnifiedDiff(input.diff);
     issues.push(...parsed.issues);
     for (const patch of parsed.files) {
-      if (patch.oldPath === null || patch.newPath === null || patch.oldPath !== patch.newPath) continue;
+      const refusal = unliftable(patch);
+      if (refusal) {
+        issues.push(refusal);
+        continue;
+      }
       const doc = await readDoc(store, patch.path, issues);
       if (!doc) continue;
       const applied = applyHunks(doc.text, patch.hunks, { file: patch.path, eol: doc.eol });
@@ -191,6 +195,41 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
     }
   }
   return finish(plan, hunks, exact, issues);
+}
+
+/**
+ * Why a file's patch cannot become plan steps, or undefined when it can: a
+ * plan edits the text of existing files in place, so creating, deleting,
+ * renaming or copying a file, a binary change and a mode change are refused.
+ */
+function unliftable(patch: FilePatch): Issue | undefined {
+  const refuse = (what: string, hint: string) =>
+    error("diff-unsupported", `The diff ${what}: a plan edits the text of existing files only`, {
+      file: patch.path,
+      hint,
+    });
+  switch (patch.status) {
+    case "added":
+      return refuse(`creates "${patch.path}"`, "create the file outside the plan");
+    case "deleted":
+      return refuse(`deletes "${patch.path}"`, "delete the file outside the plan");
+    case "renamed":
+    case "copied":
+      return refuse(
+        `${patch.status === "renamed" ? "renames" : "copies"} "${patch.oldPath}" to "${patch.newPath}"`,
+        `${
+          patch.status === "renamed" ? "rename" : "copy"
+        } the file outside the plan, then lift the content changes`,
+      );
+  }
+  if (patch.binary) return refuse(`changes the binary file "${patch.path}"`, "binary files are not lifted");
+  if (patch.oldMode !== patch.newMode) {
+    return refuse(
+      `changes the mode of "${patch.path}" from ${patch.oldMode} to ${patch.newMode}`,
+      "change the mode outside the plan (chmod), then lift the content changes",
+    );
+  }
+  return undefined;
 }
 
 function finish(

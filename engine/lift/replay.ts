@@ -104,6 +104,21 @@ export class Simulation {
   }
 
   /**
+   * Build and run one step on a scratch copy of the state and keep it when
+   * it runs and its blocking post-checks pass, whatever text it leaves (the
+   * first step of a candidate whose later steps are found afterwards, see
+   * `clone.ts`); undefined, and nothing changed, otherwise.
+   */
+  async apply(build: StepBuilder): Promise<Record<string, unknown> | undefined> {
+    const scratch = this.state.overlay();
+    const step = await build(scratch);
+    if (!step || (await runOne(scratch, step, this.steps.length, this.checks)).length) return undefined;
+    for (const path of scratch.ownPaths()) this.state.set(await scratch.get(path));
+    this.steps.push(step);
+    return step;
+  }
+
+  /**
    * Build and run `builders` in order on a scratch copy of the state; when
    * every step runs and `file` then reads exactly `expected` (after
    * `set_blank_lines` steps when only blank lines differ, see `spacing.ts`),

@@ -15,6 +15,7 @@
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
  * | a decorator added                                     | `add_decorator` (2)                      |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
+ * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
  * | a function's body changed, its header not             | `replace_function_body` (2)              |
@@ -191,6 +192,7 @@ function statementCandidates(file: string, pair: Pair, python: boolean): Candida
   const out: Candidate[] = [];
   if (before.type === "if_statement") out.push(...branchCandidates(file, pair));
   out.push(...importNameCandidates(file, pair));
+  out.push(...importLayoutCandidates(file, pair));
   const fragment = python ? fragmentOf(after) : undefined;
   if (fragment) {
     out.push({
@@ -249,6 +251,17 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
       atStart(file, before, (target) => template("add_import_name", params, target))
     ),
   }];
+}
+
+/** The same names of a `from ... import` put in parentheses: `parenthesize_import`. */
+function importLayoutCandidates(file: string, pair: Pair): Candidate[] {
+  const { before, after } = pair;
+  if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
+  const parenthesized = (node: Node) => node.children.some((child) => child?.type === "(");
+  if (parenthesized(before) || !parenthesized(after)) return [];
+  const names = (node: Node) => node.childrenForFieldName("name").map((child) => child?.text).join("\n");
+  if (names(before) !== names(after)) return [];
+  return [templateAt(file, before, "parenthesize_import", {})];
 }
 
 function branchCandidates(file: string, pair: Pair): Candidate[] {

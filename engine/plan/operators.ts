@@ -316,7 +316,10 @@ export const LEGACY_OP_NAMES: readonly string[] = [
   "replace_function_body",
 ];
 
-/** The tier-2 templates: the 15 of seed 001, then those added since (`add_import_name`, `change_signature`, `add_base_class`). */
+/**
+ * The tier-2 templates: the 15 of seed 001, then those added since
+ * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`).
+ */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
   "wrap_try_except",
@@ -336,6 +339,7 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "add_import_name",
   "change_signature",
   "add_base_class",
+  "parenthesize_import",
 ];
 
 /** What a tier-3 fragment does at its target. */

@@ -4,8 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+import { runCli } from "../_support/cli.ts";
 
 const TEST = `def test_add():
     assert add(1, 2) == 3
@@ -25,15 +24,7 @@ const FIX = `--- a/calc.py
 +    return a + b
 `;
 
-async function gate(args: string[], repo: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "gate", ...args, "--repo", repo],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+const gate = (args: string[], repo: string) => runCli(["gate", ...args, "--repo", repo]);
 
 Deno.test("graphplan gate: refuses a loosened assertion (exit 1), admits a source fix (exit 0), writes nothing", async () => {
   const repo = await Deno.makeTempDir({ prefix: "graphplan-gate-" });

@@ -8,22 +8,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fallbackRun } from "../agent/trajectory/inspect/_runs.ts";
+import { runCli } from "../_support/cli.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function graphplan(
-  args: string[],
-  env?: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "inspect", ...args],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+const graphplan = (args: string[], env?: Record<string, string>) => runCli(["inspect", ...args], { env });
 
 async function files(dir: string): Promise<string[]> {
   const names: string[] = [];

@@ -7,28 +7,7 @@
 
 import assert from "node:assert/strict";
 import { gitDiff, snapshot } from "../engine/lift/_support.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function run(
-  args: string[],
-  stdin?: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+import { runCli } from "../_support/cli.ts";
 
 const BEFORE = "def price(base, rate):\n    if rate > 1:\n        rate = 1\n    return base * rate\n";
 const AFTER =
@@ -38,7 +17,7 @@ Deno.test("graphplan lift --diff: JSON result, --out plan that apply executes, n
   const { dir, diff } = gitDiff({ "shop.py": BEFORE }, { "shop.py": AFTER });
   await Deno.writeTextFile(`${dir}.diff`, diff);
   const untouched = snapshot(dir);
-  const json = await run([
+  const json = await runCli([
     "lift",
     "--diff",
     `${dir}.diff`,
@@ -58,10 +37,10 @@ Deno.test("graphplan lift --diff: JSON result, --out plan that apply executes, n
   ]]);
   assert.deepEqual(snapshot(dir), untouched);
   assert.deepEqual(JSON.parse(await Deno.readTextFile(`${dir}.plan.json`)), result.plan);
-  const text = await run(["lift", "--diff", "-", "--repo", dir], diff);
+  const text = await runCli(["lift", "--diff", "-", "--repo", dir], { stdin: diff });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /hunk 0 shop\.py: 0:change_return_value\(tier 2\), 1:modify_condition\(tier 2\)/);
-  const applied = await run(["apply", `${dir}.plan.json`, "--repo", dir]);
+  const applied = await runCli(["apply", `${dir}.plan.json`, "--repo", dir]);
   assert.equal(applied.code, 0, applied.stderr);
   assert.equal(await Deno.readTextFile(`${dir}/shop.py`), AFTER);
   await Deno.remove(`${dir}.diff`);
@@ -71,29 +50,31 @@ Deno.test("graphplan lift --diff: JSON result, --out plan that apply executes, n
 Deno.test("graphplan lift: exit 1 for a diff that does not apply, 2 for usage errors", async () => {
   const { dir, diff } = gitDiff({ "shop.py": BEFORE }, { "shop.py": AFTER });
   const stale = diff.replace("-    if rate > 1:", "-    if rate > 9:");
-  const refused = await run(["lift", "--diff", "-", "--repo", dir, "--json"], stale);
+  const refused = await runCli(["lift", "--diff", "-", "--repo", dir, "--json"], { stdin: stale });
   assert.equal(refused.code, 1);
   const result = JSON.parse(refused.stdout);
   assert.equal(result.success, false);
   assert.equal(result.errors[0].code, "hunk-not-applicable");
-  assert.equal((await run(["lift", "--repo", dir])).code, 2);
-  assert.equal((await run(["lift", "--diff", "-", "--search-replace", "-", "--repo", dir])).code, 2);
-  const help = await run(["lift", "--help"]);
+  assert.equal((await runCli(["lift", "--repo", dir])).code, 2);
+  assert.equal((await runCli(["lift", "--diff", "-", "--search-replace", "-", "--repo", dir])).code, 2);
+  const help = await runCli(["lift", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--search-replace FILE/);
 });
 
 Deno.test("graphplan helper lift: {diff} and {search_replace} give the lift result; bad params are an error", async () => {
   const { dir, diff } = gitDiff({ "shop.py": BEFORE }, { "shop.py": AFTER });
-  const viaDiff = await run(["helper", "lift", "--repo", dir], JSON.stringify({ diff }));
+  const viaDiff = await runCli(["helper", "lift", "--repo", dir], { stdin: JSON.stringify({ diff }) });
   assert.equal(viaDiff.code, 0, viaDiff.stderr);
   const response = JSON.parse(viaDiff.stdout);
   assert.equal(response.result.success, true);
   const blocks =
     "shop.py\n```\n<<<<<<< SEARCH\n    if rate > 1:\n=======\n    if rate > 2:\n>>>>>>> REPLACE\n```\n";
-  const viaBlocks = await run(["helper", "lift", "--repo", dir], JSON.stringify({ search_replace: blocks }));
+  const viaBlocks = await runCli(["helper", "lift", "--repo", dir], {
+    stdin: JSON.stringify({ search_replace: blocks }),
+  });
   assert.equal(JSON.parse(viaBlocks.stdout).result.plan[0].template, "modify_condition");
-  const bad = await run(["helper", "lift", "--repo", dir], JSON.stringify({ diff: 3 }));
+  const bad = await runCli(["helper", "lift", "--repo", dir], { stdin: JSON.stringify({ diff: 3 }) });
   assert.equal(bad.code, 1);
   assert.equal(JSON.parse(bad.stdout).error.issues[0].code, "params-invalid");
   assert.equal(await Deno.readTextFile(`${dir}/shop.py`), BEFORE);

@@ -4,29 +4,11 @@
  */
 
 import assert from "node:assert/strict";
+import { runCli } from "../_support/cli.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const REPO = new URL("../fixtures/locate/", import.meta.url).pathname;
 
-async function locate(
-  args: string[],
-  stdin?: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "locate", ...args],
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+const locate = (args: string[], stdin?: string) => runCli(["locate", ...args], { stdin });
 
 Deno.test("locate prints each match: line range, kind, first line", async () => {
   const locator =

@@ -1,7 +1,8 @@
 /**
  * The gate's invariant check on a patch: no test weakening.
  *
- * The patch is read (`unified_diff.ts`) and applied in memory to the files
+ * The patch is read and applied in memory (the engine's `lift/unified_diff.ts`
+ * and `lift/apply.ts`, their issue codes mapped to the gate's) to the files
  * as `readFile` gives them; nothing is written. Each file it touches is
  * then judged by what it is: a Python test module (one the repository's
  * pytest configuration names, `test_files.ts`) is parsed before and after
@@ -21,7 +22,8 @@ import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
 import { compareTestFiles } from "./test_weakening.ts";
 import { DEFAULT_TEST_FILES, readTestFileRule, type TestFileRule } from "./test_files.ts";
-import { applyFilePatch, parseUnifiedDiff } from "./unified_diff.ts";
+import { applyHunks } from "../../../engine/lift/apply.ts";
+import { parseUnifiedDiff } from "../../../engine/lift/unified_diff.ts";
 
 /** What a touched file is to the gate. */
 export type FileRole = "test" | "test-config" | "source";
@@ -63,11 +65,21 @@ function roleOf(path: string, tests: TestFileRule): FileRole {
   return tests.matches(path) ? "test" : "source";
 }
 
+/** The gate's public codes for the engine's diff problems (`graphplan gate` reports these). */
+const GATE_CODES: Record<string, string> = {
+  "diff-invalid": "diff-malformed",
+  "hunk-not-applicable": "patch-does-not-apply",
+};
+
+function asGateIssue(issue: Issue): Issue {
+  return { ...issue, code: GATE_CODES[issue.code] ?? issue.code };
+}
+
 /** Check `diff` (a unified diff) against the files `readFile` returns. */
 export async function checkInvariants(diff: string, options: InvariantOptions): Promise<InvariantReport> {
   const policy = options.policy ?? DEFAULT_POLICY;
   const parsed = parseUnifiedDiff(diff);
-  const problems: Issue[] = [...parsed.errors];
+  const problems: Issue[] = parsed.issues.map(asGateIssue);
   const violations: Issue[] = [];
   const files: InvariantReport["files"] = [];
   // Test modules as the repository's pytest configuration (before the patch) names them.
@@ -87,12 +99,12 @@ export async function checkInvariants(diff: string, options: InvariantOptions): 
     }
     let after: string | null = null;
     if (patch.newPath !== null && !patch.binary) {
-      const applied = applyFilePatch(before, patch);
-      if ("issue" in applied) {
-        problems.push(applied.issue);
+      const applied = applyHunks(before ?? "", patch.hunks, { file });
+      if (applied.issues.length > 0) {
+        problems.push(...applied.issues.map(asGateIssue));
         continue;
       }
-      after = applied.text;
+      after = applied.after;
     }
     const roles = [roleOf(file, tests), patch.oldPath === null ? "source" : roleOf(patch.oldPath, tests)];
     const role: FileRole = roles.includes("test-config")

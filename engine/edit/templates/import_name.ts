@@ -19,21 +19,24 @@ import type { Node } from "../../parse/mod.ts";
 import { alreadyPresent, opName, refuse, str, type TemplateRun } from "./common.ts";
 
 /** The imported names of a from-import, in order (each a dotted_name or an aliased_import). */
-function importedNames(statement: Node): Node[] {
+export function importedNames(statement: Node): Node[] {
   return statement.childrenForFieldName("name").filter((child): child is Node => !!child);
+}
+
+/** The `from ... import` statement at (or around) the target; refuses any other target. */
+export function fromImportStatement(run: TemplateRun): Node {
+  let statement: Node | null = run.node;
+  while (statement && statement.type !== "import_from_statement") statement = statement.parent;
+  if (!statement) {
+    refuse(run, `Target of "${run.name}" must be a "from ... import" statement, got a "${run.node.type}"`);
+  }
+  return statement;
 }
 
 /** `add_import_name`. */
 export async function addImportName(run: TemplateRun): Promise<Record<string, unknown>> {
   const { doc } = run;
-  let statement: Node | null = run.node;
-  while (statement && statement.type !== "import_from_statement") statement = statement.parent;
-  if (!statement) {
-    refuse(
-      run,
-      `Target of "add_import_name" must be a "from ... import" statement, got a "${run.node.type}"`,
-    );
-  }
+  const statement = fromImportStatement(run);
   const names = importedNames(statement);
   if (names.length === 0) {
     refuse(run, `Cannot add a name to "${statement.text.split("\n")[0]}": it imports "*"`, {

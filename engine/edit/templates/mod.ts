@@ -1,7 +1,7 @@
 /**
- * Tier 2: the 18 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 19 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
- * `tests/fixtures/templates/app/session.py`, languages) plus `run`, an
+ * `tests/fixtures/templates/app/session.py` or a file beside it, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
  * checks the template's preconditions, and edits through the primitives or
  * `ctx.edit()` (so each step gets the same transaction and verification),
@@ -202,6 +202,19 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY,
     apply: IMPLS.add_import_name,
+  }),
+  defineTemplate({
+    name: "parenthesize_import",
+    group: "modifying",
+    summary:
+      "Put the names of a `from ... import` in parentheses, dropping backslash continuations (line breaks kept)",
+    params: [targetParam("the from-import statement")],
+    example: {
+      template: "parenthesize_import",
+      params: { target: { file: "app/compat.py", kind: "import", name: "app.adapters" } },
+    },
+    languages: PY,
+    apply: IMPLS.parenthesize_import,
   }),
   defineTemplate({
     name: "add_base_class",

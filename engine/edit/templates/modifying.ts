@@ -10,6 +10,7 @@ import type { Node } from "../../parse/mod.ts";
 import { firstOnLine, lastOnLine, lineEnd, lineStart, reindent } from "../indent.ts";
 import { dedent } from "../params.ts";
 import { unwrapDefinition } from "./adding.ts";
+import { parenthesizeImport } from "./import_parens.ts";
 import { alreadyPresent, fitExpression, layoutAt, opName, refuse, str, type TemplateRun } from "./common.ts";
 import { normalizeCode, type Part, renderParts } from "./lang/table.ts";
 
@@ -211,4 +212,5 @@ export const MODIFYING_IMPLS: Record<string, (run: TemplateRun) => Promise<Recor
   replace_function_body: replaceFunctionBody,
   wrap_try_except: wrapTryExcept,
   wrap_context_manager: wrapContextManager,
+  parenthesize_import: parenthesizeImport,
 };

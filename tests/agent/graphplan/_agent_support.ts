@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Config, loadConfig } from "../../../agent/config.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { GraphPlanAgent, type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
@@ -25,7 +25,8 @@ export const SOURCE = `class Order:
 export const FIXED = SOURCE.replace("item.price for", "item.price * item.quantity for");
 export const SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
 
-export async function git(dir: string, ...args: string[]) {
+/** Run git in `dir` (asserting it succeeds); returns its stdout. */
+export async function git(dir: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", {
     args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
     cwd: dir,
@@ -33,14 +34,23 @@ export async function git(dir: string, ...args: string[]) {
     stderr: "piped",
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
 }
 
-/** A repository with one committed Python file, a config with the plan file inside the temp dir. */
-export async function setup(overrides: string[] = []) {
+/**
+ * A repository with `files` committed (by default the one Python file
+ * `shop/order.py`), and a config with the plan file inside the temp dir.
+ */
+export async function setup(
+  overrides: string[] = [],
+  files: Record<string, string> = { "shop/order.py": SOURCE },
+) {
   const root = await Deno.makeTempDir({ prefix: "gp_agent_" });
   const repo = join(root, "repo");
-  await Deno.mkdir(join(repo, "shop"), { recursive: true });
-  await Deno.writeTextFile(join(repo, "shop", "order.py"), SOURCE);
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(repo, path)), { recursive: true });
+    await Deno.writeTextFile(join(repo, path), text);
+  }
   await git(repo, "init", "-q");
   await git(repo, "add", "-A");
   await git(repo, "commit", "-q", "-m", "init");

@@ -9,18 +9,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig } from "../../../agent/config.ts";
-import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import { GraphPlanAgent, type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
 import { findChangeInText } from "../../../agent/graphplan/lift_input.ts";
 import { ScriptedModel } from "../../../agent/model/mod.ts";
-import { readTrajectory, Trajectory } from "../../../agent/trajectory/mod.ts";
 import { handleRequest, Session } from "../../../engine/helper/mod.ts";
 import "../../engine/exec/_support.ts";
+import { runAgent, setup, SUBMIT } from "./_agent_support.ts";
 
 const SOURCE = "def total(items):\n    return sum(item.price for item in items)\n";
 const FIXED = "def total(items):\n    return sum(item.price * item.quantity for item in items)\n";
-const SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
 const DIFF = [
   "--- a/shop.py",
   "+++ b/shop.py",
@@ -30,16 +27,6 @@ const DIFF = [
   "+    return sum(item.price * item.quantity for item in items)",
   "",
 ].join("\n");
-
-async function git(dir: string, ...args: string[]) {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-}
 
 /** The engine's own methods, in process, as the agent's helper. */
 function engineHelper(repo: string): Helper & { methods: string[] } {
@@ -58,36 +45,18 @@ function engineHelper(repo: string): Helper & { methods: string[] } {
 }
 
 async function run(overrides: string[], planText: string) {
-  const root = await Deno.makeTempDir({ prefix: "gp_lift_agent_" });
-  const repo = join(root, "repo");
-  await Deno.mkdir(repo);
-  await Deno.writeTextFile(join(repo, "shop.py"), SOURCE);
-  await git(repo, "init", "-q");
-  await git(repo, "add", "-A");
-  await git(repo, "commit", "-q", "-m", "init");
-  const planPath = join(root, "edit_plan.json");
-  const config = await loadConfig([
-    `agent.plan_path=${planPath}`,
-    "model.name=scripted/test",
-    `environment.cwd=${repo}`,
-    "agent.max_patch_rejections=0",
-    "agent.max_plan_nudges=0",
-    "agent.max_plan_revisions=1",
-    ...overrides,
-  ]);
+  const { root, repo, planPath, config } = await setup(
+    ["agent.max_plan_nudges=0", "agent.max_plan_revisions=1", ...overrides],
+    { "shop.py": SOURCE },
+  );
   const model = new ScriptedModel([
     { command: "echo 'READY_TO_PLAN: [\"shop.py\"]'" },
     { content: "The fix as a diff.", command: `cat > ${planPath} << 'PLAN_EOF'\n${planText}PLAN_EOF` },
     { command: SUBMIT },
     { command: SUBMIT },
   ]);
-  const env = new LocalEnvironment({ ...config.environment });
-  const trajectory = new Trajectory(join(root, "out"), "shop-1", { config, stats: () => model.stats });
   const helper = engineHelper(repo);
-  const agent = new GraphPlanAgent({ model, env, config, trajectory, helper, operatorCatalog: "(catalog)" });
-  const result = await agent.run("total() ignores the quantity");
-  await env.close();
-  const saved = await readTrajectory(trajectory.path);
+  const { result, saved } = await runAgent(config, model, helper, root);
   const text = await Deno.readTextFile(join(repo, "shop.py"));
   await Deno.remove(root, { recursive: true });
   return { result, saved, text, helper };

@@ -2,19 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { checkPatch, checkPatchFormat } from "../../../agent/graphplan/mod.ts";
+import { git } from "./_agent_support.ts";
 
 const SAMPLE = new URL("../../fixtures/sample_project/app/service.py", import.meta.url).pathname;
-
-async function git(dir: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout);
-}
 
 /** A repository with the sample service committed, changed as `edit` says; returns the staged diff. */
 async function repoWithChange(edit: (text: string) => string) {

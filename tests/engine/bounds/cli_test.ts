@@ -6,29 +6,13 @@
 
 import assert from "node:assert/strict";
 import { makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
+import { runCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const FILE = "app/service.py";
 const SOURCE = "import os\n\n\nclass Service:\n    def run(self, x):\n        return x + 1\n";
 
-async function graphplan(args: string[], stdin = "") {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
+const graphplan = (args: string[], stdin = "") =>
+  runCli(args, { stdin, env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" } });
 
 Deno.test("every command that runs the engine documents --timeout and --limit in its --help", async () => {
   for (const command of ["locate", "verify", "apply", "helper"]) {

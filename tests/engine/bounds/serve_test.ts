@@ -8,19 +8,15 @@ import assert from "node:assert/strict";
 import { makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
 import { hasPendingJournal } from "../../../engine/exec/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
+import { runCli, spawnCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const FILE = "app/service.py";
 const SOURCE = "import os\n\n\nclass Service:\n    def run(self, x):\n        return x + 1\n";
 
 function start(repo: string, extra: string[] = []) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "helper", "--serve", "--repo", repo, ...extra],
+  return spawnCli(["helper", "--serve", "--repo", repo, ...extra], {
     env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  });
 }
 
 Deno.test("a 50 MB line is refused at once with its id, and the session answers the next request", async () => {
@@ -96,25 +92,17 @@ Deno.test("execute_plan out of budget: budget-exceeded, files byte-identical, jo
 
 Deno.test("a file over max_file_bytes is file-too-large, not a tree-sitter abort", async () => {
   const repo = makeRepo({ [FILE]: SOURCE, "app/huge.py": "x = 1\n".repeat(200_000) });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "locate",
-      '{"file": "app/huge.py", "kind": "function"}',
-      "--repo",
-      repo,
-      "--json",
-      "--limit",
-      "max_file_bytes=1000000",
-    ],
-    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const out = await runCli([
+    "locate",
+    '{"file": "app/huge.py", "kind": "function"}',
+    "--repo",
+    repo,
+    "--json",
+    "--limit",
+    "max_file_bytes=1000000",
+  ], { env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" } });
   assert.equal(out.code, 1);
-  const body = JSON.parse(new TextDecoder().decode(out.stdout));
+  const body = out.json;
   assert.equal(body.errors[0].code, "file-too-large");
   assert.match(body.errors[0].hint, /max_file_bytes/);
 });

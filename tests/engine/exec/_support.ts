@@ -6,6 +6,7 @@
  */
 
 import { skipReason } from "../../_support/skips.ts";
+import { runCli } from "../../_support/cli.ts";
 
 /**
  * Point `XDG_STATE_HOME` at a private directory of this test process (the
@@ -115,36 +116,18 @@ export function dispatchSkip(): Promise<string | undefined> {
       op: "replace_code",
       params: { file: "a.py", pattern: "x = 1", replacement: "x = 2" },
     }]);
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        new URL("../../../main.ts", import.meta.url).pathname,
-        "apply",
-        "-",
-        "--repo",
-        dir,
-        "--dry-run",
-        "--json",
-      ],
+    const out = await runCli(["apply", "-", "--repo", dir, "--dry-run", "--json"], {
+      stdin: plan,
       env: { XDG_STATE_HOME: STATE_HOME },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(plan));
-    await writer.close();
-    const out = await child.output();
+      json: false,
+    });
     try {
-      const result = JSON.parse(new TextDecoder().decode(out.stdout));
+      const result = JSON.parse(out.stdout);
       return result.success === true
         ? undefined
         : `the operators refuse replace_code: ${JSON.stringify(result.errors)}`;
     } catch {
-      return `the plan parser or operators do not load: ${
-        new TextDecoder().decode(out.stderr).split("\n")[0]
-      }`;
+      return `the plan parser or operators do not load: ${out.stderr.split("\n")[0]}`;
     }
   })().then(skipReason);
   return dispatchProbe;
@@ -195,4 +178,22 @@ export async function pausedRunner(
   }
   await reader.cancel();
   return child;
+}
+
+/**
+ * Read `child`'s stderr until a `GRAPHPLAN_TEST_PAUSE_*` pause is announced
+ * (or the stream ends), then SIGKILL it; returns the stderr read.
+ */
+export async function killAtPause(child: Deno.ChildProcess): Promise<string> {
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("graphplan-test: paused")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  await reader.cancel();
+  return seen;
 }

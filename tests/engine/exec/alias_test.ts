@@ -4,10 +4,9 @@ import { runTestStep } from "./_test_operator.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, hasPendingJournal, rollbackRepository } from "../../../engine/exec/mod.ts";
+import { runCli } from "../../_support/cli.ts";
 
 const FIXTURE = new URL("../../fixtures/sample_project/app/service.py", import.meta.url).pathname;
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
 /** The sample project's service.py, plus `alias.py -> app/service.py`. */
 function aliasedRepo(): { dir: string; original: Uint8Array } {
   const original = Deno.readFileSync(FIXTURE);
@@ -65,13 +64,9 @@ Deno.test("kill -9 after the second name was written: rollback and rollback --fo
     child.kill("SIGKILL");
     await child.status;
     assert.notDeepEqual(Deno.readFileSync(`${dir}/app/service.py`), original);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "rollback", "--repo", dir, "--json", ...(force ? ["--force"] : [])],
+    const report = (await runCli(["rollback", "--repo", dir, "--json", ...(force ? ["--force"] : [])], {
       env: { XDG_STATE_HOME: STATE_HOME },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const report = JSON.parse(new TextDecoder().decode(out.stdout));
+    })).json;
     assert.equal(report.success, true, JSON.stringify(report));
     assert.deepEqual(report.restored, ["app/service.py"]);
     assert.deepEqual(snapshot(dir), before, `force: ${force}`);

@@ -1,27 +1,19 @@
 import assert from "node:assert/strict";
-import { dispatchSkip, git, GIT_SKIP, gitInit, makeRepo, snapshot, STATE_HOME } from "./_support.ts";
+import {
+  dispatchSkip,
+  git,
+  GIT_SKIP,
+  gitInit,
+  killAtPause,
+  makeRepo,
+  snapshot,
+  STATE_HOME,
+} from "./_support.ts";
 import { assertPythonParses } from "../../_support/python.ts";
+import { runCli, spawnCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
-async function graphplan(
-  args: string[],
-  stdin = "",
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const graphplan = (args: string[], stdin = "") =>
+  runCli(args, { stdin, env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" } });
 
 const PY = "import os\n\n\ndef greet(name):\n    return 'hello ' + name\n\n\nVALUE = 1\n";
 
@@ -113,26 +105,16 @@ Deno.test("kill -9 of graphplan apply mid-plan, then graphplan rollback: byte-id
     ]),
   );
   for (const [n, stage] of [[2, "rename"], [3, "temp"], [4, "journal"]]) {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "apply", planFile, "--repo", dir],
+    const child = spawnCli(["apply", planFile, "--repo", dir], {
       env: {
         XDG_STATE_HOME: STATE_HOME,
         GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: String(n),
         GRAPHPLAN_TEST_PAUSE_STAGE: String(stage),
       },
+      stdin: "null",
       stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    while (!seen.includes("graphplan-test: paused")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += value;
-    }
-    child.kill("SIGKILL");
-    await child.status;
-    await reader.cancel();
+    });
+    const seen = await killAtPause(child);
     assert.match(seen, new RegExp(`paused at write ${n} \\(${stage}\\)`));
     const rollback = await graphplan(["rollback", "--repo", dir, "--json"]);
     assert.equal(rollback.code, 0, rollback.stdout + rollback.stderr);

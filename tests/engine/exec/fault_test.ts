@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { git, GIT_SKIP, gitInit, makeRepo, pausedRunner, snapshot, STATE_HOME } from "./_support.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
+import { runCli } from "../../_support/cli.ts";
 
 const RUNNER = new URL("./_fault_runner.ts", import.meta.url).pathname;
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
 /** A repository of four corpus files and a plan of eight steps over them (several files written twice). */
 async function fixture(): Promise<{ dir: string; planFile: string; writes: number }> {
   const corpus = await loadCorpus();
@@ -50,19 +49,7 @@ async function killAt(dir: string, planFile: string, n: number, stage: string): 
   assert.equal(status.signal, "SIGKILL");
 }
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: env(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
+const cli = (args: string[]) => runCli(args, { env: env() });
 
 const SKIP = (CORPUS_SKIP ?? GIT_SKIP) !== undefined;
 

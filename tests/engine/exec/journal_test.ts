@@ -12,6 +12,7 @@ import {
   rollbackRepository,
 } from "../../../engine/exec/mod.ts";
 import { tempPathFor } from "../../../engine/exec/atomic_write.ts";
+import { runCli } from "../../_support/cli.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 
@@ -155,24 +156,11 @@ Deno.test("a state directory inside the repository or not writable is refused wi
   for (
     const [home, code] of [[`${dir}/.state`, "state-dir-inside-repo"], [`${dir}.file`, "journal-unavailable"]]
   ) {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        new URL("../../../main.ts", import.meta.url).pathname,
-        "apply",
-        `${dir}.plan.json`,
-        "--repo",
-        dir,
-        "--json",
-      ],
+    const out = await runCli(["apply", `${dir}.plan.json`, "--repo", dir, "--json"], {
       env: { XDG_STATE_HOME: home },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    });
     assert.equal(out.code, 1);
-    assert.equal(JSON.parse(new TextDecoder().decode(out.stdout)).errors[0].code, code);
+    assert.equal(out.json.errors[0].code, code);
   }
   assert.deepEqual([...snapshot(dir).keys()], ["a.py"]);
 });

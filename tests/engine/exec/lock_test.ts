@@ -6,8 +6,8 @@ import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, journalDirFor, rollbackRepository } from "../../../engine/exec/mod.ts";
 import { IssueError } from "../../../engine/issue.ts";
 import { concurrentApplies, killDuringApply, killDuringRollback } from "../../_support/fault_trials.ts";
+import { runCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const SERVICE = Deno.readTextFileSync(
   new URL("../../fixtures/sample_project/app/service.py", import.meta.url),
 );
@@ -27,13 +27,8 @@ async function pausedApply(dir: string): Promise<Deno.ChildProcess> {
 }
 
 async function cli(args: string[]): Promise<{ code: number; body: Record<string, unknown> }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args, "--json"],
-    env: { XDG_STATE_HOME: STATE_HOME },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, body: JSON.parse(new TextDecoder().decode(out.stdout)) };
+  const run = await runCli([...args, "--json"], { env: { XDG_STATE_HOME: STATE_HOME } });
+  return { code: run.code, body: run.json };
 }
 
 Deno.test("a second apply, a rollback and a forced rollback under a running plan say it is running (pid)", async () => {

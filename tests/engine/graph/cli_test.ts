@@ -7,19 +7,11 @@
 import assert from "node:assert/strict";
 import { buildGraph, renderGraphView } from "../../../engine/graph/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
+import { runCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const SAMPLE = new URL("../../fixtures/sample_project/", import.meta.url).pathname;
 
-async function graphplan(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "graph", ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+const graphplan = (...args: string[]) => runCli(["graph", ...args]);
 
 Deno.test("graph CLI: --json prints exactly the graph", async () => {
   const files = ["app/models.py", "app/service.py", "tests/test_service.py"];

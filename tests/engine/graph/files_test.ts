@@ -10,8 +10,7 @@ import assert from "node:assert/strict";
 import { buildGraph, buildGraphText, expandSourcePaths } from "../../../engine/graph/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { GIT_SKIP, gitInit } from "../exec/_support.ts";
-
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+import { runCli } from "../../_support/cli.ts";
 
 async function repo(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-files-" });
@@ -77,13 +76,9 @@ Deno.test("buildGraph and buildGraphText of a directory: the files below it, plu
 Deno.test("graph CLI: `graph .` graphs the repository; exit 0 with a warning for an empty directory", async () => {
   const dir = await repo();
   try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "graph", "--repo", dir, "--json", ".", "empty"],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const out = await runCli(["graph", "--repo", dir, "--json", ".", "empty"]);
+    const stdout = out.stdout;
+    assert.equal(out.code, 0, out.stderr);
     const expected = await buildGraph(Workspace.open(dir), [
       "pkg/a.py",
       "pkg/b.py",

@@ -1,30 +1,15 @@
 import assert from "node:assert/strict";
-import { dispatchSkip, makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
+import { dispatchSkip, killAtPause, makeRepo, snapshot, STATE_HOME } from "../exec/_support.ts";
 import { LANGUAGES } from "../../../engine/parse/mod.ts";
+import { runCli, spawnCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
-async function helper(
-  args: string[],
-  stdin = "",
-): Promise<{ code: number; body: Record<string, unknown>; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "helper", ...args],
+async function helper(args: string[], stdin = "") {
+  const run = await runCli(["helper", ...args], {
+    stdin,
     env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  return {
-    code: out.code,
-    body: stdout.trim() ? JSON.parse(stdout) : {},
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+    json: true,
+  });
+  return { code: run.code, body: (run.json ?? {}) as Record<string, unknown>, stderr: run.stderr };
 }
 
 const issues = (body: Record<string, unknown>) => (body.error as { issues: { code: string }[] }).issues;
@@ -59,13 +44,9 @@ Deno.test("one-shot requests: result exits 0, error exits 1, params from stdin o
 
 Deno.test("--serve answers line by line, survives bad lines and sees files changed on disk", async () => {
   const dir = makeRepo({ "a.py": "def first():\n    pass\n" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "helper", "--serve", "--repo", dir],
+  const child = spawnCli(["helper", "--serve", "--repo", dir], {
     env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  });
   const writer = child.stdin.getWriter();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -118,17 +99,14 @@ Deno.test("kill -9 of helper --serve during execute_plan, then helper rollback: 
 }, async () => {
   const dir = makeRepo({ "a.py": "A = 1\nB = 2\n", "b.py": "\ufeffC = 'é'\r\n" });
   const before = snapshot(dir);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "helper", "--serve", "--repo", dir],
+  const child = spawnCli(["helper", "--serve", "--repo", dir], {
     env: {
       XDG_STATE_HOME: STATE_HOME,
       GRAPHPLAN_TEST_PAUSE_AFTER_WRITE: "3",
       GRAPHPLAN_TEST_PAUSE_STAGE: "temp",
     },
-    stdin: "piped",
     stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  });
   const writer = child.stdin.getWriter();
   const step = (file: string, pattern: string, replacement: string) => ({
     op: "replace_code",
@@ -138,16 +116,7 @@ Deno.test("kill -9 of helper --serve during execute_plan, then helper rollback: 
   await writer.write(
     new TextEncoder().encode(JSON.stringify({ id: 1, method: "execute_plan", params: { plan } }) + "\n"),
   );
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("graphplan-test: paused")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
-  child.kill("SIGKILL");
-  await child.status;
-  await reader.cancel();
+  const seen = await killAtPause(child);
   await writer.close().catch(() => {});
   assert.match(seen, /paused at write 3 \(temp\)/);
   assert.notDeepEqual(snapshot(dir), before);
@@ -164,13 +133,10 @@ Deno.test(
   },
   async () => {
     const dir = makeRepo({ "m.py": "class A:\n    def f(self):\n        return 1\n" });
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "helper", "--serve", "--repo", dir],
+    const child = spawnCli(["helper", "--serve", "--repo", dir], {
       env: { XDG_STATE_HOME: STATE_HOME },
-      stdin: "piped",
-      stdout: "piped",
       stderr: "null",
-    }).spawn();
+    });
     const writer = child.stdin.getWriter();
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";

@@ -27,7 +27,8 @@ globalThis.addEventListener("unload", () => {
   }
 });
 
-function git(dir: string, ...args: string[]): string {
+/** Run git in `dir` (no user config needed) and return its stdout; throws on failure. */
+export function git(dir: string, ...args: string[]): string {
   const out = new Deno.Command("git", {
     args: ["-c", "user.email=t@t", "-c", "user.name=t", "-c", "core.autocrlf=false", ...args],
     cwd: dir,

@@ -155,3 +155,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "lift: the re-laid import (sympy-13877) and the commented new overload (sympy-20438) need no tier 0",
+  ignore: SKIP !== undefined,
+  async fn(t) {
+    const corpus = await loadCorpus();
+    const expected: Record<string, string> = {
+      "sympy__sympy-13877": "parenthesize_import",
+      "sympy__sympy-20438": "copy_node",
+    };
+    for (const [id, kind] of Object.entries(expected)) {
+      const instance = corpus.find((i) => i.instance_id === id)!;
+      await t.step(id, async () => {
+        await checkInstance(instance);
+        const dir = await materialize(instance);
+        try {
+          const result = await liftIn(dir, { diff: instance.patch });
+          const tiers = result.hunks.flatMap((hunk) => hunk.tiers);
+          assert.ok(tiers.every((tier) => tier > 0), `${id}: tiers ${tiers.join(", ")}`);
+          assert.ok(result.hunks.some((hunk) => hunk.kinds.includes(kind)), `${id}: ${kind}`);
+        } finally {
+          await Deno.remove(dir, { recursive: true });
+        }
+      });
+    }
+  },
+});

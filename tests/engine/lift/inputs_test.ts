@@ -52,10 +52,14 @@ Deno.test("parseUnifiedDiff: files, hunks, counts, no-newline markers, -p1 paths
   assert.equal(applied.after, "a\n".repeat(9) + "    return 2");
 });
 
-Deno.test("parseUnifiedDiff: a created file, a cut-short hunk and an empty input are issues", () => {
-  const created = parseUnifiedDiff("--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n");
-  assert.deepEqual(created.issues.map((i) => i.code), ["diff-unsupported"]);
-  assert.match(created.issues[0].message, /creates "new\.py"/);
+Deno.test("lift: a created file is refused; parseUnifiedDiff: a cut-short hunk and an empty input are issues", async () => {
+  const creation = "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n";
+  const read = parseUnifiedDiff(creation);
+  assert.deepEqual(read.issues, []);
+  assert.deepEqual(read.files.map((f) => [f.status, f.oldPath, f.newPath]), [["added", null, "new.py"]]);
+  const created = await liftIn(writeRepo({ "a.py": "x = 1\n" }), { diff: creation });
+  assert.deepEqual(created.errors.map((i) => i.code), ["diff-unsupported"]);
+  assert.match(created.errors[0].message, /creates "new\.py"/);
   const short = parseUnifiedDiff("--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,3 @@\n x\n-y\n");
   assert.deepEqual(short.issues.map((i) => i.code), ["diff-invalid"]);
   assert.match(short.issues[0].message, /^Hunk 0 of "a\.py" is cut short/);

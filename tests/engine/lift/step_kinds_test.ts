@@ -155,6 +155,22 @@ const CASES: Case[] = [
     after: "from os.path import (join,\n    split, exists, isdir)\n\nx = join\n",
   },
   {
+    name: "a from-import re-laid from a backslash continuation into parentheses",
+    kind: "parenthesize_import",
+    tier: 2,
+    before: "from os.path import join, split, \\\n    exists\n\nx = join\n",
+    after: "from os.path import (join, split,\n    exists)\n\nx = join\n",
+  },
+  {
+    name: "a new overload whose decorator and def lines end in comments (a copy of its neighbour, adapted)",
+    kind: "copy_node",
+    tier: 1,
+    before: "@dispatch(int, int)  # type: ignore # noqa:F811\ndef add(a, b): # noqa:F811\n    return a + b\n",
+    after:
+      "@dispatch(int, int)  # type: ignore # noqa:F811\ndef add(a, b): # noqa:F811\n    return a + b\n\n" +
+      "@dispatch(str, str)  # type: ignore # noqa:F811\ndef add(x, y): # noqa:F811\n    return x + ' ' + y\n",
+  },
+  {
     name: "a commented constant added above a function (comment fragments, then the spacing)",
     kind: "fragment",
     tier: 3,

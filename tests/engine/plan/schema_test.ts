@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { OPERATORS, parsePlan, planJsonSchema } from "../../../engine/plan/mod.ts";
 import { PYTHON, runPythonJson } from "../../_support/python.ts";
 import { skipReason } from "../../_support/skips.ts";
+import { runCli } from "../../_support/cli.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const LOC = { file: "a.py", kind: "function", name: "f" };
 
 function hasJsonschema(): boolean {
@@ -100,25 +100,7 @@ print(json.dumps([validator.is_valid(p) for p in data["plans"]]))`,
 });
 
 Deno.test("graphplan schema prints the schema; --json the same; --check validates a plan", async () => {
-  const run = async (args: string[], stdin?: string) => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "schema", ...args],
-      stdin: stdin === undefined ? "null" : "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    if (stdin !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(stdin));
-      await writer.close();
-    }
-    const out = await child.output();
-    return {
-      code: out.code,
-      stdout: new TextDecoder().decode(out.stdout),
-      stderr: new TextDecoder().decode(out.stderr),
-    };
-  };
+  const run = (args: string[], stdin?: string) => runCli(["schema", ...args], { stdin });
   const plain = await run([]);
   assert.equal(plain.code, 0, plain.stderr);
   assert.deepEqual(JSON.parse(plain.stdout), planJsonSchema());

@@ -7,28 +7,15 @@
  */
 
 import { STATE_HOME } from "../exec/_support.ts";
-
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+import { runCli as runGraphplan } from "../../_support/cli.ts";
 
 /** Run `deno run -A main.ts ARGS` with `stdin`, and `path` as PATH when given. */
-export async function runCli(
+export function runCli(
   args: string[],
   options: { stdin?: string; path?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+  return runGraphplan(args, {
+    stdin: options.stdin ?? "",
     env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1", ...(options.path ? { PATH: options.path } : {}) },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-  await writer.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+  });
 }

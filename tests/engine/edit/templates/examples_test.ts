@@ -27,6 +27,7 @@ const NAMES = [
   "add_import_name",
   "change_signature",
   "add_base_class",
+  "parenthesize_import",
   "add_method",
   "modify_condition",
   "add_conditional_branch",
@@ -38,7 +39,7 @@ const NAMES = [
   "add_class_attribute",
 ];
 
-Deno.test("registry: exactly the 18 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 19 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);

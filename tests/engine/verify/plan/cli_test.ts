@@ -5,30 +5,16 @@
 
 import assert from "node:assert/strict";
 import { ADAPTER, AUTH, authRepo, CORPUS_SKIP, hashTree } from "./_support.ts";
+import { runCli } from "../../../_support/cli.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 if (ignore) console.log(`skipping verify CLI tests: ${CORPUS_SKIP}`);
 
-const MAIN = new URL("../../../../main.ts", import.meta.url).pathname;
-
-async function run(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+const run = async (args: string[], stdin = "") =>
+  runCli(args, {
+    stdin,
     env: { NO_COLOR: "1", XDG_STATE_HOME: await Deno.makeTempDir({ prefix: "graphplan-state-" }) },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
+  });
 
 const GOOD = [
   { op: "add_import", params: { file: AUTH, import_statement: "import secrets" } },
