@@ -49,6 +49,15 @@ const GUARD_ANSWER = answer({
   plan: GUARD_PLAN,
 });
 
+/** The guard plan with a poor story: it scores below a candidate that retells the failure. */
+const RUNNER_UP_ANSWER = answer({
+  hypothesis: "an empty list needs a guard",
+  target: { path: "pkg/stats.py", symbol: "mean" },
+  change_summary: "guard",
+  risk_level: "low",
+  plan: GUARD_PLAN,
+});
+
 interface Traj {
   info: {
     exit_status: string;
@@ -77,6 +86,13 @@ interface Traj {
       test_files: { source: string | null; patterns: string[] };
     };
   };
+}
+
+/** The first PATCH step of a run and the records of the candidates of `models` (scripted names). */
+function firstPatch(traj: Traj, models: string[]) {
+  const patch = traj.info.rfsn.steps.find((s) => s.candidates)!;
+  const records = models.map((m) => patch.candidates!.find((c) => c.model === `scripted/${m}`)!);
+  return { patch, records };
 }
 
 async function scenario(
@@ -178,20 +194,11 @@ Deno.test({
         risk_level: "low",
         diff: weak,
       })],
-      good: [answer({
-        hypothesis: "an empty list needs a guard",
-        target: { path: "pkg/stats.py", symbol: "mean" },
-        change_summary: "guard",
-        risk_level: "low",
-        plan: GUARD_PLAN,
-      })],
+      good: [RUNNER_UP_ANSWER],
     });
     try {
       assert.equal(run.code, 0, run.stderr);
-      const patch = run.traj.info.rfsn.steps.find((s) => s.candidates)!;
-      const [weakRecord, goodRecord] = ["scripted/weak", "scripted/good"].map((m) =>
-        patch.candidates!.find((c) => c.model === m)!
-      );
+      const { patch, records: [weakRecord, goodRecord] } = firstPatch(run.traj, ["weak", "good"]);
       assert.ok(weakRecord.score!.total > goodRecord.score!.total, JSON.stringify(patch.candidates));
       assert.equal(weakRecord.verdict!.rejection_type, "INVARIANT_VIOLATION");
       assert.deepEqual(weakRecord.verdict!.issues.map((i) => i.code), ["test-skipped"]);
@@ -226,20 +233,11 @@ Deno.test({
   async fn() {
     const run = await scenario({
       creates: [CREATES_ANSWER],
-      good: [answer({
-        hypothesis: "an empty list needs a guard",
-        target: { path: "pkg/stats.py", symbol: "mean" },
-        change_summary: "guard",
-        risk_level: "low",
-        plan: GUARD_PLAN,
-      })],
+      good: [RUNNER_UP_ANSWER],
     });
     try {
       assert.equal(run.code, 0, run.stderr);
-      const patch = run.traj.info.rfsn.steps.find((s) => s.candidates)!;
-      const [bad, good] = ["scripted/creates", "scripted/good"].map((m) =>
-        patch.candidates!.find((c) => c.model === m)!
-      );
+      const { patch, records: [bad, good] } = firstPatch(run.traj, ["creates", "good"]);
       // Both are in the trajectory, scored and gated: the better-scored one is inadmissible, saying why.
       assert.ok(bad.score!.total > good.score!.total, JSON.stringify(patch.candidates));
       assert.equal(bad.verdict!.accepted, true);
