@@ -6,10 +6,16 @@
  *
  * In PATCH every candidate model (`rfsn.candidate_models`, or the run's
  * model) is asked once with the `rfsn.templates.patch` prompt and answers
- * with one JSON proposal; a plan's diff comes from the helper's dry run.
- * All candidates are scored and gated; the best-scored admissible one is
- * executed. Only when none is admissible does the best one's refusal
- * go back to the meta-planner. The trajectory's `info.rfsn` records every
+ * with one JSON proposal. Each candidate's edit is made into the verified
+ * plan it would run as soon as it arrives (a diff lifted by the helper, then
+ * the dry run, which also gives a plan's diff); one that cannot be (a diff
+ * that creates a file or does not lift exactly, a plan that fails strict
+ * verification) is inadmissible, with the reasons recorded. All candidates
+ * are scored and gated; the best-scored one that the gate accepts and that
+ * was prepared is executed, as prepared (no second lift or dry run). Only
+ * when none is admissible does the best one's reason go back to the
+ * meta-planner: the gate's refusal, or why its edit cannot run (as a failed
+ * edit). The trajectory's `info.rfsn` records every
  * step, every candidate with its score breakdown and gate verdict, the phase
  * transitions and the state.
  *
@@ -34,7 +40,9 @@ import type { Trajectory } from "../trajectory/mod.ts";
 import type { RfsnConfig } from "./config.ts";
 import { Controller } from "./controller.ts";
 import { diffFacts } from "./diff_facts.ts";
+import type { PreparedEdit } from "./edit.ts";
 import { type GateVerdict, validateProposal } from "./gate/mod.ts";
+import { readTestFileRule } from "./gate/test_files.ts";
 import { MetaPlanner } from "./meta_planner.ts";
 import { parseProposal, type Proposal } from "./proposal.ts";
 import { type Candidate, ScoringEngine } from "./scoring.ts";
@@ -71,7 +79,12 @@ interface CandidateRecord {
   proposal: Proposal | null;
   score: unknown;
   verdict: { accepted: boolean; rejection_type: string | null; reason: string; issues: unknown[] } | null;
+  /** The verified plan its edit became (lifted or its own), or null when it could not be made. */
+  edit: { source: PreparedEdit["source"]; tiers: number[]; files: string[] } | null;
+  /** Why its edit cannot run as a verified plan (the lift's or the dry run's), one sentence each. */
   problems: string[];
+  /** Accepted by the gate and prepared: it may be chosen. */
+  admissible: boolean;
 }
 
 function verdictRecord(verdict: GateVerdict): CandidateRecord["verdict"] {
@@ -171,20 +184,28 @@ export class RfsnAgent {
       iteration_budget: rfsn.iteration_budget,
       stuck_threshold: rfsn.stuck_threshold,
     });
-    const meta = new MetaPlanner(state, {
-      bounds: rfsn.bounds,
-      max_phase_attempts: rfsn.max_phase_attempts,
-      tests: rfsn.tests,
-    });
-    const steps: Record<string, unknown>[] = [];
-    const record = { steps, transitions: meta.transitions, state };
-    trajectory.info.rfsn = record;
     const readFile = async (path: string) => {
       const shown = await env.execute(`cat -- '${path.replace(/'/g, `'\\''`)}'`, {
         outputLimit: 64 * 1024 * 1024,
       });
       return shown.returncode === 0 ? shown.output : null;
     };
+    // Test modules as the repository's pytest configuration names them, read once: the evidence's rule.
+    const testFiles = await readTestFileRule(readFile);
+    const meta = new MetaPlanner(state, {
+      bounds: rfsn.bounds,
+      max_phase_attempts: rfsn.max_phase_attempts,
+      tests: rfsn.tests,
+      test_files: testFiles,
+    });
+    const steps: Record<string, unknown>[] = [];
+    const record = {
+      steps,
+      transitions: meta.transitions,
+      state,
+      test_files: { source: testFiles.source, patterns: testFiles.patterns },
+    };
+    trajectory.info.rfsn = record;
     let lastSource = "";
     let lastSuspect = "";
     for (;;) {
@@ -255,6 +276,7 @@ export class RfsnAgent {
       steps.push(step);
       const candidates: Candidate[] = [];
       const diffs = new Map<Candidate, string>();
+      const prepared = new Map<Candidate, PreparedEdit>();
       const history = state.hypotheses_tried.map((h) =>
         `- ${h.hypothesis}: ${h.outcome}${editFailure(h.signature)}`
       )
@@ -298,35 +320,33 @@ export class RfsnAgent {
             proposal: null,
             score: null,
             verdict: verdictRecord(verdict),
+            edit: null,
             problems: [],
+            admissible: false,
           });
           continue;
         }
+        // Lifted (a diff) and dry-run now, so that a candidate that cannot run is never chosen.
         const action = parsed.proposal.action;
-        let diff = action.type === "edit_file" ? action.diff : null;
-        const problems: string[] = [];
-        if (action.type === "edit_file" && action.plan !== null) {
-          const dry = await controller.planDiff(action.plan);
-          diff = dry.diff;
-          problems.push(...dry.problems);
-        }
-        const candidate: Candidate = {
-          proposal: parsed.proposal,
-          facts: diffFacts(diff ?? ""),
-          model: model.name,
-        };
+        const ready = action.type === "edit_file" ? await controller.prepare(action) : null;
+        const edit = ready && "edit" in ready ? ready.edit : undefined;
+        const diff = action.type === "edit_file" ? (action.diff ?? edit?.diff ?? "") : "";
+        const candidate: Candidate = { proposal: parsed.proposal, facts: diffFacts(diff), model: model.name };
         candidates.push(candidate);
-        diffs.set(candidate, diff ?? "");
+        diffs.set(candidate, diff);
+        if (edit) prepared.set(candidate, edit);
         records.push({
           model: model.name,
           proposal: parsed.proposal,
           score: null,
           verdict: null,
-          problems,
+          edit: edit ? { source: edit.source, tiers: edit.tiers, files: edit.files } : null,
+          problems: ready && "problems" in ready ? ready.problems : [],
+          admissible: false,
         });
       }
       let chosen: Candidate | undefined;
-      let best: GateVerdict | undefined;
+      let best: { verdict: GateVerdict; candidate: Candidate; problems: string[] } | undefined;
       for (const { candidate, score } of scorer.rank(candidates)) {
         const entry = records.find((r) => r.proposal === candidate.proposal)!;
         entry.score = score;
@@ -339,12 +359,18 @@ export class RfsnAgent {
           diff: diffs.get(candidate),
         });
         entry.verdict = verdictRecord(verdict);
-        best ??= verdict;
-        if (verdict.accepted) chosen ??= candidate;
+        entry.admissible = verdict.accepted && prepared.has(candidate);
+        best ??= { verdict, candidate, problems: entry.problems };
+        if (entry.admissible) chosen ??= candidate;
       }
-      if (!chosen) {
+      if (!chosen && best?.verdict.accepted) {
+        // The best was accepted but its edit cannot run: the planner hears why, as from a failed edit.
+        const output = best.problems.join("\n");
+        step.feedback = { success: false, output };
+        meta.observe({ proposal: best.candidate.proposal, success: false, tests_failed: null, output });
+      } else if (!chosen) {
         // Only the best candidate's refusal teaches the planner (or, with no usable candidate, the schema's).
-        const refusal = best ?? await validateProposal(null, { state, readFile });
+        const refusal = best?.verdict ?? await validateProposal(null, { state, readFile });
         meta.reject({
           type: refusal.rejection_type!,
           reason: refusal.reason,
@@ -355,7 +381,8 @@ export class RfsnAgent {
         state.recordAcceptance();
         state.spendRisk(chosen.proposal.risk_level);
         step.chosen = chosen.model;
-        const feedback = await controller.execute(chosen.proposal);
+        // The plan prepared above runs: it is not lifted or dry-run again.
+        const feedback = await controller.execute(chosen.proposal, { edit: prepared.get(chosen) });
         step.feedback = {
           success: feedback.success,
           output: feedback.output,

@@ -27,7 +27,7 @@ import { type Helper, HelperError } from "../graphplan/helper.ts";
 import { extractEvidence } from "./evidence.ts";
 import type { Feedback } from "./meta_planner.ts";
 import type { Proposal } from "./proposal.ts";
-import { type EditChange, prepareEdit } from "./edit.ts";
+import { type EditChange, type PreparedEdit, prepareEdit } from "./edit.ts";
 import { type PreImage, recordPreImages, restorePreImages } from "./pre_image.ts";
 
 /** Options of the controller. */
@@ -73,18 +73,24 @@ export class Controller {
     this.options = options;
   }
 
-  /** The unified diff of a plan without writing anything (the helper's dry run), or its problems. */
-  async planDiff(plan: unknown): Promise<{ diff: string | null; problems: string[] }> {
+  /**
+   * Make an `edit_file` change into the verified plan it would run (a diff
+   * lifted, then the helper's dry run), or say why it cannot be; nothing is
+   * written. Passing the result to `execute` runs that plan without lifting
+   * or preparing it again.
+   */
+  async prepare(change: EditChange): Promise<{ edit: PreparedEdit } | { problems: string[] }> {
     const helper = await this.#helper();
-    if ("unavailable" in helper) return { diff: null, problems: [helper.unavailable] };
-    const prepared = await prepareEdit(helper, { plan, diff: null }, { strict: this.options.strict });
-    return "edit" in prepared
-      ? { diff: prepared.edit.diff, problems: [] }
-      : { diff: null, problems: prepared.problems };
+    if ("unavailable" in helper) return { problems: [helper.unavailable] };
+    return await prepareEdit(helper, change, { strict: this.options.strict });
   }
 
-  /** Carry out `proposal` and report. */
-  async execute(proposal: Proposal): Promise<Feedback> {
+  /**
+   * Carry out `proposal` and report. For an edit, `options.edit` is what
+   * `prepare` made of this proposal's change in the same state of the
+   * repository; without it the change is prepared here.
+   */
+  async execute(proposal: Proposal, options: { edit?: PreparedEdit } = {}): Promise<Feedback> {
     const action = proposal.action;
     switch (action.type) {
       case "run_tests": {
@@ -119,17 +125,19 @@ export class Controller {
         return { proposal, success: true, tests_failed: null, output: found.output, found_files: files };
       }
       case "edit_file":
-        return await this.#edit(proposal, action);
+        return await this.#edit(proposal, options.edit ?? action);
       case "explain_stuck":
         return { proposal, success: true, tests_failed: null, output: action.explanation };
     }
   }
 
-  async #edit(proposal: Proposal, change: EditChange): Promise<Feedback> {
+  async #edit(proposal: Proposal, change: EditChange | PreparedEdit): Promise<Feedback> {
     const refused = (output: string): Feedback => ({ proposal, success: false, tests_failed: null, output });
     const helper = await this.#helper();
     if ("unavailable" in helper) return refused(helper.unavailable);
-    const prepared = await prepareEdit(helper, change, { strict: this.options.strict });
+    const prepared = "source" in change
+      ? { edit: change }
+      : await prepareEdit(helper, change, { strict: this.options.strict });
     if (!("edit" in prepared)) return refused(prepared.problems.join("\n"));
     const { edit } = prepared;
     const images = await recordPreImages(this.env, edit.files);

@@ -8,12 +8,14 @@
  * from where the exception was raised: frames in the standard library,
  * `site-packages`/`dist-packages`, pytest's and unittest's own machinery,
  * `<frozen ...>` and `<string>` are skipped, and so are test files when a
- * project frame outside the tests exists.
+ * project frame outside the tests exists. Test files are the ones the
+ * repository's pytest configuration names (`gate/test_files.ts`), which
+ * the caller reads once and passes in; without it, the default names.
  *
  * @module
  */
 
-import { isPythonTestFile } from "../../engine/analysis/python_tests.ts";
+import { DEFAULT_TEST_FILES, type TestFileRule } from "./gate/test_files.ts";
 
 /** One traceback frame: a file (repository-relative when it could be made so), a line and a function. */
 export interface Frame {
@@ -101,18 +103,28 @@ export function isProjectFile(file: string): boolean {
   return !file.startsWith("<") && !LIBRARY.some((pattern) => pattern.test(file)) && !file.startsWith("/");
 }
 
+/** Which files are test modules: the repository's rule (`readTestFileRule`); the default names when absent. */
+export interface TestFilesOption {
+  testFiles?: TestFileRule;
+}
+
 /**
  * The frame that localizes the failure: the innermost project frame outside
  * the tests, else the innermost project frame, else null.
  */
-export function firstProjectFrame(frames: Frame[]): Frame | null {
+export function firstProjectFrame(frames: Frame[], options: TestFilesOption = {}): Frame | null {
+  const tests = options.testFiles ?? DEFAULT_TEST_FILES;
   const project = frames.filter((frame) => isProjectFile(frame.file));
-  return [...project].reverse().find((frame) => !isPythonTestFile(frame.file)) ?? project.at(-1) ?? null;
+  return [...project].reverse().find((frame) => !tests.matches(frame.file)) ?? project.at(-1) ?? null;
 }
 
 /** The file of `firstProjectFrame` for a traceback text (seed: `extract_traceback_file`). */
-export function extractTracebackFile(output: string, root?: string): string | null {
-  return firstProjectFrame(parseFrames(output, root))?.file ?? null;
+export function extractTracebackFile(
+  output: string,
+  root?: string,
+  options: TestFilesOption = {},
+): string | null {
+  return firstProjectFrame(parseFrames(output, root), options)?.file ?? null;
 }
 
 /** All the evidence of one run's output. */

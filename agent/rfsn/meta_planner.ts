@@ -36,12 +36,12 @@
 import type { PreparedEdit } from "./edit.ts";
 import type { Evidence } from "./evidence.ts";
 import { firstProjectFrame, isProjectFile } from "./evidence.ts";
-import { isPythonTestFile } from "../../engine/analysis/python_tests.ts";
 import type { Phase, RejectionType } from "./phases.ts";
 import * as planner from "./planner.ts";
 import type { Proposal } from "./proposal.ts";
 import { failureSignature, PIVOT_AFTER, type StateTracker } from "./state.ts";
 import type { GateBounds } from "./gate/mod.ts";
+import { DEFAULT_TEST_FILES, type TestFileRule } from "./gate/test_files.ts";
 
 /** Refusals in a row before safe mode (and, once in safe mode, before STUCK). */
 export const SAFE_MODE_AFTER = 3;
@@ -84,6 +84,12 @@ export interface MetaPlannerOptions {
   bounds: GateBounds;
   /** Tests to reproduce with (e.g. a task's failing tests); empty = the whole suite. */
   tests?: string[];
+  /**
+   * Which files are test modules (the repository's rule, read once per run
+   * by `readTestFileRule`): their frames are not suspects. Default: the
+   * default test names.
+   */
+  test_files?: TestFileRule;
 }
 
 /** The phase machine. */
@@ -97,6 +103,7 @@ export class MetaPlanner {
   #rejectionsInSafeMode = 0;
   #read = new Set<string>();
   #tests: string[];
+  #testRule: TestFileRule;
   #stuckReason: string | null = null;
   #explained = false;
   #success = false;
@@ -108,6 +115,7 @@ export class MetaPlanner {
     this.scope = { ...options.bounds };
     this.maxPhaseAttempts = options.max_phase_attempts ?? 3;
     this.#tests = options.tests ?? [];
+    this.#testRule = options.test_files ?? DEFAULT_TEST_FILES;
   }
 
   #go(to: Phase, reason: string): void {
@@ -248,7 +256,7 @@ export class MetaPlanner {
     }
     this.state.targeted_passed = false;
     const signature = feedback.evidence
-      ? failureSignature(feedback.evidence)
+      ? failureSignature(feedback.evidence, { testFiles: this.#testRule })
       : `exit:${feedback.output.slice(0, 80)}`;
     const last = this.state.hypotheses_tried.at(-1);
     this.#patchFailed(
@@ -281,13 +289,13 @@ export class MetaPlanner {
 
   #takeEvidence(evidence: Evidence): void {
     this.state.recordEvidence(evidence);
-    const first = firstProjectFrame(evidence.frames);
+    const first = firstProjectFrame(evidence.frames, { testFiles: this.#testRule });
     if (first) {
       this.state.addSuspectFile(first.file, 0.9, `the failure is raised in ${first.file}:${first.line}`);
       if (first.func) this.state.addSuspectSymbol(`${first.file}::${first.func}`, 0.9, "the raising frame");
     }
     for (const frame of evidence.frames) {
-      if (isProjectFile(frame.file) && !isPythonTestFile(frame.file) && frame !== first) {
+      if (isProjectFile(frame.file) && !this.#testRule.matches(frame.file) && frame !== first) {
         this.state.addSuspectFile(frame.file, 0.6, `on the traceback at ${frame.file}:${frame.line}`);
       }
     }

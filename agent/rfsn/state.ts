@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type Evidence, firstProjectFrame, type Frame } from "./evidence.ts";
+import { type Evidence, firstProjectFrame, type Frame, type TestFilesOption } from "./evidence.ts";
 
 /** Budgets and thresholds (config `rfsn.budgets`). */
 export interface StateBudgets {
@@ -53,9 +53,9 @@ export interface RejectionRecord {
   reason: string;
 }
 
-/** The signature of a failure: what failed, how and where. */
-export function failureSignature(evidence: Evidence): string {
-  const frame = firstProjectFrame(evidence.frames);
+/** The signature of a failure: what failed, how and where (test files as `options.testFiles` says). */
+export function failureSignature(evidence: Evidence, options: TestFilesOption = {}): string {
+  const frame = firstProjectFrame(evidence.frames, options);
   return [
     evidence.exception_types.join(","),
     frame ? `${frame.file}:${frame.line}` : "",

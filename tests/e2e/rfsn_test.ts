@@ -49,6 +49,15 @@ const GUARD_ANSWER = answer({
   plan: GUARD_PLAN,
 });
 
+/** The guard plan with a poor story: it scores below a candidate that retells the failure. */
+const RUNNER_UP_ANSWER = answer({
+  hypothesis: "an empty list needs a guard",
+  target: { path: "pkg/stats.py", symbol: "mean" },
+  change_summary: "guard",
+  risk_level: "low",
+  plan: GUARD_PLAN,
+});
+
 interface Traj {
   info: {
     exit_status: string;
@@ -65,12 +74,25 @@ interface Traj {
           model: string;
           score: { total: number; factors: { factor: string; why: string }[] } | null;
           verdict: { accepted: boolean; rejection_type: string | null; issues: { code: string }[] } | null;
+          edit: { source: string; tiers: number[]; files: string[] } | null;
+          problems: string[];
+          admissible: boolean;
         }[];
         chosen?: string;
+        feedback?: { success: boolean; output: string; edit?: { source: string; plan: unknown } };
       }[];
       transitions: { from: string; to: string }[];
+      state: { history: { hypotheses_tried: { outcome: string; signature: string | null }[] } };
+      test_files: { source: string | null; patterns: string[] };
     };
   };
+}
+
+/** The first PATCH step of a run and the records of the candidates of `models` (scripted names). */
+function firstPatch(traj: Traj, models: string[]) {
+  const patch = traj.info.rfsn.steps.find((s) => s.candidates)!;
+  const records = models.map((m) => patch.candidates!.find((c) => c.model === `scripted/${m}`)!);
+  return { patch, records };
 }
 
 async function scenario(
@@ -172,20 +194,11 @@ Deno.test({
         risk_level: "low",
         diff: weak,
       })],
-      good: [answer({
-        hypothesis: "an empty list needs a guard",
-        target: { path: "pkg/stats.py", symbol: "mean" },
-        change_summary: "guard",
-        risk_level: "low",
-        plan: GUARD_PLAN,
-      })],
+      good: [RUNNER_UP_ANSWER],
     });
     try {
       assert.equal(run.code, 0, run.stderr);
-      const patch = run.traj.info.rfsn.steps.find((s) => s.candidates)!;
-      const [weakRecord, goodRecord] = ["scripted/weak", "scripted/good"].map((m) =>
-        patch.candidates!.find((c) => c.model === m)!
-      );
+      const { patch, records: [weakRecord, goodRecord] } = firstPatch(run.traj, ["weak", "good"]);
       assert.ok(weakRecord.score!.total > goodRecord.score!.total, JSON.stringify(patch.candidates));
       assert.equal(weakRecord.verdict!.rejection_type, "INVARIANT_VIOLATION");
       assert.deepEqual(weakRecord.verdict!.issues.map((i) => i.code), ["test-skipped"]);
@@ -194,6 +207,88 @@ Deno.test({
       assert.equal(goodRecord.score!.factors.length, 6);
       assert.equal(run.traj.info.exit_status, "Submitted");
       assert.doesNotMatch(run.traj.info.submission, /test_stats/);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+/** A guard for mean() that also creates a file: the helper cannot lift it into a plan. */
+const CREATES_DIFF = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
+  "+++ b/pkg/util.py\n@@ -0,0 +1,2 @@\n+def is_empty(values):\n+    return not values\n" +
+  "--- a/pkg/stats.py\n+++ b/pkg/stats.py\n@@ -1,2 +1,4 @@\n def mean(values):\n" +
+  "+    if not values:\n+        return 0\n     return sum(values) / len(values)\n";
+const CREATES_ANSWER = answer({
+  hypothesis: "test_mean_empty: mean([]) raises ZeroDivisionError: division by zero on an empty list",
+  target: { path: "pkg/stats.py", symbol: "mean" },
+  change_summary: "return 0 from mean when the list is empty instead of a division by zero",
+  risk_level: "low",
+  diff: CREATES_DIFF,
+});
+
+Deno.test({
+  name:
+    "rfsn: the best-scored candidate's diff cannot be lifted (it creates a file), so the prepared runner-up wins",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const run = await scenario({
+      creates: [CREATES_ANSWER],
+      good: [RUNNER_UP_ANSWER],
+    });
+    try {
+      assert.equal(run.code, 0, run.stderr);
+      const { patch, records: [bad, good] } = firstPatch(run.traj, ["creates", "good"]);
+      // Both are in the trajectory, scored and gated: the better-scored one is inadmissible, saying why.
+      assert.ok(bad.score!.total > good.score!.total, JSON.stringify(patch.candidates));
+      assert.equal(bad.verdict!.accepted, true);
+      assert.equal(bad.admissible, false);
+      assert.equal(bad.edit, null);
+      assert.match(bad.problems[0], /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/);
+      assert.equal(good.admissible, true);
+      assert.deepEqual(good.problems, []);
+      assert.deepEqual(good.edit, { source: "plan", tiers: [2], files: ["pkg/stats.py"] });
+      assert.equal(patch.chosen, "scripted/good");
+      // The plan prepared during selection is the one that ran.
+      assert.deepEqual(patch.feedback?.edit?.plan, GUARD_PLAN);
+      assert.equal(run.traj.info.exit_status, "Submitted");
+      assert.doesNotMatch(run.traj.info.submission, /util\.py/);
+      await assert.rejects(Deno.stat(join(run.repo, "pkg/util.py")), Deno.errors.NotFound);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "rfsn: with no candidate that can run, the planner hears why as a failed edit and asks again",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const run = await scenario({ a: [CREATES_ANSWER, GUARD_ANSWER] });
+    try {
+      assert.equal(run.code, 0, run.stderr);
+      const { info } = run.traj;
+      const [first, second] = info.rfsn.steps.filter((s) => s.candidates);
+      assert.equal(first.chosen, undefined);
+      assert.equal(first.candidates![0].admissible, false);
+      assert.equal(first.feedback?.success, false);
+      assert.match(
+        first.feedback!.output,
+        /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/,
+      );
+      // Nothing ran, so nothing was written; the reason is in the history the next prompt shows.
+      assert.deepEqual(info.rfsn.state.history.hypotheses_tried.map((h) => h.outcome), [
+        "rolled_back",
+        "passed",
+      ]);
+      assert.match(
+        String(info.rfsn.state.history.hypotheses_tried[0].signature),
+        /^edit-failed:Edit not applied: /,
+      );
+      assert.equal(second.chosen, "scripted/a");
+      assert.equal(info.exit_status, "Submitted");
+      assert.doesNotMatch(info.submission, /util\.py/);
+      // The repository configures no test modules: the default names are the run's rule.
+      assert.deepEqual(info.rfsn.test_files, { source: null, patterns: [] });
     } finally {
       await run.cleanup();
     }

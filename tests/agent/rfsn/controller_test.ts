@@ -20,7 +20,10 @@ const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 const HELPER_ARGV = [Deno.execPath(), "run", "-A", "--config", CONFIG, MAIN, "helper"];
 
-/** A committed copy of `files`, and a controller on it (with the real helper when `helper` is set). */
+/**
+ * A committed copy of `files`, and a controller on it (with the real helper
+ * when `helper` is set); `calls` lists the helper methods called, in order.
+ */
 async function setup(
   options: { files?: Record<string, string>; helper?: boolean; strict?: readonly string[] } = {},
 ) {
@@ -30,10 +33,18 @@ async function setup(
   await git(repo, "commit", "-q", "-m", "init");
   const env = new LocalEnvironment({ cwd: repo, timeout: 120 });
   const session = options.helper ? SessionHelper.start(env, HELPER_ARGV, { timeout: 120 }) : undefined;
+  const calls: string[] = [];
+  const counted: Helper | undefined = session && {
+    call: (method, params) => {
+      calls.push(method);
+      return session.call(method, params);
+    },
+    close: () => session.close(),
+  };
   const controller = new Controller(env, {
     testCommand: COMMAND,
     readLimit: 10_000,
-    helper: session ? () => Promise.resolve(session) : NO_HELPER,
+    helper: counted ? () => Promise.resolve(counted) : NO_HELPER,
     strict: options.strict,
   });
   const cleanup = async () => {
@@ -41,7 +52,7 @@ async function setup(
     await env.close();
     await Deno.remove(repo, { recursive: true });
   };
-  return { repo, env, controller, cleanup };
+  return { repo, env, controller, calls, cleanup };
 }
 
 /** Every file of `repo` (outside .git) with its bytes, for "nothing changed on disk". */
@@ -156,6 +167,40 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "controller: a prepared diff edit runs as prepared: lifted and dry-run once, nothing written until run",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const { repo, controller, calls, cleanup } = await setup({ helper: true });
+    try {
+      const before = await snapshot(repo);
+      const ready = await controller.prepare({ plan: null, diff: GUARD_DIFF });
+      assert.ok("edit" in ready, JSON.stringify(ready));
+      assert.equal(ready.edit.source, "lifted");
+      assert.deepEqual(calls, ["lift", "execute_plan"]);
+      assert.deepEqual(await snapshot(repo), before);
+      const applied = await controller.execute(guard({ diff: GUARD_DIFF }), { edit: ready.edit });
+      assert.equal(applied.success, true, applied.output);
+      assert.equal(applied.edit, ready.edit);
+      // One more call: the plan itself (no second lift, no second dry run).
+      assert.deepEqual(calls, ["lift", "execute_plan", "execute_plan"]);
+      assert.match(await Deno.readTextFile(join(repo, "pkg/stats.py")), /if not values:\n {8}return 0\n/);
+      // What cannot be prepared says why, as the edit would have.
+      const creates = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
+        "+++ b/pkg/util.py\n@@ -0,0 +1,1 @@\n+X = 1\n";
+      const refused = await controller.prepare({ plan: null, diff: creates });
+      assert.ok("problems" in refused);
+      assert.match(
+        refused.problems[0],
+        /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/,
+      );
+    } finally {
+      await cleanup();
+    }
+  },
+});
+
 Deno.test("controller: diffs that fail verification are refused with every file unchanged", async () => {
   const strict = await setup({ helper: true, strict: DEFAULT_STRICT_CODES });
   const lenient = await setup({ helper: true });
@@ -245,7 +290,7 @@ Deno.test("controller: a plan edit runs as a transaction; revert restores CRLF b
     assert.deepEqual(await Deno.readFile(join(repo, "pkg/stats.py")), new TextEncoder().encode(source));
     // The diff of the plan's dry run is what the gate judges; it matches the edit made.
     assert.equal(
-      (await controller.planDiff(plan)).diff,
+      (await controller.prepare({ plan, diff: null }) as { edit: { diff: string } }).edit.diff,
       unifiedDiff("pkg/stats.py", source, edited),
     );
   } finally {
@@ -260,8 +305,7 @@ Deno.test("controller: without a helper an edit is feedback (helper unavailable)
     const feedback = await controller.execute(guard({ diff: GUARD_DIFF }));
     assert.equal(feedback.success, false);
     assert.equal(feedback.output, "Edit not applied: the helper is unavailable: no helper in this test");
-    assert.deepEqual(await controller.planDiff(GUARD_PLAN), {
-      diff: null,
+    assert.deepEqual(await controller.prepare({ plan: GUARD_PLAN, diff: null }), {
       problems: ["Edit not applied: the helper is unavailable: no helper in this test"],
     });
     assert.deepEqual(await snapshot(repo), before);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   extractEvidence,
   extractTracebackFile,
@@ -7,6 +8,7 @@ import {
   parseFailingTests,
   parseFrames,
 } from "../../../agent/rfsn/evidence.ts";
+import { readTestFileRule } from "../../../agent/rfsn/gate/test_files.ts";
 import { PYTEST_SKIP, runPython, STATS_REPO, writeRepo } from "./_pyrepo.ts";
 
 if (PYTEST_SKIP) console.log(`evidence_test: real-pytest tests skipped: ${PYTEST_SKIP}`);
@@ -118,4 +120,64 @@ urllib3.exceptions.LocationParseError: Failed to parse: http://
       "tests/b.py::test_y",
     ],
   );
+});
+
+/** A repository whose pytest configuration names its test modules `check_*.py`; a callback fails in one. */
+const CHECK_REPO: Record<string, string> = {
+  "setup.cfg": "[metadata]\nname = pkg\n\n[tool:pytest]\npython_files = check_*.py\n",
+  "pkg/__init__.py": "",
+  "pkg/ops.py": `def apply_all(values, fn):
+    out = []
+    for value in values:
+        out.append(fn(value))
+    return out
+`,
+  "tests/__init__.py": "",
+  "tests/check_foo.py": `from pkg.ops import apply_all
+
+
+def scale(value):
+    return 10 / value
+
+
+def test_apply_all():
+    assert apply_all([1, 0], scale) == [10, 0]
+`,
+};
+
+Deno.test({
+  name:
+    "evidence: with python_files = check_*.py, a frame in check_foo.py is a test frame; the source localizes",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const repo = await writeRepo(CHECK_REPO);
+    try {
+      // Real pytest collects check_foo.py by the configuration (and only by it).
+      const { code, output } = await runPython(repo, ["-m", "pytest", "-p", "no:cacheprovider", "-rf"]);
+      assert.equal(code, 1, output);
+      const evidence = extractEvidence(output, repo);
+      assert.deepEqual(evidence.failing_tests, ["tests/check_foo.py::test_apply_all"]);
+      // Raised in the test module's callback, called from the source: check_foo.py is innermost.
+      const innermost = evidence.frames.at(-1);
+      assert.deepEqual([innermost?.file, innermost?.line], ["tests/check_foo.py", 5], output);
+      const testFiles = await readTestFileRule(async (path) => {
+        try {
+          return await Deno.readTextFile(join(repo, path));
+        } catch {
+          return null;
+        }
+      });
+      assert.equal(testFiles.source, "setup.cfg");
+      assert.deepEqual(firstProjectFrame(evidence.frames, { testFiles }), {
+        file: "pkg/ops.py",
+        line: 4,
+        func: "apply_all",
+      });
+      assert.equal(extractTracebackFile(output, repo, { testFiles }), "pkg/ops.py");
+      // The default names would take the test module for source.
+      assert.equal(extractTracebackFile(output, repo), "tests/check_foo.py");
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  },
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type Feedback, MetaPlanner, type Next, SAFE_MODE_AFTER } from "../../../agent/rfsn/meta_planner.ts";
 import { StateTracker } from "../../../agent/rfsn/state.ts";
 import type { Evidence } from "../../../agent/rfsn/evidence.ts";
+import { type TestFileRule, testFileRule } from "../../../agent/rfsn/gate/test_files.ts";
 import type { Proposal } from "../../../agent/rfsn/proposal.ts";
 import { candidate, GUARD_DIFF } from "./_fixtures.ts";
 
@@ -209,4 +210,35 @@ Deno.test("meta-planner: LOCALIZE without a project frame searches for the excep
   assert.deepEqual(search.action, { type: "search_repo", pattern: "ZeroDivisionError", path: null });
   meta.observe({ ...ok(search), found_files: ["pkg/stats.py"] });
   assert.equal(proposalOf(meta.next()).action_type, "read_file");
+});
+
+Deno.test("meta-planner: the repository's test-file rule decides which traceback frames are tests", () => {
+  // A callback in the test module check_foo.py fails, called from the source pkg/ops.py.
+  const callback: Evidence = {
+    failing_tests: ["tests/check_foo.py::test_apply_all"],
+    exception_types: ["ZeroDivisionError"],
+    frames: [
+      { file: "tests/check_foo.py", line: 9, func: "test_apply_all" },
+      { file: "pkg/ops.py", line: 4, func: "apply_all" },
+      { file: "tests/check_foo.py", line: 5, func: "scale" },
+    ],
+    narrative: "ZeroDivisionError: division by zero",
+  };
+  const reproduced = (testFiles?: TestFileRule) => {
+    const meta = new MetaPlanner(new StateTracker(), { bounds: BOUNDS, test_files: testFiles });
+    meta.observe(tests(proposalOf(meta.next()), 1, callback));
+    return meta;
+  };
+  const configured = reproduced(testFileRule("setup.cfg", ["check_*.py"]));
+  assert.deepEqual(configured.state.suspect_files.map((s) => s.name), ["pkg/ops.py"]);
+  assert.deepEqual(configured.state.suspect_symbols.map((s) => s.name), ["pkg/ops.py::apply_all"]);
+  assert.deepEqual(proposalOf(configured.next()).action, {
+    type: "read_file",
+    path: "pkg/ops.py",
+    start_line: null,
+    end_line: null,
+  });
+  // With the default names, check_foo.py is taken for source and read first.
+  const defaults = reproduced();
+  assert.deepEqual(defaults.state.suspect_files.map((s) => s.name), ["tests/check_foo.py", "pkg/ops.py"]);
 });
