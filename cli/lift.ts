@@ -42,7 +42,8 @@ Options:
   --search-replace FILE  SEARCH/REPLACE blocks (the file name on the line
                          before each fence)
   --repo DIR             repository root (default: .)
-  --out PLAN             also write the plan document to PLAN
+  --out PLAN             also write the plan document to PLAN (only when
+                         the lift succeeds)
   --json                 print {success, plan, hunks, exact, errors,
                          warnings}; hunks: [{file, index, steps, lifted,
                          tiers, kinds}]
@@ -75,7 +76,10 @@ Examples:
       : { search_replace: await readInput(blocksArg!) };
     const result = await lift(new DocumentStore(workspace), input);
     const out = stringOption(args, "out");
-    if (out !== undefined) await Deno.writeTextFile(out, JSON.stringify(result.plan, null, 2) + "\n");
+    // A plan that does not reproduce the diff is not worth a file: an earlier PLAN stays as it was.
+    if (out !== undefined && result.success) {
+      await Deno.writeTextFile(out, JSON.stringify(result.plan, null, 2) + "\n");
+    }
     if (json) {
       printJson(result);
     } else {
@@ -91,7 +95,7 @@ Examples:
         result.exact ? "exact" : "not exact"
       }`;
       if (result.success) writeLine(summary);
-      else console.error(summary);
+      else console.error(out === undefined ? summary : `${summary}; --out "${out}" not written`);
     }
     return result.success ? EXIT.ok : EXIT.rejected;
   },

@@ -79,3 +79,22 @@ Deno.test("graphplan helper lift: {diff} and {search_replace} give the lift resu
   assert.equal(JSON.parse(bad.stdout).error.issues[0].code, "params-invalid");
   assert.equal(await Deno.readTextFile(`${dir}/shop.py`), BEFORE);
 });
+
+Deno.test("graphplan lift --out: a diff that is not lifted leaves the PLAN file as it was", async () => {
+  const { dir, diff } = gitDiff({ "shop.py": BEFORE }, { "shop.py": AFTER });
+  const stale = diff.replace("-    if rate > 1:", "-    if rate > 9:");
+  const out = `${dir}.plan.json`;
+  const kept = '[{"op": "locate", "params": {"locator": {"file": "shop.py", "kind": "function"}}}]\n';
+  await Deno.writeTextFile(out, kept);
+  for (const extra of [[], ["--json"]]) {
+    const refused = await runCli(["lift", "--diff", "-", "--repo", dir, "--out", out, ...extra], {
+      stdin: stale,
+    });
+    assert.equal(refused.code, 1);
+    assert.equal(await Deno.readTextFile(out), kept, `${extra.join(" ")}: the earlier plan is kept`);
+    if (extra.length === 0) {
+      assert.match(refused.stderr, /Not lifted: .*; --out ".*\.plan\.json" not written/);
+    }
+  }
+  await Deno.remove(out);
+});
