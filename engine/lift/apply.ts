@@ -65,6 +65,13 @@ function splitLines(text: string): Line[] {
 const bare = (line: string) => line.endsWith("\r") ? line.slice(0, -1) : line;
 
 /**
+ * The hint for a change whose result, not its starting point, is in the file:
+ * typically `git diff > fix.diff` lifted (or gated) in the working tree it was taken from.
+ */
+const ALREADY_APPLIED = (what: "hunk" | "block") =>
+  `the file already holds this ${what}'s result: the change is made already, and a diff applies to the files before it; revert it first (git stash, or git checkout -- FILE)`;
+
+/**
  * Apply a file's hunks to `text`; `eol` is the line ending for added lines
  * (without it, each added line keeps the one the diff gives it).
  */
@@ -84,9 +91,16 @@ export function applyHunks(text: string, hunks: Hunk[], options: { file: string;
         {
           file: options.file,
           line: Math.max(1, hunk.oldStart),
-          hint: `the first line expected is ${
-            JSON.stringify(old[0] ?? "")
-          }; the diff was made against other content`,
+          hint: findLines(
+              lines,
+              hunk.lines.filter((line) => line.op !== "-").map((line) => bare(line.text)),
+              0,
+              0,
+            ) >= 0
+            ? ALREADY_APPLIED("hunk")
+            : `the first line expected is ${
+              JSON.stringify(old[0] ?? "")
+            }; the diff was made against other content`,
         },
       ));
       continue;
@@ -170,9 +184,11 @@ export function applyBlocks(
         `Block ${block.index} does not apply to "${options.file}": its SEARCH text is not in the file`,
         {
           file: options.file,
-          hint: `the SEARCH part starts ${
-            JSON.stringify(block.search.split("\n")[0])
-          }; copy it from the file as it is`,
+          hint: replace !== "" && text.includes(replace)
+            ? ALREADY_APPLIED("block")
+            : `the SEARCH part starts ${
+              JSON.stringify(block.search.split("\n")[0])
+            }; copy it from the file as it is`,
         },
       ));
       continue;

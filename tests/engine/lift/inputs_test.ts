@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { parseSearchReplace, parseUnifiedDiff } from "../../../engine/lift/mod.ts";
-import { applyHunks } from "../../../engine/lift/apply.ts";
+import { applyBlocks, applyHunks } from "../../../engine/lift/apply.ts";
 import { PYTHON_SKIP } from "../../_support/python.ts";
 import { gitDiff, liftIn, writeRepo } from "./_support.ts";
 
@@ -166,4 +166,28 @@ Deno.test({
     assert.equal(result.success, true, JSON.stringify(result.errors));
     assert.deepEqual(result.hunks.map((h) => [h.index, h.kinds, h.tiers]), [[0, ["modify_condition"], [2]]]);
   },
+});
+
+Deno.test("applyHunks, applyBlocks: a change the file already holds is refused with a hint to revert it first", () => {
+  const before = "def f(x):\n    return x + 1\n";
+  const after = "def f(x):\n    return x + 2\n";
+  const [file] = parseUnifiedDiff(
+    "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x + 1\n+    return x + 2\n",
+  ).files;
+  // `git diff > fix.diff` leaves the working tree as the diff's result: lifting it there finds no old lines.
+  const applied = applyHunks(after, file.hunks, { file: "m.py" });
+  assert.deepEqual(applied.issues.map((i) => i.code), ["hunk-not-applicable"]);
+  assert.match(applied.issues[0].hint ?? "", /already holds this hunk's result.*revert/);
+  const stale = applyHunks(after.replace("def f", "def g"), file.hunks, { file: "m.py" });
+  assert.doesNotMatch(
+    stale.issues[0].hint ?? "",
+    /already/,
+    "a file that is neither side gets the plain hint",
+  );
+  assert.deepEqual(applyHunks(before, file.hunks, { file: "m.py" }).issues, []);
+  const { blocks } = parseSearchReplace(
+    "m.py\n```\n<<<<<<< SEARCH\n    return x + 1\n=======\n    return x + 2\n>>>>>>> REPLACE\n```\n",
+  );
+  const doneBlocks = applyBlocks(after, blocks, { file: "m.py", eol: "\n" });
+  assert.match(doneBlocks.issues[0].hint ?? "", /already holds this block's result.*revert/);
 });
