@@ -9,6 +9,7 @@
  */
 
 import { type OptionSpec, type ParsedOptions, parseOptions } from "./args.ts";
+import { isAbsolute } from "../engine/node_builtins.ts";
 import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
 
 /** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */
@@ -179,12 +180,25 @@ export async function readInput(arg: string): Promise<string> {
     return await Deno.readTextFile(arg);
   } catch (err) {
     if (err instanceof Deno.errors.NotCapable) throw err;
+    const notFound = err instanceof Deno.errors.NotFound;
     throw new IssueError({
       code: "input-unreadable",
       severity: "error",
-      message: `Cannot read "${arg}": ${(err as Error).message}`,
+      message: `Cannot read "${arg}": ${readFailure(err as Error)}`,
+      // Paths inside plans are relative to --repo, an input file's path is not: say where it was looked for.
+      ...(notFound && !isAbsolute(arg)
+        ? { hint: `relative paths are read from the current directory "${Deno.cwd()}", not from --repo` }
+        : {}),
     });
   }
+}
+
+/** Why a file could not be read, in words (Deno's message, without "(os error N): readfile '...'"). */
+function readFailure(err: Error): string {
+  if (err instanceof Deno.errors.NotFound) return "no such file";
+  if (err instanceof Deno.errors.IsADirectory) return "it is a directory";
+  if (err instanceof Deno.errors.PermissionDenied) return "permission denied";
+  return err.message.replace(/ \(os error \d+\).*$/s, "").toLowerCase();
 }
 
 /** Read a JSON argument given inline, as `@FILE`, or `-` (stdin). */
