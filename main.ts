@@ -7,7 +7,15 @@
  * @module
  */
 
-import { type Command, commandHelp, EXIT, parseCommandArgs, runGuarded, UsageError } from "./cli/command.ts";
+import {
+  type Command,
+  commandHelp,
+  EXIT,
+  parseCommandArgs,
+  runGuarded,
+  UsageError,
+  usageFailure,
+} from "./cli/command.ts";
 import { COMMANDS } from "./cli/registry.ts";
 import { maybeRunWorker } from "./engine/parse/pool.ts";
 import { VERSION } from "./version.ts";
@@ -40,12 +48,14 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
-  if (!entry) {
-    console.error(`graphplan: unknown command "${name}"`);
-    console.error(`Commands: ${COMMANDS.map((c) => c.name).join(", ")}`);
-    return EXIT.usage;
-  }
   const json = rest.includes("--json");
+  if (!entry) {
+    return usageFailure(
+      json,
+      `Unknown command "${name}"`,
+      `commands: ${COMMANDS.map((c) => c.name).join(", ")}`,
+    );
+  }
   return await runGuarded(json, async () => {
     const command: Command = await entry.load();
     const args = parseCommandArgs(command, rest);

@@ -143,11 +143,7 @@ export async function runGuarded(json: boolean, body: () => Promise<number>): Pr
       else printIssues(err.issues);
       return EXIT.rejected;
     }
-    if (err instanceof UsageError) {
-      console.error(`graphplan: ${err.message}`);
-      console.error("Run with --help for usage");
-      return EXIT.usage;
-    }
+    if (err instanceof UsageError) return usageFailure(json, err.message);
     if (err instanceof Deno.errors.NotCapable) {
       const issue = permissionIssue(err);
       if (json) printJson({ success: false, errors: [issue], warnings: [] });
@@ -157,6 +153,23 @@ export async function runGuarded(json: boolean, body: () => Promise<number>): Pr
     console.error(`graphplan: internal error: ${(err as Error)?.stack ?? String(err)}`);
     return EXIT.internal;
   }
+}
+
+/**
+ * Report a usage error (exit 2): on stderr for a person, and with `--json`
+ * also as the one JSON document a program reading stdout waits for.
+ */
+export function usageFailure(json: boolean, message: string, hint = "run with --help for usage"): number {
+  console.error(`graphplan: ${message}`);
+  console.error(hint.charAt(0).toUpperCase() + hint.slice(1));
+  if (json) {
+    printJson({
+      success: false,
+      errors: [{ code: "usage-error", severity: "error", message, hint }],
+      warnings: [],
+    });
+  }
+  return EXIT.usage;
 }
 
 /**

@@ -42,3 +42,21 @@ Deno.test("a relative input path is read from the current directory, and the hin
   Deno.removeSync(repo, { recursive: true });
   Deno.removeSync(cwd, { recursive: true });
 });
+
+Deno.test("usage errors exit 2 with the reason on stderr, and under --json as one JSON document", async () => {
+  const unknownOption = await runCli(["verify", "plan.json", "--bogus", "--json"]);
+  assert.equal(unknownOption.code, 2);
+  assert.match(unknownOption.stderr, /^graphplan: Unknown option '--bogus'\nRun with --help for usage\n$/);
+  assert.equal(unknownOption.json?.success, false, `stdout: ${JSON.stringify(unknownOption.stdout)}`);
+  assert.deepEqual(unknownOption.json.errors.map((i: { code: string }) => i.code), ["usage-error"]);
+  const missingPlan = await runCli(["apply", "--json"]);
+  assert.equal(missingPlan.code, 2);
+  assert.match(missingPlan.json.errors[0].message, /^Missing the PLAN argument/);
+  const unknownCommand = await runCli(["verfy", "plan.json", "--json"]);
+  assert.equal(unknownCommand.code, 2);
+  assert.match(unknownCommand.stderr, /^graphplan: Unknown command "verfy"\nCommands: graph, locate, verify/);
+  assert.equal(unknownCommand.json.errors[0].message, 'Unknown command "verfy"');
+  const text = await runCli(["apply", "--bogus", "plan.json"]);
+  assert.equal(text.code, 2);
+  assert.equal(text.stdout, "", "without --json stdout stays empty");
+});
