@@ -8,7 +8,7 @@
  * @module
  */
 
-import { basename, resolve } from "../engine/node_builtins.ts";
+import { basename, join, resolve } from "../engine/node_builtins.ts";
 import { type Command, EXIT, stringOption, UsageError } from "./command.ts";
 import { strategyOption } from "./batch_options.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
@@ -137,6 +137,7 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
     if (config.environment.type === "local") repo ??= config.environment.cwd ?? ".";
     instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
     const outDir = stringOption(args, "output", "graphplan-runs")!;
+    if (config.environment.type === "local" && repo !== undefined) await keepOutOfPatch(outDir, repo);
 
     const outcome = await runTask({
       config,
@@ -166,6 +167,25 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
     return outcome.patched ? EXIT.ok : EXIT.rejected;
   },
 };
+
+/**
+ * Give an output directory inside the repository (the default
+ * `graphplan-runs` when run from the repository's root) a `.gitignore` of
+ * `*`: the agent submits `git add -A && git diff --cached`, which would
+ * otherwise put the run's own trajectory and preds.json into the patch.
+ */
+async function keepOutOfPatch(outDir: string, repo: string): Promise<void> {
+  const out = resolve(outDir);
+  const root = resolve(repo);
+  // Only strictly inside: `-o .` must not hide the repository from git.
+  if (!out.startsWith(root.endsWith("/") ? root : `${root}/`)) return;
+  await Deno.mkdir(out, { recursive: true });
+  await Deno.writeTextFile(join(out, ".gitignore"), "# graphplan run outputs: kept out of the patch\n*\n", {
+    createNew: true,
+  }).catch((err) => {
+    if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+  });
+}
 
 function sanitizeId(name: string): string {
   const id = name.replace(/[^\w.-]+/g, "_").replace(/^[._]+/, "");

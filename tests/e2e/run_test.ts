@@ -518,3 +518,31 @@ Deno.test("e2e run: the gate checks the final patch (info.gate); gate.mode=refus
     await fixed.ctx.cleanup();
   }
 });
+
+Deno.test("e2e run: from the repository's root, the default graphplan-runs output stays out of the submitted patch", async () => {
+  const ctx = await sampleRepo();
+  try {
+    // The README's command with the demo's scripted model, run where a user runs it: inside the repository.
+    const result = await graphplanRun([
+      "--repo",
+      ".",
+      "--task-file",
+      join(ROOT, "config/demo/task.md"),
+      "-c",
+      "model.name=scripted/demo",
+      "-c",
+      `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
+    ], { cwd: ctx.repo });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^\+ +discount = order\.customer\.discount or Decimal\("0"\)$/m);
+    assert.doesNotMatch(result.stdout, /graphplan-runs/, "the patch holds the fix only");
+    const saved = await readJson<Trajectory>(
+      join(ctx.repo, "graphplan-runs", "sample_project", "sample_project.traj.json"),
+    );
+    assert.equal(saved.info.exit_status, "Submitted");
+    assert.doesNotMatch(saved.info.submission, /graphplan-runs/);
+    assert.equal(await git(ctx.repo, "status", "--porcelain", "--ignored=no", "--", "graphplan-runs"), "");
+  } finally {
+    await ctx.cleanup();
+  }
+});
