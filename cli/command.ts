@@ -207,7 +207,7 @@ export async function readInput(arg: string): Promise<string> {
 }
 
 /** Why a file could not be read, in words (Deno's message, without "(os error N): readfile '...'"). */
-function readFailure(err: Error): string {
+export function readFailure(err: Error): string {
   if (err instanceof Deno.errors.NotFound) return "no such file";
   if (err instanceof Deno.errors.IsADirectory) return "it is a directory";
   if (err instanceof Deno.errors.PermissionDenied) return "permission denied";

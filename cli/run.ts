@@ -9,7 +9,7 @@
  */
 
 import { basename, join, resolve } from "../engine/node_builtins.ts";
-import { type Command, EXIT, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, readFailure, stringOption, UsageError } from "./command.ts";
 import { strategyOption } from "./batch_options.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
@@ -105,7 +105,10 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
         instanceId = row.instance_id;
         imageDefault = (config) => instanceImage(config, row.instance_id);
       } else if (taskFile !== undefined) {
-        task = await Deno.readTextFile(taskFile);
+        task = await Deno.readTextFile(taskFile).catch((err) => {
+          if (err instanceof Deno.errors.NotCapable) throw err;
+          throw new UsageError(`Cannot read the task file "${taskFile}": ${readFailure(err)}`);
+        });
       } else {
         task = text!;
       }

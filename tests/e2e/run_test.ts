@@ -546,3 +546,24 @@ Deno.test("e2e run: from the repository's root, the default graphplan-runs outpu
     await ctx.cleanup();
   }
 });
+
+Deno.test("e2e run: a --task-file that is missing or a directory is a usage error naming it, not a crash", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_e2e_task_" });
+  try {
+    const folder = await graphplanRun(["--task-file", dir, "--repo", dir]);
+    assert.equal(folder.code, 2, folder.stderr);
+    assert.match(
+      folder.stderr,
+      new RegExp(`^graphplan: Cannot read the task file "${dir}": it is a directory\n`),
+    );
+    assert.doesNotMatch(folder.stderr, /internal error|\n\s+at /);
+    const missing = await graphplanRun(["--task-file", join(dir, "task.md"), "--repo", dir, "--json"]);
+    assert.equal(missing.code, 2);
+    assert.equal(
+      JSON.parse(missing.stdout).errors[0].message,
+      `Cannot read the task file "${join(dir, "task.md")}": no such file`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
