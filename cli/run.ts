@@ -14,6 +14,7 @@ import { strategyOption } from "./batch_options.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask } from "../agent/run.ts";
+import { Workspace } from "../engine/workspace.ts";
 
 const command: Command = {
   name: "run",
@@ -137,7 +138,11 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       }
       throw err;
     }
-    if (config.environment.type === "local") repo ??= config.environment.cwd ?? ".";
+    if (config.environment.type === "local") {
+      repo ??= config.environment.cwd ?? ".";
+      // Checked before the environment starts: a missing directory would otherwise fail its first command.
+      Workspace.open(repo);
+    }
     instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
     const outDir = stringOption(args, "output", "graphplan-runs")!;
     if (config.environment.type === "local" && repo !== undefined) await keepOutOfPatch(outDir, repo);

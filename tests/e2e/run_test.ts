@@ -567,3 +567,31 @@ Deno.test("e2e run: a --task-file that is missing or a directory is a usage erro
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("e2e run: a local --repo that does not exist is refused before the run starts, not a crash", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_e2e_repo_" });
+  try {
+    const missing = join(dir, "nope");
+    const result = await graphplanRun([
+      "--repo",
+      missing,
+      "--task-file",
+      join(ROOT, "config/demo/task.md"),
+      "-c",
+      "model.name=scripted/demo",
+      "-c",
+      `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
+      "-o",
+      join(dir, "out"),
+    ]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`error\\[repo-not-found\\] Repository directory not found: "${missing}"`),
+    );
+    assert.doesNotMatch(result.stderr, /internal error|\n\s+at /);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "no output directory was written");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
