@@ -10,6 +10,8 @@
 
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
 import { mergeOutputs, PREDS_FORMATS, type PredsFormat } from "../agent/swebench/mod.ts";
+import type { Issue } from "../engine/issue.ts";
+import { join } from "../engine/node_builtins.ts";
 
 const command: Command = {
   name: "merge-preds",
@@ -24,7 +26,9 @@ to OUT/ID, so "graphplan inspect OUT" shows the merged batch. An instance
 in several DIRs keeps the later non-empty patch (an empty patch never
 replaces a non-empty one), with the record and folder of the same DIR; one
 without a prediction keeps the last DIR's. Every such instance is listed on
-stderr (in "duplicates" and "unpredicted_duplicates" with --json).
+stderr (in "duplicates" and "unpredicted_duplicates" with --json). A DIR
+with none of preds.json, preds.jsonl and batch.json is warned about
+(not-batch-output, in "warnings" with --json).
 
 Examples:
   graphplan merge-preds runs/shard-* -o runs
@@ -48,10 +52,16 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
       try {
         if (!(await Deno.stat(dir)).isDirectory) throw new UsageError(`"${dir}" is not a directory`);
       } catch (err) {
-        if (err instanceof Deno.errors.NotFound) throw new UsageError(`No directory "${dir}"`);
+        if (err instanceof Deno.errors.NotFound) {
+          // An unquoted shell pattern that matched nothing reaches us as it was typed.
+          const unmatched = /[*?[]/.test(dir) ? ": the shell pattern matched nothing" : "";
+          throw new UsageError(`No directory "${dir}"${unmatched}`);
+        }
         throw err;
       }
     }
+    const warnings = await notBatchOutputs(dirs);
+    for (const warning of warnings) if (!args.values.json) console.error(`merge-preds: ${warning.message}`);
     let merged;
     try {
       merged = await mergeOutputs(dirs, out, { format });
@@ -67,6 +77,7 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
         duplicates: merged.duplicates,
         unpredicted_duplicates: merged.unpredictedDuplicates,
         copied: merged.copied,
+        warnings,
       });
       return EXIT.ok;
     }
@@ -92,5 +103,29 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
     return EXIT.ok;
   },
 };
+
+/**
+ * A warning for each DIR with none of preds.json, preds.jsonl and
+ * batch.json: most likely the parent of the shards, or a typo, which would
+ * otherwise merge as zero predictions without a word.
+ */
+async function notBatchOutputs(dirs: string[]): Promise<Issue[]> {
+  const warnings: Issue[] = [];
+  for (const dir of dirs) {
+    const found = await Promise.all(
+      ["preds.json", "preds.jsonl", "batch.json"].map((name) =>
+        Deno.stat(join(dir, name)).then(() => true, () => false)
+      ),
+    );
+    if (found.includes(true)) continue;
+    warnings.push({
+      code: "not-batch-output",
+      severity: "warning",
+      message: `"${dir}" holds no preds.json, preds.jsonl or batch.json: it adds no predictions`,
+      hint: "give the output directories of graphplan batch (the shards, e.g. runs/lite/shard-*)",
+    });
+  }
+  return warnings;
+}
 
 export default command;

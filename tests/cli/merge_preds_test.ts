@@ -126,3 +126,30 @@ Deno.test("merge-preds into one of its inputs keeps that input's folders and rep
     await demo.cleanup();
   }
 });
+
+Deno.test("merge-preds warns about a DIR that is no batch output, and names an unmatched shell pattern", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_merge_" });
+  try {
+    // The parent of the shards given by mistake: no preds.json, no batch.json.
+    const shard = join(dir, "shard-0");
+    await Deno.mkdir(shard);
+    const text = await graphplan(["merge-preds", dir, "-o", join(dir, "merged")]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stderr,
+      new RegExp(
+        `^merge-preds: "${dir}" holds no preds\\.json, preds\\.jsonl or batch\\.json: it adds no predictions$`,
+        "m",
+      ),
+    );
+    const json = await graphplan(["merge-preds", dir, "-o", join(dir, "merged"), "--json"]);
+    assert.deepEqual(JSON.parse(json.stdout).warnings.map((w: { code: string }) => w.code), [
+      "not-batch-output",
+    ]);
+    const unmatched = await graphplan(["merge-preds", join(dir, "lite", "shard-*"), "-o", dir]);
+    assert.equal(unmatched.code, 2);
+    assert.match(unmatched.stderr, /No directory ".*shard-\*": the shell pattern matched nothing/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
