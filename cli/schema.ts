@@ -52,7 +52,7 @@ Examples:
       printJson({ passed: plan !== undefined, errors, warnings });
     } else {
       for (const issue of issues) console.error(formatIssue(issue));
-      if (plan) console.log(`Plan is valid: ${plan.steps.length} steps`);
+      if (plan) console.log(`Plan is valid: ${plan.steps.length} step(s)`);
     }
     return plan ? EXIT.ok : EXIT.rejected;
   },

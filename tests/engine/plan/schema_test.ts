@@ -113,5 +113,5 @@ Deno.test("graphplan schema prints the schema; --json the same; --check validate
   assert.equal(report.errors[0].code, "plan-invalid");
   const ok = await run(["--check", "-"], JSON.stringify([{ op: "delete_node", params: { locator: LOC } }]));
   assert.equal(ok.code, 0);
-  assert.equal(ok.stdout.trim(), "Plan is valid: 1 steps");
+  assert.equal(ok.stdout.trim(), "Plan is valid: 1 step(s)");
 });
