@@ -97,7 +97,9 @@ export function partition(issues: Issue[]): { errors: Issue[]; warnings: Issue[]
 /** One line for a person: `error[code] file:line: message (step 2)`. */
 export function formatIssue(issue: Issue): string {
   const where = issue.file ? ` ${issue.file}${issue.line ? `:${issue.line}` : ""}:` : "";
-  const step = issue.step !== undefined ? ` (step ${issue.step})` : "";
+  // Plan errors often open with "Step N (op): ...": name the step once.
+  const said = issue.step !== undefined && new RegExp(`^Step ${issue.step}\\b`).test(issue.message);
+  const step = issue.step !== undefined && !said ? ` (step ${issue.step})` : "";
   const tag = issue.level ?? (issue.layer !== undefined ? `layer ${issue.layer}` : undefined);
   let text = `${issue.severity}[${issue.code}]${tag ? `[${tag}]` : ""}${where} ${issue.message}${step}`;
   if (issue.hint) text += `\n  hint: ${issue.hint}`;
