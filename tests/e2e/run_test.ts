@@ -519,6 +519,16 @@ Deno.test("e2e run: the gate checks the final patch (info.gate); gate.mode=refus
   }
 });
 
+/** The demo's task and scripted model (config/demo): a run that fixes the sample project without a server. */
+const DEMO_TASK = [
+  "--task-file",
+  join(ROOT, "config/demo/task.md"),
+  "-c",
+  "model.name=scripted/demo",
+  "-c",
+  `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
+];
+
 Deno.test("e2e run: from the repository's root, the default graphplan-runs output stays out of the submitted patch", async () => {
   const ctx = await sampleRepo();
   try {
@@ -526,12 +536,7 @@ Deno.test("e2e run: from the repository's root, the default graphplan-runs outpu
     const result = await graphplanRun([
       "--repo",
       ".",
-      "--task-file",
-      join(ROOT, "config/demo/task.md"),
-      "-c",
-      "model.name=scripted/demo",
-      "-c",
-      `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
+      ...DEMO_TASK,
     ], { cwd: ctx.repo });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^\+ +discount = order\.customer\.discount or Decimal\("0"\)$/m);
@@ -575,12 +580,7 @@ Deno.test("e2e run: a local --repo that does not exist is refused before the run
     const result = await graphplanRun([
       "--repo",
       missing,
-      "--task-file",
-      join(ROOT, "config/demo/task.md"),
-      "-c",
-      "model.name=scripted/demo",
-      "-c",
-      `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
+      ...DEMO_TASK,
       "-o",
       join(dir, "out"),
     ]);
