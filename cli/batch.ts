@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
 import {
   BATCH_OPTIONS,
   BATCH_OPTIONS_HELP,
@@ -100,8 +100,11 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       if (
         err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound
       ) {
-        console.error(`graphplan batch: ${(err as Error).message}`);
-        return EXIT.usage;
+        return refuse("batch", {
+          code: "dataset-invalid",
+          severity: "error",
+          message: (err as Error).message,
+        }, { json: args.values.json === true, exit: EXIT.usage });
       }
       throw err;
     }
@@ -109,19 +112,22 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       typeof row.problem_statement !== "string" || !row.problem_statement.trim()
     );
     if (empty.length > 0) {
-      console.error(
-        `graphplan batch: ${empty.length} instance(s) have no "problem_statement": ` +
-          empty.slice(0, 5).map((row) => `"${row.instance_id}"`).join(", "),
-      );
-      return EXIT.usage;
+      const message = `${empty.length} instance(s) have no "problem_statement": ` +
+        empty.slice(0, 5).map((row) => `"${row.instance_id}"`).join(", ");
+      return refuse("batch", { code: "dataset-invalid", severity: "error", message }, {
+        json: args.values.json === true,
+        exit: EXIT.usage,
+      });
     }
     try {
       // A missing key or unknown price fails here once, not once per instance.
       await createModel(config.model);
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
-      console.error(`graphplan batch: ${err.message}`);
-      return EXIT.usage;
+      return refuse("batch", { code: "model-invalid", severity: "error", message: err.message }, {
+        json: args.values.json === true,
+        exit: EXIT.usage,
+      });
     }
     const outDir = stringOption(args, "output", "graphplan-batch")!;
     const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
@@ -144,8 +150,10 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       },
     }).catch((err) => err instanceof BatchBusyError ? err : Promise.reject(err));
     if (summary instanceof BatchBusyError) {
-      console.error(`graphplan batch: ${summary.message}`);
-      return EXIT.usage;
+      return refuse("batch", { code: "batch-busy", severity: "error", message: summary.message }, {
+        json: args.values.json === true,
+        exit: EXIT.usage,
+      });
     }
     if (args.values.json) printJson({ success: summary.exitCode === 0, ...summary });
     return summary.exitCode;

@@ -173,6 +173,17 @@ export function usageFailure(json: boolean, message: string, hint = "run with --
 }
 
 /**
+ * Report a command's own refusal of its input: `graphplan NAME: message` on
+ * stderr and, with `--json`, the one JSON document `{success: false,
+ * errors: [issue]}`; returns `options.exit`.
+ */
+export function refuse(command: string, issue: Issue, options: { json: boolean; exit: number }): number {
+  console.error(`graphplan ${command}: ${issue.message}`);
+  if (options.json) printJson({ success: false, errors: [issue], warnings: [] });
+  return options.exit;
+}
+
+/**
  * The issue for a Deno permission GraphPlan was not given: the bundle run as
  * `deno run dist/graphplan.js` without `-A` may not read the repository.
  */

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
 import { mergeOutputs, PREDS_FORMATS, type PredsFormat } from "../agent/swebench/mod.ts";
 import type { Issue } from "../engine/issue.ts";
 import { join } from "../engine/node_builtins.ts";
@@ -66,8 +66,11 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
     try {
       merged = await mergeOutputs(dirs, out, { format });
     } catch (err) {
-      console.error(`graphplan merge-preds: ${(err as Error).message}`);
-      return EXIT.rejected;
+      return refuse("merge-preds", {
+        code: "preds-unreadable",
+        severity: "error",
+        message: (err as Error).message,
+      }, { json: args.values.json === true, exit: EXIT.rejected });
     }
     if (args.values.json) {
       printJson({

@@ -9,7 +9,7 @@
  */
 
 import { basename, join, resolve } from "../engine/node_builtins.ts";
-import { type Command, EXIT, readFailure, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, readFailure, refuse, stringOption, UsageError } from "./command.ts";
 import { strategyOption } from "./batch_options.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
@@ -115,8 +115,11 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       }
     } catch (err) {
       if (err instanceof DatasetError || err instanceof Deno.errors.NotFound) {
-        console.error(`graphplan run: ${(err as Error).message}`);
-        return EXIT.usage;
+        return refuse(
+          "run",
+          { code: "dataset-invalid", severity: "error", message: (err as Error).message },
+          { json: args.values.json === true, exit: EXIT.usage },
+        );
       }
       throw err;
     }
@@ -133,8 +136,10 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       }
     } catch (err) {
       if (err instanceof ConfigError) {
-        console.error(`graphplan run: ${err.message}`);
-        return EXIT.usage;
+        return refuse("run", { code: "config-invalid", severity: "error", message: err.message }, {
+          json: args.values.json === true,
+          exit: EXIT.usage,
+        });
       }
       throw err;
     }

@@ -7,7 +7,7 @@
  */
 
 import { resolve } from "../engine/node_builtins.ts";
-import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
 import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
 import { selfCommand } from "../agent/swebench/launcher.ts";
 import { slurmScript, submitSlurm } from "../agent/swebench/slurm.ts";
@@ -93,8 +93,11 @@ Exit: 0 written (and submitted), 1 sbatch failed, 2 usage error.`,
       try {
         jobId = await submitSlurm(path);
       } catch (err) {
-        console.error(`graphplan slurm: ${(err as Error).message}`);
-        return EXIT.rejected;
+        return refuse(
+          "slurm",
+          { code: "sbatch-failed", severity: "error", message: (err as Error).message },
+          { json: args.values.json === true, exit: EXIT.rejected },
+        );
       }
     }
     if (args.values.json) {

@@ -37,9 +37,15 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await graphplan(["batch", ...args, "-o", out], { env: { OPENAI_API_KEY: "" } });
+      const result = await graphplan(["batch", ...args, "-o", out, "--json"], {
+        env: { OPENAI_API_KEY: "" },
+      });
       assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
       assert.match(result.stderr, message, args.join(" "));
+      // With --json the refusal is also the one JSON document on stdout.
+      const doc = JSON.parse(result.stdout || "null");
+      assert.equal(doc?.success, false, `${args.join(" ")}: stdout ${JSON.stringify(result.stdout)}`);
+      assert.match(doc.errors[0].message, message, args.join(" "));
     }
     await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
     const help = await graphplan(["batch", "--help"]);
