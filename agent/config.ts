@@ -17,6 +17,7 @@ import defaultText from "../config/graphplan.yaml" with { type: "text" };
 import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
 import { GatePolicySchema } from "./rfsn/gate/policy.ts";
 import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
+import { readFailure } from "../engine/read_failure.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [
@@ -203,7 +204,7 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
     text = await Deno.readTextFile(path);
   } catch (err) {
     throw new ConfigError(
-      [{ key: "", message: `Cannot read "${path}": ${(err as Error).message}` }],
+      [{ key: "", message: `Cannot read "${path}": ${readFailure(err)}` }],
       "config file",
     );
   }

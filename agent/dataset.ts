@@ -5,6 +5,8 @@
  * @module
  */
 
+import { readFailure } from "../engine/read_failure.ts";
+
 /** One task row (the fields the agent uses; the rest is kept). */
 export interface TaskRow {
   instance_id: string;
@@ -28,7 +30,7 @@ async function readMaybeGzip(path: string): Promise<string> {
   try {
     bytes = await Deno.readFile(path);
   } catch (err) {
-    throw new DatasetError(`Cannot read dataset "${path}": ${(err as Error).message}`);
+    throw new DatasetError(`Cannot read dataset "${path}": ${readFailure(err)}`);
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));

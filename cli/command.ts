@@ -10,6 +10,7 @@
 
 import { type OptionSpec, type ParsedOptions, parseOptions } from "./args.ts";
 import { isAbsolute } from "../engine/node_builtins.ts";
+import { readFailure } from "../engine/read_failure.ts";
 import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
 
 /** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */
@@ -215,14 +216,6 @@ export async function readInput(arg: string): Promise<string> {
         : {}),
     });
   }
-}
-
-/** Why a file could not be read, in words (Deno's message, without "(os error N): readfile '...'"). */
-export function readFailure(err: Error): string {
-  if (err instanceof Deno.errors.NotFound) return "no such file";
-  if (err instanceof Deno.errors.IsADirectory) return "it is a directory";
-  if (err instanceof Deno.errors.PermissionDenied) return "permission denied";
-  return err.message.replace(/ \(os error \d+\).*$/s, "").toLowerCase();
 }
 
 /** Read a JSON argument given inline, as `@FILE`, or `-` (stdin). */

@@ -9,7 +9,8 @@
  */
 
 import { basename, join, resolve } from "../engine/node_builtins.ts";
-import { type Command, EXIT, readFailure, refuse, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, refuse, stringOption, UsageError } from "./command.ts";
+import { readFailure } from "../engine/read_failure.ts";
 import { strategyOption } from "./batch_options.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";

@@ -30,6 +30,7 @@ import {
   type ModelResponse,
   type ModelStats,
 } from "./types.ts";
+import { readFailure } from "../../engine/read_failure.ts";
 
 /** One scripted assistant turn. */
 export interface ScriptedTurn {
@@ -100,7 +101,7 @@ export async function loadScript(path: string): Promise<ScriptedTurn[]> {
   try {
     text = await Deno.readTextFile(path);
   } catch (err) {
-    throw new ModelError(`Cannot read model script "${path}": ${(err as Error).message}`);
+    throw new ModelError(`Cannot read model script "${path}": ${readFailure(err)}`);
   }
   let data: unknown;
   try {

@@ -22,6 +22,7 @@ import { parquetReadObjects } from "hyparquet/src/index.js";
 import { join } from "../../engine/node_builtins.ts";
 import { DatasetError, readDataset, type TaskRow } from "../dataset.ts";
 import { writeTextAtomic } from "../trajectory/atomic.ts";
+import { readFailure } from "../../engine/read_failure.ts";
 
 export { DatasetError, type TaskRow } from "../dataset.ts";
 
@@ -83,7 +84,7 @@ export async function readInstanceFile(path: string): Promise<TaskRow[]> {
     try {
       data = JSON.parse(await Deno.readTextFile(path));
     } catch (err) {
-      throw new DatasetError(`Cannot read dataset "${path}": ${(err as Error).message}`);
+      throw new DatasetError(`Cannot read dataset "${path}": ${readFailure(err)}`);
     }
     if (!Array.isArray(data)) throw new DatasetError(`Dataset "${path}" is not a JSON list of instances`);
     return checkRows(data, path);
@@ -97,7 +98,7 @@ export async function readParquet(path: string): Promise<Record<string, unknown>
   try {
     bytes = await Deno.readFile(path);
   } catch (err) {
-    throw new DatasetError(`Cannot read dataset "${path}": ${(err as Error).message}`);
+    throw new DatasetError(`Cannot read dataset "${path}": ${readFailure(err)}`);
   }
   try {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;

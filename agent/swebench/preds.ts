@@ -16,6 +16,7 @@
 import { join } from "../../engine/node_builtins.ts";
 import { serialize, writeTextAtomic } from "../trajectory/atomic.ts";
 import type { Prediction } from "../trajectory/preds.ts";
+import { readFailure } from "../../engine/read_failure.ts";
 
 export type { Prediction } from "../trajectory/preds.ts";
 
@@ -51,7 +52,7 @@ export async function readPredsDir(outDir: string): Promise<Record<string, Predi
       text = await Deno.readTextFile(path);
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) continue;
-      throw new Error(`Cannot read "${path}": ${(err as Error).message}`);
+      throw new Error(`Cannot read "${path}": ${readFailure(err)}`);
     }
     for (const record of parsePreds(text, path)) preds[record.instance_id] = record;
   }

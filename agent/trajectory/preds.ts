@@ -9,6 +9,7 @@
 
 import { join } from "../../engine/node_builtins.ts";
 import { serialize, writeTextAtomic } from "./atomic.ts";
+import { readFailure } from "../../engine/read_failure.ts";
 
 /** One prediction. */
 export interface Prediction {
@@ -29,7 +30,7 @@ export async function readPreds(outDir: string): Promise<Record<string, Predicti
     return data && typeof data === "object" && !Array.isArray(data) ? data : {};
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return {};
-    throw new Error(`Cannot read "${predsPath(outDir)}": ${(err as Error).message}`, { cause: err });
+    throw new Error(`Cannot read "${predsPath(outDir)}": ${readFailure(err)}`, { cause: err });
   }
 }
 
