@@ -21,6 +21,7 @@ import {
 import { error, type Issue } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
+import { childrenIn } from "../../parse/children_in.ts";
 import { changedRange, newFindings } from "./novelty.ts";
 import { clip } from "./quote.ts";
 
@@ -69,9 +70,7 @@ export function newContextIssues(
   const root = after.tree.rootNode;
   let start = range.after.start;
   let end = range.after.end;
-  for (let i = 0; i < root.childCount; i++) {
-    const child = root.child(i);
-    if (!child || child.endIndex < range.after.start || child.startIndex > range.after.end) continue;
+  for (const child of childrenIn(root, range.after.start, range.after.end)) {
     start = Math.min(start, child.startIndex);
     end = Math.max(end, child.endIndex);
   }
