@@ -16,7 +16,8 @@
  * - the star-import count of the changed lines, against a count over both
  *   texts; the module scope's `global` names, against a fresh scope.
  *
- * The oracles below are the whole-file computations as they were.
+ * The oracles below are the whole-file computations as they were (the
+ * legacy line table was `splitLines` of the whole text).
  *
  * @module
  */
@@ -26,6 +27,7 @@ import { moduleScope } from "../../../engine/analysis/scope.ts";
 import { fewerStarImports } from "../../../engine/analysis/lost_names.ts";
 import { repeatedAt } from "../../../engine/edit/already_present.ts";
 import { lineTable } from "../../../engine/edit/legacy/_util.ts";
+import { splitLines } from "../../../engine/edit/fuzzy.ts";
 import { childrenIn } from "../../../engine/parse/children_in.ts";
 import { type Document, DocumentStore, pointAt } from "../../../engine/parse/documents.ts";
 import { diffEdit } from "../../../engine/parse/documents.ts";
@@ -56,21 +58,6 @@ function scanBreaks(text: string): number[] {
   const out: number[] = [];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) out.push(i);
   return out;
-}
-
-/** The legacy operators' lines: `[start, end)` without the line break, a final break ending the last line. */
-function splitLines(text: string): { start: number; end: number; text: string }[] {
-  const lines = [];
-  let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf("\n", start);
-    const stop = nl === -1 ? text.length : nl;
-    const end = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
-    lines.push({ start, end, text: text.slice(start, end) });
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  return lines;
 }
 
 function plainDiff(before: string, after: string) {
