@@ -14,6 +14,7 @@ import { decodeSource, fileTooLarge, type SourceFile, type Workspace } from "../
 import { IssueError } from "../issue.ts";
 import { limits } from "../limits.ts";
 import { lineBreaks, pointFromBreaks } from "./line_index.ts";
+import { type TreeMemo, treeMemo } from "./tree_memo.ts";
 import { parse, PLAIN_TEXT } from "./mod.ts";
 
 /** A source file and its current parse tree. */
@@ -44,17 +45,7 @@ export interface DocumentOrigin {
   changed: { startIndex: number; endIndex: number }[];
 }
 
-/** Plain data an analysis keeps about one tree, by analysis name: no nodes (they would keep the tree alive). */
-export type TreeMemo = Record<string, unknown>;
-
-const memos = new WeakMap<Tree, TreeMemo>();
-
-/** The memo of `tree` (created empty on first use, gone with the tree). */
-export function treeMemo(tree: Tree): TreeMemo {
-  let memo = memos.get(tree);
-  if (!memo) memos.set(tree, memo = {});
-  return memo;
-}
+export { type TreeMemo, treeMemo };
 
 interface Entry {
   doc: Document;

@@ -15,8 +15,16 @@
  * @module
  */
 
-import type { Point } from "web-tree-sitter";
-import { type Document, treeMemo } from "./documents.ts";
+import type { Edit, Point, Tree } from "web-tree-sitter";
+import { type TreeMemo, treeMemo } from "./tree_memo.ts";
+
+/** What the index reads of a document (`Document` of documents.ts). */
+interface Indexed {
+  file: { text: string };
+  tree: Tree;
+  /** The document it was re-parsed from: that tree's memo and the edit between the texts. */
+  origin?: { memo: TreeMemo; edit: Edit };
+}
 
 const MEMO_KEY = "lineBreaks";
 
@@ -27,7 +35,7 @@ interface Entry {
 }
 
 /** Offsets of every `\n` of the document's text, ascending. */
-export function lineBreaks(doc: Document): Int32Array {
+export function lineBreaks(doc: Indexed): Int32Array {
   const memo = treeMemo(doc.tree);
   const text = doc.file.text;
   const known = memo[MEMO_KEY] as Entry | undefined;
@@ -38,7 +46,7 @@ export function lineBreaks(doc: Document): Int32Array {
 }
 
 /** The breaks of `doc` from those of the document it was re-parsed from, if that one had them. */
-function derived(doc: Document): Int32Array | undefined {
+function derived(doc: Indexed): Int32Array | undefined {
   const origin = doc.origin;
   const previous = origin?.memo[MEMO_KEY] as Entry | undefined;
   if (!origin || !previous) return undefined;
