@@ -179,9 +179,14 @@ export interface DiffOptions {
   breaks?: Int32Array;
 }
 
-/** The last few edits computed, by texts: a step's checks ask for the same pair several times. */
+/**
+ * The last few edits computed, by texts: a step's checks ask for the same
+ * pair several times. Pairs of texts over `RECENT_MAX_CHARS` in all are not
+ * kept (the cache would hold on to megabytes between requests).
+ */
 const recentEdits: { before: string; after: string; edit: Edit }[] = [];
 const RECENT_EDITS = 4;
+const RECENT_MAX_CHARS = 2 * 1024 * 1024;
 
 /**
  * The tree-sitter edit that turns `before` into `after` (one changed span:
@@ -193,6 +198,7 @@ export function diffEdit(before: string, after: string, options: DiffOptions = {
     if (recent.before === before && recent.after === after) return copyEdit(recent.edit);
   }
   const edit = computeEdit(before, after, options);
+  if (before.length + after.length > RECENT_MAX_CHARS) return edit;
   recentEdits.unshift({ before, after, edit });
   if (recentEdits.length > RECENT_EDITS) recentEdits.pop();
   return copyEdit(edit);
