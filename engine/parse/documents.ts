@@ -180,37 +180,32 @@ export interface DiffOptions {
 }
 
 /**
- * The last few edits computed, by texts: a step's checks ask for the same
- * pair several times. Pairs of texts over `RECENT_MAX_CHARS` in all are not
- * kept (the cache would hold on to megabytes between requests).
- */
-const recentEdits: { before: string; after: string; edit: Edit }[] = [];
-const RECENT_EDITS = 4;
-const RECENT_MAX_CHARS = 2 * 1024 * 1024;
-
-/**
  * The tree-sitter edit that turns `before` into `after` (one changed span:
  * the common prefix and suffix trimmed), or null when equal.
  */
 export function diffEdit(before: string, after: string, options: DiffOptions = {}): Edit | null {
   if (before === after) return null;
-  for (const recent of recentEdits) {
-    if (recent.before === before && recent.after === after) return copyEdit(recent.edit);
-  }
-  const edit = computeEdit(before, after, options);
-  if (before.length + after.length > RECENT_MAX_CHARS) return edit;
-  recentEdits.unshift({ before, after, edit });
-  if (recentEdits.length > RECENT_EDITS) recentEdits.pop();
-  return copyEdit(edit);
+  return computeEdit(before, after, options);
 }
 
-function copyEdit(edit: Edit): Edit {
-  return {
-    ...edit,
-    startPosition: { ...edit.startPosition },
-    oldEndPosition: { ...edit.oldEndPosition },
-    newEndPosition: { ...edit.newEndPosition },
-  } as Edit;
+/**
+ * `diffEdit` between two documents' texts. When `after` was re-parsed from
+ * `before` (its `origin` is `before`'s tree), the edit that re-parse found is
+ * the answer and no text is compared: a step's checks ask for it several times.
+ */
+export function editBetween(before: Document, after: Document): Edit | null {
+  if (before.file.text === after.file.text) return null;
+  const origin = after.origin;
+  if (origin && origin.memo === treeMemo(before.tree)) {
+    const edit = origin.edit;
+    return {
+      ...edit,
+      startPosition: { ...edit.startPosition },
+      oldEndPosition: { ...edit.oldEndPosition },
+      newEndPosition: { ...edit.newEndPosition },
+    } as Edit;
+  }
+  return diffEdit(before.file.text, after.file.text);
 }
 
 function computeEdit(before: string, after: string, options: DiffOptions): Edit {

@@ -52,7 +52,7 @@ export function newContextIssues(
 ): Issue[] {
   const language = after.file.language;
   if (!/^(python|javascript|typescript|tsx)$/.test(language)) return [];
-  const range = changedRange(before.file.text, after.file.text);
+  const range = changedRange(before, after);
   if (!range) return [];
   // A function holding the change in both texts (same span outside the change) is enough to analyse.
   const core = trimmed(after.file.text, range.after.start, range.after.end);
@@ -124,7 +124,7 @@ function report(
   found: ContextViolation[],
 ): Issue[] {
   const keyed = (list: typeof found) => list.map((v) => ({ ...v, key: v.code }));
-  return newFindings(before.file.text, after.file.text, keyed(old), keyed(found)).map((v) =>
+  return newFindings(before, after, keyed(old), keyed(found)).map((v) =>
     error(
       v.code,
       `Edit leaves code the compiler refuses in "${path}" at line ${v.line}: ${v.detail}: "${clip(v.text)}"`,

@@ -6,7 +6,8 @@
  *
  * - the line breaks carried from document to document (`lineBreaks`), the
  *   legacy line table and the edit's points, against a scan of the text;
- * - `diffEdit` told the edit's window, against the plain prefix/suffix diff;
+ * - `diffEdit` told the edit's window, and `editBetween` (the re-parse's
+ *   edit), against the plain prefix/suffix diff;
  * - the children overlapping a span (`childrenIn`), against a filter of all
  *   children;
  * - the leaf walk that starts by position (`leaves.ts`, L2's windows),
@@ -30,7 +31,7 @@ import { lineTable } from "../../../engine/edit/legacy/_util.ts";
 import { splitLines } from "../../../engine/edit/fuzzy.ts";
 import { childrenIn } from "../../../engine/parse/children_in.ts";
 import { type Document, DocumentStore, pointAt } from "../../../engine/parse/documents.ts";
-import { diffEdit } from "../../../engine/parse/documents.ts";
+import { diffEdit, editBetween } from "../../../engine/parse/documents.ts";
 import { LeafWalk } from "../../../engine/parse/leaves.ts";
 import { lineBreaks } from "../../../engine/parse/line_index.ts";
 import { type Node, parse, type Tree } from "../../../engine/parse/mod.ts";
@@ -175,6 +176,9 @@ Deno.test({
       assert.deepEqual([...lineBreaks(after)], scanBreaks(text));
       // the edit tree-sitter got (points from the line index) equals the plain diff with scanned points
       assert.deepEqual(after.origin?.edit, plainDiff(before.file.text, text));
+      // what the checks ask: the re-parse's edit when `after` came from `before`, else a diff of the texts
+      assert.deepEqual(editBetween(before, after), plainDiff(before.file.text, text));
+      assert.deepEqual(editBetween(after, before), plainDiff(text, before.file.text));
       const table = lineTable(after);
       const lines = splitLines(text);
       assert.equal(table.count, lines.length);
@@ -204,7 +208,6 @@ Deno.test({
       const window = { start, oldEnd: end, newEnd: start + replacement.length };
       const expected = after === text ? null : plainDiff(text, after);
       assert.deepEqual(diffEdit(text, after, { window, breaks: lineBreaks(before) }), expected);
-      assert.deepEqual(diffEdit(text, after), expected); // (the cached answer)
     });
   },
 });
@@ -258,7 +261,7 @@ Deno.test({
     let repeats = 0;
     await edited(200, 14, (before, after) => {
       assert.equal(
-        fewerStarImports(before.file.text, after.file.text),
+        fewerStarImports(before, after),
         starCount(after.file.text) < starCount(before.file.text),
       );
       const text = after.file.text;
