@@ -30,7 +30,8 @@
  * @module
  */
 
-import { diffEdit, type Document } from "../parse/documents.ts";
+import { type Document, editBetween } from "../parse/documents.ts";
+import { lineEndAt, lineStartAt } from "../parse/line_index.ts";
 import type { Node } from "../parse/mod.ts";
 import {
   classifyName,
@@ -75,7 +76,7 @@ export interface ChangedSpan {
 export function lostNames(before: Document, after: Document, spans?: readonly ChangedSpan[]): LostNames {
   const out: LostNames = { dangling: [], removedModuleNames: [] };
   if (!spans) {
-    const edit = diffEdit(before.file.text, after.file.text);
+    const edit = editBetween(before, after);
     if (!edit) return out;
     spans = [{
       beforeStart: edit.startIndex,
@@ -112,12 +113,26 @@ export function lostNames(before: Document, after: Document, spans?: readonly Ch
     }
   }
   // a removed star import (fewer `from m import *` lines than before)
-  const stars = (text: string) => text.match(/^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\*/gm)?.length ?? 0;
-  if (stars(after.file.text) < stars(before.file.text)) {
+  if (fewerStarImports(before, after)) {
     const { before: beforeModule, after: afterModule } = modules();
     if (beforeModule.starImport && !afterModule.starImport) out.dangling.push(...starSupplied(before, after));
   }
   return out;
+}
+
+/**
+ * Whether `after` has fewer `from m import *` lines than `before`. Only the
+ * lines around the changed span are counted: a match lies within one line,
+ * and the lines outside the span are the same in both texts.
+ */
+export function fewerStarImports(before: Document, after: Document): boolean {
+  const edit = editBetween(before, after);
+  if (!edit) return false;
+  const stars = (text: string, start: number, end: number) =>
+    text.slice(lineStartAt(text, start), lineEndAt(text, end))
+      .match(/^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\*/gm)?.length ?? 0;
+  return stars(after.file.text, edit.startIndex, edit.newEndIndex) <
+    stars(before.file.text, edit.startIndex, edit.oldEndIndex);
 }
 
 /** Maps a range of `before` to `after` through the spans (a part inside a span shrinks to its new text). */

@@ -32,6 +32,8 @@
 
 import type { Node, Tree, TreeCursor } from "web-tree-sitter";
 import { type Document, treeMemo } from "../parse/documents.ts";
+import { childrenIn } from "../parse/children_in.ts";
+import { lineEndAt, lineStartAt } from "../parse/line_index.ts";
 
 /** What introduces a scope. */
 export type ScopeKind = "module" | "class" | "function" | "lambda" | "comprehension";
@@ -230,6 +232,14 @@ interface ModuleEntry {
   rootEnd: number;
   /** Whether the module has no `global`/`nonlocal` statement or star import (else no update). */
   plain: boolean;
+  /** The `global` statements anywhere in the text (`declaredGlobal`), in document order. */
+  globalLines: GlobalLine[];
+}
+
+/** A `global` statement found by the text scan: the offset of its line and the names it declares. */
+interface GlobalLine {
+  line: number;
+  names: string[];
 }
 
 const MEMO_KEY = "moduleScope";
@@ -282,7 +292,8 @@ function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
   };
   collectBindings(doc, scope);
   if (scope.kind === "module") {
-    scope.declaredGlobal = globalDeclarations(doc.file.text);
+    const globals = globalLines(doc.file.text, 0, doc.file.text.length);
+    scope.declaredGlobal = declaredNames(globals);
     const flat = inOrder(scope);
     for (const binding of flat) ownStrings(binding);
     treeMemo(doc.tree)[MEMO_KEY] = {
@@ -290,6 +301,7 @@ function scopeFor(doc: Document, node: Node, parent: Scope | undefined): Scope {
       rootStart: node.startIndex,
       rootEnd: node.endIndex,
       plain: plainModule(scope),
+      globalLines: globals,
     } satisfies ModuleEntry;
   }
   cache.scopes.set(node.id, scope);
@@ -317,10 +329,14 @@ export function setIncrementalScopes(enabled: boolean): void {
  * document: a plan of N inserts would keep N texts of the file.
  */
 function ownStrings(binding: Binding): void {
-  const own = (value: string) => value.length < 13 ? value : JSON.parse(JSON.stringify(value)) as string;
   binding.name = own(binding.name);
   if (binding.module !== undefined) binding.module = own(binding.module);
   if (binding.imported !== undefined) binding.imported = own(binding.imported);
+}
+
+/** `value` in storage of its own (see `ownStrings`). */
+function own(value: string): string {
+  return value.length < 13 ? value : JSON.parse(JSON.stringify(value)) as string;
 }
 
 /** A scope's bindings in document order (the order `collectBindings` found them). */
@@ -355,9 +371,7 @@ function deriveModuleScope(doc: Document, root: Node): { scope: Scope; entry: Mo
     to = Math.max(to, range.endIndex);
   }
   // widen to whole top-level statements
-  const statements: Node[] = [];
-  let child = from > 0 ? root.firstChildForIndex(from - 1) : root.firstChild;
-  for (; child && child.startIndex <= to; child = child.nextSibling) statements.push(child);
+  const statements = childrenIn(root, from, to);
   const spanStart = Math.min(from, statements[0]?.startIndex ?? from);
   const spanEnd = Math.max(to, statements[statements.length - 1]?.endIndex ?? to);
   const oldSpanEnd = spanEnd - delta;
@@ -403,12 +417,26 @@ function deriveModuleScope(doc: Document, root: Node): { scope: Scope; entry: Mo
       statementEnd: binding.statementEnd + delta,
     });
   }
-  const scope: Scope = { ...fresh, declaredGlobal: globalDeclarations(doc.file.text) };
+  // the `global` lines: those before the edit's lines kept, those after shifted, the edit's lines scanned
+  const text = doc.file.text;
+  const lineStart = lineStartAt(text, start);
+  const globals: GlobalLine[] = previous.globalLines.filter((global) => global.line < lineStart);
+  for (const global of globalLines(text, lineStart, lineEndAt(text, newEnd))) globals.push(global);
+  for (const global of previous.globalLines) {
+    if (global.line > oldEnd) globals.push({ line: global.line + delta, names: global.names });
+  }
+  const scope: Scope = { ...fresh, declaredGlobal: declaredNames(globals) };
   scope.bindings = new Map();
   for (const binding of flat) addBinding(scope, binding);
   return {
     scope,
-    entry: { flat, rootStart: root.startIndex, rootEnd: root.endIndex, plain: plainModule(scope) },
+    entry: {
+      flat,
+      rootStart: root.startIndex,
+      rootEnd: root.endIndex,
+      plain: plainModule(scope),
+      globalLines: globals,
+    },
   };
 }
 
@@ -416,12 +444,26 @@ function plainModule(scope: Scope): boolean {
   return scope.globals.size === 0 && scope.nonlocals.size === 0 && !scope.starImport;
 }
 
-/** Names declared by `global` statements anywhere in `text` (a text scan). */
-function globalDeclarations(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const match of text.matchAll(/^[ \t]*global[ \t]+([\w \t,]+)/gm)) {
-    for (const name of match[1].split(",")) if (name.trim()) out.add(name.trim());
+/**
+ * The `global` statements of the lines of `text` starting in [from, to]
+ * (`from` a line start, `to` a line end; a text scan, so a `global` in a
+ * string counts too).
+ */
+function globalLines(text: string, from: number, to: number): GlobalLine[] {
+  const out: GlobalLine[] = [];
+  // (a slice: a search of the whole text from `from` would read on to its end)
+  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+  for (const match of part.matchAll(/^[ \t]*global[ \t]+([\w \t,]+)/gm)) {
+    const names = match[1].split(",").map((name) => name.trim()).filter((name) => name !== "").map(own);
+    out.push({ line: lineStartAt(text, from + match.index), names });
   }
+  return out;
+}
+
+/** The names of `global` statements, in order of first appearance. */
+function declaredNames(globals: readonly GlobalLine[]): Set<string> {
+  const out = new Set<string>();
+  for (const global of globals) for (const name of global.names) out.add(name);
   return out;
 }
 

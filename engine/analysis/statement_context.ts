@@ -52,6 +52,7 @@
  */
 
 import type { LanguageId, Node } from "../parse/mod.ts";
+import { childrenIn } from "../parse/children_in.ts";
 import { preorder } from "../parse/walk.ts";
 import { type ContextCode, type ContextViolation, violation } from "./context_violation.ts";
 import {
@@ -106,7 +107,7 @@ export function contextViolations(
   const roots = options.within
     ? [options.within]
     : options.range
-    ? topLevelIn(root, options.range.start, options.range.end)
+    ? childrenIn(root, options.range.start, options.range.end)
     : [root];
   if (language === "python") return pythonViolations(roots);
   if (language === "javascript" || language === "typescript" || language === "tsx") {
@@ -135,16 +136,6 @@ export function innermostFunction(root: Node, start: number, end: number): Node 
     if (FUNCTION_TYPES.test(node.type) && node.startIndex <= start && node.endIndex >= end) return node;
   }
   return undefined;
-}
-
-/** The top-level statements of `root` overlapping [start, end] (touching counts). */
-function topLevelIn(root: Node, start: number, end: number): Node[] {
-  const out: Node[] = [];
-  for (let i = 0; i < root.childCount; i++) {
-    const child = root.child(i);
-    if (child && child.endIndex >= start && child.startIndex <= end) out.push(child);
-  }
-  return out;
 }
 
 // ------------------------------------------------------------------ Python rules

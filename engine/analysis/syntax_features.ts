@@ -23,6 +23,7 @@
  */
 
 import type { Node } from "../parse/mod.ts";
+import { childrenIn } from "../parse/children_in.ts";
 import { preorder } from "../parse/walk.ts";
 import type { PythonVersion } from "./python_version.ts";
 
@@ -66,7 +67,7 @@ export function pythonFeatures(
     });
   };
   const range = options.range;
-  preorder(root, (node) => {
+  const visit = (node: Node): boolean => {
     if (range && (node.endIndex < range.start || node.startIndex > range.end)) return false;
     switch (node.type) {
       case "string":
@@ -131,7 +132,15 @@ export function pythonFeatures(
         break;
     }
     return true;
-  });
+  };
+  // With a range, only the children of the root overlapping it are walked (found by position, not by
+  // a walk over all of them: a module grown by thousands of statements would cost that much per call).
+  if (!range) preorder(root, visit);
+  else if (visit(root)) {
+    for (const child of childrenIn(root, range.start, range.end)) {
+      preorder(child, visit);
+    }
+  }
   return out;
 }
 

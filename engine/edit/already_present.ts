@@ -53,18 +53,66 @@ export function repeatedAt(text: string, edit: TextEdit): number | undefined {
   if (!(atLineStart && added.endsWith("\n")) && !(atLineEnd && added.startsWith("\n"))) return undefined;
   const lines = added.split("\n").map(normalize).filter((line) => line !== "");
   if (lines.length === 0) return undefined;
-  const all = text.split("\n").map(normalize);
-  // index of the first line after the insertion point
-  const split = text.slice(0, at).split("\n").length - (atLineStart ? 1 : 0);
-  const repeats = (indices: number[]) =>
-    indices.length === lines.length && indices.every((index, i) => all[index] === lines[i]);
-  const above: number[] = [];
-  for (let i = split - 1; i >= 0 && above.length < lines.length; i--) if (all[i] !== "") above.unshift(i);
-  if (repeats(above)) return above[0] + 1;
-  const below: number[] = [];
-  for (let i = split; i < all.length && below.length < lines.length; i++) if (all[i] !== "") below.push(i);
-  if (repeats(below)) return below[0] + 1;
+  // Only the lines next to the insertion point are read (not a split of the whole file): the first line
+  // after it starts at `cut` (at a line start, the line there; else the one after the line `at` ends).
+  let cut: number;
+  if (atLineStart) cut = at;
+  else {
+    const nl = text.indexOf("\n", at);
+    cut = nl === -1 ? text.length + 1 : nl + 1;
+  }
+  const above = nonBlankLines(text, cut, lines.length, -1);
+  if (repeats(above, lines)) return lineNumber(text, above[0].start);
+  const below = nonBlankLines(text, cut, lines.length, 1);
+  if (repeats(below, lines)) return lineNumber(text, below[0].start);
   return undefined;
+}
+
+interface NearLine {
+  /** Offset where the line starts. */
+  start: number;
+  /** Its text, trailing whitespace removed. */
+  text: string;
+}
+
+/**
+ * Up to `count` non-blank lines of `text` (split at `\n`, as `text.split`
+ * would) nearest to the line boundary `cut` (an offset where a line starts,
+ * or `text.length + 1` past the last line), in document order: those ending
+ * before it (`direction` -1) or starting at or after it (+1).
+ */
+function nonBlankLines(text: string, cut: number, count: number, direction: 1 | -1): NearLine[] {
+  const out: NearLine[] = [];
+  if (direction === -1) {
+    // `end` is the offset of the break that ends a line (text.length for the last line)
+    for (let end = cut - 1; end >= 0 && out.length < count;) {
+      const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+      const line = normalize(text.slice(start, end));
+      if (line !== "") out.unshift({ start, text: line });
+      end = start - 1;
+    }
+    return out;
+  }
+  for (let start = cut; start <= text.length && out.length < count;) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    const line = normalize(text.slice(start, end));
+    if (line !== "") out.push({ start, text: line });
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+function repeats(near: NearLine[], lines: string[]): boolean {
+  return near.length === lines.length && near.every((line, i) => line.text === lines[i]);
+}
+
+/** The 1-based line of the line starting at `offset`. */
+function lineNumber(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
 }
 
 /**

@@ -15,7 +15,7 @@
 
 import { checkBudget } from "../budget.ts";
 import type { Issue } from "../issue.ts";
-import type { Document, DocumentStore } from "../parse/documents.ts";
+import type { Document, DocumentStore, EditWindow } from "../parse/documents.ts";
 import type { Tree } from "../parse/mod.ts";
 import { applyEdits, type TextEdit } from "./text_edit.ts";
 
@@ -71,7 +71,7 @@ export class StepContext {
     const before = await this.store.get(file);
     if (!this.originals.has(before.file.path)) this.originals.set(before.file.path, before);
     const text = applyEdits(before.file.text, edits, before.file.path);
-    const after = await this.store.reparse(before, text);
+    const after = await this.store.reparse(before, text, editWindow(edits));
     this.store.set(after);
     this.records.push({ file: before.file.path, op, edits, before, after, replacedKinds });
     this.supersede(before, op);
@@ -118,3 +118,17 @@ export class StepContext {
 
 /** An operator: computes and applies its edits through `ctx`, returns its output (read-only ops). */
 export type OperatorFn = (params: Record<string, unknown>, ctx: StepContext) => Promise<unknown>;
+
+/** The span `edits` (applied, so valid) change: outside it the texts before and after are the same. */
+function editWindow(edits: readonly TextEdit[]): EditWindow | undefined {
+  if (edits.length === 0) return undefined;
+  let start = Infinity;
+  let oldEnd = 0;
+  let delta = 0;
+  for (const edit of edits) {
+    start = Math.min(start, edit.start);
+    oldEnd = Math.max(oldEnd, edit.end);
+    delta += edit.replacement.length - (edit.end - edit.start);
+  }
+  return { start, oldEnd, newEnd: oldEnd + delta };
+}

@@ -13,6 +13,8 @@ import type { Edit, Point, Tree } from "web-tree-sitter";
 import { decodeSource, fileTooLarge, type SourceFile, type Workspace } from "../workspace.ts";
 import { IssueError } from "../issue.ts";
 import { limits } from "../limits.ts";
+import { lineBreaks, pointFromBreaks } from "./line_index.ts";
+import { type TreeMemo, treeMemo } from "./tree_memo.ts";
 import { parse, PLAIN_TEXT } from "./mod.ts";
 
 /** A source file and its current parse tree. */
@@ -43,17 +45,7 @@ export interface DocumentOrigin {
   changed: { startIndex: number; endIndex: number }[];
 }
 
-/** Plain data an analysis keeps about one tree, by analysis name: no nodes (they would keep the tree alive). */
-export type TreeMemo = Record<string, unknown>;
-
-const memos = new WeakMap<Tree, TreeMemo>();
-
-/** The memo of `tree` (created empty on first use, gone with the tree). */
-export function treeMemo(tree: Tree): TreeMemo {
-  let memo = memos.get(tree);
-  if (!memo) memos.set(tree, memo = {});
-  return memo;
-}
+export { type TreeMemo, treeMemo };
 
 interface Entry {
   doc: Document;
@@ -103,10 +95,11 @@ export class DocumentStore {
 
   /**
    * Parse `text` as the new content of `path` without storing it, reusing the
-   * current tree for an incremental parse.
+   * current tree for an incremental parse. `window` (see `diffEdit`) spares
+   * comparing the texts outside the span an edit is known to lie in.
    */
-  async reparse(doc: Document, text: string): Promise<Document> {
-    const edit = diffEdit(doc.file.text, text);
+  async reparse(doc: Document, text: string, window?: EditWindow): Promise<Document> {
+    const edit = diffEdit(doc.file.text, text, { window, breaks: lineBreaks(doc) });
     if (!edit) return doc;
     // UTF-16 length bounds the UTF-8 size from below: a text this long is over the limit as bytes too.
     const max = limits().max_file_bytes;
@@ -168,11 +161,58 @@ function diskStamp(absPath: string): string | undefined {
 /** Characters compared at once by `diffEdit` before it compares one by one. */
 const DIFF_CHUNK = 256;
 
-/** The tree-sitter edit that turns `before` into `after` (one changed span), or null when equal. */
-export function diffEdit(before: string, after: string): Edit | null {
+/**
+ * Where two texts may differ: `before[start, oldEnd)` became
+ * `after[start, newEnd)`, the texts are the same outside (an edit's span).
+ */
+export interface EditWindow {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+/** Options of `diffEdit`: facts known beforehand that spare scanning the whole texts. */
+export interface DiffOptions {
+  /** The span the texts may differ in (the result is the same as without it). */
+  window?: EditWindow;
+  /** The offsets of the line breaks of `before` (`lineBreaks`), for the edit's start point. */
+  breaks?: Int32Array;
+}
+
+/**
+ * The tree-sitter edit that turns `before` into `after` (one changed span:
+ * the common prefix and suffix trimmed), or null when equal.
+ */
+export function diffEdit(before: string, after: string, options: DiffOptions = {}): Edit | null {
   if (before === after) return null;
-  let start = 0;
+  return computeEdit(before, after, options);
+}
+
+/**
+ * `diffEdit` between two documents' texts. When `after` was re-parsed from
+ * `before` (its `origin` is `before`'s tree), the edit that re-parse found is
+ * the answer and no text is compared: a step's checks ask for it several times.
+ */
+export function editBetween(before: Document, after: Document): Edit | null {
+  if (before.file.text === after.file.text) return null;
+  const origin = after.origin;
+  if (origin && origin.memo === treeMemo(before.tree)) {
+    const edit = origin.edit;
+    return {
+      ...edit,
+      startPosition: { ...edit.startPosition },
+      oldEndPosition: { ...edit.oldEndPosition },
+      newEndPosition: { ...edit.newEndPosition },
+    } as Edit;
+  }
+  return diffEdit(before.file.text, after.file.text);
+}
+
+function computeEdit(before: string, after: string, options: DiffOptions): Edit {
+  const { window, breaks } = options;
   const min = Math.min(before.length, after.length);
+  // the texts agree before the window and after it: start the comparisons at its edges
+  let start = window ? Math.min(window.start, min) : 0;
   // whole chunks first (a native comparison), then character by character
   while (
     start + DIFF_CHUNK <= min &&
@@ -181,8 +221,11 @@ export function diffEdit(before: string, after: string): Edit | null {
     start += DIFF_CHUNK;
   }
   while (start < min && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let endBefore = before.length;
-  let endAfter = after.length;
+  const known = window
+    ? Math.min(before.length - window.oldEnd, before.length - start, after.length - start)
+    : 0;
+  let endBefore = before.length - known;
+  let endAfter = after.length - known;
   while (
     endBefore - DIFF_CHUNK >= start && endAfter - DIFF_CHUNK >= start &&
     before.slice(endBefore - DIFF_CHUNK, endBefore) === after.slice(endAfter - DIFF_CHUNK, endAfter)
@@ -197,15 +240,26 @@ export function diffEdit(before: string, after: string): Edit | null {
     endBefore--;
     endAfter--;
   }
-  const startPosition = pointAt(before, start);
+  const startPosition = breaks ? pointFromBreaks(breaks, start) : pointAt(before, start);
   return {
     startIndex: start,
     oldEndIndex: endBefore,
     newEndIndex: endAfter,
     startPosition,
-    oldEndPosition: pointAt(before, endBefore),
-    newEndPosition: pointAt(after, endAfter),
+    oldEndPosition: advancePoint(startPosition, before, start, endBefore),
+    newEndPosition: advancePoint(startPosition, after, start, endAfter),
   } as Edit;
+}
+
+/** The point of `text[to]`, given `point`, that of `text[from]` (only the text between is read). */
+function advancePoint(point: Point, text: string, from: number, to: number): Point {
+  let row = point.row;
+  let lineStart = -1;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return lineStart === -1 ? { row, column: point.column + (to - from) } : { row, column: to - lineStart };
 }
 
 /** Row and column (UTF-16 units) of `index` in `text`. */

@@ -7,9 +7,9 @@
 
 import { fail, type IssueDetails } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
+import { countLines, lineBreaks } from "../../parse/line_index.ts";
 import { PLAIN_TEXT } from "../../parse/mod.ts";
 import { checkParams } from "../../plan/mod.ts";
-import { splitLines } from "../fuzzy.ts";
 import type { StepContext } from "../operator.ts";
 
 /** The legacy operators that work on any text file (the others read functions and symbols). */
@@ -49,15 +49,25 @@ export interface LineTable {
   text(n: number): string;
 }
 
-/** The lines of `text`. */
-export function lineTable(text: string): LineTable {
-  const lines = splitLines(text);
+/**
+ * The lines of `doc`'s text, from its line breaks (`lineBreaks`: kept with
+ * the tree and updated per edit, so a step does not scan the whole file).
+ */
+export function lineTable(doc: Document): LineTable {
+  const text = doc.file.text;
+  const breaks = lineBreaks(doc);
+  const count = countLines(breaks, text.length);
+  const start = (n: number) => (n === 1 ? 0 : breaks[n - 2] + 1);
+  const contentEnd = (n: number) => {
+    const stop = n - 1 < breaks.length ? breaks[n - 1] : text.length;
+    return stop > start(n) && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+  };
   return {
-    count: lines.length,
-    start: (n) => lines[n - 1].start,
-    contentEnd: (n) => lines[n - 1].end,
-    fullEnd: (n) => (n < lines.length ? lines[n].start : text.length),
-    text: (n) => lines[n - 1].text,
+    count,
+    start,
+    contentEnd,
+    fullEnd: (n) => (n < count ? start(n + 1) : text.length),
+    text: (n) => text.slice(start(n), contentEnd(n)),
   };
 }
 

@@ -32,9 +32,8 @@ export const insertCode: OperatorFn = async (params, ctx) => {
     params,
     ctx,
   );
-  const text = doc.file.text;
   const eol = doc.file.eol;
-  const lines = lineTable(text);
+  const lines = lineTable(doc);
   if (p.anchor_line > lines.count) {
     fail(
       "line-out-of-range",
@@ -74,7 +73,7 @@ export const deleteLines: OperatorFn = async (params, ctx) => {
     params,
     ctx,
   );
-  const lines = lineTable(doc.file.text);
+  const lines = lineTable(doc);
   checkRange(ctx, file, lines, p.start_line, p.end_line);
   let start = lines.start(p.start_line);
   const end = lines.fullEnd(p.end_line);
@@ -97,7 +96,7 @@ export const wrapBlock: OperatorFn = async (params, ctx) => {
   }>("wrap_block", params, ctx);
   const text = doc.file.text;
   const eol = doc.file.eol;
-  const lines = lineTable(text);
+  const lines = lineTable(doc);
   checkRange(ctx, file, lines, p.start_line, p.end_line);
   if (p.before_code.trim() === "" && p.after_code.trim() === "") {
     fail("code-empty", "Nothing to wrap with: 'before_code' and 'after_code' are both empty", {

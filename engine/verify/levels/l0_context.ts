@@ -21,6 +21,7 @@ import {
 import { error, type Issue } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
+import { childrenIn } from "../../parse/children_in.ts";
 import { changedRange, newFindings } from "./novelty.ts";
 import { clip } from "./quote.ts";
 
@@ -51,7 +52,7 @@ export function newContextIssues(
 ): Issue[] {
   const language = after.file.language;
   if (!/^(python|javascript|typescript|tsx)$/.test(language)) return [];
-  const range = changedRange(before.file.text, after.file.text);
+  const range = changedRange(before, after);
   if (!range) return [];
   // A function holding the change in both texts (same span outside the change) is enough to analyse.
   const core = trimmed(after.file.text, range.after.start, range.after.end);
@@ -69,9 +70,7 @@ export function newContextIssues(
   const root = after.tree.rootNode;
   let start = range.after.start;
   let end = range.after.end;
-  for (let i = 0; i < root.childCount; i++) {
-    const child = root.child(i);
-    if (!child || child.endIndex < range.after.start || child.startIndex > range.after.end) continue;
+  for (const child of childrenIn(root, range.after.start, range.after.end)) {
     start = Math.min(start, child.startIndex);
     end = Math.max(end, child.endIndex);
   }
@@ -125,7 +124,7 @@ function report(
   found: ContextViolation[],
 ): Issue[] {
   const keyed = (list: typeof found) => list.map((v) => ({ ...v, key: v.code }));
-  return newFindings(before.file.text, after.file.text, keyed(old), keyed(found)).map((v) =>
+  return newFindings(before, after, keyed(old), keyed(found)).map((v) =>
     error(
       v.code,
       `Edit leaves code the compiler refuses in "${path}" at line ${v.line}: ${v.detail}: "${clip(v.text)}"`,

@@ -27,7 +27,7 @@
  */
 
 import { error, type Issue } from "../../issue.ts";
-import { diffEdit, type Document } from "../../parse/documents.ts";
+import { type Document, editBetween } from "../../parse/documents.ts";
 import { type SyntaxProblem, syntaxProblems } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
@@ -71,7 +71,7 @@ export function newSyntaxProblems(before: Document, after: Document): SyntaxProb
   if (found.length === 0) return [];
   const old = syntaxProblems(before.tree);
   if (old.length === 0) return found;
-  const edit = diffEdit(before.file.text, after.file.text);
+  const edit = editBetween(before, after);
   const start = edit?.startIndex ?? 0;
   const oldEnd = edit?.oldEndIndex ?? 0;
   const shift = edit ? edit.newEndIndex - edit.oldEndIndex : 0;

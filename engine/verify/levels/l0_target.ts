@@ -34,7 +34,7 @@ export function newTargetIssues(
   options: { step: number; root: string },
 ): Issue[] {
   if (after.file.language !== "python") return [];
-  const range = changedRange(before.file.text, after.file.text);
+  const range = changedRange(before, after);
   if (!range) return [];
   const target = repositoryPythonTarget(options.root);
   const next = { major: 3, minor: target.version.minor + 1 };
@@ -44,7 +44,7 @@ export function newTargetIssues(
     ? pythonFeatures(before.tree.rootNode, { atLeast: next })
     : [];
   const keyed = (list: SyntaxFeature[]) => list.map((f) => ({ ...f, key: f.feature }));
-  const fresh = newFindings(before.file.text, after.file.text, keyed(beforeFeatures), keyed(found));
+  const fresh = newFindings(before, after, keyed(beforeFeatures), keyed(found));
   // The newest syntax the file already used raises its own target (see the module notes).
   let effective = target.version;
   for (const feature of beforeFeatures) {

@@ -50,6 +50,7 @@ import { kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans, lineAt, mapOffset, type Span } from "./region.ts";
 import { clip } from "./quote.ts";
+import { LeafWalk } from "../../parse/leaves.ts";
 
 /** Tokens compared on each side of a span. */
 const WINDOW = 24;
@@ -173,43 +174,37 @@ class Side {
   /** Up to WINDOW tokens ending strictly before `offset` and after `bound`, nearest first. */
   tokensBefore(offset: number, bound = -1): Token[] {
     const out: Token[] = [];
-    const cursor = this.tree.walk();
-    // descend to the first leaf ending after offset - 1, then step back
-    if (!descendTo(cursor, offset)) {
-      // offset is past the last leaf: start from the last leaf
-      while (cursor.gotoLastChild());
-    }
+    // the first leaf ending after offset - 1, then step back; past the last leaf, from the last leaf
+    const root = this.tree.rootNode;
+    const walk = LeafWalk.after(root, offset) ?? LeafWalk.last(root);
     let guard = 0;
     do {
-      if (cursor.endIndex <= bound) break;
-      if (cursor.endIndex < offset && this.comparable(cursor)) out.push(this.token(cursor.currentNode));
+      if (walk.endIndex <= bound) break;
+      if (walk.endIndex < offset && this.comparable(walk)) out.push(this.token(walk.node));
       if (++guard > WINDOW * 8) break;
-    } while (out.length < WINDOW && previousLeaf(cursor));
-    cursor.delete();
+    } while (out.length < WINDOW && walk.previous());
+    walk.delete();
     return out;
   }
 
   /** Up to WINDOW tokens starting strictly after `offset` and before `bound`, nearest first. */
   tokensAfter(offset: number, bound = Infinity): Token[] {
     const out: Token[] = [];
-    const cursor = this.tree.walk();
-    if (!descendTo(cursor, offset)) {
-      cursor.delete();
-      return out;
-    }
+    const walk = LeafWalk.after(this.tree.rootNode, offset);
+    if (!walk) return out;
     let guard = 0;
     do {
-      if (cursor.startIndex >= bound) break;
-      if (cursor.startIndex > offset && this.comparable(cursor)) out.push(this.token(cursor.currentNode));
+      if (walk.startIndex >= bound) break;
+      if (walk.startIndex > offset && this.comparable(walk)) out.push(this.token(walk.node));
       if (++guard > WINDOW * 8) break;
-    } while (out.length < WINDOW && nextLeaf(cursor));
-    cursor.delete();
+    } while (out.length < WINDOW && walk.next());
+    walk.delete();
     return out;
   }
 
   /** A token outside every span; comments are left out (the parser attaches them anywhere). */
-  private comparable(cursor: ReturnType<Tree["walk"]>): boolean {
-    return cursor.nodeType !== "comment" && !this.insideSpan(cursor.startIndex, cursor.endIndex);
+  private comparable(leaf: LeafWalk): boolean {
+    return leaf.type !== "comment" && !this.insideSpan(leaf.startIndex, leaf.endIndex);
   }
 
   private insideSpan(start: number, end: number): boolean {
@@ -269,34 +264,4 @@ class Side {
   private startsInSpan(offset: number): boolean {
     return this.ranges.some(([s, e]) => offset >= s && offset < e);
   }
-}
-
-/** Move the cursor (at the root) to the first leaf ending after `offset`; false when there is none. */
-function descendTo(cursor: ReturnType<Tree["walk"]>, offset: number): boolean {
-  for (;;) {
-    if (!cursor.gotoFirstChild()) return true;
-    while (cursor.endIndex <= offset) {
-      if (!cursor.gotoNextSibling()) {
-        // no child ends after offset: the next leaf is after this subtree
-        if (!nextLeafFromHere(cursor)) return false;
-        return true;
-      }
-    }
-  }
-}
-
-function nextLeafFromHere(cursor: ReturnType<Tree["walk"]>): boolean {
-  while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return false;
-  while (cursor.gotoFirstChild());
-  return true;
-}
-
-function nextLeaf(cursor: ReturnType<Tree["walk"]>): boolean {
-  return nextLeafFromHere(cursor);
-}
-
-function previousLeaf(cursor: ReturnType<Tree["walk"]>): boolean {
-  while (!cursor.gotoPreviousSibling()) if (!cursor.gotoParent()) return false;
-  while (cursor.gotoLastChild());
-  return true;
 }

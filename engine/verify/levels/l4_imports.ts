@@ -43,10 +43,11 @@ export function checkImports(change: FileChange, env: CheckEnv): Promise<Issue[]
   const seen = new Set<string>();
   for (const name of contents.names) {
     if (name.role !== "reference" || name.wasThere || seen.has(name.name)) continue;
-    const importedElsewhere = new RegExp(`\\bimport\\b[^\\n]*\\b${name.name}\\b`).test(text);
-    if (!name.attributeBase && !importedElsewhere) continue;
     const node = root.descendantForIndex(name.start, name.end);
     if (!node || resolveName(after, name.name, node).status !== "missing") continue;
+    // (a scan of the whole file: only for the few names that resolve to nothing)
+    const importedElsewhere = new RegExp(`\\bimport\\b[^\\n]*\\b${name.name}\\b`).test(text);
+    if (!name.attributeBase && !importedElsewhere) continue;
     seen.add(name.name);
     issues.push(
       warning("import-missing", `Name "${clip(name.name)}" is used by the edit but not imported or defined`, {

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { diffEdit } from "../../parse/documents.ts";
+import { type Document, editBetween } from "../../parse/documents.ts";
 
 /** What novelty needs of a finding. */
 export interface Finding {
@@ -27,10 +27,10 @@ export interface Finding {
 
 /** The changed span of `after` and of `before`, or undefined when the texts are equal. */
 export function changedRange(
-  beforeText: string,
-  afterText: string,
+  before: Document,
+  after: Document,
 ): { before: { start: number; end: number }; after: { start: number; end: number } } | undefined {
-  const edit = diffEdit(beforeText, afterText);
+  const edit = editBetween(before, after);
   if (!edit) return undefined;
   return {
     before: { start: edit.startIndex, end: edit.oldEndIndex },
@@ -40,13 +40,13 @@ export function changedRange(
 
 /** The findings of `found` (in `afterText`) that `old` (in `beforeText`) does not account for. */
 export function newFindings<T extends Finding>(
-  beforeText: string,
-  afterText: string,
+  before: Document,
+  after: Document,
   old: readonly Finding[],
   found: readonly T[],
 ): T[] {
   if (found.length === 0) return [];
-  const edit = diffEdit(beforeText, afterText);
+  const edit = editBetween(before, after);
   const start = edit?.startIndex ?? 0;
   const oldEnd = edit?.oldEndIndex ?? 0;
   const shift = edit ? edit.newEndIndex - edit.oldEndIndex : 0;

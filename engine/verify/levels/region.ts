@@ -12,7 +12,7 @@
  */
 
 import type { EditRecord } from "../../edit/operator.ts";
-import { diffEdit, type Document } from "../../parse/documents.ts";
+import { type Document, editBetween } from "../../parse/documents.ts";
 
 /** One changed span: `before[beforeStart, beforeEnd)` became `after[afterStart, afterEnd)`. */
 export interface Span {
@@ -49,7 +49,7 @@ export function editSpans(before: Document, after: Document, records: readonly E
     }
   }
   if (!spans) {
-    const edit = diffEdit(beforeText, afterText)!;
+    const edit = editBetween(before, after)!;
     spans = [{
       beforeStart: edit.startIndex,
       beforeEnd: edit.oldEndIndex,

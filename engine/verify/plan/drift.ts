@@ -19,6 +19,7 @@
 
 import type { EditRecord } from "../../edit/operator.ts";
 import { type Issue, warning } from "../../issue.ts";
+import { lineBreaks, lowerBound } from "../../parse/line_index.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import { numberParam, param } from "./steps.ts";
 
@@ -46,12 +47,11 @@ export class DriftTracker {
     for (const record of records) {
       const text = record.before.file.text;
       const edits = [...record.edits].sort((a, b) => a.start - b.start);
-      let row = 1;
-      let scanned = 0;
+      // (the line breaks before an edit from the document's line index, not a scan from the file's start)
+      const breaks = lineBreaks(record.before);
       let moved = 0;
       for (const edit of edits) {
-        row += newlines(text, scanned, edit.start);
-        scanned = edit.start;
+        const row = lowerBound(breaks, edit.start) + 1;
         const delta = newlines(edit.replacement, 0, edit.replacement.length) -
           newlines(text, edit.start, edit.end);
         if (delta !== 0) this.list(record.file).push({ step, line: row + moved, delta });

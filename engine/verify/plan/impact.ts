@@ -25,7 +25,7 @@
 
 import { type Issue, warning } from "../../issue.ts";
 import type { CodeGraph, GraphImport } from "../../graph/mod.ts";
-import { diffEdit, type Document, type DocumentStore } from "../../parse/documents.ts";
+import { type Document, type DocumentStore, editBetween } from "../../parse/documents.ts";
 import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import { definitionsIn } from "../levels/defs.ts";
@@ -121,7 +121,7 @@ export class ImpactAnalyzer {
 /** Module-level names a change removed, and top-level functions whose parameters changed. */
 export function changedSymbols(change: ChangedFile): Map<string, "removed" | "changed"> {
   const out = new Map<string, "removed" | "changed">();
-  const edit = diffEdit(change.before.file.text, change.after.file.text);
+  const edit = editBetween(change.before, change.after);
   if (!edit) return out;
   // Only definitions the changed span touches can lose their name; look at the rest of the file
   // only for a name the span no longer has (it may be defined again elsewhere).

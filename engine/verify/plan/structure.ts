@@ -19,6 +19,7 @@ import { error, type Issue } from "../../issue.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import type { DocumentStore } from "../../parse/documents.ts";
 import type { GraphSymbol } from "../../graph/mod.ts";
+import { countLines, lineBreaks } from "../../parse/line_index.ts";
 import { graphOf, tryGet } from "./graphs.ts";
 import { numberParam, param } from "./steps.ts";
 
@@ -87,7 +88,7 @@ export async function structuralChecks(step: NormalizedStep, store: DocumentStor
         );
       }
     }
-    issues.push(...lineChecks(step, lineCount(doc.file.text), doc.file.path));
+    issues.push(...lineChecks(step, countLines(lineBreaks(doc), doc.file.text.length), doc.file.path));
   }
   return issues;
 }
@@ -165,14 +166,6 @@ function lineChecks(step: NormalizedStep, count: number, file: string): Issue[] 
     }
   }
   return [];
-}
-
-/** Lines of a text as the legacy operators count them (a final line break ends the last line). */
-export function lineCount(text: string): number {
-  if (text === "") return 0;
-  let n = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return text.endsWith("\n") ? n - 1 : n;
 }
 
 function lastSegment(name: string): string {
