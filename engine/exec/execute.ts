@@ -25,7 +25,7 @@ import { settleWarnings } from "../verify/levels/settle.ts";
 import { judgeDangling } from "../verify/levels/l3_dangling.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
 import { type ConfinedFile, readConfined } from "./confined.ts";
-import { defaultPostChecks, type FileChange, type PostCheck } from "./checks.ts";
+import { defaultPostChecks, type FileChange, type PostCheck } from "../verify/post_checks.ts";
 import { unifiedDiff } from "./diff.ts";
 import { hasPendingJournal, Journal, runningPlanPid } from "./journal.ts";
 import { countWrite, maybePause, maybeThrow } from "./test_hooks.ts";

@@ -13,7 +13,7 @@ export {
   newSyntaxProblems,
   noNewSyntaxProblems,
   type PostCheck,
-} from "./checks.ts";
+} from "../verify/post_checks.ts";
 export {
   checkJournal,
   hasPendingJournal,

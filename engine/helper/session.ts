@@ -9,7 +9,7 @@
 
 import { DocumentStore } from "../parse/documents.ts";
 import { Workspace } from "../workspace.ts";
-import type { PostCheck } from "../exec/checks.ts";
+import type { PostCheck } from "../verify/post_checks.ts";
 import { parsePlanSteps, type PlanParser } from "../exec/wiring.ts";
 import { Compilers } from "../verify/compile/mod.ts";
 

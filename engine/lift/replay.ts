@@ -17,7 +17,7 @@
 
 import { runStep } from "../edit/dispatch.ts";
 import { StepContext } from "../edit/operator.ts";
-import { noNewSyntaxProblems, type PostCheck } from "../exec/checks.ts";
+import { noNewSyntaxProblems, type PostCheck } from "../verify/post_checks.ts";
 import { checkContainment, checkKinds, runEditChecks } from "../verify/levels/mod.ts";
 import { type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";

@@ -36,6 +36,11 @@ const RULES: LayerRule[] = [
     to: under("engine/edit/"),
     allow: (file, edge) => edge.typeOnly || file === "engine/verify/plan/simulate.ts",
   },
+  {
+    name: "engine/verify judges edits and never runs transactions (exec uses verify, not the reverse)",
+    from: under("engine/verify/"),
+    to: under("engine/exec/"),
+  },
 ];
 
 /**
@@ -91,11 +96,13 @@ Deno.test("layering: a violation and a cycle in a small graph are reported with 
       { to: "engine/edit/dispatch.ts", typeOnly: false, line: 4 },
     ]],
     ["engine/helper/run.ts", [{ to: "agent/model/mod.ts", typeOnly: false, line: 5 }]],
+    ["engine/verify/plan/simulate2.ts", [{ to: "engine/exec/checks.ts", typeOnly: true, line: 6 }]],
   ]);
   assert.deepEqual(layerViolations(graph, RULES), [
     `${RULES[0].name}: engine/edit/x.ts:3 imports engine/verify/scope.ts`,
     `${RULES[3].name}: engine/verify/levels/l9.ts:4 imports engine/edit/dispatch.ts`,
     `${RULES[1].name}: engine/helper/run.ts:5 imports agent/model/mod.ts`,
+    `${RULES[4].name}: engine/verify/plan/simulate2.ts:6 imports engine/exec/checks.ts`,
   ]);
   assert.deepEqual(importCycles(graph), [["engine/edit/composed.ts", "engine/edit/dsl.ts"]]);
   const folder = (file: string) => file.split("/").slice(0, 2).join("/");

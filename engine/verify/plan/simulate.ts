@@ -39,7 +39,7 @@
 
 import { type EditRecord, StepContext } from "../../edit/operator.ts";
 import { runStep } from "../../edit/dispatch.ts";
-import { defaultPostChecks, type PostCheck } from "../../exec/checks.ts";
+import { defaultPostChecks, type PostCheck } from "../post_checks.ts";
 import type { CodeGraph } from "../../graph/mod.ts";
 import { budgetExceeded, budgetIssue } from "../../budget.ts";
 import { capIssues, error, type Issue, IssueError, partition } from "../../issue.ts";

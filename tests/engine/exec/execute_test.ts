@@ -6,7 +6,7 @@ import { assertPythonParses, PYTHON_SKIP } from "../../_support/python.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, journalDirFor } from "../../../engine/exec/mod.ts";
-import type { PostCheck } from "../../../engine/exec/checks.ts";
+import type { PostCheck } from "../../../engine/verify/post_checks.ts";
 import { warning } from "../../../engine/issue.ts";
 
 function storeFor(dir: string): DocumentStore {

@@ -11,7 +11,7 @@ import { apply } from "./_support.ts";
 import { StepContext } from "../../../../engine/edit/operator.ts";
 import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
 import { IssueError } from "../../../../engine/issue.ts";
-import { defaultPostChecks } from "../../../../engine/exec/checks.ts";
+import { defaultPostChecks } from "../../../../engine/verify/post_checks.ts";
 
 const MODELS = ["psf__requests-2931", "requests/models.py"] as const;
 const SESSIONS = ["psf__requests-1963", "requests/sessions.py"] as const;

@@ -13,9 +13,9 @@
 import { clipMessage, type Issue } from "../issue.ts";
 import type { Document } from "../parse/documents.ts";
 import type { StepContext } from "../edit/operator.ts";
-import { checkSyntax } from "../verify/levels/l0_syntax.ts";
+import { checkSyntax } from "./levels/l0_syntax.ts";
 
-export { newSyntaxProblems } from "../verify/levels/l0_syntax.ts";
+export { newSyntaxProblems } from "./levels/l0_syntax.ts";
 
 /** One file a step changed. */
 export interface FileChange {
@@ -38,7 +38,7 @@ export function defaultPostChecks(): PostCheck[] {
  * commands that never edit don't pay for it.
  */
 export async function editLevelChecks(change: FileChange, ctx: StepContext): Promise<Issue[]> {
-  const { EDIT_CHECKS, runEditChecks } = await import("../verify/levels/mod.ts");
+  const { EDIT_CHECKS, runEditChecks } = await import("./levels/mod.ts");
   const records = ctx.records.filter((record) => record.file === change.path);
   const { errors, warnings } = await runEditChecks(
     { ...change, records },

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parse } from "../../../engine/parse/mod.ts";
 import type { Document } from "../../../engine/parse/documents.ts";
 import type { LanguageId } from "../../../engine/parse/mod.ts";
-import { newSyntaxProblems } from "../../../engine/exec/checks.ts";
+import { newSyntaxProblems } from "../../../engine/verify/post_checks.ts";
 
 async function doc(text: string, language: LanguageId = "python"): Promise<Document> {
   const file = { path: "x", absPath: "/x", language, text, bom: false, eol: "\n" as const, mode: null };
