@@ -8,7 +8,7 @@
 import { fail, type Issue, IssueError } from "./issue.ts";
 import { limits, overLimit } from "./limits.ts";
 import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./parse/mod.ts";
-import { closestNames, didYouMean } from "./plan/suggest.ts";
+import { closestNames, didYouMean } from "./suggest.ts";
 
 /** A source file read from the repository. */
 export interface SourceFile {

@@ -61,7 +61,7 @@ import {
   type StructuredLocator,
 } from "./locator.ts";
 import { goReceiverType, implTypeName, nameMatches, nodeName, nodeNames } from "./names.ts";
-import { closestNames, didYouMean } from "../plan/suggest.ts";
+import { closestNames, didYouMean } from "../suggest.ts";
 import { attachTopLevelPredicates } from "./predicates.ts";
 import { prepareQuery, queryCaptures } from "./sexp_query.ts";
 

@@ -34,7 +34,7 @@ import {
 } from "./operators.ts";
 import { FRAGMENT_STEP_SCHEMA, templateStepSchema } from "./schema.ts";
 import { sanitize } from "./sanitize.ts";
-import { closestNames, didYouMean } from "./suggest.ts";
+import { closestNames, didYouMean } from "../suggest.ts";
 import { detectTier, type Tier } from "./tiers.ts";
 import { describe, type Scope, translateZodIssues } from "./zod_issues.ts";
 import type { z } from "zod";

@@ -9,7 +9,7 @@
 
 import type { z } from "zod";
 import { error, type Issue } from "../issue.ts";
-import { closestNames, didYouMean } from "./suggest.ts";
+import { closestNames, didYouMean } from "../suggest.ts";
 
 /** Where the validated value sits in the plan, for messages and paths. */
 export interface Scope {

@@ -27,7 +27,7 @@ import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { compileQuery, type Node } from "../../parse/mod.ts";
-import { closestNames, didYouMean } from "../../plan/suggest.ts";
+import { closestNames, didYouMean } from "../../suggest.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import { detectIndentUnit, firstOnLine, lineIndent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";

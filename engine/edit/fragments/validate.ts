@@ -12,7 +12,7 @@
 import { error, type Issue } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { syntaxProblems, withTree } from "../../parse/mod.ts";
-import { closestNames, didYouMean } from "../../plan/suggest.ts";
+import { closestNames, didYouMean } from "../../suggest.ts";
 import type { ParamKind } from "../catalog_types.ts";
 import { validateParam } from "../params.ts";
 import { isPythonIdentifier, validateBase, validateTarget } from "./_params.ts";

@@ -25,7 +25,7 @@ import { firstLine, type Node } from "../../parse/mod.ts";
 import { looseMatches } from "../fuzzy.ts";
 import { detectIndentUnit, lineIndent, lineStart, nextLineStart, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
-import { closestNames, didYouMean } from "../../plan/suggest.ts";
+import { closestNames, didYouMean } from "../../suggest.ts";
 import { at, prepare, preview } from "./_util.ts";
 
 const CLASS_TYPE =
