@@ -25,6 +25,7 @@ import {
   operatorCatalog,
   rollBack,
   SessionHelper,
+  snapshotTree,
   type StepProgress,
 } from "./graphplan/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
@@ -243,6 +244,9 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         );
       }
     }
+    // The working tree as the run found it (the user's own untracked files
+    // and edits included): the patch is diffed from it (graphplan/baseline.ts).
+    const baseline = await recordBaseline(env, trajectory);
     trajectory.endPhase(setup, helper ? "done" : "helper_unavailable", {
       cwd: env.cwd,
       ...(deployed ? { helper: deployed } : { helper_error: helperFailure?.message }),
@@ -269,7 +273,16 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         : [model];
       asked = models;
       result = await runRfsn(
-        new RfsnAgent({ models, env: timedEnv, config, trajectory, helper: helperOf, stop, onStep }),
+        new RfsnAgent({
+          models,
+          env: timedEnv,
+          config,
+          trajectory,
+          helper: helperOf,
+          stop,
+          onStep,
+          baseline,
+        }),
         options.task,
         trajectory,
       );
@@ -283,10 +296,11 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         operatorCatalog: operatorCatalog(),
         stop,
         onStep,
+        baseline,
       });
       result = await agent.run(options.task);
     }
-    result = await gateSubmission(env, config, trajectory, result);
+    result = await gateSubmission(env, { config, trajectory, baseline }, result);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
     if (savePreds) {
       await savePrediction(outDir, {
@@ -344,13 +358,13 @@ async function runRfsn(agent: RfsnAgent, task: string, trajectory: Trajectory) {
  */
 async function gateSubmission<R extends { exitStatus: string; submission: string }>(
   env: Environment,
-  config: Config,
-  trajectory: Trajectory,
+  run: { config: Config; trajectory: Trajectory; baseline?: string },
   result: R,
 ): Promise<R> {
+  const { config, trajectory } = run;
   const policy = { mode: config.gate.mode, allow: config.gate.allow };
   try {
-    const record = await gateFinalPatch(env, result.submission, policy);
+    const record = await gateFinalPatch(env, result.submission, { policy, base: run.baseline });
     trajectory.info.gate = record;
     if (record.refused && policy.mode === "refuse") {
       trajectory.finish("GateRefused", "");
@@ -365,6 +379,23 @@ async function gateSubmission<R extends { exitStatus: string; submission: string
   }
   await trajectory.save();
   return result;
+}
+
+/**
+ * Write the working tree as a git tree (the index is not changed) and
+ * record it as `info.baseline` (`{tree}`, or `{error}` when git cannot:
+ * the submission is then the submit command's output, as before).
+ */
+async function recordBaseline(env: Environment, trajectory: Trajectory): Promise<string | undefined> {
+  try {
+    const tree = await snapshotTree(env);
+    trajectory.info.baseline = { tree };
+    return tree;
+  } catch (err) {
+    // A BaselineError (not a git repository, git missing) or the environment's own failure.
+    trajectory.info.baseline = { error: (err as Error).message };
+    return undefined;
+  }
 }
 
 function firstLineOf(text: string): string {

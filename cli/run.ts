@@ -185,8 +185,9 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
 /**
  * Give an output directory inside the repository (the default
  * `graphplan-runs` when run from the repository's root) a `.gitignore` of
- * `*`: the agent submits `git add -A && git diff --cached`, which would
- * otherwise put the run's own trajectory and preds.json into the patch.
+ * `*`: the patch is every change to the working tree that `git add -A`
+ * sees (agent/graphplan/baseline.ts), which would otherwise include the
+ * run's own trajectory and preds.json, written during the run.
  */
 async function keepOutOfPatch(outDir: string, repo: string): Promise<void> {
   const out = resolve(outDir);

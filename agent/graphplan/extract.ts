@@ -119,6 +119,16 @@ export function findPlanInMessages(messages: readonly PlanSource[], limit = 6): 
   return undefined;
 }
 
+/**
+ * Whether `command` starts by echoing `marker` (`echo MARKER`, quoted or not,
+ * alone or followed by `&&`, `;` or a new line): the model submits with it,
+ * and when the orchestrator computes the patch itself the command is not run.
+ */
+export function isSubmitCommand(command: string, marker: string): boolean {
+  const escaped = marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^\\s*echo\\s+(['"]?)${escaped}\\1\\s*(?:$|&&|;|\\n)`).test(command);
+}
+
 /** The submission when `output`'s first line is `marker`: everything after that line; else null. */
 export function findSubmission(output: string, marker: string): string | null {
   const lines = output.trimStart().split("\n");

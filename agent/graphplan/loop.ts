@@ -10,11 +10,11 @@
  */
 
 import type { Config } from "../config.ts";
-import { type Environment, truncateOutput } from "../env/mod.ts";
+import { type Environment, type ExecResult, truncateOutput } from "../env/mod.ts";
 import type { Message, Model, ModelStats } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
-import { findSubmission } from "./extract.ts";
+import { findSubmission, isSubmitCommand } from "./extract.ts";
 
 /** Output kept from one command before the observation is cut: a submitted patch must arrive whole. */
 export const FULL_OUTPUT_LIMIT = 50_000_000;
@@ -114,6 +114,13 @@ export interface LoopDeps {
    * refuses it, is shown to the model, and the loop goes on.
    */
   checkSubmission?: (submission: string) => Promise<string | null>;
+  /**
+   * Computes the submission when the model submits (the run's own patch,
+   * `baseline.ts`): a command that starts by echoing the marker is then not
+   * run, and any other command's output after the marker is not used.
+   * Without it the submission is the output after the marker line.
+   */
+  patch?: () => Promise<string>;
   /** Aborted when the run must stop (its reason says why): the loop then throws {@linkcode Interrupted}. */
   stop?: AbortSignal;
 }
@@ -129,6 +136,7 @@ export class StepLoop {
   readonly #onStep?: (progress: StepProgress) => void;
   readonly #checkSubmission?: (submission: string) => Promise<string | null>;
   readonly #stop?: AbortSignal;
+  readonly #patch?: () => Promise<string>;
   #formatErrors = 0;
 
   constructor(deps: LoopDeps) {
@@ -141,6 +149,7 @@ export class StepLoop {
     this.#onStep = deps.onStep;
     this.#checkSubmission = deps.checkSubmission;
     this.#stop = deps.stop;
+    this.#patch = deps.patch;
   }
 
   /** Throw {@linkcode Interrupted} when the run was asked to stop. */
@@ -219,7 +228,7 @@ export class StepLoop {
         continue;
       }
       const timeout = this.config.environment.timeout;
-      const result = await this.env.execute(action.command, { timeout, outputLimit: FULL_OUTPUT_LIMIT });
+      const result = await this.#run(action.command, timeout);
       const submission = result.timedOut
         ? null
         : findSubmission(result.output, this.config.agent.submit_marker);
@@ -247,6 +256,27 @@ export class StepLoop {
     if (refusal !== null) this.add("user", refusal, phase);
     await this.trajectory.save();
     return { content: response.content, outputs };
+  }
+
+  /**
+   * Run one command. With a patch source, a submission's output is the
+   * marker line and the run's own patch; a command that starts by echoing
+   * the marker is not run. When the patch cannot be computed the command's
+   * own output stands (the error is kept as `info.patch_error`).
+   */
+  async #run(command: string, timeout: number): Promise<ExecResult> {
+    const marker = this.config.agent.submit_marker;
+    const execute = () => this.env.execute(command, { timeout, outputLimit: FULL_OUTPUT_LIMIT });
+    if (!this.#patch) return await execute();
+    const intercepted = isSubmitCommand(command, marker);
+    const result = intercepted ? { output: marker, returncode: 0, timedOut: false } : await execute();
+    if (result.timedOut || findSubmission(result.output, marker) === null) return result;
+    try {
+      return { ...result, output: `${marker}\n${await this.#patch()}` };
+    } catch (err) {
+      this.trajectory.info.patch_error = (err as Error).message;
+      return intercepted ? await execute() : result;
+    }
   }
 
   /** Steps until the model submits or a limit runs out. */

@@ -28,6 +28,7 @@ import {
   Submitted,
 } from "./loop.ts";
 import { checkPatch } from "./patch.ts";
+import { changesSince } from "./baseline.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
 export {
@@ -43,10 +44,12 @@ export {
   findPlanInText,
   findReadyFiles,
   findSubmission,
+  isSubmitCommand,
   isValidPlan,
 } from "./extract.ts";
 export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
+export { BaselineError, type ChangesOptions, changesSince, snapshotTree } from "./baseline.ts";
 export { operatorCatalog } from "./catalog.ts";
 export {
   CONTAINER_HELPER_DIR,
@@ -78,6 +81,14 @@ export interface AgentDeps {
   checkPatches?: boolean;
   /** Aborted to stop the run at its next safe point (exit status `Interrupted`). */
   stop?: AbortSignal;
+  /**
+   * The git tree of the working tree when the run started (`snapshotTree`):
+   * the submission is then the patch from it to the working tree, computed
+   * here, not the submit command's output (which is not run when it starts
+   * by echoing the marker). Without it the output after the marker is the
+   * submission.
+   */
+  baseline?: string;
 }
 
 /** How a run ended. */
@@ -107,6 +118,7 @@ export class GraphPlanAgent {
     this.loop = new StepLoop({
       ...deps,
       checkSubmission: deps.checkPatches === false ? undefined : (patch) => this.#checkSubmission(patch),
+      patch: deps.baseline === undefined ? undefined : () => changesSince(deps.env, deps.baseline!),
     });
   }
 
@@ -194,7 +206,7 @@ export class GraphPlanAgent {
   /** Phase 5: refuse a malformed patch (`max_patch_rejections` times), then accept it as it is. */
   async #checkSubmission(patch: string): Promise<string | null> {
     const { loop } = this;
-    const report = await checkPatch(loop.env, patch);
+    const report = await checkPatch(loop.env, patch, { base: this.#deps.baseline });
     loop.trajectory.info.patch_check = report;
     if (report.ok) return null;
     this.#rejections++;

@@ -2,8 +2,9 @@
  * Post-submission patch checks (seed 002, "Phase 5"): the submitted text is
  * a git patch with a `diff --git` header, `---`/`+++` markers and `@@`
  * hunks, it adds something, and `git apply --check` accepts it against the
- * checked-out commit (`HEAD`, through a throw-away index, so the working
- * tree that already holds the change is not involved). No test is run.
+ * files as the run found them (the baseline tree, `baseline.ts`; `HEAD`
+ * without one), through a throw-away index, so the working tree that
+ * already holds the change is not involved. No test is run.
  *
  * @module
  */
@@ -48,8 +49,16 @@ export function checkPatchFormat(patch: string): PatchCheck {
   return { ok: problems.length === 0, problems, notes, files };
 }
 
-/** All checks, `git apply --check` run in `env` against `HEAD`. */
-export async function checkPatch(env: Environment, patch: string): Promise<PatchCheck> {
+/**
+ * All checks, `git apply --check` run in `env` against `options.base` (a
+ * tree-ish: the run's baseline tree; default `HEAD`).
+ */
+export async function checkPatch(
+  env: Environment,
+  patch: string,
+  options: { base?: string } = {},
+): Promise<PatchCheck> {
+  const base = options.base ?? "HEAD";
   const report = checkPatchFormat(patch);
   if (!report.ok) return report;
   const dir = await Deno.makeTempDir({ prefix: "graphplan_patch_" });
@@ -60,14 +69,16 @@ export async function checkPatch(env: Environment, patch: string): Promise<Patch
     await env.copyIn(local, `${name}.diff`);
     const index = `${name}.index`;
     const result = await env.execute(
-      `GIT_INDEX_FILE=${shellQuote(index)} git read-tree HEAD && ` +
+      `GIT_INDEX_FILE=${shellQuote(index)} git read-tree ${shellQuote(base)} && ` +
         `GIT_INDEX_FILE=${shellQuote(index)} git apply --check --cached ${shellQuote(`${name}.diff`)}; ` +
         `status=$?; rm -f ${shellQuote(index)} ${shellQuote(`${name}.diff`)}; exit $status`,
       { timeout: 120 },
     );
     if (result.returncode !== 0) {
       report.problems.push(
-        `\`git apply --check\` refuses it against HEAD: ${result.output.trim().slice(0, 1000)}`,
+        `\`git apply --check\` refuses it against ${
+          base === "HEAD" ? "HEAD" : "the files as the run found them"
+        }: ${result.output.trim().slice(0, 1000)}`,
       );
     }
   } catch (err) {

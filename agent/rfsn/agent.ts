@@ -66,6 +66,8 @@ export interface RfsnAgentOptions {
   onStep?: (progress: StepProgress) => void;
   /** Milliseconds now (tests may fake it; for `agent.wall_time_limit`). */
   now?: () => number;
+  /** The git tree of the working tree when the run started: the submission is diffed from it (default `HEAD`). */
+  baseline?: string;
 }
 
 /** How a run ended. */
@@ -159,6 +161,7 @@ export class RfsnAgent {
       readLimit: this.#rfsn.read_limit,
       helper: async () => await this.#options.helper(),
       strict: config.verification.strict ? config.verification.strict_codes : [],
+      baseline: this.#options.baseline,
     });
     try {
       return await this.#loop(task, controller);

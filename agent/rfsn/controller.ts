@@ -23,6 +23,7 @@
 
 import type { Environment } from "../env/mod.ts";
 import { shellQuote } from "../graphplan/deploy.ts";
+import { BaselineError, changesSince } from "../graphplan/baseline.ts";
 import { type Helper, HelperError } from "../graphplan/helper.ts";
 import { extractEvidence } from "./evidence.ts";
 import type { Feedback } from "./meta_planner.ts";
@@ -40,6 +41,8 @@ export interface ControllerOptions {
   helper: () => Promise<Helper>;
   /** Warning codes that fail an edit's verification (the helper's `strict`); none by default. */
   strict?: readonly string[];
+  /** The tree the submission is diffed from (the run's baseline, `snapshotTree`); `HEAD` by default. */
+  baseline?: string;
 }
 
 /** Failed tests from a pytest or unittest summary, or null when there is none. */
@@ -186,15 +189,19 @@ export class Controller {
     while (this.#applied.length > 0) await restorePreImages(this.env, this.#applied.pop()!);
   }
 
-  /** The patch of every edit kept (new files included), as `git diff` prints it. */
+  /**
+   * The patch of every edit kept (new files included) from the baseline, as
+   * `git diff --binary` prints it, limited to the files the edits changed;
+   * "" when git cannot make it. The index is not changed.
+   */
   async submission(): Promise<string> {
     if (this.filesChanged.length === 0) return "";
-    const files = this.filesChanged.map(shellQuote).join(" ");
-    const diff = await this.env.execute(
-      `git add -N -- ${files} 2>/dev/null; git -c core.quotepath=off diff --no-color HEAD -- ${files}`,
-      { outputLimit: 64 * 1024 * 1024 },
-    );
-    return diff.returncode === 0 ? diff.output : "";
+    try {
+      return await changesSince(this.env, this.options.baseline ?? "HEAD", { paths: this.filesChanged });
+    } catch (err) {
+      if (err instanceof BaselineError) return "";
+      throw err;
+    }
   }
 }
 

@@ -191,7 +191,12 @@ Deno.test("config: every default template renders with its documented variables,
   assert.match(plan, /cat > \/tmp\/edit_plan\.json << 'PLAN_EOF'/);
   assert.match(plan, /Only the files \["a\.py", "b\/c\.py"\] may be edited/);
   const submit = renderTemplate(config.templates.submit, TEMPLATE_VARS.submit);
-  assert.match(submit, /echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached/);
+  // Submitting is saying the marker; the patch is computed by GraphPlan, so no prompt asks
+  // the model to stage anything in the user's index.
+  assert.match(submit, /^ {4}echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT$/m);
+  for (const [name, template] of Object.entries(config.templates)) {
+    assert.doesNotMatch(template, /git add|--cached/, `templates.${name}`);
+  }
 });
 
 Deno.test("environment.helper_limits: checked against the helper's limit keys and passed as --limit/--timeout", async () => {

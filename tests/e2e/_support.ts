@@ -16,7 +16,10 @@ export { fakeServer, openaiReply, type Reply } from "../agent/model/_fake_llm.ts
 export const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 /** The sample project (never modified: tests work on copies). */
 export const SAMPLE = join(ROOT, "tests/fixtures/sample_project");
-/** The submit command the prompts ask for. */
+/**
+ * The submit command older prompts asked for: with a baseline (every
+ * `graphplan run`) it is not run, its marker submits the computed patch.
+ */
 export const SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
 /** The task of the sample project. */
 export const TASK = "OrderService.order_total raises TypeError for a customer whose discount is None.";

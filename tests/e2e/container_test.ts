@@ -15,6 +15,7 @@ import {
   fakeServer,
   FIX,
   fixPlan,
+  git,
   graphplanRun,
   podmanEnv,
   readJson,
@@ -114,6 +115,8 @@ async function containerRun(cli: "podman" | "docker", env: Record<string, string
         exit_status: string;
         phases: { name: string; status: string; [key: string]: unknown }[];
         patch_check?: { ok: boolean };
+        baseline?: { tree?: string; error?: string };
+        submission: string;
       };
       messages: { role: string; content: string }[];
     }>(join(ctx.out, id, `${id}.traj.json`));
@@ -148,6 +151,10 @@ async function assertContainerRun(outcome: Awaited<ReturnType<typeof containerRu
   assert.deepEqual(setup.helper.argv.slice(0, 2), ["/tmp/graphplan-helper/deno", "run"]);
   assert.equal(info.phases.find((phase) => phase.name === "verify")!.status, "passed");
   assert.equal(info.patch_check?.ok, true);
+  // The baseline was written in the container, from the clean copy: HEAD's tree. The patch is
+  // computed from it there (the host copy never held the fix), with the index left alone.
+  assert.equal(info.baseline?.tree, (await git(outcome.ctx.repo, "rev-parse", "HEAD^{tree}")).trim());
+  assert.match(info.submission, /^diff --git a\/app\/service\.py b\/app\/service\.py\n/);
   // The image has no interpreter of its own.
   assert.ok(messages.some((m) => m.role === "tool" && m.content.includes("no python3, node or deno")));
   // The host copy is untouched: the edit happened inside the container.

@@ -98,7 +98,7 @@ function firstPatch(traj: Traj, models: string[]) {
 async function scenario(
   models: Record<string, { content: string }[]>,
   overrides: string[] = [],
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; before?: (repo: string) => Promise<void> } = {},
 ) {
   const root = await writeRepo({});
   const repo = await writeRepo({
@@ -110,6 +110,7 @@ async function scenario(
   await git(repo, "init", "-q");
   await git(repo, "add", "-A");
   await git(repo, "commit", "-q", "-m", "init");
+  await options.before?.(repo);
   const candidates = [];
   for (const [name, turns] of Object.entries(models)) {
     const script = join(root, `${name}.yaml`);
@@ -147,6 +148,39 @@ async function scenario(
   };
   return { ...result, traj, repo, out, cleanup };
 }
+
+Deno.test({
+  name: "rfsn: the patch leaves out the user's untracked file and uncommitted edit; the index is not touched",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    let index = "";
+    const run = await scenario({ a: [GUARD_ANSWER] }, [], {
+      before: async (repo) => {
+        await Deno.writeTextFile(join(repo, "notes.txt"), "ask about medians\n");
+        await Deno.writeTextFile(join(repo, "pkg/stats.py"), `# user's draft\n${SOURCE}`);
+        index = await git(repo, "ls-files", "-s");
+      },
+    });
+    try {
+      assert.equal(run.code, 0, run.stderr);
+      const { info } = run.traj;
+      assert.equal(info.exit_status, "Submitted");
+      assert.ok(info.submission.includes("+    if not values:\n+        return 0\n"), info.submission);
+      // The user's line is context (the patch applies on top of it), never an added line.
+      assert.doesNotMatch(info.submission, /notes\.txt|^[+-]# user's draft/m);
+      assert.match(info.submission, /^ # user's draft$/m);
+      assert.equal(await git(run.repo, "ls-files", "-s"), index);
+      assert.equal(await git(run.repo, "diff", "--cached", "--name-only"), "");
+      assert.equal(
+        await git(run.repo, "status", "--porcelain", "--untracked-files=all"),
+        " M pkg/stats.py\n?? notes.txt\n",
+      );
+      assert.match(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), /^# user's draft\n/);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
 
 Deno.test({
   name: "rfsn: reproduce, localize from the traceback, patch with a template, verify, expand, submit",

@@ -23,6 +23,7 @@ import {
   readJson,
   type Reply,
   ROOT,
+  runCommand,
   sampleRepo,
   SED_FIX,
   SUBMIT,
@@ -593,5 +594,129 @@ Deno.test("e2e run: a local --repo that does not exist is refused before the run
     assert.deepEqual([...Deno.readDirSync(dir)], [], "no output directory was written");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * The demo's scripted model with one more step before it submits: the agent
+ * creates `app/discounts.py` (a new file the patch must carry).
+ */
+async function demoScriptCreatingAFile(dir: string): Promise<string[]> {
+  const demo = await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"));
+  const submit = "- content: The change is minimal and correct. Submitting.";
+  assert.ok(demo.includes(submit), "the demo script's last turn");
+  const script = join(dir, "scripted_new_file.yaml");
+  await Deno.writeTextFile(
+    script,
+    demo.replace(
+      submit,
+      `- content: A module for the default discount.\n  command: printf 'ZERO = 0\\n' > app/discounts.py\n${submit}`,
+    ),
+  );
+  return [
+    "--task-file",
+    join(ROOT, "config/demo/task.md"),
+    "-c",
+    "model.name=scripted/demo",
+    "-c",
+    `model.script=${script}`,
+  ];
+}
+
+/** The files a patch touches, from its `diff --git` headers. */
+function patchFiles(patch: string): string[] {
+  return [...patch.matchAll(/^diff --git a\/(\S+) b\//gm)].map((match) => match[1]);
+}
+
+Deno.test("e2e run: the patch holds the agent's changes only; the user's untracked files, edits and index are left alone", async () => {
+  const ctx = await sampleRepo();
+  try {
+    // What the user had before the run: an untracked note and secrets, an uncommitted edit in the
+    // file the agent will fix and in another one.
+    await Deno.writeTextFile(join(ctx.repo, "notes.txt"), "call the customer back\n");
+    await Deno.writeTextFile(join(ctx.repo, ".env"), "API_TOKEN=secret\n");
+    const service = join(ctx.repo, "app/service.py");
+    await Deno.writeTextFile(service, `# reviewed by the user\n${await Deno.readTextFile(service)}`);
+    await Deno.writeTextFile(join(ctx.repo, "app/models.py"), "# user's edit\n", { append: true });
+    const index = await git(ctx.repo, "ls-files", "-s");
+    const before = await git(ctx.repo, "status", "--porcelain");
+
+    const result = await graphplanRun(["--repo", ".", ...await demoScriptCreatingAFile(ctx.root)], {
+      cwd: ctx.repo,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const patch = result.stdout;
+    assert.deepEqual(patchFiles(patch), ["app/discounts.py", "app/service.py"]);
+    assert.match(patch, /^\+ +discount = order\.customer\.discount or Decimal\("0"\)$/m);
+    assert.match(patch, /^new file mode 100644\n(?:.*\n){4}\+ZERO = 0$/m);
+    assert.doesNotMatch(patch, /notes|API_TOKEN|reviewed by the user|user's edit|graphplan-runs/);
+
+    // The index is as the user left it; the status only gained the agent's own work.
+    assert.equal(await git(ctx.repo, "ls-files", "-s"), index);
+    assert.equal((await runCommand(["git", "diff", "--cached", "--quiet"], ctx.repo)).code, 0);
+    assert.equal(before, " M app/models.py\n M app/service.py\n?? .env\n?? notes.txt\n");
+    assert.equal(
+      await git(ctx.repo, "status", "--porcelain"),
+      " M app/models.py\n M app/service.py\n?? .env\n?? app/discounts.py\n?? notes.txt\n",
+    );
+    assert.match(
+      await Deno.readTextFile(service),
+      /^# reviewed by the user\n/,
+      "the user's edit is still there",
+    );
+
+    // The trajectory: the baseline tree, the same patch, checked against the files as the run found them.
+    const saved = await readJson<Trajectory>(
+      join(ctx.repo, "graphplan-runs", "sample_project", "sample_project.traj.json"),
+    );
+    assert.equal(saved.info.submission, patch);
+    assert.equal(saved.info.patch_check?.ok, true, JSON.stringify(saved.info.patch_check));
+    const baseline = (saved.info.baseline as { tree: string }).tree;
+    const patchFile = join(ctx.root, "submitted.diff");
+    await Deno.writeTextFile(patchFile, patch);
+    const applies = await runCommand(
+      [
+        "bash",
+        "-c",
+        `t=$(mktemp); rm -f "$t"; GIT_INDEX_FILE="$t" git read-tree ${baseline} && ` +
+        `GIT_INDEX_FILE="$t" git apply --cached --check '${patchFile}'; s=$?; rm -f "$t"; exit $s`,
+      ],
+      ctx.repo,
+    );
+    assert.equal(applies.code, 0, applies.stderr);
+    // The old submit command (still in the demo script) was not run: nothing staged, nothing in the output.
+    const last = saved.messages.filter((message) => message.role === "tool").at(-1)!;
+    assert.equal(last.content, `COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n${patch}`);
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("e2e run: in a clean checkout the patch is byte for byte `git add -A && git diff --cached` of a copy", async () => {
+  const ctx = await sampleRepo();
+  try {
+    const result = await graphplanRun([
+      "--repo",
+      ctx.repo,
+      "-o",
+      ctx.out,
+      ...await demoScriptCreatingAFile(ctx.root),
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const preds = await readJson<Record<string, { model_patch: string }>>(join(ctx.out, "preds.json"));
+    const patch = preds.sample_project.model_patch;
+    assert.deepEqual(patchFiles(patch), ["app/discounts.py", "app/service.py"]);
+    assert.equal(
+      (await runCommand(["git", "diff", "--cached", "--quiet"], ctx.repo)).code,
+      0,
+      "nothing staged",
+    );
+    // What the submit command used to print, in a copy of the repository after the run.
+    const copy = join(ctx.root, "copy");
+    assert.equal((await runCommand(["cp", "-a", ctx.repo, copy], ctx.root)).code, 0);
+    await git(copy, "add", "-A");
+    assert.equal(patch, await git(copy, "diff", "--cached"));
+  } finally {
+    await ctx.cleanup();
   }
 });

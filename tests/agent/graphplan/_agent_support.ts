@@ -131,6 +131,7 @@ export async function runAgent(
   model: Model,
   helper: Helper,
   root: string,
+  options: { baseline?: string } = {},
 ) {
   const env = new LocalEnvironment({ ...config.environment });
   const trajectory = new Trajectory(join(root, "out"), "shop__shop-1", { config, stats: () => model.stats });
@@ -141,6 +142,7 @@ export async function runAgent(
     trajectory,
     helper,
     operatorCatalog: "replace_node {locator, replacement}: replace the node the locator finds",
+    baseline: options.baseline,
   });
   const result = await agent.run("Order.total ignores the quantity of each item.");
   await env.close();

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError, snapshotTree } from "../../../agent/graphplan/mod.ts";
+import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { AuthenticationError, type Model, ScriptedModel } from "../../../agent/model/mod.ts";
-import { fakeHelper, planCommand, runAgent, setup, SUBMIT } from "./_agent_support.ts";
+import { fakeHelper, git, planCommand, runAgent, setup, SUBMIT } from "./_agent_support.ts";
 
 Deno.test("agent: explore → graph → plan → verify → execute → submit, on a real repository", async () => {
   const ctx = await setup();
@@ -422,6 +423,60 @@ Deno.test("agent: READY_TO_PLAN with escaped quotes; a plan found only in a tool
     assert.deepEqual(calls.map((c) => c.method), ["build_graph", "verify_plan", "execute_plan"]);
     assert.deepEqual(calls[1].params.plan, JSON.parse(plan));
     assert.equal(saved.info.phases.find((p) => p.name === "plan")!.source, "recent messages");
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: with a baseline the submission is the run's own patch and the submit command's git tail is not run", async () => {
+  const ctx = await setup();
+  try {
+    // The user's untracked file, there before the run.
+    await Deno.writeTextFile(join(ctx.repo, "todo.txt"), "mine\n");
+    const baseline = await snapshotTree(new LocalEnvironment({ cwd: ctx.repo }));
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: planCommand(ctx.planPath) },
+      { command: "printf 'RATE = 1\\n' > shop/rates.py" },
+      { command: SUBMIT },
+    ]);
+    const { helper } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root, { baseline });
+
+    assert.equal(result.exitStatus, "Submitted");
+    const files = [...result.submission.matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1]);
+    assert.deepEqual(files, ["shop/order.py", "shop/rates.py"]);
+    assert.equal(
+      await git(ctx.repo, "status", "--porcelain"),
+      " M shop/order.py\n?? shop/rates.py\n?? todo.txt\n",
+    );
+    assert.equal(
+      saved.messages.at(-1)!.content,
+      `COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n${result.submission}`,
+    );
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: a baseline git cannot diff from is recorded, and the submit command's own output stands", async () => {
+  const ctx = await setup();
+  try {
+    const model = new ScriptedModel([
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { command: planCommand(ctx.planPath) },
+      { command: SUBMIT },
+    ]);
+    const { helper } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root, {
+      baseline: "0".repeat(40),
+    });
+
+    assert.equal(result.exitStatus, "Submitted");
+    assert.match(String(saved.info.patch_error), /^Cannot compute the patch since "0{40}": /);
+    // The command ran (the old way): its staged diff is the submission.
+    assert.match(result.submission, /^diff --git a\/shop\/order\.py b\/shop\/order\.py/);
+    assert.equal(await git(ctx.repo, "diff", "--cached", "--name-only"), "shop/order.py\n");
   } finally {
     await ctx.cleanup();
   }

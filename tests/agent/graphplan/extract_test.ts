@@ -4,6 +4,7 @@ import {
   findPlanInText,
   findReadyFiles,
   findSubmission,
+  isSubmitCommand,
   isValidPlan,
 } from "../../../agent/graphplan/mod.ts";
 
@@ -53,6 +54,31 @@ Deno.test("submission: everything after a first line that is the marker", () => 
   assert.equal(findSubmission(`\n  ${marker}\n`, marker), "");
   assert.equal(findSubmission(`echo ${marker}\n`, marker), null);
   assert.equal(findSubmission(`output\n${marker}\n`, marker), null);
+});
+
+Deno.test("isSubmitCommand: a command that starts by echoing the marker, the old git tail included", () => {
+  const marker = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT";
+  for (
+    const command of [
+      `echo ${marker}`,
+      `  echo '${marker}'\n`,
+      `echo "${marker}" && git add -A && git diff --cached`,
+      `echo ${marker}; git diff`,
+      `echo ${marker}\ngit add -A`,
+    ]
+  ) assert.equal(isSubmitCommand(command, marker), true, command);
+  for (
+    const command of [
+      `echo ${marker}_NOT`,
+      `echo "${marker}'`,
+      `python t.py && echo ${marker}`,
+      `echo ${marker} | tee x`,
+      `grep ${marker} log`,
+    ]
+  ) assert.equal(isSubmitCommand(command, marker), false, command);
+  // A marker with regular-expression characters is matched literally.
+  assert.equal(isSubmitCommand("echo DONE.", "DONE."), true);
+  assert.equal(isSubmitCommand("echo DONEX", "DONE."), false);
 });
 
 Deno.test("findReadyFiles: quotes escaped as in JSON tool-call arguments are quotes", () => {
