@@ -37,6 +37,7 @@
  * @module
  */
 
+import { declaredPythonMinimum } from "../../analysis/python_version.ts";
 import { type EditRecord, StepContext } from "../../edit/operator.ts";
 import { runStep } from "../../edit/dispatch.ts";
 import { defaultPostChecks, type PostCheck } from "../post_checks.ts";
@@ -138,7 +139,9 @@ export async function verifyPlan(
   }
   let compiled: string | null = null;
   if (options.compilers) {
-    const report = await options.compilers.check(await simulatedFiles(store, walk));
+    const report = await options.compilers.check(await simulatedFiles(store, walk), {
+      pythonMinimum: declaredPythonMinimum(store.workspace.root),
+    });
     compiled = report.compiled;
     for (const issue of report.errors) issues.push({ ...issue, layer: "5" });
   }
