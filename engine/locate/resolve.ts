@@ -561,8 +561,11 @@ function similarity(wanted: string, name: string | undefined): number | undefine
   const a = wanted.toLowerCase();
   const b = name.toLowerCase();
   if (a === b) return 0;
-  if (b.includes(a) || a.includes(b)) return 1;
-  return 1 + editDistance(a, b);
+  // one name inside the other ranks with a one-letter typo, unless it is too short to mean anything
+  // (`m` inside `cotm` must not outrank `cothm`)
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length >= 3 && long.includes(short)) return 1;
+  return editDistance(a, b);
 }
 
 /**

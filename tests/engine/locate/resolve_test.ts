@@ -176,6 +176,39 @@ Deno.test("not found: the message names what was searched and candidates list ne
   assert.deepEqual(issue.candidates, []);
 });
 
+Deno.test("not found: a one-letter name inside the wanted one does not outrank a one-letter typo", async () => {
+  // sympy-13480's `cotm` after a step renamed it `cothm`: `m` and `x` were listed, `cothm` was not.
+  const { store, dir } = await tempStore({
+    "m.py": [
+      "def a(x, m):",
+      "    return x + m",
+      "def b(x, m):",
+      "    return x * m",
+      "def c(x, m):",
+      "    return x - m",
+      "def d(x, m):",
+      "    return x / m",
+      "def coth(m):",
+      "    cothm = m",
+      "    if cothm is None:",
+      "        return cot(m)",
+      "",
+    ].join("\n"),
+  });
+  try {
+    const issue = await oneIssue(
+      resolveSome(store, { file: "m.py", kind: "identifier", name: "cotm" }),
+      "locator-not-found",
+    );
+    const texts = issue.candidates!.map((c) => c.text);
+    assert.ok(texts.includes("cothm"), JSON.stringify(texts));
+    assert.ok(texts.includes("cot"), JSON.stringify(texts));
+    assert.ok(texts.indexOf("cothm") < texts.indexOf("m"), JSON.stringify(texts));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a parent that matches nothing fails with the parent's near misses", async () => {
   const store = fixtureStore();
   const issue = await oneIssue(
