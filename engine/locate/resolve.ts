@@ -549,7 +549,14 @@ function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
       .map((node) => ({ node, score: similarity(name, nodeName(node, language)) }))
       .filter((entry) => entry.score !== undefined)
       .sort((a, b) => a.score! - b.score! || a.node.startIndex - b.node.startIndex);
-    add(scored.slice(0, 8).map((entry) => entry.node));
+    // at most two of each name: five uses of one identifier would crowd out the next-best name
+    const perName = new Map<string, number>();
+    const varied = scored.filter((entry) => {
+      const key = nodeName(entry.node, language)!;
+      perName.set(key, (perName.get(key) ?? 0) + 1);
+      return perName.get(key)! <= 2;
+    });
+    add(varied.slice(0, 8).map((entry) => entry.node));
   } else if (locator.parent) {
     add(ofKind.slice(0, 8));
   }

@@ -209,6 +209,22 @@ Deno.test("not found: a one-letter name inside the wanted one does not outrank a
   }
 });
 
+Deno.test("not found: at most two near misses of one name, so repeated uses do not crowd out the next name", async () => {
+  // sympy-13480's hyperbolic.py: five uses of `coth` (distance 1 from `cotm`) came before the `cothm` meant.
+  const { store, dir } = await tempStore({
+    "m.py": [...Array.from({ length: 6 }, (_, i) => `y${i} = coth(${i})`), "cothm = coth(7)", ""].join("\n"),
+  });
+  try {
+    const issue = await oneIssue(
+      resolveSome(store, { file: "m.py", kind: "identifier", name: "cotm" }),
+      "locator-not-found",
+    );
+    assert.deepEqual(issue.candidates!.map((c) => c.text).slice(0, 3), ["coth", "coth", "cothm"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a parent that matches nothing fails with the parent's near misses", async () => {
   const store = fixtureStore();
   const issue = await oneIssue(
