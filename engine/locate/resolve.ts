@@ -673,12 +673,26 @@ function candidates(nodes: Node[], file: string): Candidate[] {
 
 /** A node as an issue candidate: `{file, line, kind, text}` (kind normalized where one applies). */
 export function describeNode(node: Node, file: string): Candidate {
+  const language = detectLanguage(file);
+  const parent = language ? enclosingDefinition(node, language) : undefined;
   return {
     file,
     line: node.startPosition.row + 1,
-    kind: kindOf(node, detectLanguage(file)),
+    kind: kindOf(node, language),
     text: firstLine(node.text),
+    ...(parent ? { parent } : {}),
   };
+}
+
+/** `class HTTPBasicAuth`: the innermost named definition strictly around `node`, for telling same-named matches apart. */
+function enclosingDefinition(node: Node, language: LanguageId): string | undefined {
+  for (let up = node.parent; up; up = up.parent) {
+    const kind = kindOf(up, language);
+    if (!SYMBOL_KINDS.includes(kind)) continue;
+    const name = nodeName(up, language);
+    if (name) return `${kind} ${name}`;
+  }
+  return undefined;
 }
 
 function isNodeType(lang: Language, type: string): boolean {

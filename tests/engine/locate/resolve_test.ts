@@ -108,7 +108,13 @@ Deno.test("index picks one match, negative from the end; out of range lists ever
   const issue = await oneIssue(resolveSome(store, { ...returns, index: 4 }), "locator-not-found");
   assert.match(issue.message, /index 4 is out of range: 4 nodes match return in "sample\.py"/);
   assert.equal(issue.candidates!.length, 4);
-  assert.deepEqual(issue.candidates![3], { file: PY, line: 48, kind: "return", text: "return None" });
+  assert.deepEqual(issue.candidates![3], {
+    file: PY,
+    line: 48,
+    kind: "return",
+    text: "return None",
+    parent: "method add",
+  });
   // resolveLocator reports "nothing" as an empty list.
   assert.deepEqual((await resolveLocator(store, { ...returns, index: -5 })).nodes, []);
 });
@@ -125,8 +131,15 @@ Deno.test("resolveOne: several matches without index is locator-ambiguous listin
   );
   assert.deepEqual(issue.path, [3, "params", "locator"]);
   assert.deepEqual(issue.candidates, [
-    { file: PY, line: 39, kind: "method", text: "def add(self, item: Item) -> None:" },
-    { file: PY, line: 47, kind: "method", text: "def add(self):" },
+    // each with the definition around it: what "parent" would name to tell them apart
+    {
+      file: PY,
+      line: 39,
+      kind: "method",
+      text: "def add(self, item: Item) -> None:",
+      parent: "class Inventory",
+    },
+    { file: PY, line: 47, kind: "method", text: "def add(self):", parent: "class Meta" },
   ]);
   const { node } = await resolveOne(store, { file: PY, kind: "function", name: "add", index: 1 });
   assert.equal(node.startPosition.row + 1, lineOf(text(PY), "def add(self):"));
@@ -158,7 +171,13 @@ Deno.test("not found: the message names what was searched and candidates list ne
     resolveSome(store, { file: PY, kind: "method", name: "size", parent: { kind: "class", name: "Meta" } }),
     "locator-not-found",
   );
-  assert.deepEqual(issue.candidates![0], { file: PY, line: 36, kind: "method", text: "def size(self):" });
+  assert.deepEqual(issue.candidates![0], {
+    file: PY,
+    line: 36,
+    kind: "method",
+    text: "def size(self):",
+    parent: "class Inventory",
+  });
   // The right name with the wrong kind.
   issue = await oneIssue(
     resolveSome(store, { file: PY, kind: "function", name: "Inventory" }),
