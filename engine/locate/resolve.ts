@@ -199,6 +199,7 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
   let nodes = locator.type === "sexp"
     ? await sexpNodes(ctx, locator, path)
     : structuredNodes(ctx, locator, path);
+  let parents: Node[] | undefined;
   if (locator.parent) {
     const parent = await select(ctx, locator.parent, [...path, "parent"]);
     if (parent.nodes.length === 0) {
@@ -216,8 +217,9 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
     }
     const kind = locator.type === "sexp" ? undefined : locator.kind;
     nodes = nodes.filter((node) => parent.nodes.some((p) => inside(ctx, node, p, kind)));
+    parents = parent.nodes;
   }
-  if (nodes.length === 0) return { nodes, failure: notFound(ctx, locator, path) };
+  if (nodes.length === 0) return { nodes, failure: notFound(ctx, locator, path, parents) };
 
   if (locator.field !== undefined) {
     const field = locator.field;
@@ -492,7 +494,7 @@ function namedChildren(node: Node): Node[] {
 // ---------------------------------------------------------------------------
 // Problems.
 
-function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Issue {
+function notFound(ctx: Context, locator: Locator, path: (string | number)[], parents?: Node[]): Issue {
   const base = { ...locator, field: undefined, nth_child: undefined, index: undefined };
   const message = `Cannot resolve locator: no ${describeLocator(base)} in "${ctx.file}"`;
   if (locator.type === "sexp") {
@@ -504,8 +506,12 @@ function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Is
       [],
     );
   }
-  const near = nearMisses(ctx, locator);
-  const hint = near.length > 0
+  const near = nearMisses(ctx, locator, parents);
+  const positional = locator.kind === "argument" && locator.name !== undefined &&
+    positionalArguments(near, locator.name, ctx.language).length > 0;
+  const hint = positional
+    ? `a positional argument has no name: drop "name" and choose it with "index" (0-based) among the arguments of the call given as "parent"`
+    : near.length > 0
     ? 'near misses are listed: fix "name", "kind" or "parent"'
     : locator.kind !== undefined
     ? `this file has no ${locator.kind} ${locator.name !== undefined ? "with that name" : "there"}`
@@ -514,11 +520,12 @@ function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Is
 }
 
 /**
- * Nodes a failed structured locator may have meant: the same kind and name
- * outside its parent; the same name with another kind; the same kind with the
- * most similar other names.
+ * Nodes a failed structured locator may have meant: for an argument, the
+ * positional ones written as the name inside the parent's matches
+ * (`parents`); the same kind and name outside its parent; the same name with
+ * another kind; the same kind with the most similar other names.
  */
-function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
+function nearMisses(ctx: Context, locator: StructuredLocator, parents?: Node[]): Node[] {
   const { kind, name } = locator;
   const language = ctx.language;
   const seen = new Set<number>();
@@ -539,6 +546,13 @@ function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
     : typeNodes(ctx, [kind]);
   const nameKind = (node: Node) => mapping ? kind! : kindOf(node, language);
   if (name !== undefined) {
+    if (kind === "argument") {
+      // a positional argument written as `name` inside the parent: first, it is what was meant
+      const within = parents
+        ? ofKind.filter((node) => parents.some((p) => inside(ctx, node, p, kind)))
+        : ofKind;
+      add(positionalArguments(within, name, language).slice(0, 5));
+    }
     if (locator.parent) add(ofKind.filter((node) => nameMatches(node, name, language, nameKind(node))));
     const others = symbolNodes(
       ctx,
@@ -561,6 +575,11 @@ function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
     add(ofKind.slice(0, 8));
   }
   return out;
+}
+
+/** The positional arguments (nameless: only keyword arguments have one) among `nodes` written as `text`. */
+function positionalArguments(nodes: Node[], text: string, language: LanguageId): Node[] {
+  return nodes.filter((node) => node.text === text && nodeName(node, language) === undefined);
 }
 
 function similarity(wanted: string, name: string | undefined): number | undefined {

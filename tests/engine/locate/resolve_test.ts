@@ -244,6 +244,35 @@ Deno.test("not found: at most two near misses of one name, so repeated uses do n
   }
 });
 
+Deno.test("not found: an argument named by its text is a positional one, listed first with a hint to use index", async () => {
+  // sympy-23534: `symbols(name, **args)` needs `cls=cls` after `name`; the model wrote {"kind": "argument", "name": "name"}.
+  const { store, dir } = await tempStore({
+    "m.py":
+      "def other(name):\n    return h(name)\n\n\ndef symbols(names, **args):\n    for name in names:\n        out.append(symbols(name, **args))\n",
+  });
+  try {
+    const issue = await oneIssue(
+      resolveSome(store, {
+        file: "m.py",
+        kind: "argument",
+        name: "name",
+        parent: { kind: "call", name: "symbols", parent: { kind: "function", name: "symbols" } },
+      }),
+      "locator-not-found",
+    );
+    assert.deepEqual(issue.candidates![0], {
+      file: "m.py",
+      line: 7,
+      kind: "argument",
+      text: "name",
+      parent: "function symbols",
+    });
+    assert.match(issue.hint!, /^a positional argument has no name: drop "name" and choose it with "index"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a parent that matches nothing fails with the parent's near misses", async () => {
   const store = fixtureStore();
   const issue = await oneIssue(
