@@ -36,6 +36,8 @@ export interface Candidate {
   line: number;
   kind: string;
   text: string;
+  /** The innermost named definition around the node (`class HTTPBasicAuth`): what a locator's `parent` names. */
+  parent?: string;
 }
 
 /** Fields of an issue besides its code and message. */
@@ -106,7 +108,9 @@ export function formatIssue(issue: Issue): string {
   for (const candidate of issue.candidates ?? []) {
     text += `\n  - ${
       candidate.file ? `${candidate.file}:` : ""
-    }${candidate.line} ${candidate.kind}: ${candidate.text}`;
+    }${candidate.line} ${candidate.kind}: ${candidate.text}${
+      candidate.parent ? ` (in ${candidate.parent})` : ""
+    }`;
   }
   return text;
 }

@@ -20,7 +20,8 @@ export type ContextCode =
   | "argument-order"
   | "duplicate-keyword-argument"
   | "invalid-target"
-  | "python2-syntax";
+  | "python2-syntax"
+  | "empty-block";
 
 /** One place the compiler would refuse. */
 export interface ContextViolation {

@@ -138,3 +138,9 @@ export function repositoryPythonTarget(root: string): PythonTarget {
   cache.set(root, { stamp, target });
   return target;
 }
+
+/** The minimum Python the repository at `root` declares, undefined when it declares none (no default assumed). */
+export function declaredPythonMinimum(root: string): PythonVersion | undefined {
+  const target = repositoryPythonTarget(root);
+  return target.source === "default" ? undefined : target.version;
+}

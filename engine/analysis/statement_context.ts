@@ -34,7 +34,10 @@
  * - targets: augmented assignment to a single name, attribute or subscript;
  *   a starred target inside a tuple or list, at most one per level; `del`
  *   and `with ... as` of names, attributes, subscripts, tuples and lists;
- * - Python 2 `print`/`exec` statements and tuple parameters.
+ * - Python 2 `print`/`exec` statements and tuple parameters;
+ * - a block without a statement: the grammar reads `if x:` followed by an
+ *   unindented line as an `if` with an empty (zero-width) block, CPython
+ *   says "expected an indented block".
  *
  * Bindings for `nonlocal` are read generously (any name in a target
  * position of the function, annotations without value, imports, `del`, walrus
@@ -96,6 +99,7 @@ const PY_TYPES = new Set([
   "as_pattern_target",
   "print_statement",
   "exec_statement",
+  "block",
 ]);
 
 /** Every statement-context violation of a tree (see the module notes). */
@@ -175,6 +179,15 @@ function pythonViolations(roots: Node[]): ContextViolation[] {
       }
       case "yield":
         out.push(...yieldRule(node));
+        break;
+      case "block":
+        // (not where the grammar recovered from an error: an empty block is then its by-product)
+        if (
+          !node.namedChildren.some((child) => child && child.type !== "comment") && node.parent &&
+          !node.parent.hasError
+        ) {
+          out.push(violation("empty-block", "expected an indented block", node.parent));
+        }
         break;
       case "await": {
         const detail = asyncRule(node, evalScope(node), false);

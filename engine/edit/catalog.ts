@@ -505,7 +505,8 @@ export function renderCatalog(options: CatalogOptions = {}): string {
       if (group === "fragments") {
         out.push(
           "Fragment kinds (tree-sitter node types; `?` = optional property; body = statements; a block with no",
-          "body gets `pass`). Expressions and parameter lists are source text; docstrings are escaped for you:",
+          "body gets `pass`). Expressions and parameter lists are source text; docstrings are escaped for you;",
+          'a comment\'s text is what follows its "#", space included (" Retry once." gives "# Retry once."):',
           ...fragmentKindLines().map((line) => `  ${line}`),
         );
       }

@@ -116,7 +116,8 @@ export function withWrapper(node: Node): Node {
 /**
  * The node that should really go when `node` is deleted: a decorated,
  * exported or declared definition instead of the bare definition (see
- * {@link definitionWrapper}), the import statement instead of its only
+ * {@link definitionWrapper}), the list element an identifier is all of (an
+ * imported name's `dotted_name`), the import statement instead of its only
  * imported name.
  */
 export function deletionTarget(node: Node): Node {
@@ -127,12 +128,24 @@ export function deletionTarget(node: Node): Node {
     const wrapper = definitionWrapper(current);
     if (wrapper) {
       current = wrapper;
+    } else if (isWholeListElement(current, parent)) {
+      current = parent;
     } else if (isOnlyImportedName(current, parent)) {
       current = parent;
     } else {
       return current;
     }
   }
+}
+
+/**
+ * Whether `node` spans all of `parent` and `parent` is a list element: the
+ * identifier of an imported `dotted_name` (`from m import a, b`), whose
+ * deletion must take the element's comma too.
+ */
+function isWholeListElement(node: Node, parent: Node): boolean {
+  return parent.startIndex === node.startIndex && parent.endIndex === node.endIndex &&
+    (isListElement(parent) || (parent.parent !== null && isOnlyImportedName(parent, parent.parent)));
 }
 
 function isOnlyImportedName(node: Node, parent: Node): boolean {

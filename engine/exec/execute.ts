@@ -17,6 +17,7 @@
  * @module
  */
 
+import { declaredPythonMinimum } from "../analysis/python_version.ts";
 import { error, type Issue, IssueError, partition, warning, withContext } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { encodeSource } from "../workspace.ts";
@@ -196,7 +197,9 @@ export async function executePlan<S>(
           step: lastStep.get(path),
         });
       }
-      const report = await options.compilers.check(inputs);
+      const report = await options.compilers.check(inputs, {
+        pythonMinimum: declaredPythonMinimum(store.workspace.root),
+      });
       compiled = report.compiled;
       if (report.errors.length > 0) {
         const failed = await fail(report.errors[0].step ?? steps.length - 1, report.errors);

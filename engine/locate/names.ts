@@ -3,7 +3,8 @@
  *
  * - Named definitions (functions, methods, classes, structs, modules, ...):
  *   their declared name (`name` field, or the C declarator's identifier).
- *   Go methods also answer to `Receiver.Name`, Ruby singleton methods to
+ *   A member of a class also answers to `Class.name` (`Session.send`); Go
+ *   methods answer to `Receiver.Name`, Ruby singleton methods to
  *   `self.name`, Rust `impl` blocks to their type and their trait.
  * - Imports: the imported module and every imported name or alias
  *   (`from a.b import c as d` → `a.b`, `c`, `d`); a path (`"./util.js"`,
@@ -23,7 +24,7 @@
  */
 
 import type { LanguageId, Node } from "../parse/mod.ts";
-import { kindOf } from "./kinds.ts";
+import { kindOf, ownerOf } from "./kinds.ts";
 
 /** Leaf node types whose text is a name. */
 const IDENTIFIERS = new Set([
@@ -191,6 +192,12 @@ function collectNames(node: Node, language: LanguageId, kind: string): string[] 
   if (FUNCTION_VALUES.has(node.type) && !node.childForFieldName("name")) return bindingOfValue(node);
   if (node.type === "module" && node.childForFieldName("name")?.type === "string") {
     return pathNames(unquote(node.childForFieldName("name")!.text));
+  }
+  if (kind === "method" || kind === "function") {
+    // a member also answers to `Class.name`, as a traceback or the graph view would write it
+    const names = bindingNames(node);
+    const owner = ownerOf(node, language)?.childForFieldName("name")?.text;
+    return owner ? [...names, ...names.map((name) => `${owner}.${name}`)] : names;
   }
   return bindingNames(node);
 }

@@ -199,6 +199,7 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
   let nodes = locator.type === "sexp"
     ? await sexpNodes(ctx, locator, path)
     : structuredNodes(ctx, locator, path);
+  let parents: Node[] | undefined;
   if (locator.parent) {
     const parent = await select(ctx, locator.parent, [...path, "parent"]);
     if (parent.nodes.length === 0) {
@@ -216,8 +217,9 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
     }
     const kind = locator.type === "sexp" ? undefined : locator.kind;
     nodes = nodes.filter((node) => parent.nodes.some((p) => inside(ctx, node, p, kind)));
+    parents = parent.nodes;
   }
-  if (nodes.length === 0) return { nodes, failure: notFound(ctx, locator, path) };
+  if (nodes.length === 0) return { nodes, failure: notFound(ctx, locator, path, parents) };
 
   if (locator.field !== undefined) {
     const field = locator.field;
@@ -492,7 +494,7 @@ function namedChildren(node: Node): Node[] {
 // ---------------------------------------------------------------------------
 // Problems.
 
-function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Issue {
+function notFound(ctx: Context, locator: Locator, path: (string | number)[], parents?: Node[]): Issue {
   const base = { ...locator, field: undefined, nth_child: undefined, index: undefined };
   const message = `Cannot resolve locator: no ${describeLocator(base)} in "${ctx.file}"`;
   if (locator.type === "sexp") {
@@ -504,8 +506,12 @@ function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Is
       [],
     );
   }
-  const near = nearMisses(ctx, locator);
-  const hint = near.length > 0
+  const near = nearMisses(ctx, locator, parents);
+  const positional = locator.kind === "argument" && locator.name !== undefined &&
+    positionalArguments(near, locator.name, ctx.language).length > 0;
+  const hint = positional
+    ? `a positional argument has no name: drop "name" and choose it with "index" (0-based) among the arguments of the call given as "parent"`
+    : near.length > 0
     ? 'near misses are listed: fix "name", "kind" or "parent"'
     : locator.kind !== undefined
     ? `this file has no ${locator.kind} ${locator.name !== undefined ? "with that name" : "there"}`
@@ -514,11 +520,12 @@ function notFound(ctx: Context, locator: Locator, path: (string | number)[]): Is
 }
 
 /**
- * Nodes a failed structured locator may have meant: the same kind and name
- * outside its parent; the same name with another kind; the same kind with the
- * most similar other names.
+ * Nodes a failed structured locator may have meant: for an argument, the
+ * positional ones written as the name inside the parent's matches
+ * (`parents`); the same kind and name outside its parent; the same name with
+ * another kind; the same kind with the most similar other names.
  */
-function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
+function nearMisses(ctx: Context, locator: StructuredLocator, parents?: Node[]): Node[] {
   const { kind, name } = locator;
   const language = ctx.language;
   const seen = new Set<number>();
@@ -539,6 +546,13 @@ function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
     : typeNodes(ctx, [kind]);
   const nameKind = (node: Node) => mapping ? kind! : kindOf(node, language);
   if (name !== undefined) {
+    if (kind === "argument") {
+      // a positional argument written as `name` inside the parent: first, it is what was meant
+      const within = parents
+        ? ofKind.filter((node) => parents.some((p) => inside(ctx, node, p, kind)))
+        : ofKind;
+      add(positionalArguments(within, name, language).slice(0, 5));
+    }
     if (locator.parent) add(ofKind.filter((node) => nameMatches(node, name, language, nameKind(node))));
     const others = symbolNodes(
       ctx,
@@ -549,11 +563,23 @@ function nearMisses(ctx: Context, locator: StructuredLocator): Node[] {
       .map((node) => ({ node, score: similarity(name, nodeName(node, language)) }))
       .filter((entry) => entry.score !== undefined)
       .sort((a, b) => a.score! - b.score! || a.node.startIndex - b.node.startIndex);
-    add(scored.slice(0, 8).map((entry) => entry.node));
+    // at most two of each name: five uses of one identifier would crowd out the next-best name
+    const perName = new Map<string, number>();
+    const varied = scored.filter((entry) => {
+      const key = nodeName(entry.node, language)!;
+      perName.set(key, (perName.get(key) ?? 0) + 1);
+      return perName.get(key)! <= 2;
+    });
+    add(varied.slice(0, 8).map((entry) => entry.node));
   } else if (locator.parent) {
     add(ofKind.slice(0, 8));
   }
   return out;
+}
+
+/** The positional arguments (nameless: only keyword arguments have one) among `nodes` written as `text`. */
+function positionalArguments(nodes: Node[], text: string, language: LanguageId): Node[] {
+  return nodes.filter((node) => node.text === text && nodeName(node, language) === undefined);
 }
 
 function similarity(wanted: string, name: string | undefined): number | undefined {
@@ -561,8 +587,11 @@ function similarity(wanted: string, name: string | undefined): number | undefine
   const a = wanted.toLowerCase();
   const b = name.toLowerCase();
   if (a === b) return 0;
-  if (b.includes(a) || a.includes(b)) return 1;
-  return 1 + editDistance(a, b);
+  // one name inside the other ranks with a one-letter typo, unless it is too short to mean anything
+  // (`m` inside `cotm` must not outrank `cothm`)
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length >= 3 && long.includes(short)) return 1;
+  return editDistance(a, b);
 }
 
 /**
@@ -663,12 +692,26 @@ function candidates(nodes: Node[], file: string): Candidate[] {
 
 /** A node as an issue candidate: `{file, line, kind, text}` (kind normalized where one applies). */
 export function describeNode(node: Node, file: string): Candidate {
+  const language = detectLanguage(file);
+  const parent = language ? enclosingDefinition(node, language) : undefined;
   return {
     file,
     line: node.startPosition.row + 1,
-    kind: kindOf(node, detectLanguage(file)),
+    kind: kindOf(node, language),
     text: firstLine(node.text),
+    ...(parent ? { parent } : {}),
   };
+}
+
+/** `class HTTPBasicAuth`: the innermost named definition strictly around `node`, for telling same-named matches apart. */
+function enclosingDefinition(node: Node, language: LanguageId): string | undefined {
+  for (let up = node.parent; up; up = up.parent) {
+    const kind = kindOf(up, language);
+    if (!SYMBOL_KINDS.includes(kind)) continue;
+    const name = nodeName(up, language);
+    if (name) return `${kind} ${name}`;
+  }
+  return undefined;
 }
 
 function isNodeType(lang: Language, type: string): boolean {

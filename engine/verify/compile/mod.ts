@@ -9,11 +9,15 @@
  *
  * Only new failures count, as everywhere in verification: a file that did
  * not compile before the plan either (Python 2 code, syntax newer than the
- * interpreter) is not blamed. A failure is an L0 `compile-error`.
+ * interpreter) is not blamed. A failure is an L0 `compile-error`. Nor is a
+ * CPython older than the repository's declared minimum (`requires-python =
+ * ">=3.12"` checked by a 3.11) a judge of the code: its refusals are no
+ * verdict, since the plan may rightly use the newer syntax.
  *
  * @module
  */
 
+import { compareVersions, type PythonVersion } from "../../analysis/python_version.ts";
 import { error, type Issue } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { LineProcess } from "./process.ts";
@@ -38,6 +42,12 @@ export interface CompileReport {
 
 type Kind = "python" | "node";
 
+/** Options of one `Compilers.check`. */
+export interface CheckOptions {
+  /** The Python the repository declares as its minimum (not the assumed default): an older CPython gives no verdict. */
+  pythonMinimum?: PythonVersion;
+}
+
 /** Options of `Compilers`. */
 export interface CompilersOptions {
   /** The environment the interpreters are started with (and found through: its PATH). Default: inherited. */
@@ -54,7 +64,7 @@ export class Compilers {
   }
 
   /** Compile the changed files whose language has an interpreter here; new failures are errors. */
-  async check(files: readonly CompileInput[]): Promise<CompileReport> {
+  async check(files: readonly CompileInput[], options: CheckOptions = {}): Promise<CompileReport> {
     const errors: Issue[] = [];
     const used = new Set<string>();
     for (const file of files) {
@@ -66,6 +76,7 @@ export class Compilers {
       if (!after) continue; // the interpreter died: no verdict
       used.add(String(process.greeting.version));
       if (after.ok) continue;
+      if (kind === "python" && olderThan(String(process.greeting.version), options.pythonMinimum)) continue;
       const before = file.before === ""
         ? { ok: true }
         : await process.request({ path: file.path, source: file.before });
@@ -132,6 +143,13 @@ function kindOf(file: CompileInput): Kind | undefined {
   if (file.language === "python") return "python";
   if (file.language === "javascript" && /\.(c|m)?js$/.test(file.path)) return "node";
   return undefined;
+}
+
+/** Whether an interpreter greeting `python3.11` is older than `minimum`. */
+function olderThan(version: string, minimum: PythonVersion | undefined): boolean {
+  const match = /^python(\d+)\.(\d+)/.exec(version);
+  if (!minimum || !match) return false;
+  return compareVersions({ major: Number(match[1]), minor: Number(match[2]) }, minimum) < 0;
 }
 
 function label(version: string): string {

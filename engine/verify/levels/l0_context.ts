@@ -41,6 +41,7 @@ const HINTS: Record<string, string> = {
   "duplicate-keyword-argument": "pass each keyword argument once",
   "invalid-target": "assign to or delete names, attributes, subscripts, or tuples and lists of them",
   "python2-syntax": "use Python 3 syntax: print(...), exec(...), unpack tuple parameters in the body",
+  "empty-block": "indent the statements of the body under the line that ends with ':' (or write pass)",
 };
 
 /** The statement-context errors `after` has and `before` did not (see the module notes). */

@@ -37,6 +37,7 @@
  * @module
  */
 
+import { declaredPythonMinimum } from "../../analysis/python_version.ts";
 import { type EditRecord, StepContext } from "../../edit/operator.ts";
 import { runStep } from "../../edit/dispatch.ts";
 import { defaultPostChecks, type PostCheck } from "../post_checks.ts";
@@ -55,6 +56,7 @@ import { type ChangedFile, ImpactAnalyzer } from "./impact.ts";
 import { renameOccurrences } from "./occurrences.ts";
 import { stepFiles, verifySteps } from "./steps.ts";
 import { structuralChecks } from "./structure.ts";
+import { explainStaleLocator } from "./stale_locator.ts";
 import { settleWarnings } from "../levels/settle.ts";
 import { judgeDangling } from "../levels/l3_dangling.ts";
 import type { CompileInput, Compilers } from "../compile/mod.ts";
@@ -103,6 +105,7 @@ export async function verifyPlan(
   for (const step of raw) for (const file of stepFiles(step)) planFiles.add(file);
   const walk: Walk = {
     plan,
+    base: store,
     simulated: new Set(),
     state,
     checks: options.checks ?? defaultPostChecks(),
@@ -138,7 +141,9 @@ export async function verifyPlan(
   }
   let compiled: string | null = null;
   if (options.compilers) {
-    const report = await options.compilers.check(await simulatedFiles(store, walk));
+    const report = await options.compilers.check(await simulatedFiles(store, walk), {
+      pythonMinimum: declaredPythonMinimum(store.workspace.root),
+    });
     compiled = report.compiled;
     for (const issue of report.errors) issues.push({ ...issue, layer: "5" });
   }
@@ -184,6 +189,8 @@ async function simulatedFiles(store: DocumentStore, walk: Walk): Promise<Compile
 
 interface Walk {
   plan: NormalizedPlan;
+  /** The files as they were before the plan. */
+  base: DocumentStore;
   /** Trees of the simulated state that the simulation parsed (the base store's are not deleted). */
   simulated: Set<Tree>;
   /** The simulated files after the steps so far that passed. */
@@ -235,8 +242,11 @@ async function simulateStep(
       for (const check of walk.checks) for (const item of await check(change, ctx)) checked.push(item);
     }
   } catch (err) {
-    if (err instanceof IssueError) { for (const item of err.issues) simulated.push(item); }
-    else {
+    if (err instanceof IssueError) {
+      for (const item of err.issues) {
+        simulated.push(await explainStaleLocator(item, step, walk.base, walk.lastStep));
+      }
+    } else {
       simulated.push(
         error("step-crashed", `The operator failed unexpectedly: ${(err as Error)?.message ?? err}`, {
           hint: "this is a bug in GraphPlan, not in the plan; the step cannot be verified",

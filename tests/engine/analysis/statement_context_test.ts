@@ -104,6 +104,12 @@ const STATEMENTS = [
   "f(x)",
   "return [await z for z in w]",
   "return (yield)",
+  // a body not indented under its header: the grammar reads an empty block (flask-5014's guard written flat)
+  "if z:\nx = 1",
+  "if z:\n    x = 1",
+  "def h():\n# only a comment\nx = 1",
+  "try:\n    pass\nexcept E:\nraise",
+  'class B:\n"""doc"""',
 ];
 
 /** Put `statement` at the `{S}` hole of `context`, indented like the hole. */

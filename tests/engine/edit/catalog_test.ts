@@ -277,3 +277,19 @@ Deno.test("graphplan catalog: markdown, --json entries, filters, usage errors", 
   );
   assert.throws(() => catalogCommand.run(parseCommandArgs(catalogCommand, ["--group", "misc"])), UsageError);
 });
+
+Deno.test("the catalog says what a comment fragment's text is, and that rule gives the comment it shows", async () => {
+  // sympy-24152: a model wrote {"text": "Check for TensorProduct ..."} and got "#Check ..."; "# Check" gives "## Check".
+  const text = renderCatalog({ groups: ["fragments"] });
+  const rule = /a comment's text is what follows its "#", space included \("( [^"]+)" gives "(# [^"]+)"\)/
+    .exec(text);
+  assert.ok(rule, "the fragment section explains the comment text");
+  const { ctx } = await contextWith({ [EXAMPLE_FILE]: EXAMPLE_SOURCE });
+  await runFragment({
+    fragment: { kind: "comment", properties: { text: rule[1] } },
+    action: "insert_before",
+    target: { file: EXAMPLE_FILE, kind: "function", name: "load_config" },
+  }, ctx);
+  const lines = (await textOf(ctx, EXAMPLE_FILE)).split("\n");
+  assert.ok(lines.includes(rule[2]), lines.join("\n"));
+});

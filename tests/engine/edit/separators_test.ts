@@ -60,6 +60,26 @@ Deno.test("separators: imported names; the only name takes its statement along",
   );
 });
 
+Deno.test("separators: an imported name addressed by its identifier takes its comma (kind identifier locator)", async () => {
+  // requests-2317 drops `builtin_str` from `from .compat import ..., urlparse, builtin_str`: the
+  // `identifier` is the whole `dotted_name` element, so the comma before it goes too.
+  const source = "from .compat import cookielib, urlparse, builtin_str\nfrom y import z\n";
+  assert.equal(
+    await remove("python", source, "identifier", "builtin_str"),
+    "from .compat import cookielib, urlparse\nfrom y import z\n",
+  );
+  assert.equal(
+    await remove("python", source, "identifier", "cookielib"),
+    "from .compat import urlparse, builtin_str\nfrom y import z\n",
+  );
+  assert.equal(
+    await remove("python", source, "identifier", "z"),
+    "from .compat import cookielib, urlparse, builtin_str\n",
+  );
+  // An argument identifier was already an element: unchanged.
+  assert.equal(await remove("python", "f(a, b)\n", "identifier", "b"), "f(a)\n");
+});
+
 Deno.test("separators: statements go with their line; an emptied Python block gets pass", async () => {
   const source = "def f():\n    x = 1\n    return x\n\n\ndef g():\n    return 2\n";
   assert.equal(

@@ -22,6 +22,10 @@ const CASES: Record<string, Case[]> = {
     ]],
     [{ kind: "method" }, ["def __init__(", "def size(", "def add(self, item", "def add(self):"]],
     [{ kind: "method", name: "add", parent: { kind: "class", name: "Inventory" } }, ["def add(self, item"]],
+    // `Class.method`, as a traceback writes it (and models with it)
+    [{ kind: "method", name: "Inventory.add" }, ["def add(self, item"]],
+    [{ kind: "method", name: "Meta.add" }, ["def add(self):"]],
+    [{ name: "Inventory.size" }, ["def size("]],
     [{ kind: "function", name: "add", parent: { kind: "class", name: "Inventory" } }, [
       "def add(self, item",
       "def add(self):",
@@ -67,6 +71,7 @@ const CASES: Record<string, Case[]> = {
     [{ name: "load" }, ["def load("]],
   ],
   "sample.js": [
+    [{ kind: "method", name: "Inventory.add" }, ["add(item) {"]],
     [{ kind: "function" }, [
       "function load(",
       "function parseLine(",

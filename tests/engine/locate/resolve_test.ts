@@ -108,7 +108,13 @@ Deno.test("index picks one match, negative from the end; out of range lists ever
   const issue = await oneIssue(resolveSome(store, { ...returns, index: 4 }), "locator-not-found");
   assert.match(issue.message, /index 4 is out of range: 4 nodes match return in "sample\.py"/);
   assert.equal(issue.candidates!.length, 4);
-  assert.deepEqual(issue.candidates![3], { file: PY, line: 48, kind: "return", text: "return None" });
+  assert.deepEqual(issue.candidates![3], {
+    file: PY,
+    line: 48,
+    kind: "return",
+    text: "return None",
+    parent: "method add",
+  });
   // resolveLocator reports "nothing" as an empty list.
   assert.deepEqual((await resolveLocator(store, { ...returns, index: -5 })).nodes, []);
 });
@@ -125,8 +131,15 @@ Deno.test("resolveOne: several matches without index is locator-ambiguous listin
   );
   assert.deepEqual(issue.path, [3, "params", "locator"]);
   assert.deepEqual(issue.candidates, [
-    { file: PY, line: 39, kind: "method", text: "def add(self, item: Item) -> None:" },
-    { file: PY, line: 47, kind: "method", text: "def add(self):" },
+    // each with the definition around it: what "parent" would name to tell them apart
+    {
+      file: PY,
+      line: 39,
+      kind: "method",
+      text: "def add(self, item: Item) -> None:",
+      parent: "class Inventory",
+    },
+    { file: PY, line: 47, kind: "method", text: "def add(self):", parent: "class Meta" },
   ]);
   const { node } = await resolveOne(store, { file: PY, kind: "function", name: "add", index: 1 });
   assert.equal(node.startPosition.row + 1, lineOf(text(PY), "def add(self):"));
@@ -158,7 +171,13 @@ Deno.test("not found: the message names what was searched and candidates list ne
     resolveSome(store, { file: PY, kind: "method", name: "size", parent: { kind: "class", name: "Meta" } }),
     "locator-not-found",
   );
-  assert.deepEqual(issue.candidates![0], { file: PY, line: 36, kind: "method", text: "def size(self):" });
+  assert.deepEqual(issue.candidates![0], {
+    file: PY,
+    line: 36,
+    kind: "method",
+    text: "def size(self):",
+    parent: "class Inventory",
+  });
   // The right name with the wrong kind.
   issue = await oneIssue(
     resolveSome(store, { file: PY, kind: "function", name: "Inventory" }),
@@ -174,6 +193,84 @@ Deno.test("not found: the message names what was searched and candidates list ne
   issue = await oneIssue(resolveSome(store, { file: PY, kind: "lambda" }), "locator-not-found");
   assert.equal(issue.message, 'Cannot resolve locator: no lambda in "sample.py"');
   assert.deepEqual(issue.candidates, []);
+});
+
+Deno.test("not found: a one-letter name inside the wanted one does not outrank a one-letter typo", async () => {
+  // sympy-13480's `cotm` after a step renamed it `cothm`: `m` and `x` were listed, `cothm` was not.
+  const { store, dir } = await tempStore({
+    "m.py": [
+      "def a(x, m):",
+      "    return x + m",
+      "def b(x, m):",
+      "    return x * m",
+      "def c(x, m):",
+      "    return x - m",
+      "def d(x, m):",
+      "    return x / m",
+      "def coth(m):",
+      "    cothm = m",
+      "    if cothm is None:",
+      "        return cot(m)",
+      "",
+    ].join("\n"),
+  });
+  try {
+    const issue = await oneIssue(
+      resolveSome(store, { file: "m.py", kind: "identifier", name: "cotm" }),
+      "locator-not-found",
+    );
+    const texts = issue.candidates!.map((c) => c.text);
+    assert.ok(texts.includes("cothm"), JSON.stringify(texts));
+    assert.ok(texts.includes("cot"), JSON.stringify(texts));
+    assert.ok(texts.indexOf("cothm") < texts.indexOf("m"), JSON.stringify(texts));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("not found: at most two near misses of one name, so repeated uses do not crowd out the next name", async () => {
+  // sympy-13480's hyperbolic.py: five uses of `coth` (distance 1 from `cotm`) came before the `cothm` meant.
+  const { store, dir } = await tempStore({
+    "m.py": [...Array.from({ length: 6 }, (_, i) => `y${i} = coth(${i})`), "cothm = coth(7)", ""].join("\n"),
+  });
+  try {
+    const issue = await oneIssue(
+      resolveSome(store, { file: "m.py", kind: "identifier", name: "cotm" }),
+      "locator-not-found",
+    );
+    assert.deepEqual(issue.candidates!.map((c) => c.text).slice(0, 3), ["coth", "coth", "cothm"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("not found: an argument named by its text is a positional one, listed first with a hint to use index", async () => {
+  // sympy-23534: `symbols(name, **args)` needs `cls=cls` after `name`; the model wrote {"kind": "argument", "name": "name"}.
+  const { store, dir } = await tempStore({
+    "m.py":
+      "def other(name):\n    return h(name)\n\n\ndef symbols(names, **args):\n    for name in names:\n        out.append(symbols(name, **args))\n",
+  });
+  try {
+    const issue = await oneIssue(
+      resolveSome(store, {
+        file: "m.py",
+        kind: "argument",
+        name: "name",
+        parent: { kind: "call", name: "symbols", parent: { kind: "function", name: "symbols" } },
+      }),
+      "locator-not-found",
+    );
+    assert.deepEqual(issue.candidates![0], {
+      file: "m.py",
+      line: 7,
+      kind: "argument",
+      text: "name",
+      parent: "function symbols",
+    });
+    assert.match(issue.hint!, /^a positional argument has no name: drop "name" and choose it with "index"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("a parent that matches nothing fails with the parent's near misses", async () => {

@@ -197,3 +197,47 @@ Deno.test("compile: with an empty PATH nothing is started and nothing is judged"
     Deno.removeSync(bin, { recursive: true });
   }
 });
+
+Deno.test({
+  name:
+    "compile: a CPython older than the declared requires-python gives no verdict (3.12 f-string quotes, declared >=3.12)",
+  ignore: PYTHON_SKIP !== undefined,
+  async fn() {
+    // The version of the local python3, to declare one minor above it: its refusal of newer syntax is no verdict.
+    const probe = new Deno.Command("python3", { args: ["-c", "import sys; print(sys.version_info[1])"] });
+    const minor = Number(new TextDecoder().decode((await probe.output()).stdout).trim());
+    const source = 'names = {"first": "a"}\n';
+    const plan = JSON.stringify([{
+      op: "insert_after_node",
+      params: {
+        locator: { file: "pkg/a.py", kind: "assignment", name: "names" },
+        code: 'label = f"{names["x"]}"',
+      },
+    }]);
+    const newer = makeRepo({
+      "pyproject.toml": `[project]\nname = "x"\nrequires-python = ">=3.${Math.max(minor + 1, 12)}"\n`,
+      "pkg/a.py": source,
+    });
+    const verified = JSON.parse(
+      (await cli(["verify", "-", "--repo", newer, "--json"], { stdin: plan })).stdout,
+    );
+    assert.deepEqual(verified.errors, [], JSON.stringify(verified.errors));
+    assert.equal(verified.passed, true);
+    const applied = JSON.parse(
+      (await cli(["apply", "-", "--repo", newer, "--json"], { stdin: plan })).stdout,
+    );
+    assert.equal(applied.success, true, JSON.stringify(applied.errors));
+    assert.equal(Deno.readTextFileSync(`${newer}/pkg/a.py`), source + 'label = f"{names["x"]}"\n');
+    // Declared at the interpreter's own version, the new syntax is refused (before any compiling).
+    if (minor < 12) {
+      const same = makeRepo({
+        "pyproject.toml": `[project]\nname = "x"\nrequires-python = ">=3.${minor}"\n`,
+        "pkg/a.py": source,
+      });
+      const refused = JSON.parse(
+        (await cli(["verify", "-", "--repo", same, "--json"], { stdin: plan })).stdout,
+      );
+      assert.deepEqual(refused.errors.map((e: { code: string }) => e.code), ["syntax-too-new"]);
+    }
+  },
+});
