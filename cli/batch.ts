@@ -29,6 +29,7 @@ import {
   SelectionError,
   type TaskRow,
 } from "../agent/swebench/mod.ts";
+import { outputDirOption } from "./output_dir.ts";
 
 const command: Command = {
   name: "batch",
@@ -79,6 +80,7 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       throw new UsageError(`--seed must be an integer: got "${seedText}"`);
     }
 
+    const outDir = (await outputDirOption(args, "graphplan-batch"))!;
     const config = await batchConfig(args);
     const source = stringOption(args, "subset", "lite")!;
     const split = stringOption(args, "split", "test")!;
@@ -129,7 +131,6 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
-    const outDir = stringOption(args, "output", "graphplan-batch")!;
     const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
     const summary = await runBatch({
       config,

@@ -57,6 +57,43 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
   }
 });
 
+Deno.test("run, batch and merge-preds: an -o that is a file (or under one) is a usage error, nothing started", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
+    const file = join(dir, "notes.txt");
+    await Deno.writeTextFile(file, "mine\n");
+    await Deno.mkdir(join(dir, "shard-0"));
+    const scripted = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
+    const commands: string[][] = [
+      ["batch", "--subset", dataset, "--env", "podman", ...scripted],
+      ["run", "--repo", "tests/fixtures/sample_project", "--task", "Fix it", ...scripted],
+      ["merge-preds", join(dir, "shard-0")],
+    ];
+    for (const command of commands) {
+      for (
+        const [out, message] of [[file, /it is a file/], [
+          join(file, "a", "b"),
+          /notes\.txt" is a file/,
+        ]] as const
+      ) {
+        const result = await graphplan([...command, "-o", out, "--json"]);
+        assert.equal(result.code, 2, `${command[0]} -o ${out}: ${result.stderr}`);
+        assert.match(result.stderr, /Cannot write to -o ".*": /);
+        assert.match(result.stderr, message);
+        assert.ok(!result.stderr.includes("internal error"), result.stderr);
+        assert.equal(JSON.parse(result.stdout).errors[0].code, "usage-error");
+        // No step of the run began (the helper was not deployed) and the file is as it was.
+        assert.ok(!result.stderr.includes("setup:"), result.stderr);
+        assert.equal(await Deno.readTextFile(file), "mine\n");
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("merge-preds: merges shards, reports duplicates, prints one JSON document with --json", async () => {
   const dir = await scratch();
   try {
