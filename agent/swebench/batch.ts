@@ -333,6 +333,10 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       cost: runCost,
       statuses: Object.fromEntries(Object.entries(statuses).map(([status, ids]) => [status, ids.length])),
       seconds: (performance.now() - started) / 1000,
+      outDir,
+      preds: preds.path,
+      left: rows.length - skipped - endedCount,
+      interrupted: interrupted !== null,
     });
     progress.close();
     const stopped = interrupted as "SIGINT" | "SIGTERM" | null;

@@ -14,6 +14,7 @@
 
 import process from "node:process";
 import { createLogUpdate } from "log-update";
+import { basename } from "../../engine/node_builtins.ts";
 
 /** Something that happened in a batch. */
 export type BatchEvent =
@@ -25,7 +26,19 @@ export type BatchEvent =
   | { type: "instance-end"; id: string; status: string; cost: number; steps: number; seconds: number }
   | { type: "cost-cap"; spent: number; committed: number; cap: number; left: number }
   | { type: "interrupt"; signal: string; running: number }
-  | { type: "end"; done: number; cost: number; statuses: Record<string, number>; seconds: number };
+  | {
+    type: "end";
+    done: number;
+    cost: number;
+    statuses: Record<string, number>;
+    seconds: number;
+    /** Where the outputs are (absolute) and the predictions file in it. */
+    outDir?: string;
+    preds?: string;
+    /** Instances of this run that did not end with a prediction (a rerun runs them). */
+    left?: number;
+    interrupted?: boolean;
+  };
 
 /** A view of batch events. */
 export interface BatchProgress {
@@ -81,11 +94,31 @@ export function eventLine(event: BatchEvent): string | null {
       return `batch: ${event.signal}: stopping ${event.running} running instance(s) and removing their ` +
         `containers (again to exit at once)`;
     case "end":
-      return `batch: finished: ${event.done} instance(s) ended, ${money(event.cost)}, ${
-        duration(event.seconds)
-      }; ` +
-        `exit statuses: ${counts(event.statuses)}`;
+      return [
+        `batch: ${event.interrupted ? "stopped" : "finished"}: ${event.done} instance(s) ended, ${
+          money(event.cost)
+        }, ${duration(event.seconds)}; exit statuses: ${counts(event.statuses)}`,
+        ...endHints(event),
+      ].join("\n");
   }
+}
+
+/** After the end: where the outputs are, what to run next, how to run what is left. */
+function endHints(event: Extract<BatchEvent, { type: "end" }>): string[] {
+  if (!event.outDir) return [];
+  const preds = event.preds ? basename(event.preds) : "preds.json";
+  const lines = [
+    `batch: outputs in ${event.outDir}: ${preds} (for the SWE-bench harness), batch.json, ` +
+    `exit_statuses.yaml, ID/ID.traj.json`,
+    `batch: see them: graphplan inspect ${event.outDir}`,
+  ];
+  if (event.left) {
+    lines.push(
+      `batch: ${event.left} instance(s) have no prediction yet: run the same command again to run them` +
+        (event.statuses.BatchCostLimit ? " (with a higher --cost-limit)" : ""),
+    );
+  }
+  return lines;
 }
 
 /** One line per event on `write` (default: stderr). */
@@ -176,6 +209,7 @@ export class LiveProgress implements BatchProgress {
       case "end":
         this.#render();
         this.close();
+        this.#stream.write(eventLine(event) + "\n");
         return;
     }
     this.#render();

@@ -62,3 +62,42 @@ Deno.test("progress: the live view shows done/total, running instances, cost, el
   );
   live.close();
 });
+
+Deno.test("progress: the end says where the outputs are, how to see them and how to run what is left", () => {
+  const end = {
+    type: "end" as const,
+    done: 3,
+    cost: 1.5,
+    statuses: { Submitted: 3, BatchCostLimit: 2 },
+    seconds: 125,
+    outDir: "/runs/lite",
+    preds: "/runs/lite/preds.jsonl",
+    left: 2,
+    interrupted: false,
+  };
+  assert.equal(
+    eventLine(end),
+    [
+      "batch: finished: 3 instance(s) ended, $1.5000, 2m05s; exit statuses: BatchCostLimit 2, Submitted 3",
+      "batch: outputs in /runs/lite: preds.jsonl (for the SWE-bench harness), batch.json, exit_statuses.yaml, " +
+      "ID/ID.traj.json",
+      "batch: see them: graphplan inspect /runs/lite",
+      "batch: 2 instance(s) have no prediction yet: run the same command again to run them " +
+      "(with a higher --cost-limit)",
+    ].join("\n"),
+  );
+  // Stopped by Ctrl-C: "stopped", and the rerun hint without the cost limit.
+  const stopped = eventLine({ ...end, interrupted: true, statuses: { Interrupted: 2, Submitted: 3 } })!;
+  assert.match(stopped, /^batch: stopped: 3 instance\(s\) ended/);
+  assert.match(stopped, /2 instance\(s\) have no prediction yet: run the same command again to run them$/);
+  // Everything ended: no rerun hint.
+  assert.ok(!eventLine({ ...end, left: 0 })!.includes("run the same command"));
+
+  // The live view leaves the same lines below its last block.
+  const written: string[] = [];
+  const stream = { isTTY: false, columns: 120, rows: 30, write: (text: string) => written.push(text) };
+  const live = new LiveProgress({ stream: stream as never, now: () => 0 });
+  live.event({ type: "start", total: 5, skipped: 0, todo: 5, workers: 2, costLimit: 0 });
+  live.event(end);
+  assert.equal(written.at(-1), eventLine(end) + "\n");
+});
