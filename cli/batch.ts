@@ -21,6 +21,7 @@ import {
   DatasetError,
   LineProgress,
   LiveProgress,
+  liveViewFits,
   loadInstances,
   PREDS_FORMATS,
   type PredsFormat,
@@ -131,7 +132,8 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
-    const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
+    const live = !args.values.json &&
+      liveViewFits({ terminal: Deno.stderr.isTerminal(), rows: terminalRows(), term: Deno.env.get("TERM") });
     const summary = await runBatch({
       config,
       rows,

@@ -121,6 +121,16 @@ function endHints(event: Extract<BatchEvent, { type: "end" }>): string[] {
   return lines;
 }
 
+/**
+ * Whether the live view can draw: on a terminal with a size (a
+ * pseudo-terminal without one cannot hold the block) whose `TERM` can move
+ * the cursor (not `dumb`, e.g. an editor's shell buffer, which would show
+ * the escapes as text).
+ */
+export function liveViewFits(stream: { terminal: boolean; rows: number; term?: string }): boolean {
+  return stream.terminal && stream.rows > 0 && stream.term !== "dumb";
+}
+
 /** One line per event on `write` (default: stderr). */
 export class LineProgress implements BatchProgress {
   readonly #write: (line: string) => void;

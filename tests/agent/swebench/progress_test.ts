@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { duration, eventLine, LiveProgress } from "../../../agent/swebench/mod.ts";
+import { duration, eventLine, LiveProgress, liveViewFits } from "../../../agent/swebench/mod.ts";
 
 Deno.test("progress: durations read as a person writes them", () => {
   assert.equal(duration(0), "0s");
@@ -100,4 +100,13 @@ Deno.test("progress: the end says where the outputs are, how to see them and how
   live.event({ type: "start", total: 5, skipped: 0, todo: 5, workers: 2, costLimit: 0 });
   live.event(end);
   assert.equal(written.at(-1), eventLine(end) + "\n");
+});
+
+Deno.test("progress: the live view draws only on a sized terminal that can move the cursor", () => {
+  assert.equal(liveViewFits({ terminal: true, rows: 40, term: "xterm-256color" }), true);
+  assert.equal(liveViewFits({ terminal: true, rows: 40 }), true);
+  // TERM=dumb (an editor's shell buffer): the escapes would show as text, so plain lines.
+  assert.equal(liveViewFits({ terminal: true, rows: 40, term: "dumb" }), false);
+  assert.equal(liveViewFits({ terminal: true, rows: 0, term: "xterm" }), false);
+  assert.equal(liveViewFits({ terminal: false, rows: 40, term: "xterm" }), false);
 });
