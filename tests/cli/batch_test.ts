@@ -212,6 +212,10 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     const record = JSON.parse(await Deno.readTextFile(join(out, "batch.json"))).instances["a__b-1"];
     assert.equal(record.status, "EnvironmentError");
     assert.match(record.error, /no-such-docker/);
+    // The trajectory of a run that never got past setup still holds its task (inspect shows it).
+    const trajectory = JSON.parse(await Deno.readTextFile(join(out, "a__b-1", "a__b-1.traj.json")));
+    assert.equal(trajectory.info.task, "Fix it");
+    assert.equal(trajectory.info.exit_status, "EnvironmentError");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
