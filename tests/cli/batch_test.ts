@@ -169,6 +169,19 @@ Deno.test("slurm: without --submit the script is written and its path printed", 
     assert.match(script, /batch --subset lite --shard "\$shard\/3" -o .*\/runs\/shard-"\$shard"/);
     const bash = await new Deno.Command("bash", { args: ["-n", path] }).output();
     assert.ok(bash.success, "bash accepts the script");
+    // Relative paths in the options are read where `graphplan slurm` ran, wherever sbatch is run from.
+    await Deno.writeTextFile(join(dir, "ids.txt"), "a__b-1\n");
+    const relative = await graphplan(["slurm", "--shards", "2", "--instances", "ids.txt", "-o", "rel"], {
+      cwd: dir,
+    });
+    assert.equal(relative.code, 0, relative.stderr);
+    const elsewhere = await new Deno.Command("bash", {
+      args: ["-c", `sed 's/^exec .*/pwd; cat ids.txt/' ${join(dir, "rel", "graphplan-batch.sbatch")} | bash`],
+      cwd: "/",
+      env: { SLURM_ARRAY_TASK_ID: "0" },
+      stdout: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(elsewhere.stdout), `${await Deno.realPath(dir)}\na__b-1\n`);
     const noShards = await graphplan(["slurm", "--subset", "lite"]);
     assert.equal(noShards.code, 2);
     assert.match(noShards.stderr, /--shards N/);
