@@ -132,6 +132,13 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
+    const missing = await missingContainerCli(config);
+    if (missing) {
+      return refuse("batch", { code: "container-cli-missing", severity: "error", message: missing }, {
+        json: args.values.json === true,
+        exit: EXIT.usage,
+      });
+    }
     const live = !args.values.json &&
       liveViewFits({ terminal: Deno.stderr.isTerminal(), rows: terminalRows(), term: Deno.env.get("TERM") });
     const summary = await runBatch({
@@ -162,6 +169,23 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     return summary.exitCode;
   },
 };
+
+/**
+ * Why the container CLI cannot run (not found on PATH), or undefined: checked once
+ * up front, else every instance would end as an EnvironmentError within a second.
+ */
+async function missingContainerCli(config: Config): Promise<string | undefined> {
+  const executable = config.environment.executable || config.environment.type;
+  try {
+    await new Deno.Command(executable, { args: ["--version"], stdout: "null", stderr: "null" }).output();
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    const other = config.environment.type === "podman" ? "docker" : "podman";
+    return `Cannot run "${executable}": it is not on PATH; install it, or use --env ${other} ` +
+      `(or -c environment.executable=PATH)`;
+  }
+}
 
 /** Rows of the terminal (0 for a pseudo-terminal without a size, where a live view cannot draw). */
 function terminalRows(): number {

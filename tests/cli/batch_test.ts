@@ -32,6 +32,22 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
       [["--subset", dataset, "--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
       [["--subset", dataset, "--strategy", "planner"], /Unknown strategy "planner": use graphplan or rfsn/],
       [
+        // Checked once before any instance starts (every one would fail in its setup).
+        [
+          "--subset",
+          dataset,
+          "--model",
+          "scripted/demo",
+          "-c",
+          "model.script=config/demo/scripted_run.yaml",
+          "--env",
+          "docker",
+          "-c",
+          `environment.executable=${join(dir, "no-such-docker")}`,
+        ],
+        /Cannot run ".*no-such-docker": it is not on PATH; install it, or use --env podman/,
+      ],
+      [
         ["--subset", dataset, "--env", "local"],
         /A batch runs in containers: use --env docker or --env podman, not "local"/,
       ],
@@ -196,6 +212,15 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     const dataset = join(dir, "d.jsonl");
     await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "Fix it"}\n');
     const out = join(dir, "out");
+    // A docker CLI that is there but cannot start anything (no daemon).
+    const docker = join(dir, "fake-docker");
+    await Deno.writeTextFile(
+      docker,
+      "#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 125\n",
+      {
+        mode: 0o755,
+      },
+    );
     const args = [
       "batch",
       "--subset",
@@ -203,7 +228,7 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
       "--env",
       "docker",
       "-c",
-      `environment.executable=${join(dir, "no-such-docker")}`,
+      `environment.executable=${docker}`,
       "--model",
       "scripted/demo",
       "-c",
@@ -224,7 +249,7 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     await assert.rejects(Deno.stat(join(out, "preds.json")), Deno.errors.NotFound);
     const record = JSON.parse(await Deno.readTextFile(join(out, "batch.json"))).instances["a__b-1"];
     assert.equal(record.status, "EnvironmentError");
-    assert.match(record.error, /no-such-docker/);
+    assert.match(record.error, /Cannot connect to the Docker daemon/);
     // The trajectory of a run that never got past setup still holds its task (inspect shows it).
     const trajectory = JSON.parse(await Deno.readTextFile(join(out, "a__b-1", "a__b-1.traj.json")));
     assert.equal(trajectory.info.task, "Fix it");
