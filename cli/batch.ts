@@ -31,6 +31,7 @@ import {
   type TaskRow,
 } from "../agent/swebench/mod.ts";
 import { outputDirOption } from "./output_dir.ts";
+import { join } from "../engine/node_builtins.ts";
 
 const command: Command = {
   name: "batch",
@@ -171,20 +172,22 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
 };
 
 /**
- * Why the container CLI cannot run (not found on PATH), or undefined: checked once
- * up front, else every instance would end as an EnvironmentError within a second.
+ * Why the container CLI cannot run (not on PATH), or undefined: checked once up front, else every
+ * instance would end as an EnvironmentError within a second. Looked up, not run: a CLI whose daemon
+ * hangs must not hang the batch before its own timeouts apply.
  */
 async function missingContainerCli(config: Config): Promise<string | undefined> {
   const executable = config.environment.executable || config.environment.type;
-  try {
-    await new Deno.Command(executable, { args: ["--version"], stdout: "null", stderr: "null" }).output();
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-    const other = config.environment.type === "podman" ? "docker" : "podman";
-    return `Cannot run "${executable}": it is not on PATH; install it, or use --env ${other} ` +
-      `(or -c environment.executable=PATH)`;
+  const candidates = executable.includes("/")
+    ? [executable]
+    : (Deno.env.get("PATH") ?? "").split(":").filter(Boolean).map((dir) => join(dir, executable));
+  for (const path of candidates) {
+    const info = await Deno.stat(path).catch(() => null);
+    if (info?.isFile && (info.mode === null || (info.mode & 0o111) !== 0)) return undefined;
   }
+  const other = config.environment.type === "podman" ? "docker" : "podman";
+  return `Cannot run "${executable}": it is not on PATH; install it, or use --env ${other} ` +
+    `(or -c environment.executable=PATH)`;
 }
 
 /** Rows of the terminal (0 for a pseudo-terminal without a size, where a live view cannot draw). */
