@@ -266,6 +266,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       cost,
       steps: record.steps,
       seconds: record.wall_time,
+      ...(record.error && record.status !== "Submitted" ? { error: record.error } : {}),
     });
   };
 

@@ -37,6 +37,7 @@ export {
   type BatchEvent,
   type BatchProgress,
   duration,
+  errorGist,
   eventLine,
   LineProgress,
   LiveProgress,

@@ -23,7 +23,16 @@ export type BatchEvent =
   | { type: "instance-start"; id: string }
   | { type: "phase"; id: string; phase: string }
   | { type: "step"; id: string; phase: string; step: number; cost: number }
-  | { type: "instance-end"; id: string; status: string; cost: number; steps: number; seconds: number }
+  | {
+    type: "instance-end";
+    id: string;
+    status: string;
+    cost: number;
+    steps: number;
+    seconds: number;
+    /** Why it ended without a patch (a container that did not start, an internal error), in full. */
+    error?: string;
+  }
   | { type: "cost-cap"; spent: number; committed: number; cap: number; left: number }
   | { type: "interrupt"; signal: string; running: number }
   | {
@@ -65,6 +74,17 @@ function counts(statuses: Record<string, number>): string {
   return entries.length === 0 ? "none" : entries.map(([status, n]) => `${status} ${n}`).join(", ");
 }
 
+/**
+ * An error on one line: its first line and, for a long tool output (podman's
+ * retries, a stack), its last, which is where the cause usually is; the
+ * whole text is in batch.json and the trajectory.
+ */
+export function errorGist(error: string, width = 320): string {
+  const lines = error.split("\n").map((line) => line.trim()).filter(Boolean);
+  const gist = lines.length > 1 ? `${lines[0]} ... ${lines.at(-1)}` : lines[0] ?? "";
+  return gist.length > width ? `${gist.slice(0, width - 3)}...` : gist;
+}
+
 /** The line an event prints, or null for events too frequent for a log (model steps). */
 export function eventLine(event: BatchEvent): string | null {
   switch (event.type) {
@@ -86,7 +106,7 @@ export function eventLine(event: BatchEvent): string | null {
       return null;
     case "instance-end":
       return `batch: ${event.id}: ${event.status}, ${money(event.cost)}, ${event.steps} steps, ` +
-        `${event.seconds.toFixed(1)} s`;
+        `${event.seconds.toFixed(1)} s` + (event.error ? `: ${errorGist(event.error)}` : "");
     case "cost-cap":
       return `batch: cost limit: ${money(event.spent)} spent, ${money(event.committed)} committed of ` +
         `${money(event.cap)}; ${event.left} instance(s) not started`;

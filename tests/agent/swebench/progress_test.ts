@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { duration, eventLine, LiveProgress, liveViewFits } from "../../../agent/swebench/mod.ts";
+import { duration, errorGist, eventLine, LiveProgress, liveViewFits } from "../../../agent/swebench/mod.ts";
 
 Deno.test("progress: durations read as a person writes them", () => {
   assert.equal(duration(0), "0s");
@@ -109,4 +109,32 @@ Deno.test("progress: the live view draws only on a sized terminal that can move 
   assert.equal(liveViewFits({ terminal: true, rows: 40, term: "dumb" }), false);
   assert.equal(liveViewFits({ terminal: true, rows: 0, term: "xterm" }), false);
   assert.equal(liveViewFits({ terminal: false, rows: 40, term: "xterm" }), false);
+});
+
+Deno.test("progress: an instance that ended on an error says why on its line, first and last line of it", () => {
+  // What podman prints for an image that is not there and cannot be pulled (as batch.json records it).
+  const pull = [
+    'Cannot start a container from image "localhost/nope:latest" with podman: Trying to pull localhost/nope:latest...',
+    'time="2026-11-24T18:38:22Z" level=warning msg="Failed, retrying in 1s ... (1/3)."',
+    'time="2026-11-24T18:38:23Z" level=warning msg="Failed, retrying in 1s ... (2/3)."',
+    'Error: initializing source docker://localhost/nope:latest: pinging container registry localhost: Get "https://localhost/v2/": dial tcp 127.0.0.1:443: connect: connection refused',
+  ].join("\n");
+  const line = eventLine({
+    type: "instance-end",
+    id: "a__b-1",
+    status: "EnvironmentError",
+    cost: 0,
+    steps: 0,
+    seconds: 3.1,
+    error: pull,
+  })!;
+  assert.ok(!line.includes("\n"), line);
+  assert.match(
+    line,
+    /^batch: a__b-1: EnvironmentError, \$0\.0000, 0 steps, 3\.1 s: Cannot start a container from image /,
+  );
+  assert.match(line, /\.\.\. Error: initializing source .* connect: connection refused$/);
+  assert.ok(!line.includes("retrying"), "the middle of the output is left to batch.json");
+  assert.equal(errorGist("one line"), "one line");
+  assert.equal(errorGist("x".repeat(400), 20), `${"x".repeat(17)}...`);
 });
