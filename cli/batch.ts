@@ -32,6 +32,7 @@ import {
 } from "../agent/swebench/mod.ts";
 import { outputDirOption } from "./output_dir.ts";
 import { join } from "../engine/node_builtins.ts";
+import { readFailure } from "../engine/read_failure.ts";
 
 const command: Command = {
   name: "batch",
@@ -90,7 +91,7 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     try {
       const all = await loadInstances(source, { split, log: (line) => console.error(line) });
       const instancesFile = stringOption(args, "instances");
-      const instances = instancesFile === undefined ? undefined : (await Deno.readTextFile(instancesFile))
+      const instances = instancesFile === undefined ? undefined : (await readInstancesFile(instancesFile))
         .split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
       rows = selectInstances(all, {
         instances,
@@ -102,7 +103,8 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       });
     } catch (err) {
       if (
-        err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound
+        err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound ||
+        err instanceof InstancesFileError
       ) {
         return refuse("batch", {
           code: "dataset-invalid",
@@ -170,6 +172,17 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     return summary.exitCode;
   },
 };
+
+/** An `--instances` file that cannot be read. */
+class InstancesFileError extends Error {}
+
+async function readInstancesFile(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    throw new InstancesFileError(`Cannot read the --instances file "${path}": ${readFailure(err)}`);
+  }
+}
 
 /**
  * Why the container CLI cannot run (not on PATH), or undefined: checked once up front, else every

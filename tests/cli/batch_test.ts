@@ -23,7 +23,14 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
       [["--subset", join(dir, "missing.jsonl")], /neither a file nor a Hugging Face name/],
       [["--subset", dataset, "--shard", "3/2"], /Invalid --shard "3\/2"/],
       [["--subset", dataset, "--slice", "a:b"], /Invalid --slice "a:b"/],
-      [["--subset", dataset, "--instances", join(dir, "none.txt")], /No such file|not found/i],
+      [
+        ["--subset", dataset, "--instances", join(dir, "none.txt")],
+        /Cannot read the --instances file ".*none\.txt": no such file$/m,
+      ],
+      [
+        ["--subset", dataset, "--instances", dir],
+        /Cannot read the --instances file ".*": it is a directory$/m,
+      ],
       [
         ["--subset", dataset, "--preds-format", "csv"],
         /--preds-format must be one of dict, list, jsonl: got "csv"/,
