@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
 import { GatePolicySchema } from "./rfsn/gate/policy.ts";
 import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
 import { readFailure } from "../engine/read_failure.ts";
+import { closestNames } from "../engine/suggest.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [
@@ -282,14 +283,33 @@ export function validateConfig(data: unknown): Config {
   const problems = result.error.issues.flatMap((issue): ConfigProblem[] => {
     const key = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((name) => ({
-        key: key ? `${key}.${name}` : name,
-        message: "Unknown key",
-      }));
+      const known = keysAt(issue.path);
+      return issue.keys.map((name) => {
+        const near = closestNames(name, known, 1);
+        return {
+          key: key ? `${key}.${name}` : name,
+          message: near.length > 0
+            ? `Unknown key (did you mean "${key ? `${key}.` : ""}${near[0]}"?)`
+            : "Unknown key",
+        };
+      });
     }
     return [{ key, message: issue.message }];
   });
   throw new ConfigError(problems);
+}
+
+/** The keys the schema allows in the mapping at `path` (none where it is not a fixed mapping). */
+function keysAt(path: PropertyKey[]): string[] {
+  // deno-lint-ignore no-explicit-any
+  const unwrap = (schema: any) => {
+    while (schema && !schema.shape && schema._zod?.def?.innerType) schema = schema._zod.def.innerType;
+    return schema;
+  };
+  // deno-lint-ignore no-explicit-any
+  let schema: any = ConfigSchema;
+  for (const part of path) schema = unwrap(schema)?.shape?.[part as string];
+  return Object.keys(unwrap(schema)?.shape ?? {});
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

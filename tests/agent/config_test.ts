@@ -225,3 +225,18 @@ Deno.test("config: verification.strict_codes must be kebab-case issue codes", as
     /verification\.strict_codes/,
   );
 });
+
+Deno.test("config: an unknown key names the known key it is closest to, at any depth", async () => {
+  const cases: [string, RegExp][] = [
+    ["agent.cost_limt=2", /"agent\.cost_limt": Unknown key \(did you mean "agent\.cost_limit"\?\)/],
+    ["environment.imgae=x", /"environment\.imgae": Unknown key \(did you mean "environment\.image"\?\)/],
+    ["templates.plann=x", /"templates\.plann": Unknown key \(did you mean "templates\.plan"\?\)/],
+    ["mdoel.name=x", /"mdoel": Unknown key \(did you mean "model"\?\)/],
+  ];
+  for (const [spec, message] of cases) await assert.rejects(loadConfig([spec]), message, spec);
+  // Nothing near: no guess.
+  await assert.rejects(loadConfig(["agent.zzzzzz=1"]), (err: Error) => {
+    assert.match(err.message, /"agent\.zzzzzz": Unknown key$/);
+    return true;
+  });
+});
