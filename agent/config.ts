@@ -139,6 +139,8 @@ export type Templates = Config["templates"];
 export interface ConfigProblem {
   key: string;
   message: string;
+  /** The known key an unknown one is closest to (a misspelling's likely meaning). */
+  didYouMean?: string;
 }
 
 /** A configuration that cannot be read or is invalid. */
@@ -156,7 +158,10 @@ export class ConfigError extends Error {
 }
 
 function formatProblem(problem: ConfigProblem): string {
-  return problem.key ? `"${problem.key}": ${problem.message}` : problem.message;
+  const message = problem.didYouMean
+    ? `${problem.message} (did you mean "${problem.didYouMean}"?)`
+    : problem.message;
+  return problem.key ? `"${problem.key}": ${message}` : message;
 }
 
 /** The embedded default configuration, unvalidated. */
@@ -288,9 +293,8 @@ export function validateConfig(data: unknown): Config {
         const near = closestNames(name, known, 1);
         return {
           key: key ? `${key}.${name}` : name,
-          message: near.length > 0
-            ? `Unknown key (did you mean "${key ? `${key}.` : ""}${near[0]}"?)`
-            : "Unknown key",
+          message: "Unknown key",
+          ...(near.length > 0 ? { didYouMean: key ? `${key}.${near[0]}` : near[0] } : {}),
         };
       });
     }
