@@ -185,7 +185,8 @@ export async function loadConfig(specs: string[] = []): Promise<Config> {
 /**
  * The defaults with `specs` (files and overrides) merged in order, not yet
  * validated; with `agent.strategy: rfsn`, config/rfsn.yaml goes between the
- * defaults and the specs.
+ * defaults and the specs (its `rfsn` section alone when the specs set rfsn
+ * keys for the graphplan strategy).
  */
 export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, unknown>> {
   const layers: Record<string, unknown>[] = [];
@@ -195,10 +196,15 @@ export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, 
   const apply = (base: Record<string, unknown>) =>
     layers.reduce((data, layer) => mergeConfig(data, layer), base);
   let data = apply(defaultConfigData());
-  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides.
+  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides. For the
+  // other strategy, rfsn keys (a file shared by both) are checked against the defaults of the rfsn
+  // section alone (unused there): rfsn.yaml's strategy, gate and verification settings stay out.
   const agent = data.agent as Record<string, unknown> | undefined;
   if (agent?.strategy === "rfsn") {
     data = apply(mergeConfig(defaultConfigData(), parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml")));
+  } else if (layers.some((layer) => "rfsn" in layer)) {
+    const rfsn = parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml").rfsn;
+    data = apply(mergeConfig(defaultConfigData(), { rfsn }));
   }
   return data;
 }

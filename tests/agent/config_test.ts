@@ -240,3 +240,21 @@ Deno.test("config: an unknown key names the known key it is closest to, at any d
     return true;
   });
 });
+
+Deno.test("config: rfsn keys set for the graphplan strategy are checked against rfsn's defaults, not refused", async () => {
+  // A file or override shared by both strategies: before, the missing rfsn defaults were a wall of
+  // "expected number, received undefined" for keys the user never wrote.
+  const config = await loadConfig(["rfsn.test_command=pytest -x"]);
+  assert.equal(config.agent.strategy, "graphplan");
+  assert.equal(config.rfsn?.test_command, "pytest -x");
+  // Only the rfsn section: rfsn.yaml's gate and verification settings are not the graphplan strategy's.
+  const plain = await loadConfig([]);
+  assert.deepEqual(config.gate, plain.gate);
+  assert.deepEqual(config.verification, plain.verification);
+  await assert.rejects(loadConfig(["rfsn.test_comand=pytest"]), (err: ConfigError) => {
+    assert.deepEqual(err.problems.map((problem) => problem.key), ["rfsn.test_comand"]);
+    return true;
+  });
+  // Without any rfsn key, the graphplan config has no rfsn section.
+  assert.equal((await loadConfig([])).rfsn, undefined);
+});
