@@ -8,6 +8,8 @@
 import { type Command, EXIT, stringOption, UsageError, writeLine } from "./command.ts";
 import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
 import { K8S_RUNTIMES, k8sManifest } from "../agent/swebench/k8s.ts";
+import { isOverride } from "../agent/config.ts";
+import { basename } from "../engine/node_builtins.ts";
 
 const command: Command = {
   name: "k8s",
@@ -75,6 +77,7 @@ Exit: 0 printed, 2 usage error.`,
     if (name !== undefined && !/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) {
       throw new UsageError(`--name must be a DNS label (lowercase letters, digits, "-"): got "${name}"`);
     }
+    for (const warning of localFileWarnings(args)) console.error(`k8s: ${warning}`);
     writeLine(k8sManifest({
       shards: countOption(args, "shards", 1),
       image,
@@ -91,5 +94,33 @@ Exit: 0 printed, 2 usage error.`,
     return Promise.resolve(EXIT.ok);
   },
 };
+
+/**
+ * Files of this machine the options name (`--subset`, `--instances`, `-c` files): the pods look
+ * for them in their own filesystem, where they are only if the job image or the claim holds them.
+ */
+function localFileWarnings(args: Parameters<Command["run"]>[0]): string[] {
+  const named: [string, string | undefined][] = [
+    ["--subset", stringOption(args, "subset")],
+    ["--instances", stringOption(args, "instances")],
+    ...((args.values.config as string[] | undefined) ?? []).filter((spec) => !isOverride(spec))
+      .map((spec): [string, string] => ["-c", spec]),
+  ];
+  const warnings: string[] = [];
+  for (const [option, path] of named) {
+    if (path === undefined || path.startsWith("/out/")) continue;
+    let isFile = false;
+    try {
+      isFile = Deno.statSync(path).isFile;
+    } catch { /* not here: a path inside the image, or a dataset name */ }
+    if (isFile) {
+      warnings.push(
+        `${option} "${path}" is a file on this machine: the pods read their own filesystem, so put it ` +
+          `in the job image or on the claim (e.g. /out/${basename(path)}) and give that path`,
+      );
+    }
+  }
+  return warnings;
+}
 
 export default command;

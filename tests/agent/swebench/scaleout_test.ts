@@ -123,6 +123,50 @@ Deno.test("k8s: options the manifest sets itself are usage errors", async () => 
   assert.match(noImage.stderr, /--job-image IMAGE/);
 });
 
+Deno.test("k8s: a dataset, id list or config file of this machine is warned about (the pods cannot see it)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_k8s_files_" });
+  try {
+    await Deno.writeTextFile(join(dir, "ds.jsonl"), '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
+    await Deno.writeTextFile(join(dir, "ids.txt"), "a__b-1\n");
+    await Deno.writeTextFile(join(dir, "mine.yaml"), "agent:\n  step_limit: 5\n");
+    const base = ["k8s", "--shards", "2", "--job-image", "i"];
+    const local = await cli(
+      [
+        ...base,
+        "--subset",
+        "ds.jsonl",
+        "--instances",
+        "ids.txt",
+        "-c",
+        "mine.yaml",
+        "-c",
+        "agent.step_limit=3",
+      ],
+      { cwd: dir },
+    );
+    assert.equal(local.code, 0, local.stderr);
+    new Job(parse(local.stdout)).validate();
+    const warned = local.stderr.trim().split("\n");
+    assert.deepEqual(
+      warned.map((line) => /^k8s: (\S+) "([^"]+)" is a file on this machine/.exec(line)?.slice(1)),
+      [
+        ["--subset", "ds.jsonl"],
+        ["--instances", "ids.txt"],
+        ["-c", "mine.yaml"],
+      ],
+    );
+    assert.match(warned[0], /put it in the job image or on the claim \(e\.g\. \/out\/ds\.jsonl\)/);
+    // Names of datasets, paths on the claim and overrides are not files here: no warning.
+    const remote = await cli([...base, "--subset", "lite", "--instances", "/out/ids.txt", "-c", "a.b=1"], {
+      cwd: dir,
+    });
+    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(remote.stderr.trim(), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("slurm: the script runs shard K of N for array task K", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gp_slurm_script_" });
   try {
