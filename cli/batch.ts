@@ -7,14 +7,8 @@
  */
 
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
-import {
-  BATCH_OPTIONS,
-  BATCH_OPTIONS_HELP,
-  countOption,
-  moneyOption,
-  strategyOption,
-} from "./batch_options.ts";
-import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
+import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchConfig, checkBatchOptions } from "./batch_options.ts";
+import type { Config } from "../agent/config.ts";
 import { createModel, ModelError } from "../agent/model/mod.ts";
 import {
   BatchBusyError,
@@ -23,8 +17,6 @@ import {
   LiveProgress,
   liveViewFits,
   loadInstances,
-  PREDS_FORMATS,
-  type PredsFormat,
   runBatch,
   selectInstances,
   SelectionError,
@@ -71,17 +63,7 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
-    const workers = countOption(args, "workers", 1);
-    const costLimit = moneyOption(args, "cost-limit", 0);
-    const format = stringOption(args, "preds-format", "dict")! as PredsFormat;
-    if (!PREDS_FORMATS.includes(format)) {
-      throw new UsageError(`--preds-format must be one of ${PREDS_FORMATS.join(", ")}: got "${format}"`);
-    }
-    const seedText = stringOption(args, "seed");
-    const seed = seedText === undefined ? undefined : Number(seedText);
-    if (seed !== undefined && !Number.isInteger(seed)) {
-      throw new UsageError(`--seed must be an integer: got "${seedText}"`);
-    }
+    const { workers, costLimit, format, seed } = checkBatchOptions(args);
 
     const outDir = (await outputDirOption(args, "graphplan-batch"))!;
     const config = await batchConfig(args);
@@ -209,48 +191,6 @@ function terminalRows(): number {
     return Deno.consoleSize().rows;
   } catch {
     return 0;
-  }
-}
-
-/** The config of a batch: `-c` specs, the shortcut options, docker by default. */
-async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config> {
-  const specs = [...((args.values.config as string[] | undefined) ?? [])];
-  // First, so that -c specs (and config/rfsn.yaml under them) refine the strategy's defaults.
-  const strategy = strategyOption(args);
-  if (strategy) specs.unshift(`agent.strategy=${strategy}`);
-  const env = stringOption(args, "env");
-  const pairs: [string, string | undefined][] = [
-    ["environment.image", stringOption(args, "image")],
-    ["environment.image_template", stringOption(args, "image-template")],
-    ["model.name", stringOption(args, "model")],
-  ];
-  for (const [key, value] of pairs) if (value !== undefined) specs.push(`${key}=${JSON.stringify(value)}`);
-  const instanceCap = stringOption(args, "instance-cost-limit");
-  if (instanceCap !== undefined) {
-    specs.push(`agent.cost_limit=${moneyOption(args, "instance-cost-limit", 0)}`);
-  }
-  try {
-    // Each instance gets its image from environment.image_template unless one image is set for all,
-    // so the config is checked with a stand-in image and given back without it.
-    const data = await mergeConfigSpecs(specs);
-    const environment = (data.environment ?? {}) as Record<string, unknown>;
-    if (env !== undefined) environment.type = env;
-    else if ((environment.type ?? "local") === "local") environment.type = "docker";
-    if (environment.type !== "docker" && environment.type !== "podman") {
-      throw new UsageError(
-        `A batch runs in containers: use --env docker or --env podman, not "${environment.type}"`,
-      );
-    }
-    const image = environment.image;
-    if (!image) environment.image = "per-instance";
-    const config = validateConfig({ ...data, environment });
-    return {
-      ...config,
-      environment: { ...config.environment, image: image ? config.environment.image : null },
-    };
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
   }
 }
 

@@ -6,7 +6,14 @@
  */
 
 import { type Command, EXIT, stringOption, UsageError, writeLine } from "./command.ts";
-import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
+import {
+  BATCH_OPTIONS,
+  BATCH_OPTIONS_HELP,
+  batchArgv,
+  batchConfig,
+  checkBatchOptions,
+  countOption,
+} from "./batch_options.ts";
 import { K8S_RUNTIMES, k8sManifest } from "../agent/swebench/k8s.ts";
 import { isOverride } from "../agent/config.ts";
 import { basename } from "../engine/node_builtins.ts";
@@ -57,7 +64,7 @@ Exit: 0 printed, 2 usage error.`,
     name: { type: "string" },
     namespace: { type: "string" },
   },
-  run(args) {
+  async run(args) {
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
@@ -77,6 +84,8 @@ Exit: 0 printed, 2 usage error.`,
     if (name !== undefined && !/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) {
       throw new UsageError(`--name must be a DNS label (lowercase letters, digits, "-"): got "${name}"`);
     }
+    checkBatchOptions(args);
+    await batchConfig(args, { files: false });
     for (const warning of localFileWarnings(args)) console.error(`k8s: ${warning}`);
     writeLine(k8sManifest({
       shards: countOption(args, "shards", 1),
@@ -91,7 +100,7 @@ Exit: 0 printed, 2 usage error.`,
       name,
       namespace: stringOption(args, "namespace"),
     }));
-    return Promise.resolve(EXIT.ok);
+    return EXIT.ok;
   },
 };
 

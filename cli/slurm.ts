@@ -8,7 +8,14 @@
 
 import { resolve } from "../engine/node_builtins.ts";
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
-import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
+import {
+  BATCH_OPTIONS,
+  BATCH_OPTIONS_HELP,
+  batchArgv,
+  batchConfig,
+  checkBatchOptions,
+  countOption,
+} from "./batch_options.ts";
 import { selfCommand } from "../agent/swebench/launcher.ts";
 import { slurmScript, submitSlurm } from "../agent/swebench/slurm.ts";
 import { outputDirOption } from "./output_dir.ts";
@@ -67,6 +74,8 @@ Exit: 0 written (and submitted), 1 sbatch failed, 2 usage error.`,
       throw new UsageError("--shard is set per array task: give --shards N");
     }
     const shards = countOption(args, "shards", 1);
+    checkBatchOptions(args);
+    await batchConfig(args, { files: false });
     const outDir = resolve((await outputDirOption(args, "graphplan-batch"))!);
     const graphplan = stringOption(args, "graphplan");
     const script = slurmScript({
