@@ -149,6 +149,10 @@ export function checkBatchOptions(args: ParsedArgs): BatchOptionValues {
   if (seed !== undefined && !Number.isInteger(seed)) {
     throw new UsageError(`--seed must be an integer: got "${seedText}"`);
   }
+  if (seed !== undefined && args.values.shuffle !== true) {
+    // Alone it would change nothing: the selection keeps the dataset's order.
+    throw new UsageError(`--seed ${seedText} seeds --shuffle: add --shuffle, or leave --seed out`);
+  }
   strategyOption(args);
   const env = stringOption(args, "env");
   if (env !== undefined && env !== "docker" && env !== "podman") {

@@ -36,6 +36,7 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
         /--preds-format must be one of dict, list, jsonl: got "csv"/,
       ],
       [["--subset", dataset, "-w", "0"], /--workers must be a positive integer: got "0"/],
+      [["--subset", dataset, "--seed", "7"], /--seed 7 seeds --shuffle: add --shuffle, or leave --seed out/],
       [["--subset", dataset, "--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
       [["--subset", dataset, "--strategy", "planner"], /Unknown strategy "planner": use graphplan or rfsn/],
       [

@@ -186,6 +186,7 @@ Deno.test("slurm and k8s: batch options that would fail in every task are usage 
       [["--filter", "("], /Invalid --filter "\("/],
       [["--preds-format", "csv"], /--preds-format must be one of dict, list, jsonl: got "csv"/],
       [["--seed", "x"], /--seed must be an integer: got "x"/],
+      [["--seed", "3"], /--seed 3 seeds --shuffle/],
       [["--strategy", "planner"], /Unknown strategy "planner"/],
       [["--model", "gpt-5-mini"], /"model\.name": Expected "provider\/model"/],
       [["-c", "agent.cost_limt=1"], /"agent\.cost_limt": Unknown key \(did you mean "agent\.cost_limit"\?\)/],
