@@ -20,7 +20,8 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
     await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
     const out = join(dir, "out");
     const cases: [string[], RegExp][] = [
-      [["--subset", join(dir, "missing.jsonl")], /neither a file nor a Hugging Face name/],
+      [["--subset", join(dir, "missing.jsonl")], /No dataset file ".*missing\.jsonl": no such file/],
+      [["--subset", "liet"], /neither a file nor a Hugging Face name: did you mean "lite"\?/],
       [["--subset", dataset, "--shard", "3/2"], /Invalid --shard "3\/2"/],
       [["--subset", dataset, "--slice", "a:b"], /Invalid --slice "a:b"/],
       [
