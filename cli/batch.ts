@@ -70,8 +70,9 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     const source = stringOption(args, "subset", "lite")!;
     const split = stringOption(args, "split", "test")!;
     let rows: TaskRow[];
+    let all: TaskRow[];
     try {
-      const all = await loadInstances(source, { split, log: (line) => console.error(line) });
+      all = await loadInstances(source, { split, log: (line) => console.error(line) });
       const instancesFile = stringOption(args, "instances");
       const instances = instancesFile === undefined ? undefined : (await readInstancesFile(instancesFile))
         .split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
@@ -95,6 +96,13 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         }, { json: args.values.json === true, exit: EXIT.usage });
       }
       throw err;
+    }
+    if (rows.length === 0 && !args.values.json) {
+      // Not an error (a shard of a short list can be empty), but a typo in a pattern usually is why.
+      console.error(
+        `batch: no instance selected from the ${all.length} in "${source}": check --filter, --slice, ` +
+          `--instances and --shard`,
+      );
     }
     const empty = rows.filter((row) =>
       typeof row.problem_statement !== "string" || !row.problem_statement.trim()

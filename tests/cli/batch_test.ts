@@ -271,3 +271,36 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("batch: a selection of no instance says so, naming the options that select (exit 0)", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(
+      dataset,
+      '{"instance_id": "a__b-1", "problem_statement": "x"}\n{"instance_id": "a__b-2", "problem_statement": "y"}\n',
+    );
+    // A container CLI that is there (nothing is started: there is nothing to run).
+    const docker = join(dir, "fake-docker");
+    await Deno.writeTextFile(docker, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    const common = [
+      "batch",
+      "--subset",
+      dataset,
+      "--env",
+      "docker",
+      "-c",
+      `environment.executable=${docker}`,
+    ];
+    const scripted = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
+    const none = await graphplan([...common, ...scripted, "--filter", "^django__", "-o", join(dir, "out")]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(
+      none.stderr,
+      /^batch: no instance selected from the 2 in ".*d\.jsonl": check --filter, --slice, --instances and --shard$/m,
+    );
+    assert.match(none.stderr, /^batch: 0 selected/m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
