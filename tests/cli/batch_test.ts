@@ -13,6 +13,16 @@ async function scratch(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "gp_batch_cli_" });
 }
 
+/** The scripted model's options (no key, no network). */
+const SCRIPTED = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
+
+/** A stand-in container CLI in `dir` running the shell `body`; its path. */
+async function fakeDocker(dir: string, body: string): Promise<string> {
+  const path = join(dir, "fake-docker");
+  await Deno.writeTextFile(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
 Deno.test("batch: bad options are usage errors (exit 2) and write nothing", async () => {
   const dir = await scratch();
   try {
@@ -90,10 +100,9 @@ Deno.test("run, batch and merge-preds: an -o that is a file (or under one) is a 
     const file = join(dir, "notes.txt");
     await Deno.writeTextFile(file, "mine\n");
     await Deno.mkdir(join(dir, "shard-0"));
-    const scripted = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
     const commands: string[][] = [
-      ["batch", "--subset", dataset, "--env", "podman", ...scripted],
-      ["run", "--repo", "tests/fixtures/sample_project", "--task", "Fix it", ...scripted],
+      ["batch", "--subset", dataset, "--env", "podman", ...SCRIPTED],
+      ["run", "--repo", "tests/fixtures/sample_project", "--task", "Fix it", ...SCRIPTED],
       ["merge-preds", join(dir, "shard-0")],
     ];
     for (const command of commands) {
@@ -222,14 +231,7 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "Fix it"}\n');
     const out = join(dir, "out");
     // A docker CLI that is there but cannot start anything (no daemon).
-    const docker = join(dir, "fake-docker");
-    await Deno.writeTextFile(
-      docker,
-      "#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 125\n",
-      {
-        mode: 0o755,
-      },
-    );
+    const docker = await fakeDocker(dir, "echo 'Cannot connect to the Docker daemon' >&2\nexit 125");
     const args = [
       "batch",
       "--subset",
@@ -281,9 +283,8 @@ Deno.test("batch: a selection of no instance says so, naming the options that se
       '{"instance_id": "a__b-1", "problem_statement": "x"}\n{"instance_id": "a__b-2", "problem_statement": "y"}\n',
     );
     // A container CLI that is there (nothing is started: there is nothing to run).
-    const docker = join(dir, "fake-docker");
-    await Deno.writeTextFile(docker, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
-    const common = [
+    const docker = await fakeDocker(dir, "exit 1");
+    const none = await graphplan([
       "batch",
       "--subset",
       dataset,
@@ -291,9 +292,12 @@ Deno.test("batch: a selection of no instance says so, naming the options that se
       "docker",
       "-c",
       `environment.executable=${docker}`,
-    ];
-    const scripted = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
-    const none = await graphplan([...common, ...scripted, "--filter", "^django__", "-o", join(dir, "out")]);
+      ...SCRIPTED,
+      "--filter",
+      "^django__",
+      "-o",
+      join(dir, "out"),
+    ]);
     assert.equal(none.code, 0, none.stderr);
     assert.match(
       none.stderr,
