@@ -17,13 +17,14 @@ import {
   LiveProgress,
   liveViewFits,
   loadInstances,
+  predsFile,
   runBatch,
   selectInstances,
   SelectionError,
   type TaskRow,
 } from "../agent/swebench/mod.ts";
 import { outputDirOption } from "./output_dir.ts";
-import { join } from "../engine/node_builtins.ts";
+import { join, resolve } from "../engine/node_builtins.ts";
 import { readFailure } from "../engine/read_failure.ts";
 
 const command: Command = {
@@ -158,7 +159,24 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
-    if (args.values.json) printJson({ success: summary.exitCode === 0, ...summary });
+    if (args.values.json) {
+      // snake_case, as every other command's document, with where the outputs are.
+      printJson({
+        success: summary.exitCode === 0,
+        out: resolve(outDir),
+        preds: resolve(predsFile(outDir, format)),
+        selected: summary.selected,
+        skipped: summary.skipped,
+        ended: summary.ended,
+        not_started: summary.notStarted,
+        interrupted: summary.interrupted,
+        cost: summary.cost,
+        exit_statuses: summary.exitStatuses,
+        exit_code: summary.exitCode,
+        errors: [],
+        warnings: [],
+      });
+    }
     return summary.exitCode;
   },
 };

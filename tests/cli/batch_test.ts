@@ -304,6 +304,40 @@ Deno.test("batch: a selection of no instance says so, naming the options that se
       /^batch: no instance selected from the 2 in ".*d\.jsonl": check --filter, --slice, --instances and --shard$/m,
     );
     assert.match(none.stderr, /^batch: 0 selected/m);
+    // With --json: one document, snake_case as the other commands', naming where the outputs are.
+    const json = await graphplan([
+      "batch",
+      "--subset",
+      dataset,
+      "--env",
+      "docker",
+      "-c",
+      `environment.executable=${docker}`,
+      ...SCRIPTED,
+      "--slice",
+      "5:",
+      "--preds-format",
+      "jsonl",
+      "-o",
+      join(dir, "out"),
+      "--json",
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      success: true,
+      out: join(await Deno.realPath(dir), "out"),
+      preds: join(await Deno.realPath(dir), "out", "preds.jsonl"),
+      selected: 0,
+      skipped: 0,
+      ended: 0,
+      not_started: 0,
+      interrupted: null,
+      cost: 0,
+      exit_statuses: {},
+      exit_code: 0,
+      errors: [],
+      warnings: [],
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
