@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
 import { GatePolicySchema } from "./rfsn/gate/policy.ts";
 import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
 import { readFailure } from "../engine/read_failure.ts";
+import { closestNames } from "../engine/suggest.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [
@@ -138,6 +139,8 @@ export type Templates = Config["templates"];
 export interface ConfigProblem {
   key: string;
   message: string;
+  /** The known key an unknown one is closest to (a misspelling's likely meaning). */
+  didYouMean?: string;
 }
 
 /** A configuration that cannot be read or is invalid. */
@@ -155,7 +158,10 @@ export class ConfigError extends Error {
 }
 
 function formatProblem(problem: ConfigProblem): string {
-  return problem.key ? `"${problem.key}": ${problem.message}` : problem.message;
+  const message = problem.didYouMean
+    ? `${problem.message} (did you mean "${problem.didYouMean}"?)`
+    : problem.message;
+  return problem.key ? `"${problem.key}": ${message}` : message;
 }
 
 /** The embedded default configuration, unvalidated. */
@@ -179,7 +185,8 @@ export async function loadConfig(specs: string[] = []): Promise<Config> {
 /**
  * The defaults with `specs` (files and overrides) merged in order, not yet
  * validated; with `agent.strategy: rfsn`, config/rfsn.yaml goes between the
- * defaults and the specs.
+ * defaults and the specs (its `rfsn` section alone when the specs set rfsn
+ * keys for the graphplan strategy).
  */
 export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, unknown>> {
   const layers: Record<string, unknown>[] = [];
@@ -189,10 +196,15 @@ export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, 
   const apply = (base: Record<string, unknown>) =>
     layers.reduce((data, layer) => mergeConfig(data, layer), base);
   let data = apply(defaultConfigData());
-  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides.
+  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides. For the
+  // other strategy, rfsn keys (a file shared by both) are checked against the defaults of the rfsn
+  // section alone (unused there): rfsn.yaml's strategy, gate and verification settings stay out.
   const agent = data.agent as Record<string, unknown> | undefined;
   if (agent?.strategy === "rfsn") {
     data = apply(mergeConfig(defaultConfigData(), parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml")));
+  } else if (layers.some((layer) => "rfsn" in layer)) {
+    const rfsn = parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml").rfsn;
+    data = apply(mergeConfig(defaultConfigData(), { rfsn }));
   }
   return data;
 }
@@ -282,14 +294,32 @@ export function validateConfig(data: unknown): Config {
   const problems = result.error.issues.flatMap((issue): ConfigProblem[] => {
     const key = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((name) => ({
-        key: key ? `${key}.${name}` : name,
-        message: "Unknown key",
-      }));
+      const known = keysAt(issue.path);
+      return issue.keys.map((name) => {
+        const near = closestNames(name, known, 1);
+        return {
+          key: key ? `${key}.${name}` : name,
+          message: "Unknown key",
+          ...(near.length > 0 ? { didYouMean: key ? `${key}.${near[0]}` : near[0] } : {}),
+        };
+      });
     }
     return [{ key, message: issue.message }];
   });
   throw new ConfigError(problems);
+}
+
+/** The keys the schema allows in the mapping at `path` (none where it is not a fixed mapping). */
+function keysAt(path: PropertyKey[]): string[] {
+  // deno-lint-ignore no-explicit-any
+  const unwrap = (schema: any) => {
+    while (schema && !schema.shape && schema._zod?.def?.innerType) schema = schema._zod.def.innerType;
+    return schema;
+  };
+  // deno-lint-ignore no-explicit-any
+  let schema: any = ConfigSchema;
+  for (const part of path) schema = unwrap(schema)?.shape?.[part as string];
+  return Object.keys(unwrap(schema)?.shape ?? {});
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

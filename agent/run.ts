@@ -148,6 +148,8 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       log(`[${instanceId}] ${record.name}: ${detail}`);
     },
   });
+  // Recorded first: a run that fails in setup still shows what it was asked to do.
+  trajectory.info.task = options.task;
   const setup = trajectory.startPhase("setup", { environment: config.environment.type });
   let env: Environment | undefined;
   let helper: Helper | undefined;

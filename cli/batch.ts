@@ -7,28 +7,25 @@
  */
 
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
-import {
-  BATCH_OPTIONS,
-  BATCH_OPTIONS_HELP,
-  countOption,
-  moneyOption,
-  strategyOption,
-} from "./batch_options.ts";
-import { type Config, ConfigError, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
+import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchConfig, checkBatchOptions } from "./batch_options.ts";
+import type { Config } from "../agent/config.ts";
 import { createModel, ModelError } from "../agent/model/mod.ts";
 import {
   BatchBusyError,
   DatasetError,
   LineProgress,
   LiveProgress,
+  liveViewFits,
   loadInstances,
-  PREDS_FORMATS,
-  type PredsFormat,
+  predsFile,
   runBatch,
   selectInstances,
   SelectionError,
   type TaskRow,
 } from "../agent/swebench/mod.ts";
+import { outputDirOption } from "./output_dir.ts";
+import { join, resolve } from "../engine/node_builtins.ts";
+import { readFailure } from "../engine/read_failure.ts";
 
 const command: Command = {
   name: "batch",
@@ -67,26 +64,18 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
-    const workers = countOption(args, "workers", 1);
-    const costLimit = moneyOption(args, "cost-limit", 0);
-    const format = stringOption(args, "preds-format", "dict")! as PredsFormat;
-    if (!PREDS_FORMATS.includes(format)) {
-      throw new UsageError(`--preds-format must be one of ${PREDS_FORMATS.join(", ")}: got "${format}"`);
-    }
-    const seedText = stringOption(args, "seed");
-    const seed = seedText === undefined ? undefined : Number(seedText);
-    if (seed !== undefined && !Number.isInteger(seed)) {
-      throw new UsageError(`--seed must be an integer: got "${seedText}"`);
-    }
+    const { workers, costLimit, format, seed } = checkBatchOptions(args);
 
+    const outDir = (await outputDirOption(args, "graphplan-batch"))!;
     const config = await batchConfig(args);
     const source = stringOption(args, "subset", "lite")!;
     const split = stringOption(args, "split", "test")!;
     let rows: TaskRow[];
+    let all: TaskRow[];
     try {
-      const all = await loadInstances(source, { split, log: (line) => console.error(line) });
+      all = await loadInstances(source, { split, log: (line) => console.error(line) });
       const instancesFile = stringOption(args, "instances");
-      const instances = instancesFile === undefined ? undefined : (await Deno.readTextFile(instancesFile))
+      const instances = instancesFile === undefined ? undefined : (await readInstancesFile(instancesFile))
         .split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
       rows = selectInstances(all, {
         instances,
@@ -98,7 +87,8 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       });
     } catch (err) {
       if (
-        err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound
+        err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound ||
+        err instanceof InstancesFileError
       ) {
         return refuse("batch", {
           code: "dataset-invalid",
@@ -107,6 +97,13 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         }, { json: args.values.json === true, exit: EXIT.usage });
       }
       throw err;
+    }
+    if (rows.length === 0 && !args.values.json) {
+      // Not an error (a shard of a short list can be empty), but a typo in a pattern usually is why.
+      console.error(
+        `batch: no instance selected from the ${all.length} in "${source}": check --filter, --slice, ` +
+          `--instances and --shard`,
+      );
     }
     const empty = rows.filter((row) =>
       typeof row.problem_statement !== "string" || !row.problem_statement.trim()
@@ -129,8 +126,15 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
-    const outDir = stringOption(args, "output", "graphplan-batch")!;
-    const live = Deno.stderr.isTerminal() && terminalRows() > 0 && !args.values.json;
+    const missing = await missingContainerCli(config);
+    if (missing) {
+      return refuse("batch", { code: "container-cli-missing", severity: "error", message: missing }, {
+        json: args.values.json === true,
+        exit: EXIT.usage,
+      });
+    }
+    const live = !args.values.json &&
+      liveViewFits({ terminal: Deno.stderr.isTerminal(), rows: terminalRows(), term: Deno.env.get("TERM") });
     const summary = await runBatch({
       config,
       rows,
@@ -155,10 +159,57 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
-    if (args.values.json) printJson({ success: summary.exitCode === 0, ...summary });
+    if (args.values.json) {
+      // snake_case, as every other command's document, with where the outputs are.
+      printJson({
+        success: summary.exitCode === 0,
+        out: resolve(outDir),
+        preds: resolve(predsFile(outDir, format)),
+        selected: summary.selected,
+        skipped: summary.skipped,
+        ended: summary.ended,
+        not_started: summary.notStarted,
+        interrupted: summary.interrupted,
+        cost: summary.cost,
+        exit_statuses: summary.exitStatuses,
+        exit_code: summary.exitCode,
+        errors: [],
+        warnings: [],
+      });
+    }
     return summary.exitCode;
   },
 };
+
+/** An `--instances` file that cannot be read. */
+class InstancesFileError extends Error {}
+
+async function readInstancesFile(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    throw new InstancesFileError(`Cannot read the --instances file "${path}": ${readFailure(err)}`);
+  }
+}
+
+/**
+ * Why the container CLI cannot run (not on PATH), or undefined: checked once up front, else every
+ * instance would end as an EnvironmentError within a second. Looked up, not run: a CLI whose daemon
+ * hangs must not hang the batch before its own timeouts apply.
+ */
+async function missingContainerCli(config: Config): Promise<string | undefined> {
+  const executable = config.environment.executable || config.environment.type;
+  const candidates = executable.includes("/")
+    ? [executable]
+    : (Deno.env.get("PATH") ?? "").split(":").filter(Boolean).map((dir) => join(dir, executable));
+  for (const path of candidates) {
+    const info = await Deno.stat(path).catch(() => null);
+    if (info?.isFile && (info.mode === null || (info.mode & 0o111) !== 0)) return undefined;
+  }
+  const other = config.environment.type === "podman" ? "docker" : "podman";
+  return `Cannot run "${executable}": it is not on PATH; install it, or use --env ${other} ` +
+    `(or -c environment.executable=PATH)`;
+}
 
 /** Rows of the terminal (0 for a pseudo-terminal without a size, where a live view cannot draw). */
 function terminalRows(): number {
@@ -166,48 +217,6 @@ function terminalRows(): number {
     return Deno.consoleSize().rows;
   } catch {
     return 0;
-  }
-}
-
-/** The config of a batch: `-c` specs, the shortcut options, docker by default. */
-async function batchConfig(args: Parameters<Command["run"]>[0]): Promise<Config> {
-  const specs = [...((args.values.config as string[] | undefined) ?? [])];
-  // First, so that -c specs (and config/rfsn.yaml under them) refine the strategy's defaults.
-  const strategy = strategyOption(args);
-  if (strategy) specs.unshift(`agent.strategy=${strategy}`);
-  const env = stringOption(args, "env");
-  const pairs: [string, string | undefined][] = [
-    ["environment.image", stringOption(args, "image")],
-    ["environment.image_template", stringOption(args, "image-template")],
-    ["model.name", stringOption(args, "model")],
-  ];
-  for (const [key, value] of pairs) if (value !== undefined) specs.push(`${key}=${JSON.stringify(value)}`);
-  const instanceCap = stringOption(args, "instance-cost-limit");
-  if (instanceCap !== undefined) {
-    specs.push(`agent.cost_limit=${moneyOption(args, "instance-cost-limit", 0)}`);
-  }
-  try {
-    // Each instance gets its image from environment.image_template unless one image is set for all,
-    // so the config is checked with a stand-in image and given back without it.
-    const data = await mergeConfigSpecs(specs);
-    const environment = (data.environment ?? {}) as Record<string, unknown>;
-    if (env !== undefined) environment.type = env;
-    else if ((environment.type ?? "local") === "local") environment.type = "docker";
-    if (environment.type !== "docker" && environment.type !== "podman") {
-      throw new UsageError(
-        `A batch runs in containers: use --env docker or --env podman, not "${environment.type}"`,
-      );
-    }
-    const image = environment.image;
-    if (!image) environment.image = "per-instance";
-    const config = validateConfig({ ...data, environment });
-    return {
-      ...config,
-      environment: { ...config.environment, image: image ? config.environment.image : null },
-    };
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
   }
 }
 

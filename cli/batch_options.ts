@@ -8,7 +8,15 @@
 
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 import { stringOption, UsageError } from "./command.ts";
-import { STRATEGIES } from "../agent/config.ts";
+import {
+  type Config,
+  ConfigError,
+  isOverride,
+  mergeConfigSpecs,
+  STRATEGIES,
+  validateConfig,
+} from "../agent/config.ts";
+import { PREDS_FORMATS, type PredsFormat, selectInstances, SelectionError } from "../agent/swebench/mod.ts";
 
 /** Every option of `graphplan batch`. */
 export const BATCH_OPTIONS: OptionSpec = {
@@ -113,4 +121,97 @@ export function strategyOption(args: ParsedArgs): (typeof STRATEGIES)[number] | 
     throw new UsageError(`Unknown strategy "${strategy}": use ${STRATEGIES.join(" or ")}`);
   }
   return strategy as (typeof STRATEGIES)[number];
+}
+
+/** What {@linkcode checkBatchOptions} read. */
+export interface BatchOptionValues {
+  workers: number;
+  costLimit: number;
+  format: PredsFormat;
+  seed?: number;
+}
+
+/**
+ * The batch options that can be checked without the dataset (counts, dollars, the predictions
+ * format, the seed, the strategy, --env, --filter and --slice syntax), as usage errors. `slurm` and
+ * `k8s` call it too: what they write would otherwise fail in every task, after the job was queued.
+ */
+export function checkBatchOptions(args: ParsedArgs): BatchOptionValues {
+  const workers = countOption(args, "workers", 1);
+  const costLimit = moneyOption(args, "cost-limit", 0);
+  moneyOption(args, "instance-cost-limit", 0);
+  const format = stringOption(args, "preds-format", "dict")! as PredsFormat;
+  if (!PREDS_FORMATS.includes(format)) {
+    throw new UsageError(`--preds-format must be one of ${PREDS_FORMATS.join(", ")}: got "${format}"`);
+  }
+  const seedText = stringOption(args, "seed");
+  const seed = seedText === undefined ? undefined : Number(seedText);
+  if (seed !== undefined && !Number.isInteger(seed)) {
+    throw new UsageError(`--seed must be an integer: got "${seedText}"`);
+  }
+  if (seed !== undefined && args.values.shuffle !== true) {
+    // Alone it would change nothing: the selection keeps the dataset's order.
+    throw new UsageError(`--seed ${seedText} seeds --shuffle: add --shuffle, or leave --seed out`);
+  }
+  strategyOption(args);
+  const env = stringOption(args, "env");
+  if (env !== undefined && env !== "docker" && env !== "podman") {
+    throw new UsageError(`A batch runs in containers: use --env docker or --env podman, not "${env}"`);
+  }
+  try {
+    // The syntax of the selection, on no rows (--shard is the launchers' own).
+    selectInstances([], { filter: stringOption(args, "filter"), slice: stringOption(args, "slice") });
+  } catch (err) {
+    if (err instanceof SelectionError) throw new UsageError(err.message);
+    throw err;
+  }
+  return { workers, costLimit, format, seed };
+}
+
+/**
+ * The config of a batch: `-c` specs, the shortcut options, docker by default. With `files: false`
+ * the `-c` files are left out (slurm and k8s check the rest here; the files are read where the
+ * tasks run).
+ */
+export async function batchConfig(args: ParsedArgs, options: { files?: boolean } = {}): Promise<Config> {
+  const specs = ((args.values.config as string[] | undefined) ?? []).filter((spec) =>
+    options.files !== false || isOverride(spec)
+  );
+  // First, so that -c specs (and config/rfsn.yaml under them) refine the strategy's defaults.
+  const strategy = strategyOption(args);
+  if (strategy) specs.unshift(`agent.strategy=${strategy}`);
+  const env = stringOption(args, "env");
+  const pairs: [string, string | undefined][] = [
+    ["environment.image", stringOption(args, "image")],
+    ["environment.image_template", stringOption(args, "image-template")],
+    ["model.name", stringOption(args, "model")],
+  ];
+  for (const [key, value] of pairs) if (value !== undefined) specs.push(`${key}=${JSON.stringify(value)}`);
+  const instanceCap = stringOption(args, "instance-cost-limit");
+  if (instanceCap !== undefined) {
+    specs.push(`agent.cost_limit=${moneyOption(args, "instance-cost-limit", 0)}`);
+  }
+  try {
+    // Each instance gets its image from environment.image_template unless one image is set for all,
+    // so the config is checked with a stand-in image and given back without it.
+    const data = await mergeConfigSpecs(specs);
+    const environment = (data.environment ?? {}) as Record<string, unknown>;
+    if (env !== undefined) environment.type = env;
+    else if ((environment.type ?? "local") === "local") environment.type = "docker";
+    if (environment.type !== "docker" && environment.type !== "podman") {
+      throw new UsageError(
+        `A batch runs in containers: use --env docker or --env podman, not "${environment.type}"`,
+      );
+    }
+    const image = environment.image;
+    if (!image) environment.image = "per-instance";
+    const config = validateConfig({ ...data, environment });
+    return {
+      ...config,
+      environment: { ...config.environment, image: image ? config.environment.image : null },
+    };
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
 }

@@ -6,8 +6,17 @@
  */
 
 import { type Command, EXIT, stringOption, UsageError, writeLine } from "./command.ts";
-import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
+import {
+  BATCH_OPTIONS,
+  BATCH_OPTIONS_HELP,
+  batchArgv,
+  batchConfig,
+  checkBatchOptions,
+  countOption,
+} from "./batch_options.ts";
 import { K8S_RUNTIMES, k8sManifest } from "../agent/swebench/k8s.ts";
+import { isOverride } from "../agent/config.ts";
+import { basename } from "../engine/node_builtins.ts";
 
 const command: Command = {
   name: "k8s",
@@ -55,7 +64,7 @@ Exit: 0 printed, 2 usage error.`,
     name: { type: "string" },
     namespace: { type: "string" },
   },
-  run(args) {
+  async run(args) {
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
@@ -75,6 +84,9 @@ Exit: 0 printed, 2 usage error.`,
     if (name !== undefined && !/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) {
       throw new UsageError(`--name must be a DNS label (lowercase letters, digits, "-"): got "${name}"`);
     }
+    checkBatchOptions(args);
+    await batchConfig(args, { files: false });
+    for (const warning of localFileWarnings(args)) console.error(`k8s: ${warning}`);
     writeLine(k8sManifest({
       shards: countOption(args, "shards", 1),
       image,
@@ -88,8 +100,36 @@ Exit: 0 printed, 2 usage error.`,
       name,
       namespace: stringOption(args, "namespace"),
     }));
-    return Promise.resolve(EXIT.ok);
+    return EXIT.ok;
   },
 };
+
+/**
+ * Files of this machine the options name (`--subset`, `--instances`, `-c` files): the pods look
+ * for them in their own filesystem, where they are only if the job image or the claim holds them.
+ */
+function localFileWarnings(args: Parameters<Command["run"]>[0]): string[] {
+  const named: [string, string | undefined][] = [
+    ["--subset", stringOption(args, "subset")],
+    ["--instances", stringOption(args, "instances")],
+    ...((args.values.config as string[] | undefined) ?? []).filter((spec) => !isOverride(spec))
+      .map((spec): [string, string] => ["-c", spec]),
+  ];
+  const warnings: string[] = [];
+  for (const [option, path] of named) {
+    if (path === undefined || path.startsWith("/out/")) continue;
+    let isFile = false;
+    try {
+      isFile = Deno.statSync(path).isFile;
+    } catch { /* not here: a path inside the image, or a dataset name */ }
+    if (isFile) {
+      warnings.push(
+        `${option} "${path}" is a file on this machine: the pods read their own filesystem, so put it ` +
+          `in the job image or on the claim (e.g. /out/${basename(path)}) and give that path`,
+      );
+    }
+  }
+  return warnings;
+}
 
 export default command;

@@ -12,6 +12,7 @@ import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from 
 import { mergeOutputs, PREDS_FORMATS, type PredsFormat } from "../agent/swebench/mod.ts";
 import type { Issue } from "../engine/issue.ts";
 import { join } from "../engine/node_builtins.ts";
+import { outputDirOption } from "./output_dir.ts";
 
 const command: Command = {
   name: "merge-preds",
@@ -42,7 +43,7 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
   async run(args) {
     const dirs = args.positionals;
     if (dirs.length === 0) throw new UsageError("Give the output directories to merge");
-    const out = stringOption(args, "output");
+    const out = await outputDirOption(args);
     if (!out) throw new UsageError("Give the merged output directory: -o OUT");
     const format = stringOption(args, "preds-format", "dict")! as PredsFormat;
     if (!PREDS_FORMATS.includes(format)) {

@@ -16,6 +16,7 @@ import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask } from "../agent/run.ts";
 import { Workspace } from "../engine/workspace.ts";
+import { outputDirOption } from "./output_dir.ts";
 
 const command: Command = {
   name: "run",
@@ -86,6 +87,7 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       throw new UsageError("--instance needs --dataset FILE");
     }
     const repoArg = stringOption(args, "repo");
+    const outDir = (await outputDirOption(args, "graphplan-runs"))!;
     const specs = [...((args.values.config as string[] | undefined) ?? [])];
     const envType = stringOption(args, "env");
     if (envType) specs.push(`environment.type=${envType}`);
@@ -150,7 +152,6 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       Workspace.open(repo);
     }
     instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
-    const outDir = stringOption(args, "output", "graphplan-runs")!;
     if (config.environment.type === "local" && repo !== undefined) await keepOutOfPatch(outDir, repo);
 
     const outcome = await runTask({

@@ -8,9 +8,17 @@
 
 import { resolve } from "../engine/node_builtins.ts";
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
-import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchArgv, countOption } from "./batch_options.ts";
+import {
+  BATCH_OPTIONS,
+  BATCH_OPTIONS_HELP,
+  batchArgv,
+  batchConfig,
+  checkBatchOptions,
+  countOption,
+} from "./batch_options.ts";
 import { selfCommand } from "../agent/swebench/launcher.ts";
 import { slurmScript, submitSlurm } from "../agent/swebench/slurm.ts";
+import { outputDirOption } from "./output_dir.ts";
 
 const command: Command = {
   name: "slurm",
@@ -66,7 +74,9 @@ Exit: 0 written (and submitted), 1 sbatch failed, 2 usage error.`,
       throw new UsageError("--shard is set per array task: give --shards N");
     }
     const shards = countOption(args, "shards", 1);
-    const outDir = resolve(stringOption(args, "output", "graphplan-batch")!);
+    checkBatchOptions(args);
+    await batchConfig(args, { files: false });
+    const outDir = resolve((await outputDirOption(args, "graphplan-batch"))!);
     const graphplan = stringOption(args, "graphplan");
     const script = slurmScript({
       shards,
@@ -84,6 +94,7 @@ Exit: 0 written (and submitted), 1 sbatch failed, 2 usage error.`,
         ? undefined
         : countOption(args, "max-parallel", 1),
       extra: (args.values.sbatch as string[] | undefined) ?? [],
+      workdir: Deno.cwd(),
     });
     const path = resolve(stringOption(args, "script", `${outDir}/graphplan-batch.sbatch`)!);
     await Deno.mkdir(`${outDir}/slurm`, { recursive: true });

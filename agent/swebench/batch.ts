@@ -266,6 +266,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       cost,
       steps: record.steps,
       seconds: record.wall_time,
+      ...(record.error && record.status !== "Submitted" ? { error: record.error } : {}),
     });
   };
 
@@ -333,6 +334,10 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       cost: runCost,
       statuses: Object.fromEntries(Object.entries(statuses).map(([status, ids]) => [status, ids.length])),
       seconds: (performance.now() - started) / 1000,
+      outDir,
+      preds: preds.path,
+      left: rows.length - skipped - endedCount,
+      interrupted: interrupted !== null,
     });
     progress.close();
     const stopped = interrupted as "SIGINT" | "SIGTERM" | null;

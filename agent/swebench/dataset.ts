@@ -23,6 +23,7 @@ import { join } from "../../engine/node_builtins.ts";
 import { DatasetError, readDataset, type TaskRow } from "../dataset.ts";
 import { writeTextAtomic } from "../trajectory/atomic.ts";
 import { readFailure } from "../../engine/read_failure.ts";
+import { closestNames } from "../../engine/suggest.ts";
 
 export { DatasetError, type TaskRow } from "../dataset.ts";
 
@@ -63,11 +64,17 @@ export function cacheRoot(): string {
  */
 export async function loadInstances(source: string, options: LoadOptions = {}): Promise<TaskRow[]> {
   if (await isFile(source)) return await readInstanceFile(source);
+  // A file name that is not there is a mistyped path, not a Hugging Face "owner/name" to download.
+  if (/\.(json|jsonl|jsonl\.gz|parquet)$/i.test(source)) {
+    throw new DatasetError(`No dataset file "${source}": no such file (give the path to a local file)`);
+  }
   const name = SUBSETS[source.toLowerCase()] ?? source;
   if (!/^[\w.-]+\/[\w.-]+$/.test(name)) {
+    const near = closestNames(source.toLowerCase(), Object.keys(SUBSETS), 1);
     throw new DatasetError(
-      `Dataset "${source}" is neither a file nor a Hugging Face name: give a path, "owner/name", ` +
-        `or one of ${Object.keys(SUBSETS).map((key) => `"${key}"`).join(", ")}`,
+      `Dataset "${source}" is neither a file nor a Hugging Face name: ` +
+        (near.length > 0 ? `did you mean "${near[0]}"? Else give` : "give") +
+        ` a path, "owner/name", or one of ${Object.keys(SUBSETS).map((key) => `"${key}"`).join(", ")}`,
     );
   }
   const files = await huggingFaceFiles(name, options);

@@ -37,9 +37,11 @@ export {
   type BatchEvent,
   type BatchProgress,
   duration,
+  errorGist,
   eventLine,
   LineProgress,
   LiveProgress,
+  liveViewFits,
 } from "./progress.ts";
 export { type DuplicateInstance, mergeOutputs, type MergeSummary } from "./merge_outputs.ts";
 export { BatchBusyError, LOCK_NAME, lockOutDir, type OutDirLock } from "./out_lock.ts";

@@ -14,6 +14,7 @@
 
 import process from "node:process";
 import { createLogUpdate } from "log-update";
+import { basename } from "../../engine/node_builtins.ts";
 
 /** Something that happened in a batch. */
 export type BatchEvent =
@@ -22,10 +23,31 @@ export type BatchEvent =
   | { type: "instance-start"; id: string }
   | { type: "phase"; id: string; phase: string }
   | { type: "step"; id: string; phase: string; step: number; cost: number }
-  | { type: "instance-end"; id: string; status: string; cost: number; steps: number; seconds: number }
+  | {
+    type: "instance-end";
+    id: string;
+    status: string;
+    cost: number;
+    steps: number;
+    seconds: number;
+    /** Why it ended without a patch (a container that did not start, an internal error), in full. */
+    error?: string;
+  }
   | { type: "cost-cap"; spent: number; committed: number; cap: number; left: number }
   | { type: "interrupt"; signal: string; running: number }
-  | { type: "end"; done: number; cost: number; statuses: Record<string, number>; seconds: number };
+  | {
+    type: "end";
+    done: number;
+    cost: number;
+    statuses: Record<string, number>;
+    seconds: number;
+    /** Where the outputs are (absolute) and the predictions file in it. */
+    outDir?: string;
+    preds?: string;
+    /** Instances of this run that did not end with a prediction (a rerun runs them). */
+    left?: number;
+    interrupted?: boolean;
+  };
 
 /** A view of batch events. */
 export interface BatchProgress {
@@ -52,6 +74,17 @@ function counts(statuses: Record<string, number>): string {
   return entries.length === 0 ? "none" : entries.map(([status, n]) => `${status} ${n}`).join(", ");
 }
 
+/**
+ * An error on one line: its first line and, for a long tool output (podman's
+ * retries, a stack), its last, which is where the cause usually is; the
+ * whole text is in batch.json and the trajectory.
+ */
+export function errorGist(error: string, width = 320): string {
+  const lines = error.split("\n").map((line) => line.trim()).filter(Boolean);
+  const gist = lines.length > 1 ? `${lines[0]} ... ${lines.at(-1)}` : lines[0] ?? "";
+  return gist.length > width ? `${gist.slice(0, width - 3)}...` : gist;
+}
+
 /** The line an event prints, or null for events too frequent for a log (model steps). */
 export function eventLine(event: BatchEvent): string | null {
   switch (event.type) {
@@ -73,7 +106,7 @@ export function eventLine(event: BatchEvent): string | null {
       return null;
     case "instance-end":
       return `batch: ${event.id}: ${event.status}, ${money(event.cost)}, ${event.steps} steps, ` +
-        `${event.seconds.toFixed(1)} s`;
+        `${event.seconds.toFixed(1)} s` + (event.error ? `: ${errorGist(event.error)}` : "");
     case "cost-cap":
       return `batch: cost limit: ${money(event.spent)} spent, ${money(event.committed)} committed of ` +
         `${money(event.cap)}; ${event.left} instance(s) not started`;
@@ -81,11 +114,41 @@ export function eventLine(event: BatchEvent): string | null {
       return `batch: ${event.signal}: stopping ${event.running} running instance(s) and removing their ` +
         `containers (again to exit at once)`;
     case "end":
-      return `batch: finished: ${event.done} instance(s) ended, ${money(event.cost)}, ${
-        duration(event.seconds)
-      }; ` +
-        `exit statuses: ${counts(event.statuses)}`;
+      return [
+        `batch: ${event.interrupted ? "stopped" : "finished"}: ${event.done} instance(s) ended, ${
+          money(event.cost)
+        }, ${duration(event.seconds)}; exit statuses: ${counts(event.statuses)}`,
+        ...endHints(event),
+      ].join("\n");
   }
+}
+
+/** After the end: where the outputs are, what to run next, how to run what is left. */
+function endHints(event: Extract<BatchEvent, { type: "end" }>): string[] {
+  if (!event.outDir) return [];
+  const preds = event.preds ? basename(event.preds) : "preds.json";
+  const lines = [
+    `batch: outputs in ${event.outDir}: ${preds} (for the SWE-bench harness), batch.json, ` +
+    `exit_statuses.yaml, ID/ID.traj.json`,
+    `batch: see them: graphplan inspect ${event.outDir}`,
+  ];
+  if (event.left) {
+    lines.push(
+      `batch: ${event.left} instance(s) have no prediction yet: run the same command again to run them` +
+        (event.statuses.BatchCostLimit ? " (with a higher --cost-limit)" : ""),
+    );
+  }
+  return lines;
+}
+
+/**
+ * Whether the live view can draw: on a terminal with a size (a
+ * pseudo-terminal without one cannot hold the block) whose `TERM` can move
+ * the cursor (not `dumb`, e.g. an editor's shell buffer, which would show
+ * the escapes as text).
+ */
+export function liveViewFits(stream: { terminal: boolean; rows: number; term?: string }): boolean {
+  return stream.terminal && stream.rows > 0 && stream.term !== "dumb";
 }
 
 /** One line per event on `write` (default: stderr). */
@@ -176,6 +239,7 @@ export class LiveProgress implements BatchProgress {
       case "end":
         this.#render();
         this.close();
+        this.#stream.write(eventLine(event) + "\n");
         return;
     }
     this.#render();

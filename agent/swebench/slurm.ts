@@ -31,6 +31,12 @@ export interface SlurmOptions {
   maxParallel?: number;
   /** More `#SBATCH` lines, e.g. `--account=lab`. */
   extra?: string[];
+  /**
+   * The directory the batch options' relative paths (`--subset FILE`,
+   * `--instances FILE`, `-c FILE`) are relative to: the task changes to it
+   * first, wherever `sbatch` is run from.
+   */
+  workdir?: string;
 }
 
 /** The output folder of shard `k`. */
@@ -59,6 +65,12 @@ export function slurmScript(options: SlurmOptions): string {
     `#   ${[...options.graphplan, "merge-preds"].map(shellQuote).join(" ")} ${out}/shard-* -o ${out}`,
     ...directives.map((line) => `#SBATCH ${line}`),
     "set -euo pipefail",
+    ...(options.workdir
+      ? [
+        "# Relative paths in the options are relative to where `graphplan slurm` ran.",
+        `cd ${shellQuote(options.workdir)}`,
+      ]
+      : []),
     `shard="\${SLURM_ARRAY_TASK_ID:?not running as a Slurm array task}"`,
     `exec ${command} --shard "$shard/${options.shards}" -o ${out}/shard-"$shard"`,
     "",

@@ -225,3 +225,36 @@ Deno.test("config: verification.strict_codes must be kebab-case issue codes", as
     /verification\.strict_codes/,
   );
 });
+
+Deno.test("config: an unknown key names the known key it is closest to, at any depth", async () => {
+  const cases: [string, RegExp][] = [
+    ["agent.cost_limt=2", /"agent\.cost_limt": Unknown key \(did you mean "agent\.cost_limit"\?\)/],
+    ["environment.imgae=x", /"environment\.imgae": Unknown key \(did you mean "environment\.image"\?\)/],
+    ["templates.plann=x", /"templates\.plann": Unknown key \(did you mean "templates\.plan"\?\)/],
+    ["mdoel.name=x", /"mdoel": Unknown key \(did you mean "model"\?\)/],
+  ];
+  for (const [spec, message] of cases) await assert.rejects(loadConfig([spec]), message, spec);
+  // Nothing near: no guess.
+  await assert.rejects(loadConfig(["agent.zzzzzz=1"]), (err: Error) => {
+    assert.match(err.message, /"agent\.zzzzzz": Unknown key$/);
+    return true;
+  });
+});
+
+Deno.test("config: rfsn keys set for the graphplan strategy are checked against rfsn's defaults, not refused", async () => {
+  // A file or override shared by both strategies: before, the missing rfsn defaults were a wall of
+  // "expected number, received undefined" for keys the user never wrote.
+  const config = await loadConfig(["rfsn.test_command=pytest -x"]);
+  assert.equal(config.agent.strategy, "graphplan");
+  assert.equal(config.rfsn?.test_command, "pytest -x");
+  // Only the rfsn section: rfsn.yaml's gate and verification settings are not the graphplan strategy's.
+  const plain = await loadConfig([]);
+  assert.deepEqual(config.gate, plain.gate);
+  assert.deepEqual(config.verification, plain.verification);
+  await assert.rejects(loadConfig(["rfsn.test_comand=pytest"]), (err: ConfigError) => {
+    assert.deepEqual(err.problems.map((problem) => problem.key), ["rfsn.test_comand"]);
+    return true;
+  });
+  // Without any rfsn key, the graphplan config has no rfsn section.
+  assert.equal((await loadConfig([])).rfsn, undefined);
+});

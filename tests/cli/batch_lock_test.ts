@@ -61,7 +61,9 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
     const slowDocker = join(dir, "slow-docker");
     await Deno.writeTextFile(slowDocker, `#!/bin/sh\nwhile [ ! -e '${stop}' ]; do sleep 0.1; done\nexit 1\n`);
     await Deno.chmod(slowDocker, 0o755);
-    const missingDocker = join(dir, "no-such-docker");
+    // One that fails at once (a missing one is refused before the lock is looked at).
+    const failingDocker = join(dir, "failing-docker");
+    await Deno.writeTextFile(failingDocker, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
     const out = join(dir, "out");
 
     first = new Deno.Command(Deno.execPath(), {
@@ -73,7 +75,7 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
     assert.equal(await lockHolder(out), first.pid);
     const before = tree(out);
 
-    const second = await graphplan(batchArgs(dataset, missingDocker, out));
+    const second = await graphplan(batchArgs(dataset, failingDocker, out));
     assert.equal(second.code, 2, second.stderr);
     assert.equal(
       second.stderr.trim(),
@@ -82,7 +84,7 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
     assert.deepEqual(tree(out), before, "the refused batch wrote nothing");
 
     // Another directory is not locked by it.
-    const elsewhere = await graphplan(batchArgs(dataset, missingDocker, join(dir, "other")));
+    const elsewhere = await graphplan(batchArgs(dataset, failingDocker, join(dir, "other")));
     assert.equal(elsewhere.code, 1, elsewhere.stderr);
     assert.match(elsewhere.stderr, /^batch: a__b-1: EnvironmentError/m);
 
@@ -94,7 +96,7 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
 
     // The killed batch's lock file is still there, naming a dead pid: the next batch takes it and runs.
     assert.equal(await lockHolder(out), killedPid);
-    const resumed = await graphplan(batchArgs(dataset, missingDocker, out));
+    const resumed = await graphplan(batchArgs(dataset, failingDocker, out));
     assert.equal(resumed.code, 1, resumed.stderr);
     assert.match(resumed.stderr, /^batch: 1 selected, 0 already in preds, 1 to run with 1 worker$/m);
     assert.match(resumed.stderr, /^batch: a__b-1: EnvironmentError/m);

@@ -13,6 +13,16 @@ async function scratch(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "gp_batch_cli_" });
 }
 
+/** The scripted model's options (no key, no network). */
+const SCRIPTED = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
+
+/** A stand-in container CLI in `dir` running the shell `body`; its path. */
+async function fakeDocker(dir: string, body: string): Promise<string> {
+  const path = join(dir, "fake-docker");
+  await Deno.writeTextFile(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
 Deno.test("batch: bad options are usage errors (exit 2) and write nothing", async () => {
   const dir = await scratch();
   try {
@@ -20,17 +30,42 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
     await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
     const out = join(dir, "out");
     const cases: [string[], RegExp][] = [
-      [["--subset", join(dir, "missing.jsonl")], /neither a file nor a Hugging Face name/],
+      [["--subset", join(dir, "missing.jsonl")], /No dataset file ".*missing\.jsonl": no such file/],
+      [["--subset", "liet"], /neither a file nor a Hugging Face name: did you mean "lite"\?/],
       [["--subset", dataset, "--shard", "3/2"], /Invalid --shard "3\/2"/],
       [["--subset", dataset, "--slice", "a:b"], /Invalid --slice "a:b"/],
-      [["--subset", dataset, "--instances", join(dir, "none.txt")], /No such file|not found/i],
+      [
+        ["--subset", dataset, "--instances", join(dir, "none.txt")],
+        /Cannot read the --instances file ".*none\.txt": no such file$/m,
+      ],
+      [
+        ["--subset", dataset, "--instances", dir],
+        /Cannot read the --instances file ".*": it is a directory$/m,
+      ],
       [
         ["--subset", dataset, "--preds-format", "csv"],
         /--preds-format must be one of dict, list, jsonl: got "csv"/,
       ],
       [["--subset", dataset, "-w", "0"], /--workers must be a positive integer: got "0"/],
+      [["--subset", dataset, "--seed", "7"], /--seed 7 seeds --shuffle: add --shuffle, or leave --seed out/],
       [["--subset", dataset, "--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
       [["--subset", dataset, "--strategy", "planner"], /Unknown strategy "planner": use graphplan or rfsn/],
+      [
+        // Checked once before any instance starts (every one would fail in its setup).
+        [
+          "--subset",
+          dataset,
+          "--model",
+          "scripted/demo",
+          "-c",
+          "model.script=config/demo/scripted_run.yaml",
+          "--env",
+          "docker",
+          "-c",
+          `environment.executable=${join(dir, "no-such-docker")}`,
+        ],
+        /Cannot run ".*no-such-docker": it is not on PATH; install it, or use --env podman/,
+      ],
       [
         ["--subset", dataset, "--env", "local"],
         /A batch runs in containers: use --env docker or --env podman, not "local"/,
@@ -52,6 +87,42 @@ Deno.test("batch: bad options are usage errors (exit 2) and write nothing", asyn
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--shard K\/N/);
     assert.match(help.stdout, /--strategy NAME +graphplan \(default\) or rfsn/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run, batch and merge-preds: an -o that is a file (or under one) is a usage error, nothing started", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
+    const file = join(dir, "notes.txt");
+    await Deno.writeTextFile(file, "mine\n");
+    await Deno.mkdir(join(dir, "shard-0"));
+    const commands: string[][] = [
+      ["batch", "--subset", dataset, "--env", "podman", ...SCRIPTED],
+      ["run", "--repo", "tests/fixtures/sample_project", "--task", "Fix it", ...SCRIPTED],
+      ["merge-preds", join(dir, "shard-0")],
+    ];
+    for (const command of commands) {
+      for (
+        const [out, message] of [[file, /it is a file/], [
+          join(file, "a", "b"),
+          /notes\.txt" is a file/,
+        ]] as const
+      ) {
+        const result = await graphplan([...command, "-o", out, "--json"]);
+        assert.equal(result.code, 2, `${command[0]} -o ${out}: ${result.stderr}`);
+        assert.match(result.stderr, /Cannot write to -o ".*": /);
+        assert.match(result.stderr, message);
+        assert.ok(!result.stderr.includes("internal error"), result.stderr);
+        assert.equal(JSON.parse(result.stdout).errors[0].code, "usage-error");
+        // No step of the run began (the helper was not deployed) and the file is as it was.
+        assert.ok(!result.stderr.includes("setup:"), result.stderr);
+        assert.equal(await Deno.readTextFile(file), "mine\n");
+      }
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -132,6 +203,19 @@ Deno.test("slurm: without --submit the script is written and its path printed", 
     assert.match(script, /batch --subset lite --shard "\$shard\/3" -o .*\/runs\/shard-"\$shard"/);
     const bash = await new Deno.Command("bash", { args: ["-n", path] }).output();
     assert.ok(bash.success, "bash accepts the script");
+    // Relative paths in the options are read where `graphplan slurm` ran, wherever sbatch is run from.
+    await Deno.writeTextFile(join(dir, "ids.txt"), "a__b-1\n");
+    const relative = await graphplan(["slurm", "--shards", "2", "--instances", "ids.txt", "-o", "rel"], {
+      cwd: dir,
+    });
+    assert.equal(relative.code, 0, relative.stderr);
+    const elsewhere = await new Deno.Command("bash", {
+      args: ["-c", `sed 's/^exec .*/pwd; cat ids.txt/' ${join(dir, "rel", "graphplan-batch.sbatch")} | bash`],
+      cwd: "/",
+      env: { SLURM_ARRAY_TASK_ID: "0" },
+      stdout: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(elsewhere.stdout), `${await Deno.realPath(dir)}\na__b-1\n`);
     const noShards = await graphplan(["slurm", "--subset", "lite"]);
     assert.equal(noShards.code, 2);
     assert.match(noShards.stderr, /--shards N/);
@@ -146,6 +230,8 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     const dataset = join(dir, "d.jsonl");
     await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "Fix it"}\n');
     const out = join(dir, "out");
+    // A docker CLI that is there but cannot start anything (no daemon).
+    const docker = await fakeDocker(dir, "echo 'Cannot connect to the Docker daemon' >&2\nexit 125");
     const args = [
       "batch",
       "--subset",
@@ -153,7 +239,7 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
       "--env",
       "docker",
       "-c",
-      `environment.executable=${join(dir, "no-such-docker")}`,
+      `environment.executable=${docker}`,
       "--model",
       "scripted/demo",
       "-c",
@@ -169,12 +255,89 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
         /^batch: 1 selected, 0 already in preds, 1 to run with 1 worker$/m,
         `round ${round}`,
       );
-      assert.match(result.stderr, /^batch: a__b-1: EnvironmentError, \$0\.0000, 0 steps/m);
+      // The log line says why, not only that it failed.
+      assert.match(
+        result.stderr,
+        /^batch: a__b-1: EnvironmentError, \$0\.0000, 0 steps, .*Cannot connect to the Docker daemon/m,
+      );
     }
     await assert.rejects(Deno.stat(join(out, "preds.json")), Deno.errors.NotFound);
     const record = JSON.parse(await Deno.readTextFile(join(out, "batch.json"))).instances["a__b-1"];
     assert.equal(record.status, "EnvironmentError");
-    assert.match(record.error, /no-such-docker/);
+    assert.match(record.error, /Cannot connect to the Docker daemon/);
+    // The trajectory of a run that never got past setup still holds its task (inspect shows it).
+    const trajectory = JSON.parse(await Deno.readTextFile(join(out, "a__b-1", "a__b-1.traj.json")));
+    assert.equal(trajectory.info.task, "Fix it");
+    assert.equal(trajectory.info.exit_status, "EnvironmentError");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("batch: a selection of no instance says so, naming the options that select (exit 0)", async () => {
+  const dir = await scratch();
+  try {
+    const dataset = join(dir, "d.jsonl");
+    await Deno.writeTextFile(
+      dataset,
+      '{"instance_id": "a__b-1", "problem_statement": "x"}\n{"instance_id": "a__b-2", "problem_statement": "y"}\n',
+    );
+    // A container CLI that is there (nothing is started: there is nothing to run).
+    const docker = await fakeDocker(dir, "exit 1");
+    const none = await graphplan([
+      "batch",
+      "--subset",
+      dataset,
+      "--env",
+      "docker",
+      "-c",
+      `environment.executable=${docker}`,
+      ...SCRIPTED,
+      "--filter",
+      "^django__",
+      "-o",
+      join(dir, "out"),
+    ]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(
+      none.stderr,
+      /^batch: no instance selected from the 2 in ".*d\.jsonl": check --filter, --slice, --instances and --shard$/m,
+    );
+    assert.match(none.stderr, /^batch: 0 selected/m);
+    // With --json: one document, snake_case as the other commands', naming where the outputs are.
+    const json = await graphplan([
+      "batch",
+      "--subset",
+      dataset,
+      "--env",
+      "docker",
+      "-c",
+      `environment.executable=${docker}`,
+      ...SCRIPTED,
+      "--slice",
+      "5:",
+      "--preds-format",
+      "jsonl",
+      "-o",
+      join(dir, "out"),
+      "--json",
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      success: true,
+      out: join(await Deno.realPath(dir), "out"),
+      preds: join(await Deno.realPath(dir), "out", "preds.jsonl"),
+      selected: 0,
+      skipped: 0,
+      ended: 0,
+      not_started: 0,
+      interrupted: null,
+      cost: 0,
+      exit_statuses: {},
+      exit_code: 0,
+      errors: [],
+      warnings: [],
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -55,7 +55,23 @@ Deno.test("dataset: bad files are errors that name the file and the row", async 
     );
     await Deno.writeTextFile(join(dir, "junk.parquet"), "PAR1 not really");
     await assert.rejects(readInstanceFile(join(dir, "junk.parquet")), DatasetError);
-    await assert.rejects(loadInstances("no such thing"), /neither a file nor a Hugging Face name/);
+    await assert.rejects(
+      loadInstances("no such thing"),
+      /neither a file nor a Hugging Face name: give a path/,
+    );
+    await assert.rejects(loadInstances("Verfied"), /did you mean "verified"\?/);
+    // A missing file under a folder looks like "owner/name": it is a mistyped path, never downloaded.
+    for (const path of ["data/ds.jsonl", "data/ds.json", "data/ds.jsonl.gz", "data/lite.parquet"]) {
+      let asked = false;
+      await assert.rejects(
+        loadInstances(path, {
+          cacheDir: dir,
+          fetch: (() => (asked = true, Promise.reject(new Error("no network")))) as typeof fetch,
+        }),
+        new RegExp(`No dataset file "${path.replace(/\./g, "\\.")}": no such file`),
+      );
+      assert.equal(asked, false, path);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { duration, eventLine, LiveProgress } from "../../../agent/swebench/mod.ts";
+import { duration, errorGist, eventLine, LiveProgress, liveViewFits } from "../../../agent/swebench/mod.ts";
 
 Deno.test("progress: durations read as a person writes them", () => {
   assert.equal(duration(0), "0s");
@@ -61,4 +61,80 @@ Deno.test("progress: the live view shows done/total, running instances, cost, el
     written.some((text) => text.includes("batch: sympy__sympy-2: Submitted, $0.5000, 9 steps, 60.0 s")),
   );
   live.close();
+});
+
+Deno.test("progress: the end says where the outputs are, how to see them and how to run what is left", () => {
+  const end = {
+    type: "end" as const,
+    done: 3,
+    cost: 1.5,
+    statuses: { Submitted: 3, BatchCostLimit: 2 },
+    seconds: 125,
+    outDir: "/runs/lite",
+    preds: "/runs/lite/preds.jsonl",
+    left: 2,
+    interrupted: false,
+  };
+  assert.equal(
+    eventLine(end),
+    [
+      "batch: finished: 3 instance(s) ended, $1.5000, 2m05s; exit statuses: BatchCostLimit 2, Submitted 3",
+      "batch: outputs in /runs/lite: preds.jsonl (for the SWE-bench harness), batch.json, exit_statuses.yaml, " +
+      "ID/ID.traj.json",
+      "batch: see them: graphplan inspect /runs/lite",
+      "batch: 2 instance(s) have no prediction yet: run the same command again to run them " +
+      "(with a higher --cost-limit)",
+    ].join("\n"),
+  );
+  // Stopped by Ctrl-C: "stopped", and the rerun hint without the cost limit.
+  const stopped = eventLine({ ...end, interrupted: true, statuses: { Interrupted: 2, Submitted: 3 } })!;
+  assert.match(stopped, /^batch: stopped: 3 instance\(s\) ended/);
+  assert.match(stopped, /2 instance\(s\) have no prediction yet: run the same command again to run them$/);
+  // Everything ended: no rerun hint.
+  assert.ok(!eventLine({ ...end, left: 0 })!.includes("run the same command"));
+
+  // The live view leaves the same lines below its last block.
+  const written: string[] = [];
+  const stream = { isTTY: false, columns: 120, rows: 30, write: (text: string) => written.push(text) };
+  const live = new LiveProgress({ stream: stream as never, now: () => 0 });
+  live.event({ type: "start", total: 5, skipped: 0, todo: 5, workers: 2, costLimit: 0 });
+  live.event(end);
+  assert.equal(written.at(-1), eventLine(end) + "\n");
+});
+
+Deno.test("progress: the live view draws only on a sized terminal that can move the cursor", () => {
+  assert.equal(liveViewFits({ terminal: true, rows: 40, term: "xterm-256color" }), true);
+  assert.equal(liveViewFits({ terminal: true, rows: 40 }), true);
+  // TERM=dumb (an editor's shell buffer): the escapes would show as text, so plain lines.
+  assert.equal(liveViewFits({ terminal: true, rows: 40, term: "dumb" }), false);
+  assert.equal(liveViewFits({ terminal: true, rows: 0, term: "xterm" }), false);
+  assert.equal(liveViewFits({ terminal: false, rows: 40, term: "xterm" }), false);
+});
+
+Deno.test("progress: an instance that ended on an error says why on its line, first and last line of it", () => {
+  // What podman prints for an image that is not there and cannot be pulled (as batch.json records it).
+  const pull = [
+    'Cannot start a container from image "localhost/nope:latest" with podman: Trying to pull localhost/nope:latest...',
+    'time="2026-11-24T18:38:22Z" level=warning msg="Failed, retrying in 1s ... (1/3)."',
+    'time="2026-11-24T18:38:23Z" level=warning msg="Failed, retrying in 1s ... (2/3)."',
+    'Error: initializing source docker://localhost/nope:latest: pinging container registry localhost: Get "https://localhost/v2/": dial tcp 127.0.0.1:443: connect: connection refused',
+  ].join("\n");
+  const line = eventLine({
+    type: "instance-end",
+    id: "a__b-1",
+    status: "EnvironmentError",
+    cost: 0,
+    steps: 0,
+    seconds: 3.1,
+    error: pull,
+  })!;
+  assert.ok(!line.includes("\n"), line);
+  assert.match(
+    line,
+    /^batch: a__b-1: EnvironmentError, \$0\.0000, 0 steps, 3\.1 s: Cannot start a container from image /,
+  );
+  assert.match(line, /\.\.\. Error: initializing source .* connect: connection refused$/);
+  assert.ok(!line.includes("retrying"), "the middle of the output is left to batch.json");
+  assert.equal(errorGist("one line"), "one line");
+  assert.equal(errorGist("x".repeat(400), 20), `${"x".repeat(17)}...`);
 });
