@@ -16,7 +16,10 @@ import {
   STRATEGIES,
   validateConfig,
 } from "../agent/config.ts";
-import { PREDS_FORMATS, type PredsFormat, selectInstances, SelectionError } from "../agent/swebench/mod.ts";
+// The modules themselves, not swebench/mod.ts: `run` imports this file, and the batch runner's live view
+// (log-update) reads the terminal's environment when it loads, which `run --help` must not need.
+import { PREDS_FORMATS, type PredsFormat } from "../agent/swebench/preds.ts";
+import { selectInstances, SelectionError } from "../agent/swebench/select.ts";
 
 /** Every option of `graphplan batch`. */
 export const BATCH_OPTIONS: OptionSpec = {
