@@ -44,7 +44,10 @@ Running the same command again resumes: instances in OUT's predictions are
 skipped, one cut off by a killed batch is run again from scratch, and the
 containers a killed batch left are removed first. One batch at a time
 writes to OUT: a second one is refused (exit 2) while the first runs; the
-lock of a killed one is free at once. Ctrl-C (or SIGTERM) stops
+lock of a killed one is free at once. When --max-setup-failures (3)
+instances in a row cannot start their container with the same error (a
+wrong --image or --env), no new instance starts and the batch says why.
+Ctrl-C (or SIGTERM) stops
 the batch and removes its containers; a second Ctrl-C exits at once.
 
 ${BATCH_OPTIONS_HELP}
@@ -56,7 +59,8 @@ Examples:
   graphplan batch --subset lite --slice :10 --strategy rfsn --model openai/gpt-5-mini -o runs/rfsn
 
 Exit: 0 every selected instance ran to an end (solved or not), 1 some did not
-(cost limit, a container that did not start, an internal error: they are not
+(cost limit, a container that did not start, a stop after repeated setup
+errors, an internal error: they are not
 in the predictions, so running the command again retries them), 2 usage
 error (another batch is running in OUT included), 130/143 interrupted.`,
   options: { ...BATCH_OPTIONS },
@@ -64,7 +68,7 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
-    const { workers, costLimit, format, seed } = checkBatchOptions(args);
+    const { workers, costLimit, maxSetupFailures, format, seed } = checkBatchOptions(args);
 
     const outDir = (await outputDirOption(args, "graphplan-batch"))!;
     const config = await batchConfig(args);
@@ -143,6 +147,7 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       redoExisting: args.values["redo-existing"] === true,
       predsFormat: format,
       costLimit,
+      maxSetupFailures,
       progress: live ? new LiveProgress() : new LineProgress(),
       describe: {
         dataset: source,

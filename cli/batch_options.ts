@@ -20,6 +20,7 @@ import {
 // (log-update) reads the terminal's environment when it loads, which `run --help` must not need.
 import { PREDS_FORMATS, type PredsFormat } from "../agent/swebench/preds.ts";
 import { selectInstances, SelectionError } from "../agent/swebench/select.ts";
+import { DEFAULT_MAX_SETUP_FAILURES } from "../agent/swebench/setup_stop.ts";
 
 /** Every option of `graphplan batch`. */
 export const BATCH_OPTIONS: OptionSpec = {
@@ -37,6 +38,7 @@ export const BATCH_OPTIONS: OptionSpec = {
   "preds-format": { type: "string" },
   "cost-limit": { type: "string" },
   "instance-cost-limit": { type: "string" },
+  "max-setup-failures": { type: "string" },
   env: { type: "string" },
   image: { type: "string" },
   "image-template": { type: "string" },
@@ -66,6 +68,8 @@ Run:
   --cost-limit USD     the whole batch's cap: no instance starts once the spent sum plus what
                        running ones may still spend reaches it (exceeded by at most one instance's cap)
   --instance-cost-limit USD  each instance's cap (= -c agent.cost_limit=USD; default 3)
+  --max-setup-failures N  stop starting instances after N in a row could not start their
+                       container with the same error, e.g. a wrong --image (default 3; 0 = never)
   --env TYPE           docker (default) or podman
   --image IMAGE        one image for every instance (default: environment.image_template,
                        docker.io/swebench/sweb.eval.x86_64.{id}:latest; the repository in /testbed)
@@ -130,6 +134,8 @@ export function strategyOption(args: ParsedArgs): (typeof STRATEGIES)[number] | 
 export interface BatchOptionValues {
   workers: number;
   costLimit: number;
+  /** `--max-setup-failures` (default 3; 0 = never stop for setup errors). */
+  maxSetupFailures: number;
   format: PredsFormat;
   seed?: number;
 }
@@ -143,6 +149,11 @@ export function checkBatchOptions(args: ParsedArgs): BatchOptionValues {
   const workers = countOption(args, "workers", 1);
   const costLimit = moneyOption(args, "cost-limit", 0);
   moneyOption(args, "instance-cost-limit", 0);
+  const setupText = stringOption(args, "max-setup-failures");
+  const maxSetupFailures = setupText === undefined ? DEFAULT_MAX_SETUP_FAILURES : Number(setupText);
+  if (!Number.isInteger(maxSetupFailures) || maxSetupFailures < 0) {
+    throw new UsageError(`--max-setup-failures must be a whole number, 0 for never: got "${setupText}"`);
+  }
   const format = stringOption(args, "preds-format", "dict")! as PredsFormat;
   if (!PREDS_FORMATS.includes(format)) {
     throw new UsageError(`--preds-format must be one of ${PREDS_FORMATS.join(", ")}: got "${format}"`);
@@ -168,7 +179,7 @@ export function checkBatchOptions(args: ParsedArgs): BatchOptionValues {
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;
   }
-  return { workers, costLimit, format, seed };
+  return { workers, costLimit, maxSetupFailures, format, seed };
 }
 
 /**

@@ -251,6 +251,7 @@ export class RfsnAgent {
           step.feedback = {
             success: feedback.success,
             tests_failed: feedback.tests_failed,
+            ...(feedback.not_run ? { not_run: feedback.not_run } : {}),
             output: feedback.output,
             ...(feedback.edit ? { edit: feedback.edit } : {}),
           };

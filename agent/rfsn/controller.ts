@@ -5,7 +5,10 @@
  * - `run_tests`: the configured test command with the node ids (or paths)
  *   quoted in place of `{{tests}}`; the output's evidence and the number of
  *   failed tests (pytest's and unittest's summaries; a failing exit with no
- *   summary counts as one failure).
+ *   summary counts as one failure). A run that says nothing about the tests
+ *   (`testCommandProblem`: the command not found or not executable,
+ *   pytest not installed, pytest's usage error or nothing collected) is
+ *   not a failure: its feedback has `not_run` and no failed tests.
  * - `read_file`: the file (or its lines), cut to `read_limit` characters.
  * - `search_repo`: the Python files that contain the pattern (`grep -rlF`).
  * - `edit_file`: the change becomes a verified plan (`edit.ts`: a plan as
@@ -62,6 +65,36 @@ export function countFailures(output: string): number | null {
   return null;
 }
 
+/**
+ * Why a test command's run says nothing about the tests, or null when it
+ * does: exit 127 or 126 (the shell could not find or execute the command),
+ * a shell's "not found" with no test summary, pytest missing, or pytest's
+ * own exit 4 (usage error, e.g. a test path that does not exist) or 5 (no
+ * tests collected). pytest's 1 (tests failed) and 2 (interrupted, e.g. a
+ * test module that fails to import) are results.
+ */
+export function testCommandProblem(
+  command: string,
+  run: { returncode: number; output: string },
+): string | null {
+  const { returncode, output } = run;
+  if (returncode === 0) return null;
+  if (returncode === 127) return "the command was not found (exit 127)";
+  if (returncode === 126) return "the command is not executable (exit 126)";
+  if (countFailures(output) === null || /\bno tests ran\b/.test(output)) {
+    if (/No module named pytest\b/.test(output)) return `pytest is not installed (exit ${returncode})`;
+    if (/(?:command not found|: not found|: Permission denied)\s*$/m.test(output.slice(0, 2000))) {
+      return `the command could not be started (exit ${returncode})`;
+    }
+  }
+  const pytest = command.includes("pytest") || /\bno tests ran\b/.test(output);
+  if (pytest && returncode === 4) {
+    return "pytest's usage error (exit 4): a bad option or a test path that does not exist";
+  }
+  if (pytest && returncode === 5) return "pytest collected no tests (exit 5)";
+  return null;
+}
+
 /** Executes accepted proposals. */
 export class Controller {
   readonly env: Environment;
@@ -100,6 +133,18 @@ export class Controller {
         const tests = action.tests.map(shellQuote).join(" ");
         const command = action.command ?? this.options.testCommand.replace("{{tests}}", tests);
         const run = await this.env.execute(command);
+        const problem = run.timedOut ? null : testCommandProblem(command, run);
+        if (problem) {
+          return {
+            proposal,
+            success: false,
+            tests_failed: null,
+            not_run: problem,
+            output: `The test command could not run, so there is no test result: ${problem}: "${command}"\n${
+              excerpt(run.output)
+            }`,
+          };
+        }
         const counted = countFailures(run.output);
         const failed = counted ?? (run.returncode === 0 ? 0 : 1);
         return {

@@ -10,6 +10,8 @@
  *
  * - REPRODUCE runs the tests; a failure confirms the reproduction, its
  *   evidence is recorded and the traceback's project frames become suspects.
+ *   A test command that cannot run (feedback `not_run`, in any phase) is
+ *   STUCK at once, naming `rfsn.test_command`: nothing is confirmed.
  * - LOCALIZE reads the best unread suspect (or searches for the failure's
  *   words when there is none), then PATCH.
  * - PATCH asks for candidates (the caller's models); an applied edit goes to
@@ -53,6 +55,8 @@ export interface Feedback {
   success: boolean;
   /** Failed tests (null when no tests ran). */
   tests_failed: number | null;
+  /** Why the test command could not run at all (not a test result: nothing is reproduced or verified). */
+  not_run?: string;
   /** An excerpt of the output. */
   output: string;
   evidence?: Evidence;
@@ -236,6 +240,13 @@ export class MetaPlanner {
   }
 
   #observeTests(feedback: Feedback, scope: "reproduce" | "targeted" | "expanded"): void {
+    if (feedback.not_run) {
+      // Patching against a command that cannot run would be patching blind.
+      this.#stuck(
+        `The test command cannot run: ${feedback.not_run}; set rfsn.test_command to a command that runs the tests in this environment`,
+      );
+      return;
+    }
     const failed = (feedback.tests_failed ?? 0) > 0 || !feedback.success;
     if (feedback.evidence && failed) this.#takeEvidence(feedback.evidence);
     if (scope === "reproduce") {

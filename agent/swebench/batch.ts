@@ -15,6 +15,13 @@
  * - Cost: a {@linkcode CostBudget} decides whether the next instance may
  *   start; a blocked worker waits for a running instance to end and asks
  *   again, so a cheap instance frees room for the next.
+ * - Setup failures: after `maxSetupFailures` instances in a row (default
+ *   {@linkcode DEFAULT_MAX_SETUP_FAILURES}, 0 = never) end as
+ *   `EnvironmentError` with the same error (their image and id left out,
+ *   see {@linkcode setupErrorKey}), no new instance starts: a wrong
+ *   `--image` or `--env` would fail every one of them the same way. The
+ *   batch says why and ends with exit code 1; the instances not started have
+ *   no prediction, so running the command again runs them.
  * - Ctrl-C / SIGTERM: no new instance starts, the running ones are stopped
  *   (their next model call ends them, their containers are removed at once,
  *   which ends the command in flight), every container with the batch's
@@ -34,7 +41,8 @@ import { CostBudget } from "./budget.ts";
 import { BatchContainers, batchKey, containerName } from "./containers.ts";
 import type { TaskRow } from "./dataset.ts";
 import { type PredsFormat, PredsStore, readPredsDir } from "./preds.ts";
-import { type BatchProgress, LineProgress } from "./progress.ts";
+import { type BatchProgress, errorGist, LineProgress } from "./progress.ts";
+import { DEFAULT_MAX_SETUP_FAILURES, setupErrorKey } from "./setup_stop.ts";
 import { lockOutDir } from "./out_lock.ts";
 import { BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
 import { WatchedModel } from "./watched_model.ts";
@@ -58,7 +66,14 @@ export interface BatchOptions {
   describe?: Record<string, unknown>;
   /** Lines of each instance's own log (runTask's), e.g. for a debug file. */
   log?: (line: string) => void;
+  /**
+   * Instances in a row that end in the same setup error (`EnvironmentError`) before no new one starts
+   * (default {@linkcode DEFAULT_MAX_SETUP_FAILURES}); 0 = never stop for that.
+   */
+  maxSetupFailures?: number;
 }
+
+export { DEFAULT_MAX_SETUP_FAILURES, setupErrorKey } from "./setup_stop.ts";
 
 /** How a batch ended. */
 export interface BatchSummary {
@@ -71,13 +86,15 @@ export interface BatchSummary {
   notStarted: number;
   /** The signal that stopped the batch, if one did. */
   interrupted: "SIGINT" | "SIGTERM" | null;
+  /** Why no new instance started after repeated setup errors (`maxSetupFailures`), if that happened. */
+  setupStop: { count: number; error: string } | null;
   /** Dollars spent in this run. */
   cost: number;
   /** Every record's status (earlier runs' too) → ids. */
   exitStatuses: Record<string, string[]>;
   /**
-   * 0 every selected instance has ended; 1 some did not (cost cap, a container that did not start, an
-   * internal error: run again to retry them); 130/143 interrupted.
+   * 0 every selected instance has ended; 1 some did not (cost cap, a container that did not start, a
+   * stop after repeated setup errors, an internal error: run again to retry them); 130/143 interrupted.
    */
   exitCode: number;
 }
@@ -171,6 +188,24 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   let runCost = 0;
   let endedCount = 0;
   let failed = 0;
+  const maxSetupFailures = options.maxSetupFailures ?? DEFAULT_MAX_SETUP_FAILURES;
+  /** The setup errors in a row (by key), and the stop they caused. */
+  let setupRun = { key: "", count: 0 };
+  let setupStop: { count: number; error: string } | null = null;
+  const noteEnd = (id: string, record: InstanceRecord) => {
+    if (record.status !== "EnvironmentError") {
+      setupRun = { key: "", count: 0 };
+      return;
+    }
+    const key = setupErrorKey(record.error ?? "", {
+      id,
+      image: instanceConfig(config, id).environment.image ?? "",
+    });
+    setupRun = { key, count: setupRun.key === key ? setupRun.count + 1 : 1 };
+    if (maxSetupFailures > 0 && setupRun.count >= maxSetupFailures && !setupStop) {
+      setupStop = { count: setupRun.count, error: errorGist(record.error ?? "") };
+    }
+  };
   const runOne = async (row: TaskRow): Promise<void> => {
     const id = row.instance_id;
     const started = performance.now();
@@ -249,6 +284,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       if (outcome.error) record.error = outcome.error;
       if (UNFINISHED.has(record.status)) {
         failed += 1;
+        if (!interrupted) noteEnd(id, record);
       } else {
         await preds.put({
           instance_id: id,
@@ -256,6 +292,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
           model_patch: outcome.submission,
         });
         endedCount += 1;
+        noteEnd(id, record);
       }
     }
     await report.set(record);
@@ -273,7 +310,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   const running = new Set<string>();
   let capReported = false;
   const worker = async () => {
-    while (queue.length > 0 && !interrupted) {
+    while (queue.length > 0 && !interrupted && !setupStop) {
       if (!budget.canStart()) {
         if (running.size === 0) break;
         await ended;
@@ -302,7 +339,9 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   async function finish(): Promise<BatchSummary> {
     try {
       await Promise.all(Array.from({ length: workers }, worker));
-      if (!interrupted && queue.length > 0) {
+      if (setupStop) {
+        progress.event({ type: "setup-stop", ...setupStop, left: queue.length });
+      } else if (!interrupted && queue.length > 0) {
         capReported = true;
         progress.event({
           type: "cost-cap",
@@ -345,15 +384,16 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       selected: rows.length,
       skipped,
       ended: endedCount,
-      notStarted: capReported ? queue.length : 0,
+      notStarted: capReported || setupStop ? queue.length : 0,
       interrupted: stopped,
+      setupStop,
       cost: runCost,
       exitStatuses: statuses,
       exitCode: stopped === "SIGINT"
         ? 130
         : stopped === "SIGTERM"
         ? 143
-        : (capReported || failed > 0)
+        : (capReported || setupStop || failed > 0)
         ? 1
         : 0,
     };

@@ -8,7 +8,14 @@
  * @module
  */
 
-export { type BatchOptions, type BatchSummary, instanceConfig, runBatch } from "./batch.ts";
+export {
+  type BatchOptions,
+  type BatchSummary,
+  DEFAULT_MAX_SETUP_FAILURES,
+  instanceConfig,
+  runBatch,
+  setupErrorKey,
+} from "./batch.ts";
 export { CostBudget } from "./budget.ts";
 export { BATCH_LABEL, BatchContainers, batchKey, containerName } from "./containers.ts";
 export {

@@ -34,6 +34,8 @@ export type BatchEvent =
     error?: string;
   }
   | { type: "cost-cap"; spent: number; committed: number; cap: number; left: number }
+  /** `count` instances in a row could not start their container with the same error: none starts after. */
+  | { type: "setup-stop"; count: number; error: string; left: number }
   | { type: "interrupt"; signal: string; running: number }
   | {
     type: "end";
@@ -110,6 +112,9 @@ export function eventLine(event: BatchEvent): string | null {
     case "cost-cap":
       return `batch: cost limit: ${money(event.spent)} spent, ${money(event.committed)} committed of ` +
         `${money(event.cap)}; ${event.left} instance(s) not started`;
+    case "setup-stop":
+      return `batch: ${event.count} instances in a row could not start their container: ${event.error}; ` +
+        `check --image/--env, then run the same command again (${event.left} instance(s) not started)`;
     case "interrupt":
       return `batch: ${event.signal}: stopping ${event.running} running instance(s) and removing their ` +
         `containers (again to exit at once)`;
@@ -227,6 +232,9 @@ export class LiveProgress implements BatchProgress {
         this.#ended += 1;
         this.#cost += event.cost;
         this.#statuses[event.status] = (this.#statuses[event.status] ?? 0) + 1;
+        this.#persist(eventLine(event)!);
+        break;
+      case "setup-stop":
         this.#persist(eventLine(event)!);
         break;
       case "cost-cap":

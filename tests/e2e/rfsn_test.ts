@@ -370,6 +370,35 @@ Deno.test({
 });
 
 Deno.test({
+  name: "rfsn: a test command that does not exist ends STUCK naming rfsn.test_command; no model is asked",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const run = await scenario({ a: [GUARD_ANSWER] }, [
+      `rfsn.test_command="graphplan-no-such-python3 -m pytest -q {{tests}}"`,
+    ]);
+    try {
+      assert.equal(run.code, 1, run.stderr);
+      const { info } = run.traj;
+      assert.equal(info.exit_status, "Stuck");
+      assert.equal(info.model_stats.calls, 0);
+      assert.deepEqual(info.rfsn.transitions.map((t) => t.to), ["STUCK"]);
+      const [tests, explain] = info.rfsn.steps;
+      assert.equal(info.rfsn.steps.length, 2);
+      assert.equal(tests.proposal?.action_type, "run_tests");
+      assert.match(tests.feedback!.output, /^The test command could not run, so there is no test result: /);
+      assert.equal(explain.proposal?.action_type, "explain_stuck");
+      assert.match(
+        String(explain.proposal?.action.explanation),
+        /test command cannot run.*rfsn\.test_command/,
+      );
+      assert.equal(await Deno.readTextFile(join(run.repo, "pkg/stats.py")), SOURCE);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+Deno.test({
   name:
     "rfsn: agent.cost_limit counts the calls of every candidate model: LimitsExceeded, edits reverted, preds written",
   ignore: PYTEST_SKIP !== undefined,

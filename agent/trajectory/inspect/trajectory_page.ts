@@ -4,7 +4,9 @@
  * steps (tier, operator, target in words) and the issues of verification
  * and execution attached to the step they name, the rollback, the final
  * patch as a coloured diff, model stats, the gate when recorded, and every
- * message, collapsible, with its tool calls and their output.
+ * message, collapsible, with its tool calls and their output. An rfsn run
+ * (`info.rfsn`) shows its own steps instead of phases and plans
+ * (`rfsn_page.ts`).
  *
  * @module
  */
@@ -14,6 +16,7 @@ import { diffView } from "./diff_view.ts";
 import { type Html, html } from "./escape.ts";
 import { dollars, duration, furthestPhase, PHASE_MACHINE } from "./format.ts";
 import { expandButtons, page, tone } from "./page.ts";
+import { rfsnSection } from "./rfsn_page.ts";
 import type { CheckView, MessageView, PhaseView, PlanView, TrajectoryView } from "./trajectory_view.ts";
 
 function machine(view: TrajectoryView): Html {
@@ -291,7 +294,20 @@ function gateSection(gate: Record<string, unknown>): Html {
   `;
 }
 
-/** The page of a trajectory; `backLink` (a relative URL) leads back to a batch page. */
+/** The GraphPlan strategy's phases and plan attempts. */
+function graphplanSections(view: TrajectoryView): Html {
+  return html`
+    <section class="card" id="phases"><h2>Phases</h2>${machine(view)}${timeline(view)}${usageTable(view)}
+    ${view.fallback
+      ? html`<div class="callout"><b>Fallback at ${view.fallback.point}:</b> ${view.fallback.reason}</div>`
+      : ""}</section>
+    <section class="card" id="plans"><h2>Plans</h2>${view.plans.length
+      ? view.plans.map(planSection)
+      : html`<p class="muted">No plan was written.</p>`}</section>
+  `;
+}
+
+/** The page of a trajectory (an rfsn run's steps instead of phases and plans); `backLink` (a relative URL) leads back to a batch page. */
 export function trajectoryPage(view: TrajectoryView, options: { backLink?: string } = {}): string {
   const visible = view.messages.filter((message) => !message.folded);
   const body = html`
@@ -308,13 +324,7 @@ export function trajectoryPage(view: TrajectoryView, options: { backLink?: strin
       <h2>Task</h2>
       <pre>${view.task}</pre>
     </section>
-    <section class="card" id="phases"><h2>Phases</h2>${machine(view)}${timeline(view)}${usageTable(view)}
-    ${view.fallback
-      ? html`<div class="callout"><b>Fallback at ${view.fallback.point}:</b> ${view.fallback.reason}</div>`
-      : ""}</section>
-    <section class="card" id="plans"><h2>Plans</h2>${view.plans.length
-      ? view.plans.map(planSection)
-      : html`<p class="muted">No plan was written.</p>`}</section>
+    ${view.rfsn ? rfsnSection(view.rfsn, view.exitStatus) : graphplanSections(view)}
     <section class="card" id="patch"><h2>Final patch</h2>${diffView(
       view.submission,
     )}${view.patchCheck && Array.isArray(view.patchCheck.problems) && view.patchCheck.problems.length

@@ -16,7 +16,8 @@ import type { Issue } from "../../../engine/issue.ts";
 import { detectTier } from "../../../engine/plan/tiers.ts";
 import { stepOperator, stepTarget } from "./locator_words.ts";
 
-type Dict = Record<string, unknown>;
+/** A JSON object as read. */
+export type Dict = Record<string, unknown>;
 
 /** One phase record, with its duration and (for the model's phases) cost and steps. */
 export interface PhaseView {
@@ -108,6 +109,8 @@ export interface TrajectoryView {
   messages: MessageView[];
   patchCheck?: Dict;
   gate?: Dict;
+  /** `info.rfsn` of a run with the rfsn strategy (steps, transitions, state), as recorded. */
+  rfsn?: Dict;
   error?: string;
   startedAt?: string;
   updatedAt?: string;
@@ -123,15 +126,18 @@ export class TrajectoryFormatError extends Error {
   }
 }
 
-function dict(value: unknown): Dict {
+/** `value` when it is a plain object, else an empty one. */
+export function dict(value: unknown): Dict {
   return value && typeof value === "object" && !Array.isArray(value) ? value as Dict : {};
 }
 
-function str(value: unknown): string | undefined {
+/** `value` when it is a string. */
+export function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-function num(value: unknown): number | undefined {
+/** `value` when it is a finite number. */
+export function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
@@ -207,6 +213,7 @@ export function trajectoryView(doc: unknown): TrajectoryView {
     messages,
     patchCheck: info.patch_check ? dict(info.patch_check) : undefined,
     gate: info.gate ? dict(info.gate) : undefined,
+    rfsn: info.rfsn ? dict(info.rfsn) : undefined,
     error: str(info.error),
     startedAt: str(info.started_at),
     updatedAt: str(info.updated_at),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Controller, countFailures } from "../../../agent/rfsn/controller.ts";
+import { Controller, countFailures, testCommandProblem } from "../../../agent/rfsn/controller.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { type Helper, SessionHelper } from "../../../agent/graphplan/helper.ts";
 import * as planner from "../../../agent/rfsn/planner.ts";
@@ -88,6 +88,89 @@ Deno.test("controller: countFailures reads pytest and unittest summaries, null w
   assert.equal(countFailures("Ran 3 tests in 0.001s\n\nFAILED (failures=1, errors=2)"), 3);
   assert.equal(countFailures("Ran 3 tests in 0.001s\n\nOK"), 0);
   assert.equal(countFailures("bash: python3: command not found"), null);
+});
+
+Deno.test("controller: testCommandProblem tells a command that cannot run from a test result", () => {
+  const cmd = "python3 -m pytest -q {{tests}}";
+  assert.match(
+    testCommandProblem(cmd, { returncode: 127, output: "bash: python3: command not found" })!,
+    /not found/,
+  );
+  assert.match(
+    testCommandProblem("./t.sh", { returncode: 126, output: "bash: ./t.sh: Permission denied" })!,
+    /126/,
+  );
+  assert.match(
+    testCommandProblem(cmd, { returncode: 1, output: "/usr/bin/python3: No module named pytest" })!,
+    /pytest/,
+  );
+  assert.match(
+    testCommandProblem(cmd, {
+      returncode: 4,
+      output: "ERROR: file or directory not found: t.py\n\nno tests ran in 0.01s",
+    })!,
+    /exit 4/,
+  );
+  assert.match(
+    testCommandProblem(cmd, { returncode: 5, output: "collected 0 items\n\n=== no tests ran in 0.01s ===" })!,
+    /exit 5/,
+  );
+  // Results: tests failed (1), a collection error (2), a pass; an unknown command's exit 4 is not pytest's.
+  assert.equal(
+    testCommandProblem(cmd, { returncode: 1, output: "=== 1 failed, 1 passed in 0.1s ===" }),
+    null,
+  );
+  assert.equal(testCommandProblem(cmd, { returncode: 2, output: "=== 1 error in 0.1s ===" }), null);
+  assert.equal(testCommandProblem(cmd, { returncode: 0, output: "=== 2 passed in 0.1s ===" }), null);
+  assert.equal(
+    testCommandProblem("make check", { returncode: 4, output: "make: *** [check] Error 4" }),
+    null,
+  );
+  // A failing test whose own output says "not found" still has a summary: it is a result.
+  assert.equal(
+    testCommandProblem(cmd, { returncode: 1, output: "E   sh: foo: not found\n=== 1 failed in 0.1s ===" }),
+    null,
+  );
+});
+
+Deno.test("controller: a test command that is not found is feedback not_run, with no failed tests", async () => {
+  const repo = await writeRepo(STATS_REPO);
+  const env = new LocalEnvironment({ cwd: repo, timeout: 60 });
+  const controller = new Controller(env, {
+    testCommand: "graphplan-no-such-python3 -m pytest {{tests}}",
+    readLimit: 10_000,
+    helper: NO_HELPER,
+  });
+  try {
+    const run = await controller.execute(
+      planner.reproduce({ tests: ["tests/test_stats.py::test_mean_empty"] }),
+    );
+    assert.equal(run.tests_failed, null);
+    assert.equal(run.success, false);
+    assert.match(run.not_run!, /not found \(exit 127\)/);
+    assert.match(
+      run.output,
+      /^The test command could not run, so there is no test result: .*"graphplan-no-such-python3 /,
+    );
+  } finally {
+    await env.close();
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "controller: pytest on a test path that does not exist (exit 4) is not_run, not a failure",
+  ignore: PYTEST_SKIP !== undefined,
+  async fn() {
+    const { controller, cleanup } = await setup();
+    try {
+      const run = await controller.execute(planner.reproduce({ tests: ["tests/test_nope.py::test_x"] }));
+      assert.equal(run.tests_failed, null);
+      assert.match(run.not_run!, /exit 4/);
+    } finally {
+      await cleanup();
+    }
+  },
 });
 
 Deno.test({

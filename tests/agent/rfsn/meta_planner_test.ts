@@ -242,3 +242,26 @@ Deno.test("meta-planner: the repository's test-file rule decides which traceback
   const defaults = reproduced();
   assert.deepEqual(defaults.state.suspect_files.map((s) => s.name), ["tests/check_foo.py", "pkg/ops.py"]);
 });
+
+Deno.test("meta-planner: a test command that cannot run is STUCK naming rfsn.test_command, nothing reproduced", () => {
+  const meta = new MetaPlanner(new StateTracker(), { bounds: BOUNDS, tests: [TEST] });
+  const reproduce = proposalOf(meta.next());
+  meta.observe({
+    proposal: reproduce,
+    success: false,
+    tests_failed: null,
+    not_run: "the command was not found (exit 127)",
+    output: "bash: python3: command not found",
+  });
+  assert.equal(meta.state.reproduction_confirmed, false);
+  assert.equal(meta.phase, "STUCK");
+  assert.deepEqual(meta.transitions.map((t) => t.to), ["STUCK"]);
+  const explain = proposalOf(meta.next());
+  assert.equal(explain.action.type, "explain_stuck");
+  const text = (explain.action as { explanation: string }).explanation;
+  assert.match(text, /test command cannot run: the command was not found \(exit 127\)/);
+  assert.match(text, /rfsn\.test_command/);
+  const done = meta.next();
+  assert.equal(done.kind, "done");
+  assert.equal((done as { outcome: string }).outcome, "stuck");
+});

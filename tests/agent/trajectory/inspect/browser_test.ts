@@ -15,6 +15,7 @@ import { inspect } from "../../../../agent/trajectory/inspect/mod.ts";
 import { ROOT } from "../../../e2e/_support.ts";
 import { Browser, CHROMIUM_SKIP } from "../../../_support/chromium.ts";
 import { demoRun, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
+import { PYTEST_SKIP as RFSN_PYTEST_SKIP, rfsnRun } from "./_rfsn_run.ts";
 
 const ARTIFACTS = Deno.env.get("GRAPHPLAN_TEST_ARTIFACTS") ?? join(ROOT, "dist/test-artifacts/inspect");
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
@@ -198,3 +199,30 @@ browserTest(
   },
   { task: "OrderService.order_total raises TypeError for a customer whose discount is None." },
 );
+
+Deno.test({
+  name: "inspect in Chromium: an rfsn run's page loads offline with no console error and stays inert",
+  ignore: CHROMIUM_SKIP !== undefined || RFSN_PYTEST_SKIP !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const run = await rfsnRun();
+    const browser = await Browser.launch();
+    try {
+      const { page } = await inspect(run.trajectory);
+      await browser.open(page);
+      assertClean(browser, "rfsn page");
+      assert.equal(await browser.evaluate("document.scripts.length"), 1, "only the page's own script");
+      assert.ok(Number(await browser.evaluate("document.querySelectorAll('.rfsn-step').length")) >= 5);
+      assert.equal(
+        await browser.evaluate("document.querySelectorAll('img').length"),
+        0,
+        "hostile text stays text",
+      );
+      await keep("rfsn.png", await browser.screenshot());
+    } finally {
+      await browser.close();
+      await run.cleanup();
+    }
+  },
+});

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { batchPage, inspect, locatorWords, stepTarget } from "../../../../agent/trajectory/inspect/mod.ts";
 import { detectTier } from "../../../../engine/plan/tiers.ts";
 import { demoRun, FALLBACK_CODES, FALLBACK_PLANS, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
+import { PYTEST_SKIP as RFSN_PYTEST_SKIP, RFSN_HOSTILE, rfsnRun } from "./_rfsn_run.ts";
 
 type Doc = {
   instance_id: string;
@@ -375,4 +376,112 @@ Deno.test("inspect: a batch of many instances draws cost as columns, one per ins
   assert.deepEqual(titles, rows.map((row) => row.id).reverse());
   assert.equal(chart.match(/<rect /g)?.length, 25);
   assert.match(chart, /25 instances, most expensive first/);
+});
+
+interface RfsnTraj {
+  info: {
+    exit_status: string;
+    rfsn: {
+      steps: {
+        phase: string;
+        proposal?: { hypothesis: string; intent: string; action: { type: string; explanation?: string } };
+        candidates?: {
+          model: string;
+          score: { total: number; factors: { factor: string; why: string }[] } | null;
+          verdict: { accepted: boolean; reason: string } | null;
+          admissible: boolean;
+        }[];
+        chosen?: string;
+        feedback?: { output: string };
+      }[];
+      transitions: { from: string; to: string; reason: string }[];
+    };
+  };
+}
+
+Deno.test({
+  name:
+    "inspect: an rfsn run shows its transitions, proposals, candidates with scores and verdicts, feedback",
+  ignore: RFSN_PYTEST_SKIP !== undefined,
+  async fn() {
+    const run = await rfsnRun();
+    try {
+      const { page: out } = await inspect(run.trajectory);
+      const page = await read(out);
+      const f = flat(page);
+      const saved = JSON.parse(await Deno.readTextFile(run.trajectory)) as RfsnTraj;
+      const { rfsn } = saved.info;
+      assertInert(page);
+      assert.equal(saved.info.exit_status, "Submitted");
+      assert.match(f, /id="rfsn"/);
+      assert.doesNotMatch(f, /id="plans"/, "no empty GraphPlan plan section");
+      assert.ok(rfsn.transitions.length >= 4);
+      for (const t of rfsn.transitions) {
+        assert.ok(
+          f.includes(
+            `data-phase="${t.to}"><div class="name">${t.to}</div><div class="meta">${escaped(t.reason)}<`,
+          ),
+          t.reason,
+        );
+      }
+      assert.equal(f.match(/<details open class="rfsn-step"/g)?.length, rfsn.steps.length);
+      for (const [i, step] of rfsn.steps.entries()) {
+        const start = f.indexOf(`data-step="${i}" data-phase="${step.phase}"`);
+        assert.ok(start >= 0, `step ${i}`);
+        const block = f.slice(start, f.indexOf("</details>", start));
+        if (step.proposal) {
+          assert.ok(block.includes(`<dt>intent</dt><dd>${step.proposal.intent}`), `step ${i} intent`);
+          assert.ok(block.includes(escaped(step.proposal.hypothesis)), `step ${i} hypothesis`);
+        }
+        if (step.feedback?.output) {
+          assert.ok(page.includes(escaped(step.feedback.output)), `step ${i} output`);
+        }
+      }
+      const patch = rfsn.steps.find((s) => s.candidates)!;
+      assert.equal(patch.candidates!.length, 2);
+      for (const c of patch.candidates!) {
+        const start = f.indexOf(`<tr data-model="${c.model}"`);
+        assert.ok(start >= 0, c.model);
+        const row = f.slice(start, f.indexOf("</tr>", start));
+        assert.match(row, c.admissible ? />admissible</ : />inadmissible</);
+        if (c.score) {
+          assert.ok(row.includes(`<b>${c.score.total}</b>`), `${c.model} total`);
+          for (const factor of c.score.factors) assert.ok(row.includes(escaped(factor.why)), factor.why);
+        } else assert.match(row, /not scored/);
+        if (c.verdict && !c.verdict.accepted) {
+          assert.ok(row.includes(escaped(c.verdict.reason)), c.verdict.reason);
+        }
+        if (c.model === patch.chosen) assert.match(row, />chosen</);
+      }
+      // The hostile hypothesis and the non-JSON answer stay text.
+      assert.ok(page.includes(escaped(RFSN_HOSTILE)));
+      assert.doesNotMatch(page, /<b>not<\/b>/);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "inspect: an rfsn run that is STUCK shows why, and that the test command could not run",
+  ignore: RFSN_PYTEST_SKIP !== undefined,
+  async fn() {
+    const run = await rfsnRun({ testCommand: "graphplan-no-such-python3 -m pytest {{tests}}" });
+    try {
+      const { page: out } = await inspect(run.trajectory);
+      const f = flat(await read(out));
+      const saved = JSON.parse(await Deno.readTextFile(run.trajectory)) as RfsnTraj;
+      const explain = saved.info.rfsn.steps.at(-1)!.proposal!.action.explanation!;
+      assert.match(explain, /rfsn\.test_command/);
+      assert.ok(f.includes(`id="rfsn-stuck"><b>Stuck:</b>${escaped(explain)}</div>`));
+      assert.match(
+        f,
+        /class="callout bad not-run"><b>The test command could not run:<\/b>the command was not found/,
+      );
+      assert.match(f, /<dt>reproduced<\/dt><dd>no<\/dd>/);
+      assert.match(f, /id="exit-status">Stuck</);
+    } finally {
+      await run.cleanup();
+    }
+  },
 });
