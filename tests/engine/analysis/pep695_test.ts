@@ -11,10 +11,20 @@
 import assert from "node:assert/strict";
 import type { Document } from "../../../engine/parse/documents.ts";
 import { parse, syntaxProblems } from "../../../engine/parse/mod.ts";
-import { resolveName, roleOf } from "../../../engine/analysis/scope.ts";
+import {
+  bindingAt,
+  moduleScope,
+  occurrencesOf,
+  referencesTo,
+  resolveName,
+  roleOf,
+} from "../../../engine/analysis/scope.ts";
+import { lostNames } from "../../../engine/analysis/lost_names.ts";
 import { runPythonJson } from "../../_support/python.ts";
 import { PYTHON_312, PYTHON_312_SKIP } from "../../_support/python_312.ts";
 import { editAndCheck, insertAfter, ofLevel } from "../verify/levels/_support.ts";
+import { handleRequest, Session } from "../../../engine/helper/mod.ts";
+import { makeRepo } from "../exec/_support.ts";
 
 const BASE = [
   '"""Plugin registry."""',
@@ -87,6 +97,82 @@ Deno.test("pep695: a type parameter used outside its scope is still unbound", as
   ].join("\n");
   // `fallback=T`: a default is evaluated around the function, outside the type parameters' scope
   assert.deepEqual(await unboundAfterAppending(code), ["T"]);
+});
+
+Deno.test("pep695: a 3.13 type parameter default the 2023 grammar cannot parse adds no unbound-name", async () => {
+  // `T = int` (PEP 696) is an ERROR node to this grammar: L0 says so; L3 must not add "T" or "Box" as unbound
+  const step = await editAndCheck(
+    { "pyproject.toml": '[project]\nrequires-python = ">=3.13"\n', "pick.py": "import os\n" },
+    "pick.py",
+    insertAfter(
+      "import os\n",
+      "\n\ndef pick[T = int](x: T, y: list[T]) -> T:\n    return x\n\n\ntype Box[U = str] = list[U]\n",
+    ),
+  );
+  await Deno.remove(step.dir, { recursive: true });
+  assert.deepEqual(ofLevel(step.errors, "L0").map((issue) => issue.line), [4, 8]);
+  assert.deepEqual(ofLevel(step.warnings, "L3"), []);
+});
+
+Deno.test("pep695: --strict (the helper's strict param) accepts a plan adding 3.12 generics and aliases", async () => {
+  const dir = makeRepo({ "pyproject.toml": PYPROJECT, "plugins/registry.py": BASE });
+  const session = Session.open(dir);
+  try {
+    const plan = [{
+      op: "insert_after_node",
+      params: {
+        locator: { file: "plugins/registry.py", kind: "function", name: "register" },
+        code:
+          "type Hooks = dict[str, list]\n\n\ndef first[T](hooks: Hooks, items: list[T]) -> T:\n    return items[0]",
+      },
+    }];
+    const response = await handleRequest(session, "verify_plan", { plan, strict: true });
+    assert.ok("result" in response, JSON.stringify(response));
+    const result = response.result as { passed: boolean; errors: unknown[]; warnings: unknown[] };
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.passed, true);
+  } finally {
+    await session.close();
+  }
+});
+
+Deno.test("pep695: bindings, their kinds and references: T stays in its annotation scope", async () => {
+  const text = [
+    "type Pair[T] = tuple[T, T]",
+    "",
+    "",
+    "def first[T](items: list[T]) -> T:",
+    "    def inner() -> T:",
+    "        return items[0]",
+    "    return inner()",
+    "",
+    "",
+    "T = 3",
+    "",
+  ].join("\n");
+  const doc = await pythonDoc(text);
+  const module = moduleScope(doc);
+  assert.equal(module.bindings.get("Pair")?.[0].kind, "type_alias");
+  assert.deepEqual(module.bindings.get("T")?.map((binding) => binding.line), [10]);
+  // the T of `def first[T]`: its own binding, read in the signature and the nested function, not the module's
+  const declared = occurrencesOf(doc, "T", { from: text.indexOf("def first"), to: text.length })[0];
+  assert.equal(declared.role, "binding");
+  const found = bindingAt(doc, declared.node);
+  assert.equal(found?.scope.kind, "annotation");
+  assert.equal(found?.binding.kind, "type_parameter");
+  const lines = referencesTo(doc, found!.binding).map((node) => node.startPosition.row + 1);
+  assert.deepEqual(lines, [4, 4, 5]);
+  // the alias's T is another binding, in another annotation scope
+  const aliasT = occurrencesOf(doc, "T")[0];
+  assert.equal(bindingAt(doc, aliasT.node)?.binding.line, 1);
+  assert.notEqual(bindingAt(doc, aliasT.node)?.scope, found?.scope);
+});
+
+Deno.test("pep695: removing a function's type parameters leaves their uses dangling", async () => {
+  const before = await pythonDoc("def first[T](items: list[T]) -> T:\n    return items[0]\n");
+  const after = await pythonDoc("def first(items: list[T]) -> T:\n    return items[0]\n");
+  const lost = lostNames(before, after);
+  assert.deepEqual(lost.dangling.map((name) => [name.name, name.uses.length]), [["T", 2]]);
 });
 
 // ---------------------------------------------------------------------------
