@@ -1043,7 +1043,11 @@ export function bindingAt(doc: Document, node: Node): { scope: Scope; binding: B
   return undefined;
 }
 
-/** Every scope node strictly inside `scope` (nested functions, classes, lambdas, comprehensions), outermost first. */
+/**
+ * Every scope node strictly inside `scope` (nested functions, classes,
+ * lambdas, comprehensions, and the type parameter lists of PEP 695
+ * annotation scopes), outermost first.
+ */
 export function innerScopeNodes(scope: Scope): Node[] {
   const out: Node[] = [];
   const cursor = scope.node.walk();
@@ -1056,6 +1060,11 @@ export function innerScopeNodes(scope: Scope): Node[] {
   for (;;) {
     const type = cursor.nodeType;
     let descend = true;
+    if (SCOPE_TYPES.has(type) || type === "type_alias_statement") {
+      // a def's, class's or alias's type parameters are a scope around it (an annotation scope)
+      const list = typeParameterList(cursor.currentNode);
+      if (list) out.push(list);
+    }
     if (SCOPE_TYPES.has(type)) {
       out.push(cursor.currentNode);
       descend = false;

@@ -20,6 +20,7 @@ import {
   roleOf,
 } from "../../../engine/analysis/scope.ts";
 import { lostNames } from "../../../engine/analysis/lost_names.ts";
+import { bindingCollisions } from "../../../engine/analysis/rename_safety.ts";
 import { runPythonJson } from "../../_support/python.ts";
 import { PYTHON_312, PYTHON_312_SKIP } from "../../_support/python_312.ts";
 import { editAndCheck, insertAfter, ofLevel } from "../verify/levels/_support.ts";
@@ -166,6 +167,20 @@ Deno.test("pep695: bindings, their kinds and references: T stays in its annotati
   const aliasT = occurrencesOf(doc, "T")[0];
   assert.equal(bindingAt(doc, aliasT.node)?.binding.line, 1);
   assert.notEqual(bindingAt(doc, aliasT.node)?.scope, found?.scope);
+});
+
+Deno.test("pep695: renaming a module name to a type parameter's name warns that the parameter shadows it", async () => {
+  const text = "LIMIT = 3\n\n\ndef first[T](items: list[T]) -> T:\n    return items[LIMIT]\n";
+  const doc = await pythonDoc(text);
+  const limit = occurrencesOf(doc, "LIMIT")[0].node;
+  // the use of LIMIT inside first would read the type parameter T: an error, found through resolveName
+  assert.deepEqual(bindingCollisions(doc, limit, "T").map((issue) => [issue.code, issue.line]), [
+    ["rename-collision", 5],
+  ]);
+  // with no use inside, it is the shadowing warning, found through the annotation scope as an inner scope
+  const unused = await pythonDoc("LIMIT = 3\n\n\ndef first[T](items: list[T]) -> T:\n    return items[0]\n");
+  const issues = bindingCollisions(unused, occurrencesOf(unused, "LIMIT")[0].node, "T");
+  assert.deepEqual(issues.map((issue) => [issue.code, issue.line]), [["rename-shadowed", 4]]);
 });
 
 Deno.test("pep695: removing a function's type parameters leaves their uses dangling", async () => {
