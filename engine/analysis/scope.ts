@@ -18,6 +18,14 @@
  * A `from m import *` makes every otherwise unbound name "unknown" rather
  * than "missing": we cannot tell without reading `m`.
  *
+ * Python 3.12 (PEP 695): `type X = ...` binds `X` where it stands, and the
+ * type parameters of `def f[T]`, `class C[T]` and `type X[T] = ...` bind in
+ * an "annotation" scope of their own (keyed by the `[...]` node) between
+ * the enclosing scope and the function or class: the annotations, return
+ * type, bases, alias value and body see `T`, the defaults, decorators and
+ * the code around do not. A name used directly in an annotation scope in a
+ * class body also sees the class's names, as CPython looks there first.
+ *
  * Analysis is lazy and cached per tree: a scope's bindings come from one
  * TreeCursor walk over that scope's own code, skipping the bodies of nested
  * functions, classes, lambdas and comprehensions. Resolving a name inside a
@@ -181,24 +189,20 @@ const UNFIELDED: Readonly<Record<string, readonly [string, string, string]>> = {
 };
 
 /**
- * The field of `child` in a node of type `parentType`: the grammar's field,
- * or for the unfielded parts of a type alias and a bounded type parameter
- * the name `UNFIELDED` gives them, so that `classifyName` can tell the name
- * from the value.
+ * The field of the cursor's node in its parent (of type `parentType`): the
+ * grammar's field, or for the unfielded parts of a type alias and a bounded
+ * type parameter the name `UNFIELDED` gives them, so that `classifyName`
+ * can tell the name from the value. Every walk that feeds `classifyName`
+ * reads its fields through this.
  */
-export function fieldIn(parentType: string, child: Node, field: string | null): string | null {
+export function cursorField(cursor: TreeCursor, parentType: string): string | null {
+  const field = cursor.currentFieldName;
   const parts = UNFIELDED[parentType];
   if (field !== null || !parts) return field;
-  for (let before = child.previousSibling; before; before = before.previousSibling) {
+  for (let before = cursor.currentNode.previousSibling; before; before = before.previousSibling) {
     if (before.type === parts[0]) return parts[2];
   }
   return parts[1];
-}
-
-/** The field of the cursor's node in its parent (of type `parentType`), as `fieldIn` names it. */
-export function cursorField(cursor: TreeCursor, parentType: string): string | null {
-  const field = cursor.currentFieldName;
-  return field !== null || !UNFIELDED[parentType] ? field : fieldIn(parentType, cursor.currentNode, field);
 }
 
 /**
