@@ -35,6 +35,7 @@ import { lineEndAt, lineStartAt } from "../parse/line_index.ts";
 import type { Node } from "../parse/mod.ts";
 import {
   classifyName,
+  cursorField,
   moduleScope,
   occurrencesOf,
   type Resolution,
@@ -43,6 +44,7 @@ import {
   type Scope,
   SCOPE_TYPES,
   scopeChainAt,
+  typeParameterList,
 } from "./scope.ts";
 
 /** A name whose uses lost their binding. */
@@ -281,8 +283,9 @@ function bindingsIn(doc: Document, ranges: readonly Range[]): { name: string; ke
     return false;
   };
   for (;;) {
-    const field = cursor.currentFieldName;
-    if (levels.length > 0) levels[levels.length - 1].field = field;
+    if (levels.length > 0) {
+      levels[levels.length - 1].field = cursorField(cursor, levels[levels.length - 1].type);
+    }
     const type = cursor.nodeType;
     if (visit() && cursor.gotoFirstChild()) {
       levels.push({ type, field: null });
@@ -310,6 +313,12 @@ function bindingsIn(doc: Document, ranges: readonly Range[]): { name: string; ke
 function bindingScope(id: Node): { key: string; range?: Range } {
   let scope: Node | undefined;
   for (let child: Node = id, up = id.parent; up; child = up, up = up.parent) {
+    // a type parameter binds in the annotation scope of its def, class or `type` statement
+    const list = up.type === "type_alias_statement" ? typeParameterList(up) : undefined;
+    if (list && id.startIndex >= list.startIndex && id.endIndex <= list.endIndex) {
+      scope = up;
+      break;
+    }
     if (!SCOPE_TYPES.has(up.type)) continue;
     const named = up.type === "function_definition" || up.type === "class_definition";
     if (named && up.childForFieldName("name")?.id === child.id) continue;

@@ -9,6 +9,7 @@
 
 import type { Node } from "../parse/mod.ts";
 import { preorder } from "../parse/walk.ts";
+import { typeAliasName } from "./scope.ts";
 
 /** The comprehension node types (each a scope of its own). */
 export const COMPREHENSIONS = new Set([
@@ -124,6 +125,9 @@ export function functionBindings(fn: Node): Set<string> {
         targets(node.childForFieldName("name"));
         return false;
       case "lambda":
+        return false;
+      case "type_alias_statement":
+        targets(typeAliasName(node) ?? null);
         return false;
       case "assignment":
       case "augmented_assignment":

@@ -18,6 +18,14 @@
  * A `from m import *` makes every otherwise unbound name "unknown" rather
  * than "missing": we cannot tell without reading `m`.
  *
+ * Python 3.12 (PEP 695): `type X = ...` binds `X` where it stands, and the
+ * type parameters of `def f[T]`, `class C[T]` and `type X[T] = ...` bind in
+ * an "annotation" scope of their own (keyed by the `[...]` node) between
+ * the enclosing scope and the function or class: the annotations, return
+ * type, bases, alias value and body see `T`, the defaults, decorators and
+ * the code around do not. A name used directly in an annotation scope in a
+ * class body also sees the class's names, as CPython looks there first.
+ *
  * Analysis is lazy and cached per tree: a scope's bindings come from one
  * TreeCursor walk over that scope's own code, skipping the bodies of nested
  * functions, classes, lambdas and comprehensions. Resolving a name inside a
@@ -36,7 +44,7 @@ import { childrenIn } from "../parse/children_in.ts";
 import { lineEndAt, lineStartAt } from "../parse/line_index.ts";
 
 /** What introduces a scope. */
-export type ScopeKind = "module" | "class" | "function" | "lambda" | "comprehension";
+export type ScopeKind = "module" | "class" | "function" | "lambda" | "comprehension" | "annotation";
 
 /** How a name got bound. */
 export type BindingKind =
@@ -48,7 +56,9 @@ export type BindingKind =
   | "loop"
   | "alias"
   | "walrus"
-  | "pattern";
+  | "pattern"
+  | "type_alias"
+  | "type_parameter";
 
 /** A name bound in a scope. */
 export interface Binding {
@@ -168,6 +178,74 @@ interface Level {
 }
 
 /**
+ * Parents whose parts the 2023 grammar leaves without a field (PEP 695
+ * syntax): the separator, the field of the part before it, the field of the
+ * part after it. `type X[T] = list[T]` is a `type_alias_statement` of two
+ * `type` children; `T: int` a `constrained_type` of two.
+ */
+const UNFIELDED: Readonly<Record<string, readonly [string, string, string]>> = {
+  type_alias_statement: ["=", "name", "value"],
+  constrained_type: [":", "name", "bound"],
+};
+
+/**
+ * The field of the cursor's node in its parent (of type `parentType`): the
+ * grammar's field, or for the unfielded parts of a type alias and a bounded
+ * type parameter the name `UNFIELDED` gives them, so that `classifyName`
+ * can tell the name from the value. Every walk that feeds `classifyName`
+ * reads its fields through this.
+ */
+export function cursorField(cursor: TreeCursor, parentType: string): string | null {
+  const field = cursor.currentFieldName;
+  const parts = UNFIELDED[parentType];
+  if (field !== null || !parts) return field;
+  for (let before = cursor.currentNode.previousSibling; before; before = before.previousSibling) {
+    if (before.type === parts[0]) return parts[2];
+  }
+  return parts[1];
+}
+
+/**
+ * Whether the identifier with these ancestors declares a PEP 695 type
+ * parameter: `T`, `*Ts`, `**P` or the `T` of `T: bound` in the brackets of
+ * a `def`, a `class` or a `type` alias's name. Under a 2023 grammar a
+ * parameter with a default (`T = int`, Python 3.13) comes out as an ERROR
+ * holding `T =`; its `T` counts as declared too.
+ */
+function declaresTypeParameter(levels: readonly Level[]): boolean {
+  let i = 0;
+  if (levels[0]?.type === "ERROR") i = 1;
+  else {
+    if (levels[i]?.type === "splat_type") i++;
+    else if (levels[i]?.type === "type" && levels[i + 1]?.type === "constrained_type") {
+      if (levels[i + 1].field !== "name") return false;
+      i += 2;
+    }
+    if (levels[i]?.type !== "type") return false;
+    i++;
+  }
+  return levels[i]?.type === "type_parameter" && ownsTypeParameters(levels, i + 1);
+}
+
+/** Whether `levels[i]` is where a parameter list `[T, ...]` declares type parameters (not a subscript `list[T]`). */
+function ownsTypeParameters(levels: readonly Level[], i: number): boolean {
+  const owner = levels[i];
+  if (!owner) return false;
+  if (owner.type === "function_definition" || owner.type === "class_definition") {
+    return owner.field === "type_parameters";
+  }
+  return owner.type === "generic_type" && levels[i + 1]?.type === "type" &&
+    levels[i + 2]?.type === "type_alias_statement" && levels[i + 2].field === "name";
+}
+
+/** Whether the identifier with these ancestors is the name a `type` statement binds (`X` of `type X[T] = ...`). */
+function namesTypeAlias(levels: readonly Level[]): boolean {
+  const i = levels[0]?.type === "generic_type" ? 1 : 0;
+  return levels[i]?.type === "type" && levels[i + 1]?.type === "type_alias_statement" &&
+    levels[i + 1].field === "name";
+}
+
+/**
  * What an identifier does, from its ancestors (innermost first): `levels[0]`
  * is the identifier's parent with the identifier's field in it, `levels[1]`
  * the grandparent with the parent's field, and so on.
@@ -180,6 +258,7 @@ export function classifyName(levels: readonly Level[]): NameRole {
   if (type === "keyword_argument" && field === "name") return "none";
   if ((type === "function_definition" || type === "class_definition") && field === "name") return "binding";
   if (type === "global_statement" || type === "nonlocal_statement") return "declaration";
+  if (namesTypeAlias(levels) || declaresTypeParameter(levels)) return "binding";
   if (levels.some((level) => IMPORT_TYPES.has(level.type))) return "none";
   if (PARAMETER_LISTS.has(type)) return "binding";
   if (type === "typed_parameter" && field !== "type") return "binding";
@@ -257,6 +336,7 @@ function cacheFor(tree: Tree): TreeCache {
 
 function scopeKind(type: string): ScopeKind {
   if (type === "module") return "module";
+  if (type === "type_parameter") return "annotation";
   if (type === "class_definition") return "class";
   if (type === "function_definition") return "function";
   if (type === "lambda") return "lambda";
@@ -480,6 +560,10 @@ function addBinding(scope: Scope, binding: Binding): void {
  */
 function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): void {
   const node = scope.node;
+  if (scope.kind === "annotation") {
+    for (const name of typeParameterNames(node)) addBinding(scope, nameBinding(name, "type_parameter", node));
+    return;
+  }
   const text = doc.file.text;
   let cursor = (only?.[0] ?? node).walk();
   const levels: Level[] = [];
@@ -502,15 +586,7 @@ function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): v
           const current = cursor.currentNode;
           const name = current.childForFieldName("name");
           if (name) {
-            addBinding(scope, {
-              name: name.text,
-              kind: type === "class_definition" ? "class" : "def",
-              start: name.startIndex,
-              end: name.endIndex,
-              line: name.startPosition.row + 1,
-              statementStart: current.startIndex,
-              statementEnd: current.endIndex,
-            });
+            addBinding(scope, nameBinding(name, type === "class_definition" ? "class" : "def", current));
           }
         }
         return false;
@@ -520,6 +596,13 @@ function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): v
         return false;
       }
       if (type === "future_import_statement") return false;
+      if (type === "type_alias_statement") {
+        // its name binds here; its type parameters and value are an annotation scope of their own
+        const statement = cursor.currentNode;
+        const name = typeAliasName(statement);
+        if (name) addBinding(scope, nameBinding(name, "type_alias", statement));
+        return false;
+      }
       if (type === "global_statement" || type === "nonlocal_statement") {
         const set = type === "global_statement" ? scope.globals : scope.nonlocals;
         for (const child of cursor.currentNode.namedChildren) {
@@ -573,6 +656,86 @@ function collectBindings(doc: Document, scope: Scope, only?: readonly Node[]): v
   cursor.delete();
 }
 
+/** The binding of the identifier `name` made by `statement`. */
+function nameBinding(name: Node, kind: BindingKind, statement: Node): Binding {
+  return {
+    name: name.text,
+    kind,
+    start: name.startIndex,
+    end: name.endIndex,
+    line: name.startPosition.row + 1,
+    statementStart: statement.startIndex,
+    statementEnd: statement.endIndex,
+  };
+}
+
+/** The identifier a `type` statement binds (`X` in `type X[T] = ...`), if the grammar found one. */
+export function typeAliasName(statement: Node): Node | undefined {
+  const target = statement.firstNamedChild?.firstNamedChild;
+  const name = target?.type === "generic_type" ? target.firstNamedChild : target;
+  return name?.type === "identifier" ? name : undefined;
+}
+
+/**
+ * The PEP 695 type parameter list of a `def`, a `class` or a `type`
+ * statement (the `type_parameter` node of `[T, *Ts, **P]`), if it has one.
+ */
+export function typeParameterList(owner: Node): Node | undefined {
+  if (owner.type === "function_definition" || owner.type === "class_definition") {
+    return owner.childForFieldName("type_parameters") ?? undefined;
+  }
+  if (owner.type !== "type_alias_statement") return undefined;
+  const target = owner.firstNamedChild?.firstNamedChild;
+  if (target?.type !== "generic_type") return undefined;
+  return target.namedChildren.find((child) => child?.type === "type_parameter") ?? undefined;
+}
+
+/**
+ * The names a type parameter list declares, as `declaresTypeParameter`
+ * reads them; a `type` that follows an ERROR ending in `=` is a default
+ * (Python 3.13), not a parameter.
+ */
+function typeParameterNames(list: Node): Node[] {
+  const out: Node[] = [];
+  let afterEquals = false;
+  for (const child of list.namedChildren) {
+    if (!child) continue;
+    let name: Node | null = null;
+    if (child.type === "ERROR") {
+      name = child.firstNamedChild;
+      afterEquals = child.lastChild?.type === "=";
+    } else if (child.type === "type") {
+      const inner = afterEquals ? null : child.firstNamedChild;
+      afterEquals = false;
+      if (inner?.type === "constrained_type") name = inner.firstNamedChild?.firstNamedChild ?? null;
+      else if (inner?.type === "splat_type") {
+        name = inner.namedChildren.find((c) => c?.type === "identifier") ?? null;
+      } else name = inner;
+    }
+    if (name?.type === "identifier") out.push(name);
+  }
+  return out;
+}
+
+/**
+ * Whether the part `path[i - 1]` of `owner` (`path[i]`) is evaluated in the
+ * annotation scope of `owner`'s type parameters: for a `def`, the
+ * parameters' annotations (not their defaults), the return type and the
+ * body; for a `class`, its bases and body; for a `type` statement, all of it.
+ */
+function inAnnotationScope(owner: Node, path: readonly Node[], i: number): boolean {
+  const child = path[i - 1];
+  if (owner.type === "type_alias_statement") return true;
+  const field = (name: string) => owner.childForFieldName(name)?.id === child.id;
+  if (field("type_parameters") || field("body")) return true;
+  if (owner.type === "class_definition") return field("superclasses");
+  if (field("return_type")) return true;
+  if (!field("parameters")) return false;
+  const parameter = path[i - 2];
+  const value = parameter?.childForFieldName("value");
+  return !(value && path[i - 3] && value.id === path[i - 3].id);
+}
+
 /** What `walkChildren` and `walkFrom` share: the ancestor stacks, the visitor, the scope. */
 interface Walk {
   levels: Level[];
@@ -597,7 +760,7 @@ function walkFrom(cursor: TreeCursor, walk: Walk): void {
   for (;;) {
     const depth = levels.length;
     let descend = false;
-    const field = cursor.currentFieldName;
+    const field = cursorField(cursor, levels[depth - 1].type);
     levels[depth - 1].field = field;
     // parts of a function/lambda/class header belong to the enclosing scope
     const skipHeader = depth === 1 && scope.kind !== "module" && scope.kind !== "comprehension" &&
@@ -691,6 +854,11 @@ export function scopeChainAt(doc: Document, node: Node): Scope[] {
   for (let i = path.length - 2; i >= 1; i--) {
     const ancestor = path[i];
     const child = path[i - 1];
+    const typeParameters = typeParameterList(ancestor);
+    if (typeParameters && inAnnotationScope(ancestor, path, i)) {
+      scope = scopeFor(doc, typeParameters, scope);
+      chain.push(scope);
+    }
     if (!SCOPE_TYPES.has(ancestor.type)) continue;
     if (!entersScope(ancestor, child)) continue;
     scope = scopeFor(doc, ancestor, scope);
@@ -733,7 +901,9 @@ export function resolveInChain(chain: readonly Scope[], name: string): Resolutio
   const module = chain[chain.length - 1];
   for (let i = 0; i < chain.length; i++) {
     const scope = chain[i];
-    if (i > 0 && scope.kind === "class") continue;
+    // a class body is invisible from the scopes nested in it, but for a name used directly in
+    // one of their type parameter (annotation) scopes
+    if (i > 0 && scope.kind === "class" && !(i === 1 && chain[0].kind === "annotation")) continue;
     if (scope.globals.has(name)) return resolveGlobal(module, name);
     if (scope.nonlocals.has(name)) continue;
     const bindings = scope.bindings.get(name);
@@ -796,7 +966,7 @@ function fieldOf(parent: Node, child: Node): string | null {
         cursor.startIndex === child.startIndex && cursor.endIndex === child.endIndex &&
         cursor.nodeType === child.type
       ) {
-        field = cursor.currentFieldName;
+        field = cursorField(cursor, parent.type);
         break;
       }
     } while (cursor.gotoNextSibling());
@@ -853,6 +1023,15 @@ export function bindingAt(doc: Document, node: Node): { scope: Scope; binding: B
   const chain: Scope[] = [];
   for (let current = node.parent; current; current = current.parent) {
     if (SCOPE_TYPES.has(current.type)) chain.push(scopeOfNode(doc, current));
+    else if (
+      current.type === "type_parameter" && current.parent &&
+      typeParameterList(current.parent)?.id === current.id
+    ) {
+      chain.push(scopeChainAt(doc, current)[0]);
+    } else if (current.type === "generic_type" && current.parent?.parent?.type === "type_alias_statement") {
+      const list = typeParameterList(current.parent.parent);
+      if (list) chain.push(scopeChainAt(doc, list)[0]);
+    }
   }
   chain.push(moduleScope(doc));
   for (const scope of chain) {
@@ -868,7 +1047,11 @@ export function bindingAt(doc: Document, node: Node): { scope: Scope; binding: B
   return undefined;
 }
 
-/** Every scope node strictly inside `scope` (nested functions, classes, lambdas, comprehensions), outermost first. */
+/**
+ * Every scope node strictly inside `scope` (nested functions, classes,
+ * lambdas, comprehensions, and the type parameter lists of PEP 695
+ * annotation scopes), outermost first.
+ */
 export function innerScopeNodes(scope: Scope): Node[] {
   const out: Node[] = [];
   const cursor = scope.node.walk();
@@ -881,6 +1064,11 @@ export function innerScopeNodes(scope: Scope): Node[] {
   for (;;) {
     const type = cursor.nodeType;
     let descend = true;
+    if (SCOPE_TYPES.has(type) || type === "type_alias_statement") {
+      // a def's, class's or alias's type parameters are a scope around it (an annotation scope)
+      const list = typeParameterList(cursor.currentNode);
+      if (list) out.push(list);
+    }
     if (SCOPE_TYPES.has(type)) {
       out.push(cursor.currentNode);
       descend = false;

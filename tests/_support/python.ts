@@ -24,10 +24,15 @@ export const PYTHON = findPython();
 /** Reason to skip a python-oracle test, or undefined. */
 export const PYTHON_SKIP = skipReason(PYTHON ? undefined : "python3 not found on PATH");
 
-/** Run a python script with `input` on stdin and return its stdout as JSON. */
-export async function runPythonJson<T>(script: string, input: unknown): Promise<T> {
-  if (!PYTHON) throw new Error(PYTHON_SKIP);
-  const child = new Deno.Command(PYTHON, {
+/** Run a python script (`options.python`, default python3) with `input` on stdin and return its stdout as JSON. */
+export async function runPythonJson<T>(
+  script: string,
+  input: unknown,
+  options: { python?: string } = {},
+): Promise<T> {
+  const python = options.python ?? PYTHON;
+  if (!python) throw new Error(PYTHON_SKIP);
+  const child = new Deno.Command(python, {
     args: ["-c", script],
     stdin: "piped",
     stdout: "piped",

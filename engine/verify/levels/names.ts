@@ -12,7 +12,7 @@
  */
 
 import type { Node, Tree } from "../../parse/mod.ts";
-import { classifyName, type NameRole } from "../../analysis/scope.ts";
+import { classifyName, cursorField, type NameRole } from "../../analysis/scope.ts";
 import type { FileChange } from "./mod.ts";
 import { editSpans, type Span } from "./region.ts";
 
@@ -101,7 +101,7 @@ function collectFrom(
       levels.pop();
       if (levels.length === 0) return false;
     }
-    levels[levels.length - 1].field = cursor.currentFieldName;
+    levels[levels.length - 1].field = cursorField(cursor, levels[levels.length - 1].type);
     return true;
   };
   let descend = false;
@@ -110,7 +110,7 @@ function collectFrom(
       // the cursor's own node
     } else if (descend) {
       const parentType = cursor.nodeType;
-      if (cursor.gotoFirstChild()) levels.push({ type: parentType, field: cursor.currentFieldName });
+      if (cursor.gotoFirstChild()) levels.push({ type: parentType, field: cursorField(cursor, parentType) });
       else if (!advance()) break;
     } else if (!advance()) break;
     descend = false;
