@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { graphplan, graphplanArgs, ROOT } from "../e2e/_support.ts";
+import { fakeDocker, scriptedBatch } from "./_batch_support.ts";
 
 /** Every file under `dir` with its bytes, by relative path. */
 function tree(dir: string, prefix = ""): Map<string, string> {
@@ -18,24 +19,6 @@ function tree(dir: string, prefix = ""): Map<string, string> {
     else out.set(rel, Deno.readTextFileSync(join(dir, rel)));
   }
   return out;
-}
-
-function batchArgs(dataset: string, docker: string, out: string): string[] {
-  return [
-    "batch",
-    "--subset",
-    dataset,
-    "--env",
-    "docker",
-    "-c",
-    `environment.executable=${docker}`,
-    "--model",
-    "scripted/demo",
-    "-c",
-    "model.script=config/demo/scripted_run.yaml",
-    "-o",
-    out,
-  ];
 }
 
 /** The pid the lock file of `out` names, once it names one. */
@@ -58,16 +41,17 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
     const dataset = join(dir, "d.jsonl");
     await Deno.writeTextFile(dataset, '{"instance_id": "a__b-1", "problem_statement": "Fix it"}\n');
     // A container CLI that hangs until told to stop: the first batch stays in its start-up sweep, lock held.
-    const slowDocker = join(dir, "slow-docker");
-    await Deno.writeTextFile(slowDocker, `#!/bin/sh\nwhile [ ! -e '${stop}' ]; do sleep 0.1; done\nexit 1\n`);
-    await Deno.chmod(slowDocker, 0o755);
+    const slowDocker = await fakeDocker(
+      dir,
+      `while [ ! -e '${stop}' ]; do sleep 0.1; done\nexit 1`,
+      "slow-docker",
+    );
     // One that fails at once (a missing one is refused before the lock is looked at).
-    const failingDocker = join(dir, "failing-docker");
-    await Deno.writeTextFile(failingDocker, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    const failingDocker = await fakeDocker(dir, "exit 1", "failing-docker");
     const out = join(dir, "out");
 
     first = new Deno.Command(Deno.execPath(), {
-      args: graphplanArgs(batchArgs(dataset, slowDocker, out)),
+      args: graphplanArgs(scriptedBatch(dataset, slowDocker, out)),
       cwd: ROOT,
       stdout: "null",
       stderr: "null",
@@ -75,7 +59,7 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
     assert.equal(await lockHolder(out), first.pid);
     const before = tree(out);
 
-    const second = await graphplan(batchArgs(dataset, failingDocker, out));
+    const second = await graphplan(scriptedBatch(dataset, failingDocker, out));
     assert.equal(second.code, 2, second.stderr);
     assert.equal(
       second.stderr.trim(),
@@ -84,7 +68,7 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
     assert.deepEqual(tree(out), before, "the refused batch wrote nothing");
 
     // Another directory is not locked by it.
-    const elsewhere = await graphplan(batchArgs(dataset, failingDocker, join(dir, "other")));
+    const elsewhere = await graphplan(scriptedBatch(dataset, failingDocker, join(dir, "other")));
     assert.equal(elsewhere.code, 1, elsewhere.stderr);
     assert.match(elsewhere.stderr, /^batch: a__b-1: EnvironmentError/m);
 
@@ -96,7 +80,7 @@ Deno.test("batch: a second batch on a live batch's -o is refused naming its pid;
 
     // The killed batch's lock file is still there, naming a dead pid: the next batch takes it and runs.
     assert.equal(await lockHolder(out), killedPid);
-    const resumed = await graphplan(batchArgs(dataset, failingDocker, out));
+    const resumed = await graphplan(scriptedBatch(dataset, failingDocker, out));
     assert.equal(resumed.code, 1, resumed.stderr);
     assert.match(resumed.stderr, /^batch: 1 selected, 0 already in preds, 1 to run with 1 worker$/m);
     assert.match(resumed.stderr, /^batch: a__b-1: EnvironmentError/m);

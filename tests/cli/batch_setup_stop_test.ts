@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { setupErrorKey } from "../../agent/swebench/mod.ts";
 import { graphplan } from "../e2e/_support.ts";
+import { fakeDocker, scriptedBatch } from "./_batch_support.ts";
 
 const IDS = ["a__b-1", "a__b-2", "a__b-3", "a__b-4", "a__b-5"];
 
@@ -22,31 +23,17 @@ async function setup() {
     dataset,
     IDS.map((id) => JSON.stringify({ instance_id: id, problem_statement: "Fix it" })).join("\n") + "\n",
   );
-  const docker = join(dir, "fake-docker");
   // `run` fails naming its whole argv (container name, labels, image); the sweep's `ps`/`rm` find nothing.
-  await Deno.writeTextFile(
-    docker,
-    `#!/bin/sh\nif [ "$1" = run ]; then echo "Error: image not known: $*" >&2; exit 125; fi\nexit 0\n`,
-    { mode: 0o755 },
+  const docker = await fakeDocker(
+    dir,
+    `if [ "$1" = run ]; then echo "Error: image not known: $*" >&2; exit 125; fi\nexit 0`,
   );
-  const args = (out: string, extra: string[] = []) => [
-    "batch",
-    "--subset",
-    dataset,
-    "--env",
-    "docker",
-    "-c",
-    `environment.executable=${docker}`,
-    "--image",
-    "docker.io/library/graphplan-no-such-image:latest",
-    "--model",
-    "scripted/demo",
-    "-c",
-    "model.script=config/demo/scripted_run.yaml",
-    "-o",
-    out,
-    ...extra,
-  ];
+  const args = (out: string, extra: string[] = []) =>
+    scriptedBatch(dataset, docker, out, [
+      "--image",
+      "docker.io/library/graphplan-no-such-image:latest",
+      ...extra,
+    ]);
   return { dir, args, cleanup: () => Deno.remove(dir, { recursive: true }) };
 }
 

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PredsStore } from "../../agent/swebench/mod.ts";
+import { fakeDocker, SCRIPTED, scriptedBatch } from "./_batch_support.ts";
 import { graphplan } from "../e2e/_support.ts";
 
 async function scratch(): Promise<string> {
@@ -14,14 +15,6 @@ async function scratch(): Promise<string> {
 }
 
 /** The scripted model's options (no key, no network). */
-const SCRIPTED = ["--model", "scripted/demo", "-c", "model.script=config/demo/scripted_run.yaml"];
-
-/** A stand-in container CLI in `dir` running the shell `body`; its path. */
-async function fakeDocker(dir: string, body: string): Promise<string> {
-  const path = join(dir, "fake-docker");
-  await Deno.writeTextFile(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-  return path;
-}
 
 Deno.test("batch: bad options are usage errors (exit 2) and write nothing", async () => {
   const dir = await scratch();
@@ -232,21 +225,7 @@ Deno.test("batch: an instance whose container cannot start is not predicted, so 
     const out = join(dir, "out");
     // A docker CLI that is there but cannot start anything (no daemon).
     const docker = await fakeDocker(dir, "echo 'Cannot connect to the Docker daemon' >&2\nexit 125");
-    const args = [
-      "batch",
-      "--subset",
-      dataset,
-      "--env",
-      "docker",
-      "-c",
-      `environment.executable=${docker}`,
-      "--model",
-      "scripted/demo",
-      "-c",
-      "model.script=config/demo/scripted_run.yaml",
-      "-o",
-      out,
-    ];
+    const args = scriptedBatch(dataset, docker, out);
     for (const round of [1, 2]) {
       const result = await graphplan(args);
       assert.equal(result.code, 1, result.stderr);
@@ -284,20 +263,7 @@ Deno.test("batch: a selection of no instance says so, naming the options that se
     );
     // A container CLI that is there (nothing is started: there is nothing to run).
     const docker = await fakeDocker(dir, "exit 1");
-    const none = await graphplan([
-      "batch",
-      "--subset",
-      dataset,
-      "--env",
-      "docker",
-      "-c",
-      `environment.executable=${docker}`,
-      ...SCRIPTED,
-      "--filter",
-      "^django__",
-      "-o",
-      join(dir, "out"),
-    ]);
+    const none = await graphplan(scriptedBatch(dataset, docker, join(dir, "out"), ["--filter", "^django__"]));
     assert.equal(none.code, 0, none.stderr);
     assert.match(
       none.stderr,
@@ -305,23 +271,15 @@ Deno.test("batch: a selection of no instance says so, naming the options that se
     );
     assert.match(none.stderr, /^batch: 0 selected/m);
     // With --json: one document, snake_case as the other commands', naming where the outputs are.
-    const json = await graphplan([
-      "batch",
-      "--subset",
-      dataset,
-      "--env",
-      "docker",
-      "-c",
-      `environment.executable=${docker}`,
-      ...SCRIPTED,
-      "--slice",
-      "5:",
-      "--preds-format",
-      "jsonl",
-      "-o",
-      join(dir, "out"),
-      "--json",
-    ]);
+    const json = await graphplan(
+      scriptedBatch(dataset, docker, join(dir, "out"), [
+        "--slice",
+        "5:",
+        "--preds-format",
+        "jsonl",
+        "--json",
+      ]),
+    );
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(JSON.parse(json.stdout), {
       success: true,
