@@ -350,6 +350,14 @@ export interface MapFilesOptions {
   entry?: string | URL;
   /** Whether the main thread claims files too (default true). */
   help?: boolean;
+  /**
+   * Milliseconds a worker may take to load the entry module and say it is
+   * ready before it is given up (its files then run on the main thread);
+   * `Infinity` waits for as long as it takes (default 20 s). Only a call
+   * with `help: false` can wait this long: a helping main thread empties the
+   * queue and stops workers that have not started claiming.
+   */
+  readyTimeout?: number;
   /** Receives how the call ran (for benchmarks and tests). */
   report?: (report: PoolReport) => void;
   /**
@@ -387,6 +395,10 @@ export interface PoolReport {
   helped: number;
   /** Files run on the main thread after the workers ended (all of them when none could start). */
   inProcess: number;
+  /** Files whose outcome a worker posted (`workers > 0` and `byWorkers === 0`: no worker did anything). */
+  byWorkers: number;
+  /** Why each worker that failed did (could not start, start timeout, crash), in no particular order. */
+  workerFailures?: string[];
   /** Total bytes of the input, by `stat`. */
   bytes: number;
   /** Why the call ran in-process, when it did. */
@@ -424,7 +436,7 @@ export async function mapFiles<T>(
   };
   const progress = throttled(options.progress);
   if (typeof plan === "string") {
-    report({ workers: 0, helped: 0, inProcess: paths.length, bytes, reason: plan });
+    report({ workers: 0, helped: 0, inProcess: paths.length, byWorkers: 0, bytes, reason: plan });
     const outcomes = await runInProcess<T>(job, paths, root, options.options, progress);
     progress(paths.length, paths.length);
     return outcomes;
@@ -433,14 +445,30 @@ export async function mapFiles<T>(
   // Largest first, so that the last files to finish are small ones.
   const order = sizes.map((_, index) => index).sort((a, b) => sizes[b] - sizes[a]);
   const run = new PoolRun<T>(
-    { job, root, options: options.options, entry: plan.entry, paths, order, progress },
+    {
+      job,
+      root,
+      options: options.options,
+      entry: plan.entry,
+      paths,
+      order,
+      progress,
+      readyTimeout: options.readyTimeout ?? READY_TIMEOUT_MS,
+    },
     workers,
   );
   // The main thread stops claiming once every core has a worker claiming.
   const help = options.help ?? true ? plan.cores : 0;
-  const { outcomes, helped, inProcess } = await run.execute(help);
+  const { outcomes, helped, inProcess, byWorkers, failures } = await run.execute(help);
   progress(paths.length, paths.length);
-  report({ workers, helped, inProcess, bytes });
+  report({
+    workers,
+    helped,
+    inProcess,
+    byWorkers,
+    bytes,
+    ...(failures.length ? { workerFailures: failures } : {}),
+  });
   return outcomes;
 }
 
@@ -526,9 +554,11 @@ interface RunSpec {
   order: number[];
   /** Called with the files taken up so far (throttled). */
   progress: (done: number, total: number) => void;
+  /** Milliseconds to wait for a worker's "ready" (`Infinity`: no limit). */
+  readyTimeout: number;
 }
 
-/** How long a worker may take to load the entry module, the runtime and say "ready". */
+/** How long a worker may take by default to load the entry module, the runtime and say "ready". */
 const READY_TIMEOUT_MS = 20_000;
 
 /**
@@ -547,6 +577,10 @@ class PoolRun<T> {
   private readonly workers: number;
   /** Per lane: stop waiting for its worker if it has not started claiming. */
   private readonly stopIfIdle: (() => void)[] = [];
+  /** Outcomes the workers posted. */
+  private byWorkers = 0;
+  /** Why workers failed. */
+  private readonly failures: string[] = [];
 
   constructor(spec: RunSpec, workers: number) {
     this.spec = spec;
@@ -559,7 +593,9 @@ class PoolRun<T> {
   /** Start the workers; the main thread claims files until `helpUntil` workers claim (0: never). */
   async execute(
     helpUntil: number,
-  ): Promise<{ outcomes: FileOutcome<T>[]; helped: number; inProcess: number }> {
+  ): Promise<
+    { outcomes: FileOutcome<T>[]; helped: number; inProcess: number; byWorkers: number; failures: string[] }
+  > {
     const lanes: Promise<void>[] = [];
     for (let slot = 0; slot < this.workers; slot++) lanes.push(this.lane(slot));
     const helped = helpUntil > 0 ? await this.help(helpUntil) : 0;
@@ -581,7 +617,7 @@ class PoolRun<T> {
     }
     const outcomes = new Array<FileOutcome<T>>(this.spec.paths.length);
     this.spec.order.forEach((index, position) => outcomes[index] = this.done[position]!);
-    return { outcomes, helped, inProcess };
+    return { outcomes, helped, inProcess, byWorkers: this.byWorkers, failures: this.failures };
   }
 
   /**
@@ -613,7 +649,8 @@ class PoolRun<T> {
     let worker: Worker;
     try {
       worker = new Worker(this.spec.entry, { type: "module", name: WORKER_NAME });
-    } catch {
+    } catch (err) {
+      this.failures.push(`Cannot start a pool worker: ${(err as Error).message}`);
       return;
     }
     const request: RunRequest = {
@@ -631,16 +668,19 @@ class PoolRun<T> {
     // and the worker serves each request id once.
     worker.postMessage(request);
     try {
+      const limit = this.spec.readyTimeout;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `Pool worker did not start within ${READY_TIMEOUT_MS} ms (does the entry call maybeRunWorker()?)`,
+        const timer = Number.isFinite(limit)
+          ? setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `Pool worker did not start within ${limit} ms (does the entry call maybeRunWorker()?)`,
+                ),
               ),
-            ),
-          READY_TIMEOUT_MS,
-        );
+            limit,
+          )
+          : undefined;
         const stop = (err?: Error) => {
           clearTimeout(timer);
           if (err) reject(err);
@@ -657,7 +697,10 @@ class PoolRun<T> {
               worker.postMessage(request);
               return;
             case "file":
-              if (reply.id === slot) this.done[reply.index] = reply.outcome as FileOutcome<T>;
+              if (reply.id === slot) {
+                this.done[reply.index] = reply.outcome as FileOutcome<T>;
+                this.byWorkers++;
+              }
               return;
             case "done":
               return stop();
@@ -671,8 +714,9 @@ class PoolRun<T> {
         };
         worker.onmessageerror = () => stop(new Error("Pool worker sent an unreadable message"));
       });
-    } catch {
+    } catch (err) {
       // The worker failed: files it claimed but did not finish run on the main thread at the end.
+      this.failures.push((err as Error).message);
     } finally {
       worker.terminate();
     }

@@ -117,11 +117,14 @@ Deno.test({
         entry: ENTRY,
         minBytes: 0,
         // The workers do every file (under load the main thread could otherwise finish them all
-        // before a worker starts, and this test would compare in-process with in-process).
+        // before a worker starts, and this test would compare in-process with in-process), and
+        // they are waited for however long a busy machine takes to start them.
         help: false,
+        readyTimeout: Infinity,
         report: (r) => report = r,
       });
       assert.equal(report?.workers, 2);
+      assert.equal(report?.byWorkers, input.length, `workers failed: ${report?.workerFailures?.join("; ")}`);
       assert.equal(report?.inProcess, 0);
       assert.equal(report?.helped, 0);
       assert.deepEqual(parallel, sequential);
@@ -224,11 +227,17 @@ Deno.test({
           entry: ENTRY,
           minBytes: 0,
           help: false,
+          readyTimeout: Infinity,
           report: (r) => report = r,
         }),
       });
       // Without help from the main thread, the workers did everything.
       assert.equal(report?.workers, 2);
+      assert.equal(
+        report?.byWorkers,
+        paths.length + 1,
+        `workers failed: ${report?.workerFailures?.join("; ")}`,
+      );
       assert.equal(report?.inProcess, 0);
       assert.equal(report?.helped, 0);
       assert.deepEqual(pooled, expected);
