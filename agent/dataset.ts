@@ -6,6 +6,7 @@
  */
 
 import { readFailure } from "../engine/read_failure.ts";
+import { INSTANCE_ID_RULE, instanceIdProblem, quoteId } from "./instance_id.ts";
 
 /** One task row (the fields the agent uses; the rest is kept). */
 export interface TaskRow {
@@ -51,12 +52,28 @@ export async function readDataset(path: string): Promise<TaskRow[]> {
     } catch (err) {
       throw new DatasetError(`Line ${index + 1} of "${path}" is not JSON: ${(err as Error).message}`);
     }
-    if (!row || typeof row !== "object" || typeof (row as TaskRow).instance_id !== "string") {
-      throw new DatasetError(`Line ${index + 1} of "${path}" has no "instance_id"`);
-    }
-    rows.push(row as TaskRow);
+    rows.push(checkTaskRow(row, `Line ${index + 1} of "${path}"`));
   });
   return rows;
+}
+
+/**
+ * `row` as a task row, or a {@linkcode DatasetError} naming `where` (`Row 3
+ * of "FILE"`) when it is not an object with an `instance_id` that obeys the
+ * id rule (see instance_id.ts): the id becomes folder and file names.
+ */
+export function checkTaskRow(row: unknown, where: string): TaskRow {
+  if (!row || typeof row !== "object" || Array.isArray(row) || !("instance_id" in row)) {
+    throw new DatasetError(`${where} has no "instance_id"`);
+  }
+  const id = (row as TaskRow).instance_id;
+  const problem = instanceIdProblem(id);
+  if (problem) {
+    throw new DatasetError(
+      `${where} has an unusable "instance_id" ${quoteId(id)}: ${problem}; ${INSTANCE_ID_RULE}`,
+    );
+  }
+  return row as TaskRow;
 }
 
 /** The row of `instanceId` in the dataset at `path`. */

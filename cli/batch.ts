@@ -24,6 +24,8 @@ import {
   type TaskRow,
 } from "../agent/swebench/mod.ts";
 import { outputDirOption } from "./output_dir.ts";
+import { OutputWriteError } from "../agent/trajectory/mod.ts";
+import type { Issue } from "../engine/issue.ts";
 import { join, resolve } from "../engine/node_builtins.ts";
 import { readFailure } from "../engine/read_failure.ts";
 
@@ -157,12 +159,17 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         strategy: config.agent.strategy,
         ...(stringOption(args, "shard") ? { shard: stringOption(args, "shard") } : {}),
       },
-    }).catch((err) => err instanceof BatchBusyError ? err : Promise.reject(err));
+    }).catch((err) =>
+      err instanceof BatchBusyError || err instanceof OutputWriteError ? err : Promise.reject(err)
+    );
     if (summary instanceof BatchBusyError) {
       return refuse("batch", { code: "batch-busy", severity: "error", message: summary.message }, {
         json: args.values.json === true,
         exit: EXIT.usage,
       });
+    }
+    if (summary instanceof OutputWriteError) {
+      return refuse("batch", unwritable(summary), { json: args.values.json === true, exit: EXIT.rejected });
     }
     if (args.values.json) {
       // snake_case, as every other command's document, with where the outputs are.
@@ -178,13 +185,25 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         cost: summary.cost,
         exit_statuses: summary.exitStatuses,
         exit_code: summary.exitCode,
-        errors: [],
+        errors: summary.writeStop ? [unwritable(summary.writeStop)] : [],
         warnings: [],
       });
     }
     return summary.exitCode;
   },
 };
+
+/** The issue of an output that could not be written (a full disk), saying what to do. */
+function unwritable(err: OutputWriteError): Issue {
+  const hint = `${err.diskFull ? "free some space" : "make it writable"}, then run the same command again`;
+  return {
+    code: "output-unwritable",
+    severity: "error",
+    message: `${err.message}; ${hint}`,
+    file: err.path,
+    hint,
+  };
+}
 
 /** An `--instances` file that cannot be read. */
 class InstancesFileError extends Error {}

@@ -26,21 +26,32 @@
  *   (their next model call ends them, their containers are removed at once,
  *   which ends the command in flight), every container with the batch's
  *   label is removed, the records are written; the exit code is 130 / 143.
- *   A second signal exits at once and leaves the removal to a detached
- *   `rm -f`.
+ *   A second signal marks the running instances `Interrupted` in batch.json
+ *   (written synchronously), exits at once and leaves the removal to a
+ *   detached `rm -f`.
+ * - Paths: instance ids are checked against the id rule (instance_id.ts)
+ *   before anything starts, and `OUT/ID` is built by `pathInside`, so no
+ *   id can lead a removal or a write outside OUT.
+ * - Damaged outputs: a preds.json or batch.json that does not parse is kept
+ *   aside and rebuilt from the trajectories (recover.ts), and the batch says so.
+ * - A write that fails (a full disk): no new instance starts, the running
+ *   ones are stopped as on Ctrl-C, and the batch ends with exit code 1
+ *   naming the path; the same command run again after freeing space goes on.
  *
  * @module
  */
 
-import { join, resolve } from "../../engine/node_builtins.ts";
+import { resolve } from "../../engine/node_builtins.ts";
 import type { Config } from "../config.ts";
 import { ContainerEnvironment, type Environment, runCleanups, takeOverInterrupts } from "../env/mod.ts";
 import { createModel } from "../model/mod.ts";
 import { instanceImage, runTask, type RunTaskOutcome } from "../run.ts";
 import { CostBudget } from "./budget.ts";
 import { BatchContainers, batchKey, containerName } from "./containers.ts";
-import type { TaskRow } from "./dataset.ts";
-import { type PredsFormat, PredsStore, readPredsDir } from "./preds.ts";
+import { checkTaskRow, type TaskRow } from "../dataset.ts";
+import { type PredsFormat, PredsStore } from "./preds.ts";
+import { readBatchOutputs } from "./recover.ts";
+import { OutputWriteError, pathInside } from "../trajectory/mod.ts";
 import { type BatchProgress, errorGist, LineProgress } from "./progress.ts";
 import { DEFAULT_MAX_SETUP_FAILURES, setupErrorKey } from "./setup_stop.ts";
 import { lockOutDir } from "./out_lock.ts";
@@ -88,13 +99,16 @@ export interface BatchSummary {
   interrupted: "SIGINT" | "SIGTERM" | null;
   /** Why no new instance started after repeated setup errors (`maxSetupFailures`), if that happened. */
   setupStop: { count: number; error: string } | null;
+  /** The output that could not be written (a full disk), which stopped the batch, if one did. */
+  writeStop: OutputWriteError | null;
   /** Dollars spent in this run. */
   cost: number;
   /** Every record's status (earlier runs' too) → ids. */
   exitStatuses: Record<string, string[]>;
   /**
    * 0 every selected instance has ended; 1 some did not (cost cap, a container that did not start, a
-   * stop after repeated setup errors, an internal error: run again to retry them); 130/143 interrupted.
+   * stop after repeated setup errors, an output that could not be written, an internal error: run again
+   * to retry them); 130/143 interrupted.
    */
   exitCode: number;
 }
@@ -116,8 +130,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   if (options.config.environment.type === "local") {
     throw new Error('A batch runs each instance in a container: set the environment to "docker" or "podman"');
   }
+  options.rows.forEach((row, index) => checkTaskRow(row, `Selected instance ${index + 1}`));
   const outDir = resolve(options.outDir);
-  await Deno.mkdir(outDir, { recursive: true });
+  await Deno.mkdir(outDir, { recursive: true }).catch((err) => {
+    throw new OutputWriteError(outDir, err);
+  });
   // Before anything is read or swept: a second batch on this directory would remove the first's containers.
   const lock = await lockOutDir(outDir);
   try {
@@ -133,15 +150,22 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   const progress = options.progress ?? new LineProgress();
   const format = options.predsFormat ?? "dict";
 
-  const existing = await readPredsDir(outDir);
+  // A damaged preds.json or batch.json is kept aside and rebuilt from the trajectories (recover.ts).
+  const { preds: existing, records: earlier, recoveries } = await readBatchOutputs(outDir);
+  for (const recovery of recoveries) progress.event({ type: "recovered", ...recovery });
   const selectedIds = new Set(rows.map((row) => row.instance_id));
   const done = new Set(
     options.redoExisting ? [] : Object.keys(existing).filter((id) => selectedIds.has(id)),
   );
-  const earlier = await BatchReport.readEarlier(outDir);
   const kept = Object.fromEntries(Object.entries(earlier).filter(([id]) => Object.hasOwn(existing, id)));
   if (options.redoExisting) { for (const id of selectedIds) delete kept[id]; }
   const preds = new PredsStore(outDir, format, existing);
+  let writeStop: OutputWriteError | null = null;
+  const stopWriting = (err: unknown) => {
+    if (!(err instanceof OutputWriteError)) throw err;
+    writeStop ??= err;
+  };
+  if (recoveries.some((recovery) => recovery.what === "predictions")) await preds.flush().catch(stopWriting);
   const report = new BatchReport(outDir, { ...options.describe, workers, preds_format: format }, kept);
   const budget = new CostBudget(options.costLimit ?? 0, config.agent.cost_limit);
   for (const record of Object.values(kept)) budget.addEarlier(record.cost);
@@ -160,7 +184,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
     workers,
     costLimit: budget.cap,
   });
-  await report.flush();
+  await report.flush().catch(stopWriting);
 
   const abort = new AbortController();
   let interrupted: "SIGINT" | "SIGTERM" | null = null;
@@ -175,6 +199,11 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   const release = takeOverInterrupts((signal) => {
     if (interrupted) {
       containers.removeDetached();
+      // What this process leaves must be true: the instances it stops are not running any more.
+      try {
+        report.endRunning(`the batch was stopped by a second ${signal}`);
+        report.flushSync();
+      } catch { /* the disk may be full: the next run reads "Running" as cut off */ }
       progress.close();
       Deno.exit(signal === "SIGINT" ? 130 : 143);
     }
@@ -219,7 +248,9 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       started_at: new Date().toISOString(),
     };
     budget.start(id);
-    await Deno.remove(join(outDir, id), { recursive: true }).catch(() => {});
+    await Deno.remove(pathInside(outDir, id), { recursive: true }).catch((err) => {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    });
     await report.set(record);
     progress.event({ type: "instance-start", id });
     let outcome: RunTaskOutcome | undefined;
@@ -261,6 +292,8 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
     } finally {
       live.delete(id);
     }
+    // The trajectory could not be written (a full disk): the batch stops, this instance runs again.
+    if (error instanceof OutputWriteError) writeStop ??= error;
     const stats = outcome?.stats ?? model?.stats;
     const cost = stats?.cost ?? 0;
     budget.finish(id, cost);
@@ -272,8 +305,9 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       ended_at: new Date().toISOString(),
     });
     if (outcome) record.timings = outcome.timings;
-    if (interrupted) {
+    if (interrupted || writeStop) {
       record.status = "Interrupted";
+      if (writeStop) record.error = `stopped: ${(writeStop as OutputWriteError).message}`;
     } else if (error || !outcome) {
       record.status = "InternalError";
       record.error = error?.message ?? "no outcome";
@@ -310,7 +344,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   const running = new Set<string>();
   let capReported = false;
   const worker = async () => {
-    while (queue.length > 0 && !interrupted && !setupStop) {
+    while (queue.length > 0 && !interrupted && !setupStop && !writeStop) {
       if (!budget.canStart()) {
         if (running.size === 0) break;
         await ended;
@@ -320,6 +354,11 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       running.add(row.instance_id);
       try {
         await runOne(row);
+      } catch (err) {
+        stopWriting(err);
+        // The others stop as on Ctrl-C: their outputs could not be written either.
+        abort.abort();
+        void runCleanups();
       } finally {
         running.delete(row.instance_id);
         signalEnd();
@@ -339,7 +378,15 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   async function finish(): Promise<BatchSummary> {
     try {
       await Promise.all(Array.from({ length: workers }, worker));
-      if (setupStop) {
+      if (writeStop) {
+        const stop = writeStop as OutputWriteError;
+        progress.event({
+          type: "write-stop",
+          error: stop.message,
+          diskFull: stop.diskFull,
+          left: queue.length,
+        });
+      } else if (setupStop) {
         progress.event({ type: "setup-stop", ...setupStop, left: queue.length });
       } else if (!interrupted && queue.length > 0) {
         capReported = true;
@@ -364,7 +411,9 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       }
     } finally {
       await containers.sweep().catch(() => []);
-      await report.flush();
+      // No instance runs any more: one whose end could not be recorded (a full disk) is not left "Running".
+      report.endRunning(writeStop ? `stopped: ${(writeStop as OutputWriteError).message}` : "stopped");
+      await report.flush().catch(stopWriting);
     }
     const statuses = report.exitStatuses();
     progress.event({
@@ -387,13 +436,14 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       notStarted: capReported || setupStop ? queue.length : 0,
       interrupted: stopped,
       setupStop,
+      writeStop,
       cost: runCost,
       exitStatuses: statuses,
       exitCode: stopped === "SIGINT"
         ? 130
         : stopped === "SIGTERM"
         ? 143
-        : (capReported || setupStop || failed > 0)
+        : (capReported || setupStop || writeStop || failed > 0)
         ? 1
         : 0,
     };

@@ -20,7 +20,7 @@
 // The package's browser entry: its Node entry adds file helpers with a static node:fs import.
 import { parquetReadObjects } from "hyparquet/src/index.js";
 import { join } from "../../engine/node_builtins.ts";
-import { DatasetError, readDataset, type TaskRow } from "../dataset.ts";
+import { checkTaskRow, DatasetError, readDataset, type TaskRow } from "../dataset.ts";
 import { writeTextAtomic } from "../trajectory/atomic.ts";
 import { readFailure } from "../../engine/read_failure.ts";
 import { closestNames } from "../../engine/suggest.ts";
@@ -116,12 +116,7 @@ export async function readParquet(path: string): Promise<Record<string, unknown>
 }
 
 function checkRows(rows: unknown[], path: string): TaskRow[] {
-  rows.forEach((row, index) => {
-    if (!row || typeof row !== "object" || typeof (row as TaskRow).instance_id !== "string") {
-      throw new DatasetError(`Row ${index + 1} of "${path}" has no "instance_id"`);
-    }
-  });
-  return rows as TaskRow[];
+  return rows.map((row, index) => checkTaskRow(row, `Row ${index + 1} of "${path}"`));
 }
 
 /** The cache folder of one dataset split. */

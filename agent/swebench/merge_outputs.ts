@@ -24,6 +24,7 @@
  */
 
 import { join } from "../../engine/node_builtins.ts";
+import { pathInside } from "../trajectory/inside_root.ts";
 import { BatchReport, type InstanceRecord } from "./report.ts";
 import {
   type DuplicatePrediction,
@@ -93,7 +94,8 @@ export async function mergeOutputs(
   }
   await Deno.mkdir(out, { recursive: true });
   for (const copy of copies) {
-    await placeFolder(join(copy.from, copy.instance_id), join(out, copy.instance_id));
+    // Folder names read from disk, checked once more like every path built from data.
+    await placeFolder(pathInside(copy.from, copy.instance_id), pathInside(out, copy.instance_id));
   }
   const store = new PredsStore(out, options.format ?? "dict", merged.preds);
   await store.flush();

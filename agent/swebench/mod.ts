@@ -52,7 +52,14 @@ export {
 } from "./progress.ts";
 export { type DuplicateInstance, mergeOutputs, type MergeSummary } from "./merge_outputs.ts";
 export { BatchBusyError, LOCK_NAME, lockOutDir, type OutDirLock } from "./out_lock.ts";
-export { type BatchDocument, BatchReport, type InstanceRecord, UNFINISHED } from "./report.ts";
+export {
+  type BatchDocument,
+  BatchReport,
+  type InstanceRecord,
+  parseBatchDocument,
+  UNFINISHED,
+} from "./report.ts";
+export { readBatchOutputs, type RecoveredOutputs, type Recovery } from "./recover.ts";
 export {
   parseShard,
   parseSlice,

@@ -20,6 +20,7 @@
  * @module
  */
 
+import { OutputWriteError } from "../trajectory/atomic.ts";
 import { join } from "../../engine/node_builtins.ts";
 
 /** The lock file's name in the output directory. */
@@ -58,7 +59,9 @@ export interface OutDirLock {
  */
 export async function lockOutDir(outDir: string): Promise<OutDirLock> {
   const path = join(outDir, LOCK_NAME);
-  const file = await Deno.open(path, { read: true, write: true, create: true });
+  const file = await Deno.open(path, { read: true, write: true, create: true }).catch((err) => {
+    throw new OutputWriteError(path, err);
+  });
   let held = false;
   try {
     held = await file.tryLock(true);
@@ -72,7 +75,7 @@ export async function lockOutDir(outDir: string): Promise<OutDirLock> {
     await file.write(new TextEncoder().encode(JSON.stringify(owner) + "\n"));
   } catch (err) {
     file.close();
-    throw err;
+    throw err instanceof BatchBusyError ? err : new OutputWriteError(path, err);
   }
   let open = true;
   return {

@@ -25,6 +25,9 @@ export const PREDS_FORMATS = ["dict", "list", "jsonl"] as const;
 /** One of {@linkcode PREDS_FORMATS}. */
 export type PredsFormat = typeof PREDS_FORMATS[number];
 
+/** The names of the predictions files a batch output may hold. */
+export const PREDS_FILES = ["preds.json", "preds.jsonl"] as const;
+
 /** The predictions file of `format` in `outDir`. */
 export function predsFile(outDir: string, format: PredsFormat): string {
   return join(outDir, format === "jsonl" ? "preds.jsonl" : "preds.json");
@@ -45,7 +48,7 @@ export function renderPreds(preds: Record<string, Prediction>, format: PredsForm
  */
 export async function readPredsDir(outDir: string): Promise<Record<string, Prediction>> {
   const preds: Record<string, Prediction> = {};
-  for (const name of ["preds.json", "preds.jsonl"]) {
+  for (const name of PREDS_FILES) {
     const path = join(outDir, name);
     let text: string;
     try {
@@ -59,14 +62,22 @@ export async function readPredsDir(outDir: string): Promise<Record<string, Predi
   return preds;
 }
 
-function parsePreds(text: string, path: string): Prediction[] {
+/**
+ * The records of a predictions file's text (`path` tells JSONL from JSON and
+ * names the file in errors); an error when it is not JSON, not a list or an
+ * object of records, or a record lacks `instance_id` or `model_patch`.
+ */
+export function parsePreds(text: string, path: string): Prediction[] {
   let records: unknown[];
   try {
     if (path.endsWith(".jsonl")) {
       records = text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
     } else {
       const data = JSON.parse(text);
-      records = Array.isArray(data) ? data : Object.values(data ?? {});
+      if (!data || typeof data !== "object") {
+        throw new Error(`it holds ${data === null ? "null" : `a ${typeof data}`}, not a list or an object`);
+      }
+      records = Array.isArray(data) ? data : Object.values(data);
     }
   } catch (err) {
     throw new Error(`Cannot parse "${path}": ${(err as Error).message}`);

@@ -37,6 +37,10 @@ export type BatchEvent =
   /** `count` instances in a row could not start their container with the same error: none starts after. */
   | { type: "setup-stop"; count: number; error: string; left: number }
   | { type: "interrupt"; signal: string; running: number }
+  /** A damaged output file was kept aside as `keptAs` and `rebuilt` entries were recovered from trajectories. */
+  | { type: "recovered"; file: string; keptAs: string; problem: string; rebuilt: number; what: string }
+  /** An output could not be written (`error` names the path): no new instance starts. */
+  | { type: "write-stop"; error: string; diskFull: boolean; left: number }
   | {
     type: "end";
     done: number;
@@ -115,6 +119,13 @@ export function eventLine(event: BatchEvent): string | null {
     case "setup-stop":
       return `batch: ${event.count} instances in a row could not start their container: ${event.error}; ` +
         `check --image/--env, then run the same command again (${event.left} instance(s) not started)`;
+    case "recovered":
+      return `batch: "${event.file}" was damaged (${event.problem}): kept it as "${event.keptAs}" and ` +
+        `rebuilt ${event.rebuilt} ${event.what} from the instances' trajectories; the rest run again ` +
+        `(compare with the kept file, then delete it)`;
+    case "write-stop":
+      return `batch: ${event.error}; ${event.diskFull ? "free some space" : "make it writable"}, then run ` +
+        `the same command again (${event.left} instance(s) not finished)`;
     case "interrupt":
       return `batch: ${event.signal}: stopping ${event.running} running instance(s) and removing their ` +
         `containers (again to exit at once)`;
@@ -235,6 +246,8 @@ export class LiveProgress implements BatchProgress {
         this.#persist(eventLine(event)!);
         break;
       case "setup-stop":
+      case "recovered":
+      case "write-stop":
         this.#persist(eventLine(event)!);
         break;
       case "cost-cap":

@@ -15,7 +15,7 @@
 
 import { stringify } from "yaml";
 import { join } from "../../engine/node_builtins.ts";
-import { serialize, writeJsonAtomic, writeTextAtomic } from "../trajectory/atomic.ts";
+import { serialize, writeJsonAtomic, writeTextAtomic, writeTextAtomicSync } from "../trajectory/atomic.ts";
 import type { RunTimings } from "../timings.ts";
 
 /** What batch.json says about one instance. */
@@ -61,6 +61,25 @@ export const UNFINISHED = new Set([
   "EnvironmentError",
 ]);
 
+/**
+ * The instance records of a batch.json's text; an error saying what is
+ * wrong when it is not JSON or not `{instances: {ID: {instance_id, status}}}`.
+ */
+export function parseBatchDocument(text: string): Record<string, InstanceRecord> {
+  const doc = JSON.parse(text) as Partial<BatchDocument> | null;
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error("it is not a JSON object");
+  const instances = doc.instances;
+  if (!instances || typeof instances !== "object" || Array.isArray(instances)) {
+    throw new Error('it has no "instances" object');
+  }
+  for (const [id, record] of Object.entries(instances)) {
+    if (!record || typeof record !== "object" || typeof record.status !== "string") {
+      throw new Error(`the record of "${id}" has no "status"`);
+    }
+  }
+  return instances;
+}
+
 /** The records of a batch, written after each change. */
 export class BatchReport {
   readonly outDir: string;
@@ -99,16 +118,32 @@ export class BatchReport {
     return Object.fromEntries(Object.entries(groups).sort(([a], [b]) => a.localeCompare(b)));
   }
 
+  /** Mark every record still `Running` as `Interrupted` with `error` (nothing is written). */
+  endRunning(error: string): void {
+    const now = new Date().toISOString();
+    for (const record of Object.values(this.instances)) {
+      if (record.status === "Running") Object.assign(record, { status: "Interrupted", error, ended_at: now });
+    }
+  }
+
   /** Rewrite batch.json and exit_statuses.yaml. */
   flush(): Promise<void> {
     return serialize(join(this.outDir, "batch.json#report"), async () => {
-      const doc: BatchDocument = {
-        batch: this.batch,
-        updated_at: new Date().toISOString(),
-        instances: this.instances,
-      };
-      await writeJsonAtomic(join(this.outDir, "batch.json"), doc);
+      await writeJsonAtomic(join(this.outDir, "batch.json"), this.#document());
       await writeTextAtomic(join(this.outDir, "exit_statuses.yaml"), stringify(this.exitStatuses()));
     });
+  }
+
+  /**
+   * {@linkcode BatchReport.flush} without waiting: for a process about to
+   * exit at once (a second Ctrl-C), where no queued write would finish.
+   */
+  flushSync(): void {
+    writeTextAtomicSync(join(this.outDir, "batch.json"), JSON.stringify(this.#document(), null, 2) + "\n");
+    writeTextAtomicSync(join(this.outDir, "exit_statuses.yaml"), stringify(this.exitStatuses()));
+  }
+
+  #document(): BatchDocument {
+    return { batch: this.batch, updated_at: new Date().toISOString(), instances: this.instances };
   }
 }

@@ -17,12 +17,13 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
 import type { Message, ModelStats } from "../model/types.ts";
 import { VERSION } from "../../version.ts";
 import { writeJsonAtomic } from "./atomic.ts";
+import { pathInside } from "./inside_root.ts";
 
-export { serialize, writeJsonAtomic, writeTextAtomic } from "./atomic.ts";
+export { OutputWriteError, serialize, writeJsonAtomic, writeTextAtomic } from "./atomic.ts";
+export { OutsideRootError, pathInside } from "./inside_root.ts";
 export { type Prediction, predsPath, readPreds, savePrediction } from "./preds.ts";
 
 /** The format tag written into every trajectory. */
@@ -52,9 +53,12 @@ export interface TrajectoryInfo {
   [key: string]: unknown;
 }
 
-/** The trajectory's path for `instanceId` in `outDir`. */
+/**
+ * The trajectory's path for `instanceId` in `outDir`; an id that would lead
+ * outside `outDir` is refused (see inside_root.ts).
+ */
 export function trajectoryPath(outDir: string, instanceId: string): string {
-  return join(outDir, instanceId, `${instanceId}.traj.json`);
+  return pathInside(outDir, instanceId, `${instanceId}.traj.json`);
 }
 
 /** A trajectory being recorded. */

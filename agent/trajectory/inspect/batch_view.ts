@@ -172,8 +172,9 @@ export async function readBatch(dir: string): Promise<BatchView> {
   const rows: InstanceRow[] = [];
   for (const id of ids) {
     const record = dict(records[id]);
-    const path = trajectoryPath(dir, id);
-    const traj = withTrajectory.has(id) ? await fromTrajectory(path) : {};
+    // Only folders found on disk have a path: an id read from a file may not name one (`..`).
+    const path = withTrajectory.has(id) ? trajectoryPath(dir, id) : undefined;
+    const traj = path ? await fromTrajectory(path) : {};
     if (typeof traj === "string") notes.push(traj);
     const t = typeof traj === "string" ? {} : traj;
     const phase = typeof record.phase === "string" ? record.phase : t.phase ?? "none";
@@ -193,7 +194,7 @@ export async function readBatch(dir: string): Promise<BatchView> {
       patchLines: patch === undefined
         ? undefined
         : patch.split("\n").filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).length,
-      trajectory: withTrajectory.has(id) ? path : undefined,
+      trajectory: path,
     });
   }
   return {
