@@ -37,6 +37,8 @@ export interface RunOptions {
   clearEnv?: boolean;
   /** Seconds; no limit when absent. */
   timeout?: number;
+  /** On timeout, SIGTERM the group first and SIGKILL it this many seconds later (as `timeout -k`). */
+  killAfter?: number;
   /** Bytes of output kept (head and tail). */
   outputLimit?: number;
   /** Written to stdin, which is then closed. */
@@ -83,14 +85,18 @@ export async function runProcess(argv: string[], options: RunOptions = {}): Prom
     writer.write(new TextEncoder().encode(options.stdin)).then(() => writer.close()).catch(() => {});
   }
   let timedOut = false;
+  let hardKill: ReturnType<typeof setTimeout> | undefined;
   const timer = options.timeout !== undefined
     ? setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      if (options.killAfter === undefined) return killGroup(child.pid);
+      killGroup(child.pid, "SIGTERM");
+      hardKill = setTimeout(() => killGroup(child.pid), options.killAfter * 1000);
     }, options.timeout * 1000)
     : undefined;
   const status = await child.status;
   clearTimeout(timer);
+  clearTimeout(hardKill);
   if (!options.keepBackground) killGroup(child.pid);
   unregister();
   let grace: ReturnType<typeof setTimeout> | undefined;
@@ -109,10 +115,10 @@ export async function runProcess(argv: string[], options: RunOptions = {}): Prom
   return { output: text, returncode: status.code, timedOut, ...(truncated ? { truncated } : {}) };
 }
 
-/** SIGKILL every process in the group `pgid`; a group already gone is fine. */
-export function killGroup(pgid: number): void {
+/** SIGKILL (or `signal`) every process in the group `pgid`; a group already gone is fine. */
+export function killGroup(pgid: number, signal: Deno.Signal = "SIGKILL"): void {
   try {
-    Deno.kill(-pgid, "SIGKILL");
+    Deno.kill(-pgid, signal);
   } catch {
     // no such group: everything has exited
   }

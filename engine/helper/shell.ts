@@ -5,10 +5,13 @@
  * `exec` (~0.2 s each).
  *
  * Everything is as with `exec`, which stays the fallback
- * (agent/env/container.ts), because both run the same argv:
- * `timeout -k 5 SECONDS bash -c STDIN_SCRIPT` in its own process group,
- * stdout and stderr interleaved and capped (head and tail) at `output_limit`
- * bytes, in `cwd`, with the environment the helper was started with less the
+ * (agent/env/container.ts) and runs `timeout -k 5 SECONDS bash -c
+ * STDIN_SCRIPT`: here the same `bash -c STDIN_SCRIPT` runs in its own process
+ * group and the helper does what GNU `timeout` would (one process less per
+ * command): after SECONDS the group gets SIGTERM, 5 s later SIGKILL, and the
+ * status is 124 (137 when SIGKILL was needed). Stdout and stderr are
+ * interleaved and capped (head and tail) at `output_limit` bytes; the command
+ * runs in `cwd`, with the environment the helper was started with less the
  * helper's own variables (`unset`) plus `env`. Jobs the command starts with
  * `&` keep running after it, as after `exec`.
  *
@@ -25,10 +28,11 @@ import { runProcess } from "./process.ts";
 
 /**
  * The `bash -c` script that reads the command from stdin and runs it. Words
- * are expanded before redirections apply, so `$(cat)` reads the pipe and the
- * command itself gets `/dev/null`; `exit N` inside it ends bash with N.
+ * are expanded before redirections apply, so `$(</dev/stdin)` reads the pipe
+ * (bash reads it itself, no `cat`; it knows `/dev/stdin` where `/dev` lacks
+ * it) and the command gets `/dev/null`; `exit N` inside it ends bash with N.
  */
-export const STDIN_SCRIPT = 'eval "$(cat)" </dev/null';
+export const STDIN_SCRIPT = 'eval "$(</dev/stdin)" </dev/null';
 
 /** Exit status of GNU `timeout` when the time ran out. */
 export const TIMEOUT_STATUS = 124;
@@ -41,8 +45,8 @@ export function shellArgv(seconds: number): string[] {
   return ["timeout", "-k", String(KILL_AFTER), String(seconds), "bash", "-c", STDIN_SCRIPT];
 }
 
-/** Seconds the helper waits beyond `timeout`'s own kill before it kills the group itself. */
-const BACKSTOP = 30;
+/** Exit status of a command that `timeout` had to SIGKILL. */
+const KILLED_STATUS = 137;
 /** After the command ended, how long output from jobs it left running is still read (ms). */
 const PIPE_GRACE_MS = 200;
 
@@ -78,24 +82,47 @@ export async function shellMethod(params: Record<string, unknown>): Promise<Shel
       truncated: false,
     };
   }
-  const base = Deno.env.toObject();
-  for (const name of unset as string[]) delete base[name];
-  const result = await runProcess(shellArgv(seconds), {
+  const base = commandEnvironment(Deno.env.toObject(), unset as string[]);
+  const result = await runProcess(["bash", "-c", STDIN_SCRIPT], {
     cwd,
     env: { ...base, ...env },
     clearEnv: true,
     stdin: command,
-    timeout: seconds + KILL_AFTER + BACKSTOP,
+    timeout: seconds,
+    killAfter: KILL_AFTER,
     outputLimit: limit,
     keepBackground: true,
     pipeGraceMs: PIPE_GRACE_MS,
   });
+  const returncode = !result.timedOut
+    ? result.returncode
+    : result.returncode === KILLED_STATUS
+    ? KILLED_STATUS
+    : TIMEOUT_STATUS;
   return {
     output: result.output,
-    returncode: result.returncode,
+    returncode,
     timed_out: result.timedOut || result.returncode === TIMEOUT_STATUS,
     truncated: result.truncated ?? false,
   };
+}
+
+/**
+ * The environment a command starts from: the helper's, less the variables
+ * set for the helper alone (`unset`) and less what Deno adds to its own
+ * (`DENO_NODE_SHIM_ACTIVE`, its `node_compat_bin` directory at the front of
+ * `PATH`), so a command sees what `exec` would give it.
+ */
+export function commandEnvironment(
+  env: Record<string, string>,
+  unset: readonly string[],
+): Record<string, string> {
+  const base = { ...env };
+  for (const name of [...unset, "DENO_NODE_SHIM_ACTIVE"]) delete base[name];
+  if (base.PATH !== undefined) {
+    base.PATH = base.PATH.split(":").filter((dir) => !dir.endsWith("/node_compat_bin")).join(":");
+  }
+  return base;
 }
 
 function stringRecord(value: unknown, name: string): Record<string, string> {
