@@ -20,7 +20,7 @@
 import { onInterrupt } from "./cleanup.ts";
 import { ProcessLineSession, type SpawnedProcess, spawnHost } from "./line_session.ts";
 import { type RunOptions, runProcess } from "./process.ts";
-import { shellArgv, TIMEOUT_STATUS } from "../../engine/helper/shell.ts";
+import { KILLED_STATUS, shellArgv, TIMEOUT_STATUS } from "../../engine/helper/shell.ts";
 import {
   ENV_DEFAULTS,
   type Environment,
@@ -136,12 +136,15 @@ export class ContainerEnvironment implements Environment {
   /** Run `command` in the container (one `exec`, the command on its stdin). */
   async execute(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const timeout = options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout;
+    const started = performance.now();
     const result = await this.#runner.run(this.execArgv(options), {
       timeout: timeout + CONTAINER_DEFAULTS.backstop,
       outputLimit: options.outputLimit ?? this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
       stdin: command,
     });
-    return { ...result, timedOut: result.timedOut || result.returncode === TIMEOUT_STATUS };
+    // 137 after the limit: `timeout -k` had to SIGKILL a command that ignored its SIGTERM.
+    const killed = result.returncode === KILLED_STATUS && performance.now() - started >= timeout * 1000;
+    return { ...result, timedOut: result.timedOut || result.returncode === TIMEOUT_STATUS || killed };
   }
 
   /** `cp HOST CONTAINER:PATH`. */

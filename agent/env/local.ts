@@ -10,7 +10,7 @@
 import { isAbsolute, resolve } from "../../engine/node_builtins.ts";
 import { ProcessLineSession, spawnHost } from "./line_session.ts";
 import { runProcess } from "./process.ts";
-import { STDIN_SCRIPT } from "../../engine/helper/shell.ts";
+import { BASH_ARGV } from "../../engine/helper/shell.ts";
 import {
   ENV_DEFAULTS,
   type Environment,
@@ -36,7 +36,7 @@ export class LocalEnvironment implements Environment {
 
   /** Run `command` with bash, given on its stdin. */
   execute(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    return runProcess(["bash", "-c", STDIN_SCRIPT], {
+    return runProcess([...BASH_ARGV], {
       stdin: command,
       cwd: this.#path(options.cwd),
       env: { ...this.#config.env, ...options.env },

@@ -40,13 +40,19 @@ export const TIMEOUT_STATUS = 124;
 /** Seconds GNU `timeout` waits after its TERM before it sends KILL. */
 export const KILL_AFTER = 5;
 
+/**
+ * `bash -c STDIN_SCRIPT bash`: the last word is the command's `$0` (and the
+ * name its error messages start with), `bash` whichever path bash has.
+ */
+export const BASH_ARGV = ["bash", "-c", STDIN_SCRIPT, "bash"] as const;
+
 /** The argv that runs a command given on stdin with a time limit (`timeout -k 5 N bash -c ...`). */
 export function shellArgv(seconds: number): string[] {
-  return ["timeout", "-k", String(KILL_AFTER), String(seconds), "bash", "-c", STDIN_SCRIPT];
+  return ["timeout", "-k", String(KILL_AFTER), String(seconds), ...BASH_ARGV];
 }
 
 /** Exit status of a command that `timeout` had to SIGKILL. */
-const KILLED_STATUS = 137;
+export const KILLED_STATUS = 137;
 /** After the command ended, how long output from jobs it left running is still read (ms). */
 const PIPE_GRACE_MS = 200;
 
@@ -83,7 +89,7 @@ export async function shellMethod(params: Record<string, unknown>): Promise<Shel
     };
   }
   const base = commandEnvironment(Deno.env.toObject(), unset as string[]);
-  const result = await runProcess(["bash", "-c", STDIN_SCRIPT], {
+  const result = await runProcess([...BASH_ARGV], {
     cwd,
     env: { ...base, ...env },
     clearEnv: true,
@@ -102,7 +108,7 @@ export async function shellMethod(params: Record<string, unknown>): Promise<Shel
   return {
     output: result.output,
     returncode,
-    timed_out: result.timedOut || result.returncode === TIMEOUT_STATUS,
+    timed_out: result.timedOut || returncode === TIMEOUT_STATUS,
     truncated: result.truncated ?? false,
   };
 }

@@ -81,7 +81,8 @@ Deno.test("docker: exec wraps the command in timeout, passes cwd and env, and se
     "10",
     "bash",
     "-c",
-    'eval "$(cat)" </dev/null',
+    'eval "$(</dev/stdin)" </dev/null',
+    "bash",
   ]);
   assert.equal(exec.options!.stdin, "ls", "the command travels on stdin, never in argv");
   assert.ok(exec.options!.timeout! > 10, "the host-side client gets a longer backstop");
