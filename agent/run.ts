@@ -13,18 +13,21 @@
 
 import { resolve } from "../engine/node_builtins.ts";
 import type { Config } from "./config.ts";
-import { createEnvironment, type Environment, onStop } from "./env/mod.ts";
+import { createEnvironment, type Environment, type EnvironmentConfig, onStop } from "./env/mod.ts";
 import {
   deployHelper,
   type DeployInfo,
   GraphPlanAgent,
   type Helper,
   HelperError,
+  type HelperLaunch,
   Interrupted,
   limitArgs,
   operatorCatalog,
+  plannedLaunch,
   rollBack,
   SessionHelper,
+  sessionShell,
   snapshotTree,
   type StepProgress,
 } from "./graphplan/mod.ts";
@@ -155,6 +158,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
   let helper: Helper | undefined;
   let helperFailure: Error | undefined;
   let deployed: DeployInfo | undefined;
+  let planned: { launch?: HelperLaunch; runArgs: string[] } = { runArgs: [] };
   const savePreds = options.savePreds ?? true;
   const timings = emptyTimings();
   const finishEarly = async (status: string, err: Error) => {
@@ -195,7 +199,11 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         envConfig.run_args = [...(envConfig.run_args ?? []), ...labels];
       }
       const starting = performance.now();
-      env = await createEnvironment(envConfig, { name: options.container?.name });
+      planned = await plannedLaunch(config.environment).catch((err) => {
+        helperFailure = err as Error;
+        return { runArgs: [] };
+      });
+      env = await startEnvironment(envConfig, planned, options.container?.name);
       timings.container_start = (performance.now() - starting) / 1000;
       options.onEnvironment?.(env);
       if (envConfig.type !== "local" && options.repo) {
@@ -208,11 +216,11 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     }
     log(`[${instanceId}] setup: deploying the helper`);
     try {
-      const command = config.environment.helper_command;
+      if (helperFailure) throw helperFailure;
       const result = await deployHelper(env, {
         timeout: config.environment.helper_timeout,
         serveArgs: limitArgs(config.environment.helper_limits),
-        launch: command ? { mode: "compiled", argv: command, env: {}, copies: [] } : undefined,
+        launch: planned.launch,
       });
       helper = result.helper;
       deployed = result.info;
@@ -248,6 +256,13 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     }
     // The working tree as the run found it (the user's own untracked files
     // and edits included): the patch is diffed from it (graphplan/baseline.ts).
+    // In a container, the commands go through the helper's session (one exec each when it is gone).
+    if (helper instanceof SessionHelper && env.type !== "local" && config.environment.shell !== "exec") {
+      const shell = sessionShell(env, helper, config.environment);
+      // By reference: every save of the trajectory has the counts so far.
+      trajectory.info.shell = shell.counts;
+      env = shell;
+    }
     const baseline = await recordBaseline(env, trajectory);
     trajectory.endPhase(setup, helper ? "done" : "helper_unavailable", {
       cwd: env.cwd,
@@ -255,7 +270,10 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     });
     await trajectory.save();
 
-    const timedHelperCalls = helper ? timedHelper(helper, timings) : undefined;
+    // The run closes the helper at its very end: its session also runs the gate's commands.
+    const timedHelperCalls = helper
+      ? timedHelper({ call: helper.call.bind(helper), close: () => Promise.resolve() }, timings)
+      : undefined;
     const helperOf = () => {
       if (timedHelperCalls) return timedHelperCalls;
       throw helperFailure ?? new HelperError("The helper was not deployed");
@@ -381,6 +399,29 @@ async function gateSubmission<R extends { exitStatus: string; submission: string
   }
   await trajectory.save();
   return result;
+}
+
+/**
+ * Start the environment with the helper's files mounted (`planned.runArgs`);
+ * when the runtime refuses the mounts, start it without them, and the helper
+ * is copied in instead.
+ */
+async function startEnvironment(
+  config: EnvironmentConfig,
+  planned: { launch?: HelperLaunch; runArgs: string[] },
+  name: string | undefined,
+): Promise<Environment> {
+  if (planned.runArgs.length === 0) return await createEnvironment(config, { name });
+  try {
+    return await createEnvironment({ ...config, run_args: [...config.run_args ?? [], ...planned.runArgs] }, {
+      name,
+    });
+  } catch (err) {
+    if (!planned.launch?.fallback) throw err;
+    planned.launch = planned.launch.fallback;
+    planned.runArgs = [];
+    return await createEnvironment(config, { name });
+  }
 }
 
 /**

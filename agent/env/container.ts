@@ -4,11 +4,14 @@
  * with `exec`, copied into and out of with `cp`, removed by `close()` and on
  * Ctrl-C.
  *
- * A command runs as `timeout -k 5 SECONDS bash -c COMMAND` inside the
- * container: GNU `timeout` puts the command in its own process group and
- * signals the whole group, so nothing keeps running in the container after a
- * timeout (exit status 124 means it fired). The host-side `exec` client has a
- * longer backstop timeout of its own. Every CLI call goes through a
+ * A command runs as `timeout -k 5 SECONDS bash -c STDIN_SCRIPT` inside the
+ * container, the command itself on stdin (`exec -i`), never in argv, where
+ * Linux refuses an argument over 128 KiB: GNU `timeout` puts the command in
+ * its own process group and signals the whole group, so nothing keeps running
+ * in the container after a timeout (exit status 124 means it fired). The
+ * host-side `exec` client has a longer backstop timeout of its own. The same
+ * argv is what the helper's `shell` method runs (engine/helper/shell.ts),
+ * the faster path once the helper's session is open. Every CLI call goes through a
  * {@linkcode Runner}, so tests can check the argv without a container runtime.
  *
  * @module
@@ -17,6 +20,7 @@
 import { onInterrupt } from "./cleanup.ts";
 import { ProcessLineSession, type SpawnedProcess, spawnHost } from "./line_session.ts";
 import { type RunOptions, runProcess } from "./process.ts";
+import { KILLED_STATUS, shellArgv, TIMEOUT_STATUS } from "../../engine/helper/shell.ts";
 import {
   ENV_DEFAULTS,
   type Environment,
@@ -50,8 +54,7 @@ export const CONTAINER_DEFAULTS = {
   backstop: 30,
 } as const;
 
-/** Exit status of GNU `timeout` when the time ran out. */
-export const TIMEOUT_STATUS = 124;
+export { TIMEOUT_STATUS };
 
 /** A container run by the docker or podman CLI. */
 export class ContainerEnvironment implements Environment {
@@ -115,44 +118,43 @@ export class ContainerEnvironment implements Environment {
     ];
   }
 
-  /** The argv that runs `command` in the container. */
-  execArgv(command: string, options: ExecOptions = {}): string[] {
+  /** The argv that runs a command in the container; the command goes to its stdin. */
+  execArgv(options: ExecOptions = {}): string[] {
     const timeout = options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout;
     return [
       this.#executable,
       "exec",
+      "-i",
       "-w",
-      this.#path(options.cwd),
+      this.path(options.cwd),
       ...envFlags({ ...this.#config.env, ...options.env }),
       this.container,
-      "timeout",
-      "-k",
-      "5",
-      String(timeout),
-      "bash",
-      "-c",
-      command,
+      ...shellArgv(timeout),
     ];
   }
 
-  /** Run `command` in the container. */
+  /** Run `command` in the container (one `exec`, the command on its stdin). */
   async execute(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const timeout = options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout;
-    const result = await this.#runner.run(this.execArgv(command, options), {
+    const started = performance.now();
+    const result = await this.#runner.run(this.execArgv(options), {
       timeout: timeout + CONTAINER_DEFAULTS.backstop,
       outputLimit: options.outputLimit ?? this.#config.output_limit ?? ENV_DEFAULTS.output_limit,
+      stdin: command,
     });
-    return { ...result, timedOut: result.timedOut || result.returncode === TIMEOUT_STATUS };
+    // 137 after the limit: `timeout -k` had to SIGKILL a command that ignored its SIGTERM.
+    const killed = result.returncode === KILLED_STATUS && performance.now() - started >= timeout * 1000;
+    return { ...result, timedOut: result.timedOut || result.returncode === TIMEOUT_STATUS || killed };
   }
 
   /** `cp HOST CONTAINER:PATH`. */
   async copyIn(hostPath: string, envPath: string): Promise<void> {
-    await this.#cp(hostPath, `${this.container}:${this.#path(envPath)}`);
+    await this.#cp(hostPath, `${this.container}:${this.path(envPath)}`);
   }
 
   /** `cp CONTAINER:PATH HOST`. */
   async copyOut(envPath: string, hostPath: string): Promise<void> {
-    await this.#cp(`${this.container}:${this.#path(envPath)}`, hostPath);
+    await this.#cp(`${this.container}:${this.path(envPath)}`, hostPath);
   }
 
   /** The argv of a line session running `argv` in the container. */
@@ -162,7 +164,7 @@ export class ContainerEnvironment implements Environment {
       "exec",
       "-i",
       "-w",
-      this.#path(options.cwd),
+      this.path(options.cwd),
       ...envFlags({ ...this.#config.env, ...options.env }),
       this.container,
       ...argv,
@@ -195,7 +197,8 @@ export class ContainerEnvironment implements Environment {
     }
   }
 
-  #path(path: string | undefined): string {
+  /** `path` inside the container: absolute, relative ones taken from `cwd`. */
+  path(path: string | undefined): string {
     if (!path) return this.cwd;
     if (path.startsWith("/")) return path;
     return `${this.cwd.replace(/\/+$/, "")}/${path}`;
@@ -212,6 +215,7 @@ export function removeArgv(executable: string, names: string[]): string[] {
   return [executable, "rm", "-f", ...(podman ? ["-t", "0"] : []), ...names];
 }
 
+/** The `-e NAME=VALUE` flags of `env`. */
 function envFlags(env: Record<string, string>): string[] {
   return Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
 }

@@ -121,7 +121,11 @@ export class ProcessLineSession implements LineSession {
           generation.waiter = undefined;
           generation.alive = false;
           this.#kill(generation);
-          reject(new SessionError("timeout", `${this.#label} gave no answer within ${timeout} s`));
+          reject(
+            new SessionError("timeout", `${this.#label} gave no answer within ${timeout} s`, {
+              delivered: true,
+            }),
+          );
         }, timeout * 1000);
       });
     } finally {
@@ -158,7 +162,9 @@ export class ProcessLineSession implements LineSession {
     clearTimeout(timer);
     generation.alive = false;
     generation.waiter?.reject(
-      new SessionError("closed", `${this.#label} exited without answering${this.#stderrNote(generation)}`),
+      new SessionError("closed", `${this.#label} exited without answering${this.#stderrNote(generation)}`, {
+        delivered: true,
+      }),
     );
     generation.waiter = undefined;
   }

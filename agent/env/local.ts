@@ -1,6 +1,8 @@
 /**
  * The `local` environment: a directory on the host. Each command runs as
- * `bash -c COMMAND` in its own process group, killed as a whole on timeout.
+ * `bash -c STDIN_SCRIPT` with the command on stdin (never in argv, which
+ * refuses an argument over 128 KiB) in its own process group, killed as a
+ * whole on timeout.
  *
  * @module
  */
@@ -8,6 +10,7 @@
 import { isAbsolute, resolve } from "../../engine/node_builtins.ts";
 import { ProcessLineSession, spawnHost } from "./line_session.ts";
 import { runProcess } from "./process.ts";
+import { BASH_ARGV } from "../../engine/helper/shell.ts";
 import {
   ENV_DEFAULTS,
   type Environment,
@@ -31,9 +34,10 @@ export class LocalEnvironment implements Environment {
     this.cwd = resolve(config.cwd || Deno.cwd());
   }
 
-  /** Run `command` with `bash -c`. */
+  /** Run `command` with bash, given on its stdin. */
   execute(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    return runProcess(["bash", "-c", command], {
+    return runProcess([...BASH_ARGV], {
+      stdin: command,
       cwd: this.#path(options.cwd),
       env: { ...this.#config.env, ...options.env },
       timeout: options.timeout ?? this.#config.timeout ?? ENV_DEFAULTS.timeout,

@@ -14,7 +14,7 @@ export { ContainerEnvironment, HOST_RUNNER, removeArgv, type Runner } from "./co
 export { LocalEnvironment } from "./local.ts";
 export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
 export { killGroup, runProcess } from "./process.ts";
-export { OutputCollector, truncateOutput } from "./output.ts";
+export { OutputCollector, truncateOutput } from "../../engine/helper/output.ts";
 export { type InterruptOptions, onInterrupt, onStop, runCleanups, takeOverInterrupts } from "./cleanup.ts";
 
 /** Builds an environment from its config. */

@@ -88,6 +88,10 @@ export interface EnvironmentConfig {
   container_command?: string[];
   /** The container CLI to call (default: the type's name). */
   executable?: string | null;
+  /** Containers: bind-mount the helper read-only at creation instead of copying it (default true). */
+  helper_mount?: boolean;
+  /** Containers: `session` runs commands through the helper's session (exec as fallback), `exec` one exec each. */
+  shell?: "session" | "exec";
 }
 
 /** A problem with the environment itself (container did not start, copy failed). */
@@ -102,10 +106,17 @@ export class EnvironmentError extends Error {
 export class SessionError extends EnvironmentError {
   /** `timeout`, `closed` (the process ended) or `write` (stdin refused the line). */
   readonly reason: "timeout" | "closed" | "write";
-  constructor(reason: "timeout" | "closed" | "write", message: string, options: { cause?: unknown } = {}) {
+  /** Whether the line reached the process before it failed (it may have acted on it). */
+  readonly delivered: boolean;
+  constructor(
+    reason: "timeout" | "closed" | "write",
+    message: string,
+    options: { cause?: unknown; delivered?: boolean } = {},
+  ) {
     super(message, options);
     this.name = "SessionError";
     this.reason = reason;
+    this.delivered = options.delivered ?? reason === "timeout";
   }
 }
 

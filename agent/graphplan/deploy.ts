@@ -20,11 +20,17 @@
 
 import { buildBundle } from "../../tools/bundle.ts";
 import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/node_builtins.ts";
-import type { Environment } from "../env/mod.ts";
+import type { Environment, EnvironmentConfig } from "../env/mod.ts";
 import { HelperError, SessionHelper } from "./helper.ts";
 
 /** Where the helper's files go inside a container. */
 export const CONTAINER_HELPER_DIR = "/tmp/graphplan-helper";
+
+/** Where they are bind-mounted read-only instead, at the container's creation. */
+export const MOUNTED_HELPER_DIR = "/tmp/graphplan-helper-ro";
+
+/** Deno's cache for a mounted helper: a directory of its own the container's user can create. */
+const MOUNTED_DENO_DIR = "/tmp/graphplan-helper-deno";
 
 /** The checkout root (this file is agent/graphplan/deploy.ts), when running from sources. */
 const SOURCE_ROOT = (() => {
@@ -49,6 +55,35 @@ export interface HelperLaunch {
   env: Record<string, string>;
   /** Host files to copy in first: host path → path in the environment. */
   copies: { from: string; to: string }[];
+  /** Host files bind-mounted read-only at the container's creation (then nothing is copied). */
+  mounts?: { from: string; to: string }[];
+  /** The launch that copies the files, for when the mounted one does not answer. */
+  fallback?: HelperLaunch;
+}
+
+/**
+ * The launch that finds the helper's files bind-mounted read-only in the
+ * container, and the `run` arguments that mount them (`-v HOST:PATH:ro`);
+ * `launch` itself (it copies) is kept as its fallback. A launch that copies
+ * nothing is returned as it is.
+ */
+export function mountedLaunch(launch: HelperLaunch): { launch: HelperLaunch; runArgs: string[] } {
+  if (launch.copies.length === 0) return { launch, runArgs: [] };
+  const moved = new Map(
+    launch.copies.map((copy) => [copy.to, `${MOUNTED_HELPER_DIR}/${copy.to.split("/").at(-1)}`]),
+  );
+  const mounts = launch.copies.map((copy) => ({ from: copy.from, to: moved.get(copy.to)! }));
+  return {
+    launch: {
+      mode: launch.mode,
+      argv: launch.argv.map((arg) => moved.get(arg) ?? arg),
+      env: { ...launch.env, ...("DENO_DIR" in launch.env ? { DENO_DIR: MOUNTED_DENO_DIR } : {}) },
+      copies: [],
+      mounts,
+      fallback: launch,
+    },
+    runArgs: mounts.flatMap((mount) => ["-v", `${mount.from}:${mount.to}:ro`]),
+  };
 }
 
 /**
@@ -161,12 +196,32 @@ async function newestMtime(path: string): Promise<number> {
   return newest;
 }
 
+/**
+ * How a run will start its helper, worked out before its container exists so
+ * the files can be mounted at creation: `environment.helper_command` when
+ * set; for a container, the files this process would copy, mounted
+ * ({@linkcode mountedLaunch}) unless `helper_mount` is false; for `local`,
+ * nothing (deployHelper works it out).
+ */
+export async function plannedLaunch(
+  config: Pick<EnvironmentConfig, "type" | "helper_mount"> & { helper_command?: string[] | null },
+): Promise<{ launch?: HelperLaunch; runArgs: string[] }> {
+  if (config.helper_command) {
+    return { launch: { mode: "compiled", argv: config.helper_command, env: {}, copies: [] }, runArgs: [] };
+  }
+  if (config.type === "local") return { runArgs: [] };
+  const launch = await helperLaunch(config.type);
+  return config.helper_mount === false ? { launch, runArgs: [] } : mountedLaunch(launch);
+}
+
 /** What deployment did, for the trajectory. */
 export interface DeployInfo {
   mode: HelperLaunch["mode"];
   version: string;
   argv: string[];
   seconds: number;
+  /** True when the helper's files were bind-mounted, not copied. */
+  mounted?: boolean;
 }
 
 /** Options of {@linkcode deployHelper}. */
@@ -191,8 +246,9 @@ export function limitArgs(limits: Partial<Record<string, number>>): string[] {
 }
 
 /**
- * Copy the helper into `env` if needed, check it answers `version`, and open
- * its `--serve` session on the repository at `env.cwd`.
+ * Copy the helper into `env` if needed (a mounted one is tried first), open
+ * its `--serve` session on the repository at `env.cwd` and check that it
+ * answers `version`.
  */
 export async function deployHelper(
   env: Environment,
@@ -200,44 +256,72 @@ export async function deployHelper(
 ): Promise<{ helper: SessionHelper; info: DeployInfo }> {
   const started = performance.now();
   const launch = options.launch ?? await helperLaunch(env.type);
-  if (launch.copies.length > 0) {
-    const dirs = [...new Set(launch.copies.map((copy) => dirname(copy.to)))];
-    const made = await env.execute(`mkdir -p ${dirs.map(shellQuote).join(" ")}`, { timeout: 60 });
-    if (made.returncode !== 0) {
-      throw new HelperError(`Cannot create ${dirs.join(", ")} for the helper: ${made.output.trim()}`);
-    }
-    for (const copy of launch.copies) await env.copyIn(copy.from, copy.to);
-    const chmod = await env.execute(`chmod +x ${shellQuote(launch.copies[0].to)}`, { timeout: 60 });
-    if (chmod.returncode !== 0) {
-      throw new HelperError(`Cannot make the helper executable: ${chmod.output.trim()}`);
-    }
-  }
-  const check = await env.execute(`${launch.argv.map(shellQuote).join(" ")} version < /dev/null`, {
-    timeout: 120,
-    env: launch.env,
-  });
-  let version = "";
+  let opened: { helper: SessionHelper; version: string; launch: HelperLaunch };
   try {
-    version = JSON.parse(check.output.trim().split("\n").at(-1) ?? "").result.version;
-  } catch {
-    version = "";
+    opened = await openHelper(env, launch, options);
+  } catch (err) {
+    if (!launch.fallback) throw err;
+    opened = await openHelper(env, launch.fallback, options);
   }
-  if (check.returncode !== 0 || !version) {
-    throw new HelperError(
-      `The helper does not run in the ${env.type} environment (exit ${check.returncode}${
-        check.timedOut ? ", timed out" : ""
-      }): ${check.output.trim().slice(-800)}`,
-    );
-  }
+  const info: DeployInfo = {
+    mode: opened.launch.mode,
+    version: opened.version,
+    argv: opened.launch.argv,
+    seconds: (performance.now() - started) / 1000,
+    ...(opened.launch.mounts ? { mounted: true } : {}),
+  };
+  return { helper: opened.helper, info };
+}
+
+/** Copy `launch`'s files, start its session and ask `version`; on failure, the error says why. */
+async function openHelper(
+  env: Environment,
+  launch: HelperLaunch,
+  options: DeployOptions,
+): Promise<{ helper: SessionHelper; version: string; launch: HelperLaunch }> {
+  if (launch.copies.length > 0) await copyHelper(env, launch);
   const helper = SessionHelper.start(env, launch.argv, {
     timeout: options.timeout,
     env: launch.env,
     args: options.serveArgs,
   });
-  return {
-    helper,
-    info: { mode: launch.mode, version, argv: launch.argv, seconds: (performance.now() - started) / 1000 },
-  };
+  try {
+    const answer = await helper.send("version", {}, 120) as { version?: unknown };
+    if (typeof answer?.version === "string" && answer.version) {
+      return { helper, version: answer.version, launch };
+    }
+  } catch {
+    // the one-process check below says why
+  }
+  await helper.close().catch(() => {});
+  throw await whyNotRunning(env, launch);
+}
+
+/** `mkdir`, `cp` and `chmod +x` of the launch's files. */
+async function copyHelper(env: Environment, launch: HelperLaunch): Promise<void> {
+  const dirs = [...new Set(launch.copies.map((copy) => dirname(copy.to)))];
+  const made = await env.execute(`mkdir -p ${dirs.map(shellQuote).join(" ")}`, { timeout: 60 });
+  if (made.returncode !== 0) {
+    throw new HelperError(`Cannot create ${dirs.join(", ")} for the helper: ${made.output.trim()}`);
+  }
+  for (const copy of launch.copies) await env.copyIn(copy.from, copy.to);
+  const chmod = await env.execute(`chmod +x ${shellQuote(launch.copies[0].to)}`, { timeout: 60 });
+  if (chmod.returncode !== 0) {
+    throw new HelperError(`Cannot make the helper executable: ${chmod.output.trim()}`);
+  }
+}
+
+/** The helper's `version` run as one process: its exit status and output, as an error. */
+async function whyNotRunning(env: Environment, launch: HelperLaunch): Promise<HelperError> {
+  const check = await env.execute(`${launch.argv.map(shellQuote).join(" ")} version < /dev/null`, {
+    timeout: 120,
+    env: launch.env,
+  });
+  return new HelperError(
+    `The helper does not run in the ${env.type} environment (exit ${check.returncode}${
+      check.timedOut ? ", timed out" : ""
+    }): ${check.output.trim().slice(-800) || "it gave no version on its session"}`,
+  );
 }
 
 /** `text` quoted for bash. */

@@ -38,11 +38,14 @@ export interface SessionHelperOptions {
 export class SessionHelper implements Helper {
   readonly #session: LineSession;
   readonly #timeout: number;
+  /** Variables set for the helper alone (`DENO_DIR`, ...): commands it runs get them unset. */
+  readonly ownEnv: readonly string[];
   #nextId = 1;
 
-  constructor(session: LineSession, options: SessionHelperOptions = {}) {
+  constructor(session: LineSession, options: SessionHelperOptions & { ownEnv?: string[] } = {}) {
     this.#session = session;
     this.#timeout = options.timeout ?? 300;
+    this.ownEnv = options.ownEnv ?? [];
   }
 
   /**
@@ -63,41 +66,54 @@ export class SessionHelper implements Helper {
     ], {
       env: options.env,
     });
-    return new SessionHelper(session, options);
+    return new SessionHelper(session, { ...options, ownEnv: Object.keys(options.env ?? {}) });
+  }
+
+  /** Whether the session's process runs. */
+  get alive(): boolean {
+    return this.#session.alive;
   }
 
   /** One request, one response; restarts a dead session once. */
   async call(method: string, params: Record<string, unknown>): Promise<unknown> {
     for (let attempt = 0;; attempt++) {
       if (!this.#session.alive) await this.#session.restart();
-      const id = this.#nextId++;
-      let line: string;
       try {
-        line = await this.#session.request(JSON.stringify({ id, method, params }), {
-          timeout: this.#timeout,
-        });
+        return await this.send(method, params, this.#timeout);
       } catch (err) {
-        if (err instanceof SessionError && attempt === 0) {
+        if (!(err instanceof SessionError)) throw err;
+        if (attempt === 0) {
           // The process may have died between the check above and the write: start it again.
           await this.#session.restart();
           continue;
         }
-        throw new HelperError(`Helper call "${method}" failed: ${(err as Error).message}`);
+        throw new HelperError(`Helper call "${method}" failed: ${err.message}`);
       }
-      let response: { id?: unknown; result?: unknown; error?: { issues?: Issue[] } };
-      try {
-        response = JSON.parse(line);
-      } catch {
-        throw new HelperError(
-          `Helper answered "${method}" with a line that is not JSON: ${line.slice(0, 200)}`,
-        );
-      }
-      if (response.id !== id) {
-        throw new HelperError(`Helper answered request ${JSON.stringify(response.id)} when asked ${id}`);
-      }
-      if (response.error) throw new HelperError(`Helper refused "${method}"`, response.error.issues ?? []);
-      return response.result;
     }
+  }
+
+  /**
+   * One request over the session as it is, never restarted or sent twice:
+   * a session that is gone or fails throws its {@linkcode SessionError}
+   * (whose `delivered` says whether the helper may have acted), an `error`
+   * response throws {@linkcode HelperError}.
+   */
+  async send(method: string, params: Record<string, unknown>, timeout: number): Promise<unknown> {
+    const id = this.#nextId++;
+    const line = await this.#session.request(JSON.stringify({ id, method, params }), { timeout });
+    let response: { id?: unknown; result?: unknown; error?: { issues?: Issue[] } };
+    try {
+      response = JSON.parse(line);
+    } catch {
+      throw new HelperError(
+        `Helper answered "${method}" with a line that is not JSON: ${line.slice(0, 200)}`,
+      );
+    }
+    if (response.id !== id) {
+      throw new HelperError(`Helper answered request ${JSON.stringify(response.id)} when asked ${id}`);
+    }
+    if (response.error) throw new HelperError(`Helper refused "${method}"`, response.error.issues ?? []);
+    return response.result;
   }
 
   /** Close the session. */

@@ -51,6 +51,7 @@ export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
 export { BaselineError, type ChangesOptions, changesSince, snapshotTree } from "./baseline.ts";
 export { operatorCatalog } from "./catalog.ts";
+export { sessionShell, type SessionShellEnvironment, type ShellCounts } from "./session_shell.ts";
 export {
   CONTAINER_HELPER_DIR,
   deployHelper,
@@ -60,6 +61,9 @@ export {
   helperLaunch,
   isCompiled,
   limitArgs,
+  MOUNTED_HELPER_DIR,
+  mountedLaunch,
+  plannedLaunch,
   shellQuote,
 } from "./deploy.ts";
 

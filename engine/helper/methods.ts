@@ -18,6 +18,7 @@ import { rollbackRepository } from "../exec/journal.ts";
 import type { ParsedSteps } from "../exec/wiring.ts";
 import type { Session } from "./session.ts";
 import { strictCodes } from "../verify/strict.ts";
+import { shellMethod } from "./shell.ts";
 
 /** A helper method: params in, result out (throws `IssueError` for an error response). */
 export type MethodFn = (params: Record<string, unknown>, session: Session) => Promise<unknown>;
@@ -98,6 +99,9 @@ export const METHODS: Record<string, MethodFn> = {
     const { lift } = await import("../lift/mod.ts");
     return await lift(session.store, { [given[0]]: params[given[0]] as string });
   },
+
+  // One of the agent's commands, run by bash where the helper runs (shell.ts).
+  shell: (params) => shellMethod(params),
 
   rollback: async (params, session) => {
     const report = await rollbackRepository(session.workspace, { force: params.force === true });

@@ -2,7 +2,8 @@
  * `graphplan run` end to end in a real container: an image built in the
  * test from the host's glibc files (bash, coreutils, grep, sed, find, git;
  * no Node, no Python, no Deno), the helper copied in at setup (the `deno`
- * executable + `dist/graphplan.js`), one `--serve` session over `exec -i`,
+ * executable + `dist/graphplan.js`, mounted read-only; copied in on the fallback path), one `--serve`
+ * session over `exec -i` that also runs the agent's commands (one `exec` each on the fallback path),
  * no network. Once through the `podman` CLI and once through the `docker`
  * CLI against `podman system service`. Skipped where podman is absent.
  */
@@ -72,7 +73,11 @@ function minimalImage(): Promise<string> {
 }
 
 /** Run the sample task in a container of `cli` (`podman` or `docker`) with the fake model server. */
-async function containerRun(cli: "podman" | "docker", env: Record<string, string> = {}) {
+async function containerRun(
+  cli: "podman" | "docker",
+  env: Record<string, string> = {},
+  options: string[] = [],
+) {
   const name = await minimalImage();
   const ctx = await sampleRepo();
   // The plan file lives in the container: the model writes it there.
@@ -108,6 +113,7 @@ async function containerRun(cli: "podman" | "docker", env: Record<string, string
       "model.cost_tracking=ignore",
       "-c",
       "environment.run_args=[--network, none]",
+      ...options,
     ], { env: { ...podmanEnv(), OPENAI_API_KEY: "test-key", ...env } });
     const id = `container-${cli}`;
     const trajectory = await readJson<{
@@ -117,6 +123,7 @@ async function containerRun(cli: "podman" | "docker", env: Record<string, string
         patch_check?: { ok: boolean };
         baseline?: { tree?: string; error?: string };
         submission: string;
+        shell?: { session: number; exec: number; lost: number };
       };
       messages: { role: string; content: string }[];
     }>(join(ctx.out, id, `${id}.traj.json`));
@@ -126,7 +133,14 @@ async function containerRun(cli: "podman" | "docker", env: Record<string, string
   }
 }
 
-async function assertContainerRun(outcome: Awaited<ReturnType<typeof containerRun>>, cli: string) {
+/** The fallback path: the helper copied in, every command one `exec`. */
+const EXEC_PATH = ["-c", "environment.shell=exec", "-c", "environment.helper_mount=false"];
+
+async function assertContainerRun(
+  outcome: Awaited<ReturnType<typeof containerRun>>,
+  cli: string,
+  path: "session" | "exec" = "session",
+) {
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.ok(outcome.stdout.includes(`+        ${FIX}`), outcome.stdout);
   const { info, messages } = outcome.trajectory;
@@ -148,7 +162,16 @@ async function assertContainerRun(outcome: Awaited<ReturnType<typeof containerRu
   assert.equal(setup.environment, cli);
   assert.equal(setup.cwd, "/repo");
   assert.equal(setup.helper.mode, "bundle");
-  assert.deepEqual(setup.helper.argv.slice(0, 2), ["/tmp/graphplan-helper/deno", "run"]);
+  if (path === "session") {
+    // Mounted read-only at the container's creation, nothing copied; the commands went through the session.
+    assert.deepEqual(setup.helper.argv.slice(0, 2), ["/tmp/graphplan-helper-ro/deno", "run"]);
+    assert.equal(info.shell?.exec, 0, JSON.stringify(info.shell));
+    assert.equal(info.shell?.lost, 0);
+    assert.ok(info.shell!.session >= 5, JSON.stringify(info.shell));
+  } else {
+    assert.deepEqual(setup.helper.argv.slice(0, 2), ["/tmp/graphplan-helper/deno", "run"]);
+    assert.equal(info.shell, undefined, "no session shell: one exec per command");
+  }
   assert.equal(info.phases.find((phase) => phase.name === "verify")!.status, "passed");
   assert.equal(info.patch_check?.ok, true);
   // The baseline was written in the container, from the clean copy: HEAD's tree. The patch is
@@ -170,6 +193,19 @@ Deno.test({
       await assertContainerRun(outcome, "podman");
       const left = await sh(`podman ps -a -q --filter ancestor=${await minimalImage()}`);
       assert.equal(left.stdout.trim(), "", "the container was removed");
+    } finally {
+      await outcome.ctx.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "e2e container: the same run through the fallback (helper copied in, one exec per command)",
+  ignore: PODMAN_SKIP !== "",
+  async fn() {
+    const outcome = await containerRun("podman", {}, EXEC_PATH);
+    try {
+      await assertContainerRun(outcome, "podman", "exec");
     } finally {
       await outcome.ctx.cleanup();
     }

@@ -57,7 +57,7 @@ Deno.test("docker: start runs a detached container with a long-lived process", a
   await env.close();
 });
 
-Deno.test("docker: exec wraps the command in timeout and passes cwd and env", async () => {
+Deno.test("docker: exec wraps the command in timeout, passes cwd and env, and sends the command on stdin", async () => {
   const fake = fakeRunner((argv) => argv[1] === "exec" ? { output: "README.rst\n" } : {});
   const env = await ContainerEnvironment.start(CONFIG, { runner: fake.runner, name: "c1" });
   const result = await env.execute("ls", { cwd: "astropy", env: { TQDM_DISABLE: "1" }, timeout: 10 });
@@ -67,6 +67,7 @@ Deno.test("docker: exec wraps the command in timeout and passes cwd and env", as
   assert.deepEqual(exec.argv, [
     "docker",
     "exec",
+    "-i",
     "-w",
     "/testbed/astropy",
     "-e",
@@ -80,11 +81,13 @@ Deno.test("docker: exec wraps the command in timeout and passes cwd and env", as
     "10",
     "bash",
     "-c",
-    "ls",
+    'eval "$(</dev/stdin)" </dev/null',
+    "bash",
   ]);
+  assert.equal(exec.options!.stdin, "ls", "the command travels on stdin, never in argv");
   assert.ok(exec.options!.timeout! > 10, "the host-side client gets a longer backstop");
   await env.execute("pwd");
-  assert.deepEqual(fake.calls[2].argv.slice(2, 4), ["-w", "/testbed"]);
+  assert.deepEqual(fake.calls[2].argv.slice(3, 5), ["-w", "/testbed"]);
   const argv = fake.calls[2].argv;
   assert.equal(argv[argv.indexOf("timeout") + 3], "30", "the config's default timeout");
   await env.close();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createEnvironment, LocalEnvironment, runProcess } from "../../../agent/env/mod.ts";
+import { bigHeredoc } from "./_big_command.ts";
 
 /** Pids of live (non-zombie) processes whose command line contains `needle`. */
 async function livePids(needle: string): Promise<number[]> {
@@ -133,4 +134,18 @@ Deno.test("local: environments are registered by type", async () => {
 Deno.test("runProcess: stdin is passed through", async () => {
   const result = await runProcess(["bash", "-c", "tr a-z A-Z"], { stdin: "hello\n", timeout: 30 });
   assert.equal(result.output, "HELLO\n");
+});
+
+Deno.test("local: a 1 MB heredoc command (over Linux's 128 KiB argument limit) runs; its stdin is empty", async () => {
+  await withDir(async (dir) => {
+    const env = new LocalEnvironment({ cwd: dir });
+    const { command, body } = bigHeredoc(1 << 20);
+    const result = await env.execute(command);
+    assert.equal(result.returncode, 0, result.output);
+    assert.equal(await Deno.readTextFile(join(dir, "plan.json")), body + "\n");
+    assert.match(result.output, new RegExp(`^${body.length + 1} plan.json`, "m"));
+    const stdin = await env.execute("cat; echo rc=$?");
+    assert.equal(stdin.output, "rc=0\n", "the command reads an empty stdin, not its own text");
+    await env.close();
+  });
 });
