@@ -248,7 +248,8 @@ export function encodeSource(text: string, bom: boolean, cr = false): Uint8Array
   return new TextEncoder().encode(bom ? "\ufeff" + text : text);
 }
 
-function dominantEol(text: string): "\n" | "\r\n" {
+/** The line ending most lines of `text` end with (LF when tied or none). */
+export function dominantEol(text: string): "\n" | "\r\n" {
   let lf = 0;
   let crlf = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {

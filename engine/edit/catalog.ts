@@ -25,6 +25,7 @@ import { OPERATORS } from "../plan/operators.ts";
 import { CATALOG_GROUPS, type CatalogEntry, type ParamKind, type ParamSpec } from "./catalog_types.ts";
 import { COMPOSED_OPS } from "./composed_ops.ts";
 import { FRAGMENT_ENTRY, fragmentKindLines } from "./fragments/mod.ts";
+import { FILE_OPS } from "./file_ops.ts";
 import { LEGACY_OPS } from "./legacy/mod.ts";
 import { PRIMITIVES } from "./primitives.ts";
 import { SURGERY_OPS } from "./surgery/mod.ts";
@@ -347,6 +348,8 @@ const SEED_ORDER = [
 export interface CatalogSources {
   templates: Readonly<Record<string, CatalogEntry>>;
   surgery: Readonly<Record<string, CatalogEntry>>;
+  /** Whole-file steps (`file_ops.ts`). */
+  files?: Readonly<Record<string, CatalogEntry>>;
   fragment: CatalogEntry;
   /** Operator names of each group of `OPERATOR_NOTES`. */
   primitives: readonly string[];
@@ -359,6 +362,7 @@ export function registrySources(): CatalogSources {
   return {
     templates: TEMPLATES,
     surgery: SURGERY_OPS,
+    files: FILE_OPS,
     fragment: FRAGMENT_ENTRY,
     primitives: Object.keys(PRIMITIVES),
     composed: Object.keys(COMPOSED_OPS),
@@ -429,6 +433,7 @@ export function catalogEntries(options: CatalogOptions = {}): CatalogItem[] {
   const items: CatalogItem[] = [];
   for (const entry of byName(Object.values(sources.templates))) items.push(plain(entry, "template"));
   for (const entry of byName(Object.values(sources.surgery))) items.push(plain(entry, "op"));
+  for (const entry of Object.values(sources.files ?? {})) items.push(plain(entry, "op"));
   items.push(plain(sources.fragment, "fragment"));
   const listed = new Set(items.filter((item) => item.form === "op").map((item) => item.name));
   for (const group of ["primitives", "composed", "legacy"] as const) {
@@ -465,6 +470,7 @@ const GROUP_HEADINGS: Record<string, string> = {
   wrapping: "Wrapping code (templates)",
   restructuring: "Restructuring (templates)",
   surgery: 'AST surgery ({"op": NAME, "params": {...}}; nodes found by locators)',
+  files: "Whole files (a new, deleted or renamed file is always its own step)",
   fragments: 'Novel code: typed fragments ({"fragment": {...}, "action": ACTION, "target": LOCATOR})',
   primitives: 'Primitives ({"op": NAME, "params": {...}}): when no template fits',
   composed: "Composed operators",

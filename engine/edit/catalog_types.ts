@@ -42,6 +42,7 @@ export const CATALOG_GROUPS = [
   "wrapping",
   "restructuring",
   "surgery",
+  "files",
   "fragments",
   "primitives",
   "composed",
@@ -55,7 +56,7 @@ export type CatalogGroup = typeof CATALOG_GROUPS[number];
 export interface CatalogEntry {
   /** Operator / template name used in plan steps. */
   name: string;
-  /** adding | modifying | wrapping | restructuring | surgery | fragments | primitives | composed | legacy */
+  /** adding | modifying | wrapping | restructuring | surgery | files | fragments | primitives | composed | legacy */
   group: string;
   /** One line for the catalog. */
   summary: string;

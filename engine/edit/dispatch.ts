@@ -9,7 +9,8 @@
  * - `legacy`: `LEGACY_OPS`;
  * - `surgery`: `SURGERY_OPS` (tier 1);
  * - `template`: `TEMPLATES` (tier 2);
- * - `fragment`: the fragment serializer and runner (tier 3).
+ * - `fragment`: the fragment serializer and runner (tier 3);
+ * - `file`: `FILE_OPS` (create, delete, rename a file, set its mode).
  *
  * When the operator stops at a locator that does not resolve, the step's
  * other locator parameters are resolved too (`locator_sweep.ts`), so every
@@ -30,6 +31,7 @@ import { LEGACY_OPS } from "./legacy/mod.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
 import { PRIMITIVES } from "./primitives.ts";
 import { runFragment } from "./fragments/mod.ts";
+import { FILE_OPS } from "./file_ops.ts";
 import { SURGERY_OPS } from "./surgery/mod.ts";
 import { TEMPLATES } from "./templates/mod.ts";
 import { isLocatorProblem, otherLocatorProblems } from "./locator_sweep.ts";
@@ -68,6 +70,8 @@ function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan)
       return operator(TEMPLATE_RUNNERS, step)(step.params, ctx);
     case "fragment":
       return runFragment(step.params, ctx);
+    case "file":
+      return operator(FILE_RUNNERS, step)(step.params, ctx);
     default:
       return notImplemented(step, `Step kind '${String((step as { kind: unknown }).kind)}'`);
   }
@@ -75,6 +79,10 @@ function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan)
 
 const SURGERY_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
   Object.entries(SURGERY_OPS).map(([name, entry]) => [name, entry.run]),
+);
+
+const FILE_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
+  Object.entries(FILE_OPS).map(([name, entry]) => [name, entry.run]),
 );
 
 const TEMPLATE_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(

@@ -14,7 +14,9 @@
  */
 
 import { checkBudget } from "../budget.ts";
-import type { Issue } from "../issue.ts";
+import { fail, type Issue } from "../issue.ts";
+import { type GitMode, gitModeOf, newFileMode, withGitMode } from "../file_mode.ts";
+import { decodeSource } from "../workspace.ts";
 import type { Document, DocumentStore, EditWindow } from "../parse/documents.ts";
 import type { Tree } from "../parse/mod.ts";
 import { applyEdits, type TextEdit } from "./text_edit.ts";
@@ -46,8 +48,12 @@ export class StepContext {
   readonly warnings: Issue[] = [];
   /** Every edit made in this step, in order. */
   readonly records: EditRecord[] = [];
-  /** Documents as they were when the step began, by path. */
+  /**
+   * Documents as they were when the step began, by path; a file that did
+   * not exist then has an empty stand-in (`store.detached`) and is in `absentBefore`.
+   */
   private readonly originals = new Map<string, Document>();
+  private readonly absentBefore = new Set<string>();
   /** Trees of intermediate documents nothing reads after the step (see `supersede`). */
   private superseded: Tree[] = [];
 
@@ -105,15 +111,88 @@ export class StepContext {
     this.superseded = [];
   }
 
-  /** Files this step changed, with their documents before the step and now. */
-  async changedFiles(): Promise<{ path: string; before: Document; after: Document }[]> {
-    const out = [];
+  /**
+   * Create `path` holding `content` (bytes as a string: a BOM and lone-CR
+   * line endings are kept, as when a file is read) with git mode `mode`.
+   * The file must not exist: a plan never overwrites a file by creating it.
+   */
+  async createFile(path: string, content: string, mode?: GitMode): Promise<Document> {
+    checkBudget();
+    if (await this.store.exists(path)) {
+      const { rel } = this.store.workspace.resolve(path);
+      fail("file-exists", `File "${rel}" already exists: create_file makes new files only`, {
+        file: rel,
+        hint: "edit the existing file with a structural step, or delete it first with delete_file",
+      });
+    }
+    const { rel } = this.store.workspace.resolve(path);
+    const source = decodeSource(new TextEncoder().encode(content), rel);
+    const doc = await this.store.detached(rel, { ...source, mode: newFileMode(mode) });
+    if (!this.originals.has(rel)) {
+      this.originals.set(rel, await this.store.detached(rel, { text: "" }));
+      this.absentBefore.add(rel);
+    }
+    this.store.set(doc);
+    return doc;
+  }
+
+  /** Delete the file `path` (it must exist); returns its document as it was. */
+  async deleteFile(path: string): Promise<Document> {
+    checkBudget();
+    const before = await this.store.get(path);
+    if (!this.originals.has(before.file.path)) this.originals.set(before.file.path, before);
+    this.store.remove(before.file.path);
+    return before;
+  }
+
+  /** Give `path` git mode `mode`, keeping its other permission bits (`file_mode.ts`). */
+  async setMode(path: string, mode: GitMode): Promise<Document> {
+    checkBudget();
+    const before = await this.store.get(path);
+    if (!this.originals.has(before.file.path)) this.originals.set(before.file.path, before);
+    const after = { ...before, file: { ...before.file, mode: withGitMode(before.file.mode, mode) } };
+    this.store.set(after);
+    return after;
+  }
+
+  /**
+   * Files this step changed, with their documents before the step and now:
+   * a changed text or mode, a created file (`created`, `before` an empty
+   * stand-in) or a deleted one (`deleted`, `after` an empty stand-in).
+   */
+  async changedFiles(): Promise<FileChangeOf[]> {
+    const out: FileChangeOf[] = [];
     for (const [path, before] of this.originals) {
+      const existed = !this.absentBefore.has(path);
+      if (!(await this.store.exists(path))) {
+        if (existed) {
+          out.push({ path, before, after: await this.store.detached(path, { text: "" }), deleted: true });
+        }
+        continue;
+      }
       const after = await this.store.get(path);
-      if (after.file.text !== before.file.text) out.push({ path, before, after });
+      if (!existed) out.push({ path, before, after, created: true });
+      else if (
+        after.file.text !== before.file.text || gitModeOf(after.file.mode) !== gitModeOf(before.file.mode)
+      ) {
+        out.push({ path, before, after });
+      }
     }
     return out;
   }
+}
+
+/**
+ * One file a step changed. `created`: the file did not exist before the
+ * step (`before` is an empty stand-in); `deleted`: it does not exist after
+ * it (`after` is an empty stand-in). Otherwise its text or its mode changed.
+ */
+export interface FileChangeOf {
+  path: string;
+  before: Document;
+  after: Document;
+  created?: boolean;
+  deleted?: boolean;
 }
 
 /** An operator: computes and applies its edits through `ctx`, returns its output (read-only ops). */

@@ -18,6 +18,13 @@ type Op = { kind: " " | "-" | "+"; line: string };
 export interface DiffOptions {
   /** Lines of context around each change (default 3). */
   context?: number;
+  /** The file is new (`--- /dev/null`, `new file mode`). */
+  created?: boolean;
+  /** The file is deleted (`+++ /dev/null`, `deleted file mode`). */
+  deleted?: boolean;
+  /** Git modes before and after (`"100644"`, `"100755"`); a difference is an `old mode`/`new mode` header. */
+  oldMode?: string | null;
+  newMode?: string | null;
 }
 
 /**
@@ -25,12 +32,19 @@ export interface DiffOptions {
  * (repository-relative), with a `diff --git` header; empty when equal.
  */
 export function unifiedDiff(path: string, before: string, after: string, options: DiffOptions = {}): string {
-  if (before === after) return "";
+  const { created, deleted, oldMode, newMode } = options;
+  const modeChanged = !created && !deleted && oldMode && newMode && oldMode !== newMode;
+  if (before === after && !created && !deleted && !modeChanged) return "";
   const context = options.context ?? 3;
   const a = splitLines(before);
   const b = splitLines(after);
   const ops = diffLines(a, b);
-  let out = `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n`;
+  let out = `diff --git a/${path} b/${path}\n`;
+  if (created) out += `new file mode ${newMode ?? "100644"}\n`;
+  if (deleted) out += `deleted file mode ${oldMode ?? "100644"}\n`;
+  if (modeChanged) out += `old mode ${oldMode}\nnew mode ${newMode}\n`;
+  if (before === after) return out;
+  out += `--- ${created ? "/dev/null" : `a/${path}`}\n+++ ${deleted ? "/dev/null" : `b/${path}`}\n`;
   // Positions of changed ops, grouped into hunks whose context windows touch.
   const changed: number[] = [];
   ops.forEach((op, i) => op.kind !== " " && changed.push(i));

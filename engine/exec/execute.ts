@@ -25,7 +25,9 @@ import { StepContext } from "../edit/operator.ts";
 import { settleWarnings } from "../verify/levels/settle.ts";
 import { judgeDangling } from "../verify/levels/l3_dangling.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
-import { type ConfinedFile, readConfined } from "./confined.ts";
+import { checkDirectory, type ConfinedFile, readConfined, removeConfined, splitPath } from "./confined.ts";
+import { gitModeOf } from "../file_mode.ts";
+import { deletedModuleImports } from "../verify/plan/deleted_modules.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "../verify/post_checks.ts";
 import { unifiedDiff } from "./diff.ts";
 import { hasPendingJournal, Journal, runningPlanPid } from "./journal.ts";
@@ -101,6 +103,8 @@ export async function executePlan<S>(
   }
   const outputs: unknown[] = [];
   const firstSeen = new Map<string, Document>();
+  /** Files the plan created (their `firstSeen` document is an empty stand-in). */
+  const created = new Set<string>();
   /** The last step that changed each file (a compile failure is blamed on it). */
   const lastStep = new Map<string, number>();
   /** Set once the plan ended in a commit or a rollback (or was a dry run). */
@@ -145,10 +149,12 @@ export async function executePlan<S>(
       for (const issue of split.warnings) warnings.push(issue);
       if (split.errors.length > 0) return await fail(index, split.errors);
       for (const change of changes) {
+        if (change.created && !firstSeen.has(change.path)) created.add(change.path);
         if (!firstSeen.has(change.path)) firstSeen.set(change.path, change.before);
         lastStep.set(change.path, index);
         try {
           if (journal) writeChange(store, journal, change);
+          else if (change.deleted) target.remove(change.path);
           else target.set(change.after);
         } catch (err) {
           const issues = err instanceof IssueError ? err.issues : [
@@ -170,13 +176,27 @@ export async function executePlan<S>(
     if (dangling.errors.length > 0) {
       return await fail(dangling.errors[0].step ?? steps.length - 1, dangling.errors);
     }
+    const deletedModules = await deletedModuleImports(firstSeen, created, target, lastStep);
+    if (deletedModules.length > 0) {
+      return await fail(deletedModules[0].step ?? steps.length - 1, deletedModules);
+    }
     const filesChanged: string[] = [];
     let diff = "";
     for (const [path, before] of firstSeen) {
-      const after = await target.get(path);
-      if (after.file.text === before.file.text && after.file.bom === before.file.bom) continue;
+      const exists = await target.exists(path);
+      if (!exists && created.has(path)) continue;
+      const after = exists ? await target.get(path) : before;
+      const [oldMode, newMode] = [gitModeOf(before.file.mode), gitModeOf(after.file.mode)];
+      const same = after.file.text === before.file.text && after.file.bom === before.file.bom;
+      if (exists && !created.has(path) && same && oldMode === newMode) continue;
       filesChanged.push(path);
-      if (dryRun) diff += unifiedDiff(path, withBom(before), withBom(after));
+      if (!dryRun) continue;
+      diff += unifiedDiff(path, created.has(path) ? "" : withBom(before), exists ? withBom(after) : "", {
+        created: created.has(path),
+        deleted: !exists,
+        oldMode,
+        newMode,
+      });
     }
     // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
     const judged = promoteWarnings(await settleWarnings(warnings, target), options.strict ?? []);
@@ -188,6 +208,7 @@ export async function executePlan<S>(
     if (options.compilers) {
       const inputs = [];
       for (const [path, before] of firstSeen) {
+        if (!(await target.exists(path))) continue; // deleted by the plan
         const after = await target.get(path);
         inputs.push({
           path,
@@ -279,6 +300,7 @@ function withBom(doc: Document): string {
  */
 function writeChange(store: DocumentStore, journal: Journal, change: FileChange): void {
   const { abs } = store.workspace.resolve(change.path);
+  if (change.created) return createFile(store, journal, change, abs);
   const expected = encodeSource(change.before.file.text, change.before.file.bom, change.before.file.cr);
   let disk: ConfinedFile | null;
   try {
@@ -299,20 +321,78 @@ function writeChange(store: DocumentStore, journal: Journal, change: FileChange)
       }),
     );
   }
-  const bytes = encodeSource(change.after.file.text, change.after.file.bom, change.after.file.cr);
   const n = countWrite();
   journal.recordOriginal(change.path, abs, disk);
+  if (change.deleted) {
+    journal.recordWrite(change.path, null, null);
+    maybePause(n, "journal");
+    removeConfined(abs);
+    store.invalidate(change.path);
+    return;
+  }
+  const bytes = encodeSource(change.after.file.text, change.after.file.bom, change.after.file.cr);
   const temp = tempPathFor(abs);
   journal.recordWrite(change.path, bytes, temp);
   maybePause(n, "journal");
+  // A `set_mode` step changed the mode bits; otherwise the file keeps its own.
+  const mode = gitModeOf(change.after.file.mode) === gitModeOf(disk.mode)
+    ? disk.mode
+    : change.after.file.mode;
   atomicWrite(abs, bytes, {
-    mode: disk.mode,
+    mode,
     owner: disk,
     tempPath: temp,
     beforeRename: () => maybePause(n, "temp"),
   });
-  store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode: disk.mode } }, true);
+  store.set({ ...change.after, file: { ...change.after.file, absPath: abs, mode } }, true);
   maybePause(n, "rename");
+}
+
+/**
+ * Write a file a step created: it must still not exist; the directories it
+ * needs are journaled before they are made (a rollback removes them again
+ * while empty), then the file is written atomically with its mode.
+ */
+function createFile(store: DocumentStore, journal: Journal, change: FileChange, abs: string): void {
+  const dirs: string[] = [];
+  for (let dir = splitPath(abs).dir; dir.length > store.workspace.root.length; dir = splitPath(dir).dir) {
+    if (exists(dir)) break;
+    dirs.unshift(dir);
+  }
+  if (dirs.length === 0 && readConfined(abs) !== null) {
+    throw new IssueError(
+      error("file-changed-on-disk", `File "${change.path}" appeared on disk while the plan ran`, {
+        file: change.path,
+        hint: "run the plan again: create_file makes new files only",
+      }),
+    );
+  }
+  const n = countWrite();
+  journal.recordOriginal(change.path, abs, null, { createdDirs: dirs });
+  const bytes = encodeSource(change.after.file.text, change.after.file.bom, change.after.file.cr);
+  const temp = tempPathFor(abs);
+  journal.recordWrite(change.path, bytes, temp);
+  maybePause(n, "journal");
+  for (const dir of dirs) {
+    checkDirectory(splitPath(dir).dir);
+    Deno.mkdirSync(dir);
+  }
+  atomicWrite(abs, bytes, {
+    mode: change.after.file.mode,
+    tempPath: temp,
+    beforeRename: () => maybePause(n, "temp"),
+  });
+  store.set({ ...change.after, file: { ...change.after.file, absPath: abs } }, true);
+  maybePause(n, "rename");
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -29,8 +29,9 @@
  * the versions GraphPlan wrote. A file whose bytes are neither was changed
  * by someone else after GraphPlan wrote it: it is left alone and reported as
  * a `rollback-conflict` (the journal is kept) unless `force` is given, which
- * restores the original anyway. Files that did not exist before (no
- * operator creates files today, but the journal supports it) are deleted.
+ * restores the original anyway. Files that did not exist before
+ * (`create_file`, `rename_file`) are deleted, with the directories made for
+ * them while empty; deleted files are written back with their mode.
  * Leftover temporary files are removed. A plan that succeeded commits the
  * journal: its directory is renamed aside and deleted.
  *
@@ -55,6 +56,8 @@ interface OriginalRecord {
   existed: boolean;
   sha256: string | null;
   bytes: string | null;
+  /** Directories made for a file that did not exist (absolute, outermost first): removed again when empty. */
+  created_dirs?: string[];
 }
 
 interface WriteRecord {
@@ -164,7 +167,12 @@ export class Journal {
    * caller just read them: `current`) as its original, durably, unless
    * already saved in this plan. Must run before the first write of the file.
    */
-  recordOriginal(path: string, abs: string, current?: ConfinedFile | null): Uint8Array | null {
+  recordOriginal(
+    path: string,
+    abs: string,
+    current?: ConfinedFile | null,
+    options: { createdDirs?: string[] } = {},
+  ): Uint8Array | null {
     if (this.originals.has(path)) return null;
     const file = current === undefined ? readConfined(abs) : current;
     const bytes = file?.bytes ?? null;
@@ -183,6 +191,7 @@ export class Journal {
       existed: bytes !== null,
       sha256: bytes ? sha256(bytes) : null,
       bytes: bytesName,
+      ...(options.createdDirs?.length ? { created_dirs: options.createdDirs } : {}),
     };
     writeJsonDurable(this.dir, `${id}-original.json`, record);
     this.originals.add(path);
@@ -326,6 +335,7 @@ function replayJournal(workspace: Workspace, dir: string, options: { force?: boo
       const current = now?.bytes ?? null;
       const currentSha = current ? sha256(current) : null;
       if (currentSha === record.sha256) {
+        if (!original) removeEmptyDirs(record.created_dirs ?? []);
         if (original && record.mode !== null && ((now?.mode ?? 0) & 0o7777) !== (record.mode & 0o7777)) {
           // The mode is put back by replacing the file (no chmod by name: see confined.ts).
           atomicWrite(abs, original, {
@@ -354,7 +364,10 @@ function replayJournal(workspace: Workspace, dir: string, options: { force?: boo
           mode: record.mode,
           owner: { uid: record.uid ?? null, gid: record.gid ?? null },
         });
-      } else if (current) removeConfined(abs);
+      } else {
+        if (current) removeConfined(abs);
+        removeEmptyDirs(record.created_dirs ?? []);
+      }
       restored.push(path);
     } catch (err) {
       const issues = err instanceof IssueError ? err.issues : [
@@ -371,6 +384,20 @@ function replayJournal(workspace: Workspace, dir: string, options: { force?: boo
     errors,
     warnings: [],
   };
+}
+
+/**
+ * Remove the directories a plan made for a new file, innermost first, each
+ * only while it is empty (another file put there since keeps it).
+ */
+function removeEmptyDirs(dirs: readonly string[]): void {
+  for (const dir of [...dirs].reverse()) {
+    try {
+      Deno.removeSync(dir);
+    } catch {
+      return; // not empty, or already gone
+    }
+  }
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
- * Lift: a unified diff or SEARCH/REPLACE blocks become a verified structural
- * plan (ARCHITECTURE.md, "Lift").
+ * Lift: a unified diff, SEARCH/REPLACE blocks or an `apply_patch` (V4A)
+ * document become a verified structural plan (ARCHITECTURE.md, "Lift").
  *
- * 1. The input is read (`unified_diff.ts`, `search_replace.ts`) and applied
- *    to the repository's files in memory (`apply.ts`): the target text of
- *    every file and its changed regions. A hunk that does not apply is an
- *    error naming it; the others are still lifted.
+ * 1. The input is read (`unified_diff.ts`, `search_replace.ts`,
+ *    `apply_patch.ts`) and applied to the repository's files in memory
+ *    (`apply.ts`): the target text of every file and its changed regions.
+ *    A hunk that does not apply is an error naming it; the others are still
+ *    lifted. Created, deleted and renamed files and mode changes become
+ *    whole-file steps (`whole_files.ts`): creations and renames first, then
+ *    the text steps, then mode changes and deletions.
  * 2. Each file's regions become steps (`lift_file.ts`): the tree diff pairs
  *    nodes of the current and target trees, the shapes propose the most
  *    specific steps (`shapes.ts`), and a step is kept only when replaying it
@@ -23,27 +26,36 @@
 import { error, type Issue, partition, warning } from "../issue.ts";
 import type { DocumentStore } from "../parse/documents.ts";
 import { verifyPlan } from "../verify/mod.ts";
-import { type Applied, applyBlocks, applyHunks } from "./apply.ts";
+import { applyBlocks } from "./apply.ts";
+import { isApplyPatch, parseApplyPatch, resolveApplyPatch } from "./apply_patch.ts";
 import { liftFile } from "./lift_file.ts";
-import { replayPlan, Simulation } from "./replay.ts";
+import { type Replayed, replayPlan, Simulation } from "./replay.ts";
 import { parseSearchReplace } from "./search_replace.ts";
 import { type FilePatch, parseUnifiedDiff } from "./unified_diff.ts";
+import { type FileWork, planFile } from "./whole_files.ts";
 
 export { parseUnifiedDiff } from "./unified_diff.ts";
 export { parseSearchReplace } from "./search_replace.ts";
+export { isApplyPatch, parseApplyPatch } from "./apply_patch.ts";
 
-/** What to lift: exactly one of the two. */
+/** What to lift: exactly one of the three. */
 export interface LiftInput {
-  /** A git-format unified diff. */
+  /** A git-format unified diff (an `apply_patch` document given here is read as one). */
   diff?: string;
   /** Aider-style SEARCH/REPLACE blocks. */
   search_replace?: string;
+  /** An OpenAI `apply_patch` (V4A) document. */
+  apply_patch?: string;
 }
 
-/** Provenance of one hunk (or block). */
+/**
+ * Provenance of one hunk (or block). A whole-file step that no hunk
+ * carries (a rename, a mode change, an empty new file, a deletion written
+ * without its lines) is listed with `index` -1.
+ */
 export interface LiftedHunk {
   file: string;
-  /** 0-based hunk index in the input. */
+  /** 0-based hunk index in the input; -1 for a whole-file step without a hunk. */
   index: number;
   /** Plan steps the hunk became. */
   steps: number[];
@@ -67,39 +79,21 @@ export interface LiftResult {
   warnings: Issue[];
 }
 
-interface FileWork {
-  path: string;
-  applied: Applied;
-  hunkIndices: number[];
-}
-
 /** Lift `input` against the repository of `store` (see the module notes); writes nothing. */
 export async function lift(store: DocumentStore, input: LiftInput): Promise<LiftResult> {
   const issues: Issue[] = [];
   const work: FileWork[] = [];
-  const given = [input.diff, input.search_replace].filter((value) => typeof value === "string");
+  const given = [input.diff, input.search_replace, input.apply_patch].filter((value) =>
+    typeof value === "string"
+  );
   if (given.length !== 1) {
-    issues.push(error("params-invalid", 'Give exactly one of "diff" and "search_replace"', {
-      hint: "a unified diff as a string, or SEARCH/REPLACE blocks as a string",
+    issues.push(error("params-invalid", 'Give exactly one of "diff", "search_replace" and "apply_patch"', {
+      hint: "a unified diff, SEARCH/REPLACE blocks or an apply_patch document, as a string",
     }));
     return finish([], [], false, issues);
   }
-  if (typeof input.diff === "string") {
-    const parsed = parseUnifiedDiff(input.diff);
-    issues.push(...parsed.issues);
-    for (const patch of parsed.files) {
-      const refusal = unliftable(patch);
-      if (refusal) {
-        issues.push(refusal);
-        continue;
-      }
-      const doc = await readDoc(store, patch.path, issues);
-      if (!doc) continue;
-      const applied = applyHunks(doc.text, patch.hunks, { file: patch.path, eol: doc.eol });
-      work.push({ path: patch.path, applied, hunkIndices: patch.hunks.map((hunk) => hunk.index) });
-    }
-  } else {
-    const parsed = parseSearchReplace(input.search_replace!);
+  if (input.search_replace !== undefined) {
+    const parsed = parseSearchReplace(input.search_replace);
     issues.push(...parsed.issues);
     const byFile = new Map<string, typeof parsed.blocks>();
     for (const block of parsed.blocks) byFile.set(block.file, [...byFile.get(block.file) ?? [], block]);
@@ -107,62 +101,38 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
       const doc = await readDoc(store, path, issues);
       if (!doc) continue;
       const applied = applyBlocks(doc.text, blocks, { file: path, eol: doc.eol });
-      work.push({ path, applied, hunkIndices: blocks.map((block) => block.index) });
+      const hunkIndices = blocks.map((block) => block.index);
+      work.push({ path, applied, hunkIndices, before: [], after: [], expect: { text: applied.after } });
+    }
+  } else {
+    for (const patch of await filePatches(store, input, issues)) {
+      const planned = await planFile(store, patch);
+      issues.push(...planned.issues);
+      if (planned.work) work.push(planned.work);
     }
   }
-  for (const item of work) issues.push(...item.applied.issues);
+  for (const item of work) issues.push(...item.applied?.issues ?? []);
 
   const sim = new Simulation(store);
   const hunks: LiftedHunk[] = [];
-  for (const item of work) {
-    const lifted = await liftFile(sim, item.path, item.applied.regions);
-    const failed = new Set(
-      item.applied.issues.map((issue) => Number(/^(?:Hunk|Block) (\d+)/.exec(issue.message)?.[1] ?? -1)),
-    );
-    for (const index of item.hunkIndices) {
-      const parts = lifted.filter((region) => region.hunk === index || region.alsoHunks?.includes(index));
-      // Steps in plan order, each with its tier and kind.
-      const made = parts.flatMap((region) =>
-        region.steps.map((step, k) => ({ step, tier: region.tiers[k], kind: region.kinds[k] }))
-      ).sort((a, b) => a.step - b.step);
-      const ok = !failed.has(index) && parts.every((region) => region.lifted);
-      hunks.push({
-        file: item.path,
-        index,
-        steps: made.map((m) => m.step),
-        lifted: ok,
-        tiers: made.map((m) => m.tier),
-        kinds: made.map((m) => m.kind),
-      });
-      for (const region of parts) {
-        if (!region.reason) continue;
-        issues.push(warning(
-          "lift-tier-0",
-          `Hunk ${index} of "${item.path}" became ${
-            region.kinds.join(", ")
-          } (tier 0): no tier 1-3 step reproduces ${region.reason}`,
-          {
-            file: item.path,
-            line: region.line,
-            hint: "the change has a shape the templates and fragments do not cover",
-          },
-        ));
-      }
-      if (!ok && !failed.has(index)) {
-        issues.push(
-          error(
-            "hunk-not-lifted",
-            `Hunk ${index} of "${item.path}" could not be lifted: no step reproduces it exactly`,
-            {
-              file: item.path,
-              line: parts[0]?.line,
-            },
-          ),
-        );
-      }
+  // Whole-file steps that come first (create, rename), then the text steps, then set_mode and delete.
+  const fileSteps = new Map<FileWork, number[]>();
+  const runFileSteps = async (item: FileWork, steps: Record<string, unknown>[]) => {
+    for (const step of steps) {
+      const stopped = await sim.fileStep(step);
+      if (stopped.length > 0) {
+        issues.push(...stopped.map((issue) => ({ ...issue, file: issue.file ?? item.path })));
+      } else fileSteps.set(item, [...fileSteps.get(item) ?? [], sim.steps.length - 1]);
     }
+  };
+  for (const item of work) await runFileSteps(item, item.before);
+  for (const item of work) {
+    if (!item.applied) continue;
+    hunks.push(...await liftRegions(sim, item, issues));
   }
-  hunks.sort((a, b) => a.index - b.index);
+  for (const item of work) await runFileSteps(item, item.after);
+  for (const [item, steps] of fileSteps) hunks.push(...fileProvenance(item, steps, sim.steps));
+  hunks.sort((a, b) => a.index - b.index || (a.steps[0] ?? 0) - (b.steps[0] ?? 0));
   const plan = sim.steps;
   let exact = false;
   if (plan.length > 0) {
@@ -177,57 +147,135 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
         }),
       );
     } else {
-      exact = work.every((item) =>
-        (replay.texts.get(item.path) ?? null) === item.applied.after ||
-        (!replay.texts.has(item.path) && item.applied.regions.length === 0)
-      );
+      exact = true;
       for (const item of work) {
-        const got = replay.texts.get(item.path);
-        if (got !== undefined && got !== item.applied.after) {
-          issues.push(
-            error("replay-inexact", `Replaying the lifted plan does not reproduce "${item.path}" exactly`, {
-              file: item.path,
-              line: firstDifference(got, item.applied.after),
-            }),
-          );
-        }
+        const problem = replayProblem(item, replay);
+        if (problem === undefined) continue;
+        exact = false;
+        if (problem) issues.push(problem);
       }
     }
   }
   return finish(plan, hunks, exact, issues);
 }
 
-/**
- * Why a file's patch cannot become plan steps, or undefined when it can: a
- * plan edits the text of existing files in place, so creating, deleting,
- * renaming or copying a file, a binary change and a mode change are refused.
- */
-function unliftable(patch: FilePatch): Issue | undefined {
-  const refuse = (what: string, hint: string) =>
-    error("diff-unsupported", `The diff ${what}: a plan edits the text of existing files only`, {
-      file: patch.path,
-      hint,
+/** The file patches of a unified diff or an `apply_patch` document (auto-detected in `diff`). */
+async function filePatches(store: DocumentStore, input: LiftInput, issues: Issue[]): Promise<FilePatch[]> {
+  const text = input.apply_patch ?? input.diff!;
+  if (input.apply_patch !== undefined || (isApplyPatch(text) && !/^(diff --git |--- |@@ -)/m.test(text))) {
+    const parsed = parseApplyPatch(text);
+    issues.push(...parsed.issues);
+    const resolved = await resolveApplyPatch(parsed, async (path) => {
+      try {
+        return (await store.get(path)).file.text;
+      } catch {
+        return undefined;
+      }
     });
-  switch (patch.status) {
-    case "added":
-      return refuse(`creates "${patch.path}"`, "create the file outside the plan");
-    case "deleted":
-      return refuse(`deletes "${patch.path}"`, "delete the file outside the plan");
-    case "renamed":
-    case "copied":
-      return refuse(
-        `${patch.status === "renamed" ? "renames" : "copies"} "${patch.oldPath}" to "${patch.newPath}"`,
-        `${
-          patch.status === "renamed" ? "rename" : "copy"
-        } the file outside the plan, then lift the content changes`,
-      );
+    issues.push(...resolved.issues);
+    return resolved.files;
   }
-  if (patch.binary) return refuse(`changes the binary file "${patch.path}"`, "binary files are not lifted");
-  if (patch.oldMode !== patch.newMode) {
-    return refuse(
-      `changes the mode of "${patch.path}" from ${patch.oldMode} to ${patch.newMode}`,
-      "change the mode outside the plan (chmod), then lift the content changes",
-    );
+  const parsed = parseUnifiedDiff(text);
+  issues.push(...parsed.issues);
+  return parsed.files;
+}
+
+/** Lift the text changes of one file into steps; the provenance of each of its hunks. */
+async function liftRegions(sim: Simulation, item: FileWork, issues: Issue[]): Promise<LiftedHunk[]> {
+  const out: LiftedHunk[] = [];
+  const applied = item.applied!;
+  const lifted = await liftFile(sim, item.path, applied.regions);
+  const failed = new Set(
+    applied.issues.map((issue) => Number(/^(?:Hunk|Block) (\d+)/.exec(issue.message)?.[1] ?? -1)),
+  );
+  for (const index of item.hunkIndices) {
+    const parts = lifted.filter((region) => region.hunk === index || region.alsoHunks?.includes(index));
+    // Steps in plan order, each with its tier and kind.
+    const made = parts.flatMap((region) =>
+      region.steps.map((step, k) => ({ step, tier: region.tiers[k], kind: region.kinds[k] }))
+    ).sort((a, b) => a.step - b.step);
+    const ok = !failed.has(index) && parts.every((region) => region.lifted);
+    out.push({
+      file: item.path,
+      index,
+      steps: made.map((m) => m.step),
+      lifted: ok,
+      tiers: made.map((m) => m.tier),
+      kinds: made.map((m) => m.kind),
+    });
+    for (const region of parts) {
+      if (!region.reason) continue;
+      issues.push(warning(
+        "lift-tier-0",
+        `Hunk ${index} of "${item.path}" became ${
+          region.kinds.join(", ")
+        } (tier 0): no tier 1-3 step reproduces ${region.reason}`,
+        {
+          file: item.path,
+          line: region.line,
+          hint: "the change has a shape the templates and fragments do not cover",
+        },
+      ));
+    }
+    if (!ok && !failed.has(index)) {
+      issues.push(
+        error(
+          "hunk-not-lifted",
+          `Hunk ${index} of "${item.path}" could not be lifted: no step reproduces it exactly`,
+          { file: item.path, line: parts[0]?.line },
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * The provenance of a file's whole-file steps: a created or deleted file's
+ * hunks are its `create_file`/`delete_file` step; other whole-file steps
+ * (rename, mode) are listed with index -1.
+ */
+function fileProvenance(item: FileWork, steps: number[], plan: Record<string, unknown>[]): LiftedHunk[] {
+  const entry = (index: number, chosen: number[]): LiftedHunk => ({
+    file: item.path,
+    index,
+    steps: chosen,
+    lifted: true,
+    tiers: chosen.map(() => 1),
+    kinds: chosen.map((step) => String(plan[step].op)),
+  });
+  if (item.applied || item.hunkIndices.length === 0) return [entry(-1, steps)];
+  return item.hunkIndices.map((index) => entry(index, steps));
+}
+
+/**
+ * Whether the replay left `item`'s file as the diff does: undefined when it
+ * did, else the issue saying where it differs (null when there is nothing to
+ * point at, e.g. a step of the file did not run).
+ */
+function replayProblem(item: FileWork, replay: Replayed): Issue | null | undefined {
+  const inexact = (what: string, line?: number) =>
+    error("replay-inexact", `Replaying the lifted plan does not reproduce ${what}`, {
+      file: item.path,
+      line,
+    });
+  if (item.from !== undefined && !replay.removed.has(item.from)) {
+    return inexact(`the rename of "${item.from}"`);
+  }
+  if (item.expect.text === null) {
+    return replay.removed.has(item.path) ? undefined : inexact(`the deletion of "${item.path}"`);
+  }
+  const got = replay.texts.get(item.path);
+  if (got === undefined) {
+    const untouched = item.before.length === 0 && item.after.length === 0 &&
+      item.applied?.regions.length === 0;
+    return untouched ? undefined : null;
+  }
+  if (got !== item.expect.text) {
+    return inexact(`"${item.path}" exactly`, firstDifference(got, item.expect.text));
+  }
+  if (item.expect.mode && replay.modes.get(item.path) !== item.expect.mode) {
+    return inexact(`the mode ${item.expect.mode} of "${item.path}"`);
   }
   return undefined;
 }

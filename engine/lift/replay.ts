@@ -23,6 +23,7 @@ import { type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { parsePlan } from "../plan/mod.ts";
 import { spacingSteps } from "./spacing.ts";
+import { gitModeOf } from "../file_mode.ts";
 
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
 export type StepBuilder = (state: DocumentStore) => Promise<Record<string, unknown> | undefined>;
@@ -51,7 +52,12 @@ async function runOne(
       errors.push(...(await check(change, ctx)).filter((issue) => issue.severity === "error"));
     }
   }
-  if (errors.length === 0) { for (const change of changes) state.set(change.after); }
+  if (errors.length === 0) {
+    for (const change of changes) {
+      if (change.deleted) state.remove(change.path);
+      else state.set(change.after);
+    }
+  }
   return errors;
 }
 
@@ -113,9 +119,31 @@ export class Simulation {
     const scratch = this.state.overlay();
     const step = await build(scratch);
     if (!step || (await runOne(scratch, step, this.steps.length, this.checks)).length) return undefined;
-    for (const path of scratch.ownPaths()) this.state.set(await scratch.get(path));
+    await this.adopt(scratch);
     this.steps.push(step);
     return step;
+  }
+
+  /**
+   * Run a whole-file step (`create_file`, `delete_file`, `rename_file`,
+   * `set_mode`) and keep it whatever the post-checks say: the diff makes
+   * that change, so the plan must hold it, and `verifyPlan` reports what is
+   * wrong with it. Returns the issues that stopped it from running (the
+   * file to create exists, say); nothing is kept then.
+   */
+  async fileStep(step: Record<string, unknown>): Promise<Issue[]> {
+    const scratch = this.state.overlay();
+    const issues = await runOne(scratch, step, this.steps.length, []);
+    if (issues.length > 0) return issues;
+    await this.adopt(scratch);
+    this.steps.push(step);
+    return [];
+  }
+
+  /** Make what `scratch` (an overlay of the state) changed part of the state. */
+  private async adopt(scratch: DocumentStore): Promise<void> {
+    for (const path of scratch.ownPaths()) this.state.set(await scratch.get(path));
+    for (const path of scratch.removedPaths()) this.state.remove(path);
   }
 
   /**
@@ -155,23 +183,36 @@ export class Simulation {
     for (const [k, step] of steps.entries()) {
       if ((await runOne(check, step, this.steps.length + k, this.checks)).length) return undefined;
     }
-    for (const path of check.ownPaths()) this.state.set(await check.get(path));
+    await this.adopt(check);
     this.steps.push(...steps);
     return steps;
   }
 }
 
-/** Run `plan` (a list of steps) on an overlay of `base`: each file's final text, or the first failure. */
-export async function replayPlan(
-  base: DocumentStore,
-  plan: unknown[],
-): Promise<{ texts: Map<string, string>; failed?: { step: number; issues: Issue[] } }> {
+/** What replaying a plan left: every file it touched, as text and git mode, and the files it deleted. */
+export interface Replayed {
+  texts: Map<string, string>;
+  /** Git modes (`"100644"`, `"100755"`) of the files in `texts`; null when unknown. */
+  modes: Map<string, string | null>;
+  removed: Set<string>;
+  failed?: { step: number; issues: Issue[] };
+}
+
+/** Run `plan` (a list of steps) on an overlay of `base`: each file's final state, or the first failure. */
+export async function replayPlan(base: DocumentStore, plan: unknown[]): Promise<Replayed> {
   const state = base.overlay();
   for (let index = 0; index < plan.length; index++) {
     const issues = await runOne(state, plan[index], index, []);
-    if (issues.length) return { texts: new Map(), failed: { step: index, issues } };
+    if (issues.length) {
+      return { texts: new Map(), modes: new Map(), removed: new Set(), failed: { step: index, issues } };
+    }
   }
   const texts = new Map<string, string>();
-  for (const path of state.ownPaths()) texts.set(path, (await state.get(path)).file.text);
-  return { texts };
+  const modes = new Map<string, string | null>();
+  for (const path of state.ownPaths()) {
+    const doc = await state.get(path);
+    texts.set(path, doc.file.text);
+    modes.set(path, gitModeOf(doc.file.mode));
+  }
+  return { texts, modes, removed: new Set(state.removedPaths()) };
 }

@@ -10,12 +10,12 @@
  */
 
 import type { Edit, Point, Tree } from "web-tree-sitter";
-import { decodeSource, fileTooLarge, type SourceFile, type Workspace } from "../workspace.ts";
-import { IssueError } from "../issue.ts";
+import { decodeSource, dominantEol, fileTooLarge, type SourceFile, type Workspace } from "../workspace.ts";
+import { fail, IssueError } from "../issue.ts";
 import { limits } from "../limits.ts";
 import { lineBreaks, pointFromBreaks } from "./line_index.ts";
 import { type TreeMemo, treeMemo } from "./tree_memo.ts";
-import { parse, PLAIN_TEXT } from "./mod.ts";
+import { detectLanguage, parse, PLAIN_TEXT } from "./mod.ts";
 
 /** A source file and its current parse tree. */
 export interface Document {
@@ -48,7 +48,8 @@ export interface DocumentOrigin {
 export { type TreeMemo, treeMemo };
 
 interface Entry {
-  doc: Document;
+  /** The document, or null: the file does not exist in this view (a plan step deleted it). */
+  doc: Document | null;
   /** Disk fingerprint when the entry was read or written (undefined for overlay-only texts). */
   stamp?: string;
 }
@@ -81,16 +82,72 @@ export class DocumentStore {
   async get(path: string): Promise<Document> {
     const { rel } = this.workspace.resolve(path);
     const own = this.entries.get(rel);
-    if (own && (this.parent || own.stamp === undefined || own.stamp === diskStamp(own.doc.file.absPath))) {
-      return own.doc;
+    if (own && own.doc === null) {
+      fail("file-not-found", `File "${rel}" does not exist: an earlier step deleted it`, { file: rel });
+    }
+    if (own && (this.parent || own.stamp === undefined || own.stamp === diskStamp(own.doc!.file.absPath))) {
+      return own.doc!;
     }
     if (this.parent) return await this.parent.get(rel);
-    return await this.load(rel, own);
+    return await this.load(rel, own?.doc ? own : undefined);
   }
 
-  /** Paths this store (not its parent) changed or loaded. */
+  /**
+   * Whether `path` names a regular file in this view: one an earlier step
+   * created counts, one it deleted does not; else the disk decides.
+   */
+  async exists(path: string): Promise<boolean> {
+    const { rel, abs } = this.workspace.resolve(path);
+    const own = this.entries.get(rel);
+    if (own) return own.doc !== null;
+    if (this.parent) return await this.parent.exists(rel);
+    try {
+      return Deno.statSync(abs).isFile;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Mark `path` as not existing in this overlay (a deleted file; the disk is never touched). */
+  remove(path: string): void {
+    const { rel } = this.workspace.resolve(path);
+    this.entries.set(rel, { doc: null });
+  }
+
+  /**
+   * A document for `path` holding `text` that no file backs yet (a file a
+   * step creates, or the empty stand-in for a file that does not exist), in
+   * the language its name gives (plain text when none); not stored.
+   */
+  async detached(
+    path: string,
+    source: { text: string; bom?: boolean; cr?: boolean; mode?: number | null },
+  ): Promise<Document> {
+    const { rel, abs } = this.workspace.resolve(path);
+    const language = detectLanguage(rel) ?? PLAIN_TEXT;
+    const max = limits().max_file_bytes;
+    if (source.text.length > max) throw new IssueError(fileTooLarge(rel, source.text.length, max));
+    const file: SourceFile = {
+      path: rel,
+      absPath: abs,
+      language,
+      text: source.text,
+      bom: source.bom ?? false,
+      eol: dominantEol(source.text),
+      ...(source.cr ? { cr: true } : {}),
+      mode: source.mode ?? null,
+    };
+    return { file, tree: await parse(language, source.text) };
+  }
+
+  /** Paths this store (not its parent) changed or loaded; files it deleted are `removedPaths`. */
   ownPaths(): string[] {
-    return [...this.entries.keys()];
+    return [...this.entries].filter(([, entry]) => entry.doc !== null).map(([path]) => path);
+  }
+
+  /** Paths this overlay deleted (see `remove`). */
+  removedPaths(): string[] {
+    return [...this.entries].filter(([, entry]) => entry.doc === null).map(([path]) => path);
   }
 
   /**
@@ -136,7 +193,7 @@ export class DocumentStore {
   private async load(rel: string, previous?: Entry): Promise<Document> {
     const file = this.workspace.read(rel, { plainText: true });
     let tree: Tree;
-    if (previous && previous.doc.file.language === file.language) {
+    if (previous?.doc && previous.doc.file.language === file.language) {
       const reparsed = await this.reparse(previous.doc, file.text);
       tree = reparsed.tree;
     } else {

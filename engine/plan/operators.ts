@@ -12,15 +12,20 @@
  *   and `add_class_attribute` are also the legacy operators of the same
  *   names: one operator, accepting both spellings of its parameters.
  * - `legacy`: the other seven string/line-based operators of seed 002.
+ * - `file`: whole-file steps (`create_file`, `delete_file`, `rename_file`,
+ *   `set_mode`), tier 1: a plan never creates, deletes or renames a file
+ *   or changes its mode except through one of these (seed 002's File
+ *   Existence Invariant).
  *
  * @module
  */
 
 import * as z from "zod";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
+import { GIT_MODES } from "../file_mode.ts";
 
 /** How a step reaches its implementation. */
-export type OperatorKind = "primitive" | "surgery" | "composed" | "legacy";
+export type OperatorKind = "primitive" | "surgery" | "composed" | "legacy" | "file";
 
 /** A built-in operator. */
 export interface OperatorSpec {
@@ -87,6 +92,11 @@ export const IDENTIFIER = z.string().max(1_000).superRefine((value, ctx) => {
     });
   }
 }).meta({ description: "An identifier" });
+
+/** A git file mode: `"100644"` (regular) or `"100755"` (executable). */
+const GIT_MODE = z.enum(GIT_MODES).meta({
+  description: 'Git file mode: "100644" (regular) or "100755" (executable)',
+});
 
 /** Where `copy_node`/`move_node` put the node relative to `destination`. */
 export const SURGERY_POSITIONS = ["before", "after", "append_to_body", "prepend_to_body"] as const;
@@ -289,6 +299,27 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
     func_name: NAME,
     new_body: CODE,
   }),
+
+  // Whole-file steps (tier 1).
+  spec("create_file", "file", "Create a new file with the given content (it must not exist)", {
+    file: FILE_PATH,
+    content: CODE,
+    mode: GIT_MODE.optional(),
+  }),
+  spec("delete_file", "file", "Delete an existing file", { file: FILE_PATH }),
+  spec(
+    "rename_file",
+    "file",
+    "Rename (move) a file, content and mode unchanged (the target must not exist)",
+    {
+      from: FILE_PATH,
+      to: FILE_PATH,
+    },
+  ),
+  spec("set_mode", "file", 'Make a file executable ("100755") or not ("100644")', {
+    file: FILE_PATH,
+    mode: GIT_MODE,
+  }),
 ].map((entry) => [entry.name, entry]));
 
 /** Tier-1 surgery op names (seed 001 `detect_tier`). */
@@ -300,6 +331,14 @@ export const SURGERY_OPS: ReadonlySet<string> = new Set([
   "delete_node",
   "reorder_children",
   "set_blank_lines",
+]);
+
+/** Whole-file op names (tier 1, kind `file`). */
+export const FILE_OPS: ReadonlySet<string> = new Set([
+  "create_file",
+  "delete_file",
+  "rename_file",
+  "set_mode",
 ]);
 
 /** The seed's ten legacy operator names (three of them are the composed built-ins). */

@@ -17,11 +17,19 @@ import { checkSyntax } from "./levels/l0_syntax.ts";
 
 export { newSyntaxProblems } from "./levels/l0_syntax.ts";
 
-/** One file a step changed. */
+/**
+ * One file a step changed (`StepContext.changedFiles`): a created file has
+ * an empty `before`, a deleted one an empty `after`, so every check judges
+ * a new file whole and a deleted one as all its code removed.
+ */
 export interface FileChange {
   path: string;
   before: Document;
   after: Document;
+  /** The file did not exist before the step. */
+  created?: boolean;
+  /** The file does not exist after the step. */
+  deleted?: boolean;
 }
 
 /** A post-check: issues for one changed file (errors block the step). */

@@ -24,7 +24,9 @@ const EMPTY_VALUES = new Set(["none", "null", "undefined", "nil"]);
 export function checkTriviality(change: FileChange, env: CheckEnv): Promise<Issue[]> {
   const details = { level: "L6", step: env.step, file: change.path };
   const issues: Issue[] = [];
-  const unchanged = change.before.file.text === change.after.file.text;
+  // A whole-file step (a new empty file, a mode change) leaves no text edit to judge.
+  const fileStep = change.created || change.deleted || change.before.file.mode !== change.after.file.mode;
+  const unchanged = !fileStep && change.before.file.text === change.after.file.text;
   const identical: number[] = [];
   for (const record of change.records) {
     if (record.file !== change.path) continue;

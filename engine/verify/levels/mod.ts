@@ -54,6 +54,9 @@ export interface FileChange {
   after: Document;
   /** The step's `ctx.edit()` records (those of other files are ignored). */
   records: EditRecord[];
+  /** A whole-file step created the file (`before` is empty) or deleted it (`after` is empty). */
+  created?: boolean;
+  deleted?: boolean;
 }
 
 /** What a check may look at besides the change. */

@@ -40,7 +40,7 @@
 import { declaredPythonMinimum } from "../../analysis/python_version.ts";
 import { type EditRecord, StepContext } from "../../edit/operator.ts";
 import { runStep } from "../../edit/dispatch.ts";
-import { defaultPostChecks, type PostCheck } from "../post_checks.ts";
+import { defaultPostChecks, type FileChange, type PostCheck } from "../post_checks.ts";
 import type { CodeGraph } from "../../graph/mod.ts";
 import { budgetExceeded, budgetIssue } from "../../budget.ts";
 import { capIssues, error, type Issue, IssueError, partition } from "../../issue.ts";
@@ -52,13 +52,14 @@ import { contentChecks, layerOf } from "./content.ts";
 import { patternContext } from "./context.ts";
 import { DriftTracker, lineStepFile } from "./drift.ts";
 import { tryGet } from "./graphs.ts";
-import { type ChangedFile, ImpactAnalyzer } from "./impact.ts";
+import { ImpactAnalyzer } from "./impact.ts";
 import { renameOccurrences } from "./occurrences.ts";
 import { stepFiles, verifySteps } from "./steps.ts";
 import { structuralChecks } from "./structure.ts";
 import { explainStaleLocator } from "./stale_locator.ts";
 import { settleWarnings } from "../levels/settle.ts";
 import { judgeDangling } from "../levels/l3_dangling.ts";
+import { deletedModuleImports } from "./deleted_modules.ts";
 import type { CompileInput, Compilers } from "../compile/mod.ts";
 import { promoteWarnings } from "../strict.ts";
 
@@ -152,12 +153,16 @@ export async function verifyPlan(
   const { errors, warnings } = partition(issues);
   // uses left without their binding are judged on the whole plan: errors unless a later step repaired them
   const originals = new Map<string, Document>();
-  for (const path of state.ownPaths()) {
+  for (const path of [...state.ownPaths(), ...state.removedPaths()]) {
     const got = await tryGet(store, path);
     if (got.doc) originals.set(path, got.doc);
   }
   const dangling = await judgeDangling(warnings, originals, state);
   for (const issue of dangling.errors) errors.push(issue);
+  const created = new Set([...walk.lastStep.keys()].filter((path) => !originals.has(path)));
+  for (const issue of await deletedModuleImports(originals, created, state, walk.lastStep)) {
+    errors.push({ ...issue, layer: "6" });
+  }
   // warnings a later step resolved (a helper defined below its first use) are dropped; strict codes left count
   const settled = promoteWarnings(await settleWarnings(dangling.warnings, state), options.strict ?? []);
   for (const issue of settled.errors) errors.push(issue);
@@ -175,6 +180,7 @@ export async function verifyPlan(
 async function simulatedFiles(store: DocumentStore, walk: Walk): Promise<CompileInput[]> {
   const out: CompileInput[] = [];
   for (const [path, step] of walk.lastStep) {
+    if (!(await walk.state.exists(path))) continue; // deleted by the plan
     const after = await walk.state.get(path);
     let before = "";
     try {
@@ -232,7 +238,7 @@ async function simulateStep(
   ctx: StepContext,
   issues: Issue[],
 ): Promise<Issue[]> {
-  let changes: ChangedFile[] = [];
+  let changes: FileChange[] = [];
   const simulated: Issue[] = [];
   const checked: Issue[] = [];
   try {
@@ -275,7 +281,8 @@ async function simulateStep(
     return issues;
   }
   for (const change of changes) {
-    walk.state.set(change.after);
+    if (change.deleted) walk.state.remove(change.path);
+    else walk.state.set(change.after);
     walk.lastStep.set(change.path, step.index);
   }
   walk.drift.record(step.index, ctx.records);

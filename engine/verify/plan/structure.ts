@@ -32,7 +32,8 @@ export async function structuralChecks(step: NormalizedStep, store: DocumentStor
   const at = { step: i, layer: "0" };
   const issues: Issue[] = [];
   const file = param(step, "file");
-  if (file !== undefined && step.kind !== "primitive") {
+  // A whole-file step checks its own file (create_file wants it absent).
+  if (file !== undefined && step.kind !== "primitive" && step.kind !== "file") {
     const got = await tryGet(store, file);
     if (!got.doc) {
       return got.issues.map((issue) =>

@@ -16,6 +16,7 @@ import { FRAGMENT_ENTRY, runFragment } from "../../../engine/edit/fragments/mod.
 import { LEGACY_OPS } from "../../../engine/edit/legacy/mod.ts";
 import { PRIMITIVES } from "../../../engine/edit/primitives.ts";
 import { SURGERY_OPS } from "../../../engine/edit/surgery/mod.ts";
+import { FILE_OPS } from "../../../engine/edit/file_ops.ts";
 import { TEMPLATES } from "../../../engine/edit/templates/mod.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { FRAGMENT_ACTIONS as PLAN_FRAGMENT_ACTIONS, OPERATORS } from "../../../engine/plan/operators.ts";
@@ -72,9 +73,12 @@ const PARAM_KINDS: readonly ParamKind[] = [
 function registryKeys(): Set<string> {
   return new Set([
     ...Object.keys(TEMPLATES).map((name) => `template:${name}`),
-    ...[...Object.keys(SURGERY_OPS), ...Object.keys(PRIMITIVES), ...Object.keys(COMPOSED_OPS)].map((name) =>
-      `op:${name}`
-    ),
+    ...[
+      ...Object.keys(SURGERY_OPS),
+      ...Object.keys(FILE_OPS),
+      ...Object.keys(PRIMITIVES),
+      ...Object.keys(COMPOSED_OPS),
+    ].map((name) => `op:${name}`),
     ...Object.keys(LEGACY_OPS).map((name) => `op:${name}`),
     "fragment:fragment",
   ]);
@@ -102,6 +106,7 @@ Deno.test("groups come in the specified order, templates by use case first and l
     "wrapping",
     "restructuring",
     "surgery",
+    "files",
     "fragments",
     "primitives",
     "composed",
