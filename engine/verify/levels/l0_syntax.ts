@@ -16,6 +16,11 @@
  * recovery often grows or shrinks an ERROR node around an edit nearby).
  * Whatever remains is new and an error.
  *
+ * In a file that was broken before, error recovery may swallow what an
+ * edit broke into an ERROR node the file already had; `l0_broken.ts` then
+ * looks at the bracket balance and parses the sound node around the edit
+ * alone.
+ *
  * ## Beyond the grammar
  *
  * The grammar accepts more than the language: when the edit brings no new
@@ -33,16 +38,21 @@ import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 import { newContextIssues } from "./l0_context.ts";
 import { newTargetIssues } from "./l0_target.ts";
+import { brokenFileProblems } from "./l0_broken.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
 
 /** L0: new syntax errors in the re-parsed file. */
-export function checkSyntax(
+export async function checkSyntax(
   change: Pick<FileChange, "path" | "before" | "after">,
   env: CheckEnv,
 ): Promise<Issue[]> {
-  const issues = newSyntaxProblems(change.before, change.after).slice(0, LIMIT).map((problem) => {
+  let problems = newSyntaxProblems(change.before, change.after);
+  if (problems.length === 0 && change.before.tree.rootNode.hasError) {
+    problems = await brokenFileProblems(change.before, change.after);
+  }
+  const issues = problems.slice(0, LIMIT).map((problem) => {
     const what = problem.kind === "missing"
       ? `missing "${clip(problem.text)}"`
       : `cannot parse "${clip(problem.text)}"`;
@@ -58,11 +68,11 @@ export function checkSyntax(
       },
     );
   });
-  if (issues.length > 0) return Promise.resolve(issues);
+  if (issues.length > 0) return issues;
   const { path, before, after } = change;
   issues.push(...newContextIssues(path, before, after, env.step));
   issues.push(...newTargetIssues(path, before, after, { step: env.step, root: env.store.workspace.root }));
-  return Promise.resolve(issues);
+  return issues;
 }
 
 /** The syntax problems of `after` that `before` did not have (see the module notes). */

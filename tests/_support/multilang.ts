@@ -1,0 +1,91 @@
+/**
+ * Access to `../shared/corpus/multilang-heldin.jsonl.gz`: 108 real small fix
+ * commits, 12 in each of nine languages, with whole files before and after.
+ * Tests that need it skip, saying why, when it is absent.
+ *
+ * A third of each language's commits (4 of 12, chosen by a fixed seed) is
+ * held out: the name checks were built on the other two thirds, and the
+ * held-out part measures them (`heldOut`).
+ *
+ * @module
+ */
+
+import { mulberry32 } from "./random.ts";
+import { skipReason } from "./skips.ts";
+
+/** One file of a commit. */
+export interface MultilangFile {
+  path: string;
+  before: string;
+  after: string;
+}
+
+/** One commit of the corpus. */
+export interface MultilangCommit {
+  lang: string;
+  repo: string;
+  sha: string;
+  subject: string;
+  diff: string;
+  files: MultilangFile[];
+}
+
+/** Where the corpus lives. */
+export const MULTILANG_PATH =
+  new URL("../../../shared/corpus/multilang-heldin.jsonl.gz", import.meta.url).pathname;
+
+function present(): boolean {
+  try {
+    return Deno.statSync(MULTILANG_PATH).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Reason to skip a multilang corpus test, or undefined when the corpus is there. */
+export const MULTILANG_SKIP = skipReason(
+  present()
+    ? undefined
+    : `../shared/corpus/multilang-heldin.jsonl.gz not found (looked for ${MULTILANG_PATH})`,
+);
+
+let cached: MultilangCommit[] | undefined;
+
+/** Every commit of the corpus (read once per process). */
+export async function loadMultilang(): Promise<MultilangCommit[]> {
+  if (cached) return cached;
+  const file = await Deno.open(MULTILANG_PATH);
+  const text = await new Response(file.readable.pipeThrough(new DecompressionStream("gzip"))).text();
+  cached = text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return cached!;
+}
+
+/** The seed of the held-out split (fixed: the split must not move between runs). */
+export const HOLDOUT_SEED = 27;
+
+/** Whether a commit belongs to the held-out third: per language, 4 of its commits by sha order, shuffled with `HOLDOUT_SEED`. */
+export function heldOut(commits: readonly MultilangCommit[]): Set<string> {
+  const out = new Set<string>();
+  const random = mulberry32(HOLDOUT_SEED);
+  const languages = [...new Set(commits.map((c) => c.lang))].sort();
+  for (const lang of languages) {
+    const of = commits.filter((c) => c.lang === lang).map((c) => c.sha).sort();
+    for (let i = of.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [of[i], of[j]] = [of[j], of[i]];
+    }
+    for (const sha of of.slice(0, Math.round(of.length / 3))) out.add(sha);
+  }
+  return out;
+}
+
+/** Write `files` (path → text) into a fresh temporary directory and return it (the caller removes it). */
+export async function writeTree(files: Record<string, string>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-multilang-" });
+  for (const [path, text] of Object.entries(files)) {
+    const target = `${dir}/${path}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(target, text);
+  }
+  return dir;
+}
