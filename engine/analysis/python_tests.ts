@@ -210,7 +210,7 @@ function isConstantTrue(node: Node | null): boolean {
 }
 
 /** Keyword tolerances anywhere inside `node` (`approx(x, rel=1e-3)`, `assertAlmostEqual(a, b, places=7)`). */
-function keywordTolerances(node: Node): Tolerance[] {
+export function keywordTolerances(node: Node): Tolerance[] {
   const out: Tolerance[] = [];
   for (const kw of node.descendantsOfType("keyword_argument")) {
     if (!kw) continue;
@@ -233,7 +233,7 @@ function comparisonOperators(node: Node): string[] {
 }
 
 /** Strength and bound tolerances of the condition of an `assert` statement. */
-function conditionStrength(condition: Node): { strength: number; tolerances: Tolerance[] } {
+export function conditionStrength(condition: Node): { strength: number; tolerances: Tolerance[] } {
   const tolerances = keywordTolerances(condition);
   if (isConstantTrue(condition)) return { strength: 0, tolerances };
   if (condition.type === "parenthesized_expression" && condition.namedChildren[0]) {
@@ -263,7 +263,8 @@ function conditionStrength(condition: Node): { strength: number; tolerances: Tol
   return { strength: 1, tolerances };
 }
 
-function callStrength(call: Node, name: string): number {
+/** Strength of an assertion call whose callee means `name` (its last segment decides). */
+export function callStrength(call: Node, name: string): number {
   const last = lastSegment(name);
   const args = (call.childForFieldName("arguments")?.namedChildren ?? []).filter((n): n is Node =>
     n !== null

@@ -15,18 +15,23 @@
  * @module
  */
 
-import { type TestFileFacts, testFileFacts } from "../../../engine/analysis/python_tests.ts";
 import { error, type Issue, warning } from "../../../engine/issue.ts";
-import { withTree } from "../../../engine/parse/mod.ts";
 import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
-import { compareTestFiles } from "./test_weakening.ts";
+import { compareFunctions, compareTestFiles, importIssues } from "./test_weakening.ts";
+import { type FileMeaning, fileMeaning } from "./test_meaning.ts";
+import { lastSegment } from "./names.ts";
+import { compareTestData, configuredModule, testCodeRole } from "./test_code.ts";
 import { DEFAULT_TEST_FILES, readTestFileRule, type TestFileRule } from "./test_files.ts";
 import { applyHunks } from "../../../engine/lift/apply.ts";
 import { parseUnifiedDiff } from "../../../engine/lift/unified_diff.ts";
 
-/** What a touched file is to the gate. */
-export type FileRole = "test" | "test-config" | "source";
+/**
+ * What a touched file is to the gate: a collected test module, test
+ * configuration, a support module (`conftest.py`, helpers), test data, or
+ * the code under test.
+ */
+export type FileRole = "test" | "test-config" | "test-support" | "test-data" | "source";
 
 /** The gate's verdict on a patch's invariants. */
 export interface InvariantReport {
@@ -50,20 +55,15 @@ export interface InvariantOptions {
   policy?: GatePolicy;
 }
 
-async function factsOf(path: string, text: string | null): Promise<TestFileFacts | null> {
-  if (text === null) return null;
-  const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  return await withTree("python", source, (tree) =>
-    testFileFacts(
-      { path, absPath: path, language: "python", text: source, bom: false, eol: "\n", mode: null },
-      tree,
-    ));
+function roleOf(path: string, tests: TestFileRule): FileRole {
+  const config = testConfigRole(path);
+  if (config === "sections") return "test-config";
+  if (config === "code") return "test-support";
+  if (tests.matches(path)) return "test";
+  return testCodeRole(path) ?? "source";
 }
 
-function roleOf(path: string, tests: TestFileRule): FileRole {
-  if (testConfigRole(path)) return "test-config";
-  return tests.matches(path) ? "test" : "source";
-}
+const ROLE_ORDER: FileRole[] = ["test-config", "test", "test-support", "test-data", "source"];
 
 /** The gate's public codes for the engine's diff problems (`graphplan gate` reports these). */
 const GATE_CODES: Record<string, string> = {
@@ -107,22 +107,16 @@ export async function checkInvariants(diff: string, options: InvariantOptions): 
       after = applied.after;
     }
     const roles = [roleOf(file, tests), patch.oldPath === null ? "source" : roleOf(patch.oldPath, tests)];
-    const role: FileRole = roles.includes("test-config")
-      ? "test-config"
-      : roles.includes("test")
-      ? "test"
-      : "source";
+    const role = ROLE_ORDER.find((r) => roles.includes(r))!;
     const entry: InvariantReport["files"][number] = { file, role };
     files.push(entry);
-    if (role === "test-config") {
-      const path = testConfigRole(file) ? file : patch.oldPath!;
-      violations.push(...compareTestConfig(path, before, after));
-    } else if (role === "test" && !patch.binary) {
-      const old = await factsOf(patch.oldPath ?? file, before);
-      const now = await factsOf(file, after);
-      entry.tests = old?.tests.length ?? 0;
-      violations.push(...compareTestFiles(file, old, now));
-    }
+    const judged = await judgeFile({ file, oldPath: patch.oldPath, newPath: patch.newPath, role, tests }, {
+      before,
+      after: patch.binary && patch.newPath !== null ? before : after,
+      readFile: options.readFile,
+    });
+    if (judged.tests !== undefined) entry.tests = judged.tests;
+    violations.push(...judged.issues);
   }
   const refusing = violations.filter((issue) =>
     issue.severity === "error" && !(policy.allow as string[]).includes(issue.code)
@@ -146,4 +140,63 @@ export async function checkInvariants(diff: string, options: InvariantOptions): 
     warnings: [...(refused ? [] : refusing.map(asWarning)), ...reported.map(asWarning)],
     files,
   };
+}
+
+interface Touched {
+  file: string;
+  oldPath: string | null;
+  newPath: string | null;
+  role: FileRole;
+  tests: TestFileRule;
+}
+
+/**
+ * The issues of one touched file, by its role (`before`/`after` null: absent
+ * on that side). A test module renamed to a name pytest does not collect has
+ * lost its tests; a Python source file is only checked for exits at import.
+ */
+async function judgeFile(
+  touched: Touched,
+  texts: { before: string | null; after: string | null; readFile: InvariantOptions["readFile"] },
+): Promise<{ issues: Issue[]; tests?: number }> {
+  const { file, oldPath, newPath, role, tests } = touched;
+  const { before, after } = texts;
+  if (role === "test-config") {
+    const path = testConfigRole(file) ? file : oldPath!;
+    return { issues: compareTestConfig(path, before, after) };
+  }
+  if (role === "test-data") {
+    const module = configuredModule(file);
+    const configures = module !== undefined && before === null && (await texts.readFile(module)) !== null;
+    return { issues: compareTestData(file, before, after, configures) };
+  }
+  if (!file.endsWith(".py") && !(oldPath ?? "").endsWith(".py")) return { issues: [] };
+  if (role === "source") {
+    // The code under test: only what stops the test run at import.
+    if (after === null || !/exit|abort|kill|SystemExit|KeyboardInterrupt/.test(after)) return { issues: [] };
+    const old = await fileMeaning(oldPath ?? file, before, true);
+    const now = (await fileMeaning(file, after, true))!;
+    return { issues: importIssues(file, old, now, false) };
+  }
+  const old = await fileMeaning(oldPath ?? file, before);
+  const now = await fileMeaning(file, after);
+  if (role === "test") {
+    const collected = newPath !== null && tests.matches(newPath);
+    const issues = compareTestFiles(file, old, collected ? now : null, { collected });
+    issues.push(...compareFunctions(file, old, now, { removedCounts: false, conftest: false }));
+    return { issues, tests: old?.tests.length ?? 0 };
+  }
+  if (role === "test-support") {
+    const conftest = testConfigRole(file) === "code" ||
+      (oldPath !== null && testConfigRole(oldPath) === "code");
+    const issues = compareFunctions(file, old, now, { removedCounts: true, conftest });
+    if (now) {
+      // Tests in a module pytest does not collect are not run: their markers do not matter.
+      const ran = (m: FileMeaning | null) =>
+        m && { ...m, markers: m.markers.filter((marker) => !lastSegment(marker.scope).startsWith("test")) };
+      issues.push(...importIssues(file, ran(old), ran(now)!, old === null && !conftest));
+    }
+    return { issues };
+  }
+  return { issues: [] };
 }

@@ -22,6 +22,9 @@ export const WEAKENING_CODES = [
   "test-deleted",
   "failure-swallowed",
   "test-config-changed",
+  "test-data-changed",
+  "collection-changed",
+  "marker-dynamic",
 ] as const;
 
 /** The schema of a gate policy. */

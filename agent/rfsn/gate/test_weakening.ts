@@ -1,36 +1,47 @@
 /**
- * What a change does to the tests of one Python test file: the tests of
- * "before" and "after" are paired by qualified name and compared one by one
- * (facts from `engine/analysis/python_tests.ts`).
+ * What a change does to the tests of one Python file of test code, judged
+ * by what runs (`test_meaning.ts`), not by how it is spelled.
  *
- * - a test that is gone (deleted, or renamed so that it is no longer
- *   collected) is `test-deleted`;
- * - a skip or xfail marker that was not there (decorator, `pytest.skip()`,
- *   `self.skipTest()`, `raise SkipTest`, `pytestmark`, `__test__ = False`),
- *   or a new `return` in a test's body, is `test-skipped`/`test-xfailed`;
- * - assertions compared as multisets of their normalized text: those only
- *   in "before" are paired in order with those only in "after"; a pair whose
- *   new side is weaker (a lower strength, a tolerance moved the loose way) is
- *   `assertion-loosened`, an unpaired old one `assertion-removed`; a pair of
- *   equal strength (a changed expected value) is the warning `assertion-changed`;
- * - a `try`/`except` or `suppress` that catches `AssertionError`, `Exception`
- *   or everything without raising it again, new in a test, is
- *   `failure-swallowed`.
+ * Tests are paired by qualified name, then a test that moved (into or out
+ * of a class) by its own name. For each pair:
+ * - its weight (checks that run, times parametrize cases) must not drop:
+ *   a check deleted, made unreachable, moved into a function nobody calls,
+ *   turned into a tautology, or a case dropped is `assertion-removed`
+ *   (`test-deleted` for a parametrize case), naming the test and the check;
+ * - the checks only in "before" are paired with those only in "after", by
+ *   shape (`Check.skeleton`) and then in order: a weaker one (a lower
+ *   strength, a tolerance moved the loose way) is `assertion-loosened`,
+ *   one of equal strength the warning `assertion-changed` (a rewrite that
+ *   keeps every check, as a loop, a parametrize or a helper, passes with
+ *   such warnings);
+ * - a new `return` in its body is `test-skipped`, a new `except`/`suppress`
+ *   that drops a failure `failure-swallowed`.
+ *
+ * A test that is gone is `test-deleted`, unless tests new in the same file
+ * perform every check it performed (the same shapes, as often): the same
+ * cases merged into one parametrized test. A skip or xfail marker that was
+ * not there, as its name means it, is `test-skipped`/`test-xfailed`; a
+ * marker whose name is computed (`getattr(pytest.mark, name)`) is
+ * `marker-dynamic`, refused because the gate cannot tell what it does. In
+ * a file the patch creates, markers are the new tests' own business and
+ * admitted. A statement that ends the process at import (`sys.exit(0)`,
+ * `os._exit(0)`) is `collection-changed` in any file: pytest stops, having
+ * run nothing, with status 0.
+ *
+ * Helpers, fixtures and hooks (`compareFunctions`) are judged the same way
+ * by their own weight; a `pytest_*` hook or any statement run at import of
+ * a `conftest.py` that changes is `test-config-changed`.
  *
  * @module
  */
 
 import { error, type Issue, warning } from "../../../engine/issue.ts";
-import type {
-  Assertion,
-  Marker,
-  TestFileFacts,
-  TestFunction,
-  Tolerance,
-} from "../../../engine/analysis/python_tests.ts";
+import type { Check } from "./reach.ts";
+import type { FileMeaning, MeaningFunction, MeaningMarker, MeaningTest } from "./test_meaning.ts";
+import { lastSegment } from "./names.ts";
 
-/** Occurrences only in `after` that are not matched by one in `before`, by key. */
-function added<T>(before: T[], after: T[], key: (item: T) => string): T[] {
+/** Items only in `after`, matched against `before` by key as multisets. */
+export function added<T>(before: readonly T[], after: readonly T[], key: (item: T) => string): T[] {
   const counts = new Map<string, number>();
   for (const item of before) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
   const out: T[] = [];
@@ -42,123 +53,371 @@ function added<T>(before: T[], after: T[], key: (item: T) => string): T[] {
   return out;
 }
 
-function widened(old: Tolerance[], now: Tolerance[]): Tolerance | undefined {
-  for (const tolerance of now) {
-    const previous = old.find((t) => t.name === tolerance.name);
+const STRENGTH_WORDS = ["vacuous", "truthiness", "partial", "exact"];
+const FIX_HINT = "fix the code under test, not the test";
+
+function widened(old: Check, now: Check): { name: string; from?: number; to: number } | undefined {
+  for (const tolerance of now.tolerances) {
+    const previous = old.tolerances.find((t) => t.name === tolerance.name);
     if (!previous) {
-      if (old.length === 0) return tolerance; // a tolerance where the comparison was exact
+      if (old.tolerances.length === 0) return { name: tolerance.name, to: tolerance.value };
       continue;
     }
     const looser = tolerance.looser === "larger"
       ? tolerance.value > previous.value
       : tolerance.value < previous.value;
-    if (looser) return tolerance;
+    if (looser) return { name: tolerance.name, from: previous.value, to: tolerance.value };
   }
   return undefined;
 }
 
-const STRENGTH_WORDS = ["vacuous", "truthiness", "partial", "exact"];
+function where(check: Check): string {
+  return check.via ? ` (in "${check.via}")` : "";
+}
 
-function compareAssertions(file: string, test: TestFunction, old: TestFunction): Issue[] {
+/** Pair the checks only in `old` with those only in `now`; report weaker ones. */
+function pairChecks(file: string, id: string, old: Check[], now: Check[], what: string): Issue[] {
   const issues: Issue[] = [];
-  const removed = added(test.assertions, old.assertions, (a) => a.text);
-  const fresh = added(old.assertions, test.assertions, (a) => a.text);
-  removed.forEach((gone: Assertion, i: number) => {
-    const replacement = fresh[i];
-    if (!replacement) {
-      issues.push(error(
-        "assertion-removed",
-        `Assertion removed from test "${test.id}": "${gone.text}" (line ${gone.line} of the original)`,
-        { file, line: test.line, hint: "fix the code under test, not the test" },
-      ));
-      return;
-    }
-    const tolerance = widened(gone.tolerances, replacement.tolerances);
-    if (replacement.strength < gone.strength) {
+  const gone = added(now, old, (c) => c.text).filter((c) => c.weight > 0);
+  const fresh = added(old, now, (c) => c.text);
+  const unpaired = [...fresh];
+  for (const check of gone) {
+    let at = unpaired.findIndex((c) => c.skeleton === check.skeleton);
+    if (at === -1) at = 0;
+    const replacement = unpaired[at];
+    if (!replacement) continue;
+    unpaired.splice(at, 1);
+    const tolerance = widened(check, replacement);
+    if (replacement.strength < check.strength) {
       issues.push(error(
         "assertion-loosened",
-        `Assertion loosened in test "${test.id}": "${gone.text}" (${
-          STRENGTH_WORDS[gone.strength]
+        `Assertion loosened in ${what} "${id}": "${check.text}" (${
+          STRENGTH_WORDS[check.strength]
         }) became "${replacement.text}" (${STRENGTH_WORDS[replacement.strength]})`,
         { file, line: replacement.line, hint: "keep the original assertion and fix the code under test" },
       ));
     } else if (tolerance) {
-      const before = gone.tolerances.find((t) => t.name === tolerance.name);
       issues.push(error(
         "assertion-loosened",
-        `Tolerance widened in test "${test.id}": "${tolerance.name}" ${
-          before ? `went from ${before.value} to ${tolerance.value}` : `of ${tolerance.value} added`
+        `Tolerance widened in ${what} "${id}": "${tolerance.name}" ${
+          tolerance.from !== undefined
+            ? `went from ${tolerance.from} to ${tolerance.to}`
+            : `of ${tolerance.to} added`
         } in "${replacement.text}"`,
         { file, line: replacement.line, hint: "keep the original tolerance and fix the code under test" },
       ));
     } else {
       issues.push(warning(
         "assertion-changed",
-        `Assertion changed in test "${test.id}": "${gone.text}" became "${replacement.text}"`,
+        `Assertion changed in ${what} "${id}": "${check.text}" became "${replacement.text}"`,
         { file, line: replacement.line },
       ));
     }
-  });
+  }
   return issues;
 }
 
-function markerIssue(file: string, marker: Marker): Issue {
+/** The check whose runs dropped the most from `old` to `now` (by text). */
+function droppedCheck(old: Check[], now: Check[]): { check: Check; runs: number } | undefined {
+  const runs = new Map<string, number>();
+  for (const check of now) runs.set(check.text, (runs.get(check.text) ?? 0) + check.weight);
+  const before = new Map<string, { check: Check; weight: number }>();
+  for (const check of old) {
+    const entry = before.get(check.text);
+    if (entry) entry.weight += check.weight;
+    else before.set(check.text, { check, weight: check.weight });
+  }
+  let best: { check: Check; runs: number } | undefined;
+  for (const { check, weight } of before.values()) {
+    const left = runs.get(check.text) ?? 0;
+    if (weight > left && (!best || weight - left > best.check.weight - best.runs)) {
+      best = { check, runs: left };
+    }
+  }
+  return best;
+}
+
+function weightIssues(
+  file: string,
+  id: string,
+  old: MeaningTest | MeaningFunction,
+  now: typeof old,
+  what: string,
+) {
+  const issues = pairChecks(file, id, old.checks, now.checks, what);
+  const loosened = issues.some((issue) => issue.severity === "error");
+  if (now.weight >= old.weight || loosened) return issues;
+  const dropped = droppedCheck(old.checks, now.checks);
+  const detail = dropped
+    ? `"${dropped.check.text}"${where(dropped.check)} (line ${dropped.check.line} of the original) ${
+      dropped.runs === 0
+        ? "no longer runs"
+        : `runs ${dropped.runs} time(s) instead of ${dropped.check.weight}`
+    }`
+    : `its checks run ${now.weight} time(s) instead of ${old.weight}`;
+  issues.push(error("assertion-removed", `Check removed from ${what} "${id}": ${detail}`, {
+    file,
+    line: now.line,
+    hint: FIX_HINT,
+  }));
+  return issues;
+}
+
+function compareTest(file: string, old: MeaningTest, now: MeaningTest): Issue[] {
+  const issues: Issue[] = [];
+  if (now.returns.length > old.returns.length) {
+    issues.push(error("test-skipped", `Test "${now.id}" returns early: a "return" was added to its body`, {
+      file,
+      line: now.returns.find((n) => !old.returns.includes(n - now.line + old.line)) ?? now.returns[0],
+      hint: "let the test run to its end",
+    }));
+  }
+  if (now.cases < old.cases) {
+    const gone = added(now.caseTexts, old.caseTexts, (t) => t)[0];
+    issues.push(error(
+      "test-deleted",
+      `Parametrize case removed from test "${now.id}": ${old.cases} case(s) ran, now ${now.cases}${
+        gone ? ` ("${gone}" is gone)` : ""
+      }`,
+      { file, line: now.line, hint: "keep every case; add new ones instead" },
+    ));
+  } else if (issues.length === 0) issues.push(...weightIssues(file, now.id, old, now, "test"));
+  issues.push(...swallowIssues(file, now.id, old.swallowers, now.swallowers, "test"));
+  return issues;
+}
+
+function swallowIssues(
+  file: string,
+  id: string,
+  old: { caught: string; line: number }[],
+  now: { caught: string; line: number }[],
+  what: string,
+): Issue[] {
+  return added(old, now, (s) => s.caught).map((swallower) =>
+    error(
+      "failure-swallowed",
+      `Failure swallowed in ${what} "${id}": "${swallower.caught}" is caught and not raised again`,
+      {
+        file,
+        line: swallower.line,
+        hint: "let the test fail; fix the code under test",
+      },
+    )
+  );
+}
+
+function markerKey(marker: MeaningMarker): string {
+  return `${lastSegment(marker.scope)}\0${marker.kind}\0${marker.meaning}\0${marker.text}`;
+}
+
+function markerIssue(file: string, marker: MeaningMarker): Issue {
   const where = marker.scope ? `"${marker.scope}"` : "the whole module";
+  if (marker.kind === "dynamic") {
+    return error("marker-dynamic", `Marker with a computed name added to ${where}: "${marker.text}"`, {
+      file,
+      line: marker.line,
+      hint: "name markers directly; the gate cannot tell whether a computed one skips the test",
+    });
+  }
   return error(
     marker.kind === "skip" ? "test-skipped" : "test-xfailed",
     marker.kind === "skip"
-      ? `Test skipped: "${marker.text}" added to ${where}`
-      : `Test marked as an expected failure: "${marker.text}" added to ${where}`,
+      ? `Test skipped: "${marker.text}" (${marker.meaning}) added to ${where}`
+      : `Test marked as an expected failure: "${marker.text}" (${marker.meaning}) added to ${where}`,
     { file, line: marker.line, hint: "make the test pass instead of skipping it or expecting it to fail" },
   );
 }
 
+/** Markers and import-time exits new in `after` (markers of a created file are its own). */
+export function importIssues(
+  file: string,
+  before: FileMeaning | null,
+  after: FileMeaning,
+  created: boolean,
+): Issue[] {
+  const issues: Issue[] = [];
+  if (!created) {
+    for (const marker of added(before?.markers ?? [], after.markers, markerKey)) {
+      issues.push(markerIssue(file, marker));
+    }
+  }
+  const exits = (m: FileMeaning | null) => (m?.statements ?? []).filter((s) => s.exits);
+  for (const exit of added(exits(before), exits(after), (s) => s.text)) {
+    issues.push(error("collection-changed", `Test collection stopped: "${exit.text}" runs at import`, {
+      file,
+      line: exit.line,
+      hint: "pytest exits having run nothing; remove the exit",
+    }));
+  }
+  for (const annotation of added(after.annotations, before?.annotations ?? [], (a) => a.text)) {
+    issues.push(
+      error("assertion-removed", `Expected message "${annotation.text}" removed from a functional test`, {
+        file,
+        line: annotation.line,
+        hint: FIX_HINT,
+      }),
+    );
+  }
+  return issues;
+}
+
+/** Old tests with no pair: covered by the checks of new unpaired tests, or deleted. */
+function unpairedIssues(
+  file: string,
+  gone: MeaningTest[],
+  fresh: MeaningTest[],
+  collected: boolean,
+): Issue[] {
+  const pool = new Map<string, number>();
+  for (const test of fresh) {
+    for (const check of test.checks) {
+      pool.set(check.skeleton, (pool.get(check.skeleton) ?? 0) + check.weight * test.cases);
+    }
+  }
+  const issues: Issue[] = [];
+  for (const test of gone) {
+    const needs = new Map<string, number>();
+    for (const check of test.checks) {
+      needs.set(check.skeleton, (needs.get(check.skeleton) ?? 0) + check.weight * test.cases);
+    }
+    const covered = test.weight > 0 &&
+      [...needs].every(([skeleton, weight]) => (pool.get(skeleton) ?? 0) >= weight);
+    if (covered) {
+      for (const [skeleton, weight] of needs) pool.set(skeleton, pool.get(skeleton)! - weight);
+      issues.push(
+        warning("assertion-changed", `Test "${test.id}" is gone; new tests of the file perform its checks`, {
+          file,
+          line: test.line,
+        }),
+      );
+      continue;
+    }
+    issues.push(error(
+      "test-deleted",
+      collected
+        ? `Test deleted or no longer collected: "${test.id}" (line ${test.line} of the original)`
+        : `Test no longer collected: "${test.id}" (line ${test.line} of the original)`,
+      { file, line: test.line, hint: "keep every existing test; add new ones instead" },
+    ));
+  }
+  return issues;
+}
+
 /**
- * The test-weakening issues of one file's change. `before` is null for an
- * added file, `after` null for a deleted one; `file` names the file in the
- * issues (its path after the patch, or before when deleted).
+ * The test-weakening issues of one test module's change. `before` is null
+ * for a created file, `after` null for a deleted one or one renamed out of
+ * the collected names (`collected` false); `file` names the file.
  */
 export function compareTestFiles(
   file: string,
-  before: TestFileFacts | null,
-  after: TestFileFacts | null,
+  before: FileMeaning | null,
+  after: FileMeaning | null,
+  options: { collected?: boolean } = {},
 ): Issue[] {
   const issues: Issue[] = [];
   const oldTests = new Map((before?.tests ?? []).map((test) => [test.id, test]));
   const newTests = new Map((after?.tests ?? []).map((test) => [test.id, test]));
+  const pairs: [MeaningTest, MeaningTest][] = [];
+  const gone: MeaningTest[] = [];
   for (const [id, old] of oldTests) {
-    if (!newTests.has(id)) {
-      issues.push(error(
-        "test-deleted",
-        after
-          ? `Test deleted or no longer collected: "${id}" (line ${old.line} of the original)`
-          : `Test deleted with its file: "${id}" (line ${old.line} of the original)`,
-        { file, line: old.line, hint: "keep every existing test; add new ones instead" },
-      ));
-    }
+    const now = newTests.get(id);
+    if (now) pairs.push([old, now]);
+    else gone.push(old);
   }
-  for (const marker of added(before?.markers ?? [], after?.markers ?? [], (m) => `${m.scope}\0${m.text}`)) {
-    issues.push(markerIssue(file, marker));
+  const paired = new Set(pairs.map(([, now]) => now.id));
+  const fresh = [...newTests.values()].filter((test) => !paired.has(test.id));
+  // A test moved into or out of a class keeps its own name.
+  for (const old of [...gone]) {
+    const name = lastSegment(old.id);
+    const candidates = fresh.filter((test) => lastSegment(test.id) === name);
+    if (candidates.length !== 1) continue;
+    pairs.push([old, candidates[0]]);
+    gone.splice(gone.indexOf(old), 1);
+    fresh.splice(fresh.indexOf(candidates[0]), 1);
   }
-  for (const [id, test] of newTests) {
-    const old = oldTests.get(id);
-    if (!old) continue;
-    if (test.returns.length > old.returns.length) {
-      const line = test.returns.find((n) => !old.returns.includes(n - test.line + old.line)) ??
-        test.returns[0];
-      issues.push(error("test-skipped", `Test "${id}" returns early: a "return" was added to its body`, {
-        file,
-        line,
-        hint: "let the test run to its end",
-      }));
+  issues.push(...unpairedIssues(file, gone, fresh, options.collected !== false && after !== null));
+  for (const [old, now] of pairs) issues.push(...compareTest(file, old, now));
+  if (after) issues.push(...importIssues(file, before, after, before === null));
+  return issues;
+}
+
+/**
+ * The issues of a change to the non-test functions of a file of test code
+ * (helpers, fixtures, hooks). `removedCounts`: whether a helper that had
+ * checks and is gone is refused (support files: other modules import it).
+ */
+export function compareFunctions(
+  file: string,
+  before: FileMeaning | null,
+  after: FileMeaning | null,
+  options: { removedCounts: boolean; conftest: boolean },
+): Issue[] {
+  const issues: Issue[] = [];
+  const now = new Map((after?.functions ?? []).map((fn) => [fn.id, fn]));
+  const old = new Map((before?.functions ?? []).map((fn) => [fn.id, fn]));
+  for (const [id, fn] of old) {
+    const next = now.get(id);
+    if (options.conftest && fn.hook && next?.text !== fn.text) {
+      issues.push(
+        error("test-config-changed", `Test hook "${id}" ${next ? "changed" : "removed"} in "${file}"`, {
+          file,
+          line: (next ?? fn).line,
+          hint: "test configuration is not part of a fix; change the code under test",
+        }),
+      );
+      continue;
     }
-    issues.push(...compareAssertions(file, test, old));
-    for (const swallower of added(old.swallowers, test.swallowers, (s) => s.caught)) {
-      issues.push(error(
-        "failure-swallowed",
-        `Failure swallowed in test "${id}": "${swallower.caught}" is caught and not raised again`,
-        { file, line: swallower.line, hint: "let the test fail; fix the code under test" },
-      ));
+    if (!next) {
+      if (options.removedCounts && fn.weight > 0) {
+        issues.push(error("assertion-removed", `Test helper "${id}" removed with its checks`, {
+          file,
+          line: fn.line,
+          hint: FIX_HINT,
+        }));
+      }
+      continue;
+    }
+    issues.push(...weightIssues(file, id, fn, next, "test helper"));
+    issues.push(...swallowIssues(file, id, fn.swallowers, next.swallowers, "test helper"));
+  }
+  if (options.conftest) {
+    for (const [id, fn] of now) {
+      if (fn.hook && !old.has(id)) {
+        issues.push(error("test-config-changed", `Test hook "${id}" added to "${file}"`, {
+          file,
+          line: fn.line,
+          hint: "test configuration is not part of a fix; change the code under test",
+        }));
+      }
+    }
+    const statements = (m: FileMeaning | null) => (m?.statements ?? []).filter((s) => !s.exits);
+    const changed = [
+      ...added(statements(before), statements(after), (s) => s.text),
+      ...added(statements(after), statements(before), (s) => s.text),
+    ];
+    for (const statement of changed) {
+      issues.push(
+        error("test-config-changed", `Statement run at import of "${file}" changed: "${statement.text}"`, {
+          file,
+          line: statement.line,
+          hint: "test configuration is not part of a fix; change the code under test",
+        }),
+      );
+    }
+  } else {
+    // A helper rebound at module level (`assert_close = lambda *a: None`).
+    const names = new Set((before?.functions ?? []).map((fn) => fn.id));
+    for (const statement of added(before?.statements ?? [], after?.statements ?? [], (s) => s.text)) {
+      const target = /^([A-Za-z_][A-Za-z0-9_]*)\s*[:=]/.exec(statement.text)?.[1];
+      if (target && names.has(target)) {
+        issues.push(
+          error("assertion-removed", `Test helper "${target}" rebound at import: "${statement.text}"`, {
+            file,
+            line: statement.line,
+            hint: FIX_HINT,
+          }),
+        );
+      }
     }
   }
   return issues;

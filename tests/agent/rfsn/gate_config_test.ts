@@ -54,19 +54,28 @@ Deno.test("gate: tox.ini testenv commands and pyproject's tool.pytest table are 
   assert.equal(unrelated.refused, false);
 });
 
-Deno.test("gate: conftest.py and pytest.ini are test configuration as a whole, added, changed or deleted", async () => {
+Deno.test("gate: a conftest.py hook or import-time statement is test configuration, a new fixture is not", async () => {
   const conftest = "import pytest\n\n\n@pytest.fixture\ndef app():\n    return object()\n";
   const hook = conftest + "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n";
   const changed = await gate("tests/conftest.py", conftest, hook);
-  assert.deepEqual(changed.errors.map((i) => [i.code, i.file]), [[
+  assert.deepEqual(changed.errors.map((i) => [i.code, i.file, i.line]), [[
     "test-config-changed",
     "tests/conftest.py",
+    9,
   ]]);
+  const ignore = await gate("tests/conftest.py", conftest, conftest + '\ncollect_ignore = ["test_app.py"]\n');
+  assert.deepEqual(ignore.errors.map((i) => [i.code, i.line]), [["test-config-changed", 8]]);
   const created = await checkInvariants(
     "--- /dev/null\n+++ b/conftest.py\n@@ -0,0 +1,2 @@\n+def pytest_collection_modifyitems(items):\n+    items.clear()\n",
     { readFile: () => Promise.resolve(null) },
   );
-  assert.match(created.errors[0].message, /Test configuration added: "conftest\.py"/);
+  assert.match(created.errors[0].message, /Test hook "pytest_collection_modifyitems" added to "conftest\.py"/);
+  const fixture = await gate(
+    "tests/conftest.py",
+    conftest,
+    conftest + "\n\n@pytest.fixture\ndef client(app):\n    return app.test_client()\n",
+  );
+  assert.equal(fixture.refused, false, JSON.stringify(fixture.errors));
   const ini = await gate(
     "pytest.ini",
     "[pytest]\naddopts = -ra\n",

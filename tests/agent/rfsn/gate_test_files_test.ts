@@ -147,7 +147,8 @@ Deno.test("graphplan gate: a skip added to check_foo.py is refused when python_f
       };
       assert.deepEqual(report.files, [{
         file: "tests/check_foo.py",
-        role: configured ? "test" : "source",
+        // Not collected, it is still test code (a support module in tests/), but its tests do not run.
+        role: configured ? "test" : "test-support",
         ...(configured ? { tests: 1 } : {}),
       }]);
       if (configured) {
