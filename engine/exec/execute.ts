@@ -24,6 +24,7 @@ import { encodeSource } from "../workspace.ts";
 import { StepContext } from "../edit/operator.ts";
 import { settleWarnings } from "../verify/levels/settle.ts";
 import { judgeDangling } from "../verify/levels/l3_dangling.ts";
+import { finalUsesBeforeBinding } from "../verify/levels/l3_use_before_binding.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
 import { checkDirectory, type ConfinedFile, readConfined, removeConfined, splitPath } from "./confined.ts";
 import { gitModeOf } from "../file_mode.ts";
@@ -180,6 +181,8 @@ export async function executePlan<S>(
     if (deletedModules.length > 0) {
       return await fail(deletedModules[0].step ?? steps.length - 1, deletedModules);
     }
+    const early = await finalUsesBeforeBinding(firstSeen, target, lastStep);
+    if (early.length > 0) return await fail(early[0].step ?? steps.length - 1, early);
     const filesChanged: string[] = [];
     let diff = "";
     for (const [path, before] of firstSeen) {

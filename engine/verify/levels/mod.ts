@@ -7,14 +7,16 @@
  * | L0 | the whole file re-parses without new ERROR / MISSING nodes | error |
  * | L1 | a replaced node's kind is compatible with its replacement's | error |
  * | L2 | nothing outside the edit region changed structure | error |
- * | L3 | every name the edit introduces is bound where it is used; no use is left without its binding | warning; a reserved word as a name: error; dangling uses: plan error |
+ * | L3 | every name the edit introduces is bound where it is used; no use is left without its binding; no local is read before its binding | warning; a reserved word as a name: error; dangling uses, uses before binding: plan error |
  * | L4 | module-level symbols are imported; imports precede use; no import left unused | warning |
  * | L5 | a changed signature or a renamed/deleted method still fits its callers | warning |
  * | L6 | the edit is not degenerate (`pass` body, no-op) | warning |
  *
  * An error rolls the step back; warnings are reported. Dangling uses
  * (`l3_dangling.ts`) are warnings of the step and errors of the plan when
- * no later step repairs them (`judgeDangling`, run by verify and execute).
+ * no later step repairs them (`judgeDangling`, run by verify and execute);
+ * uses before binding (`l3_use_before_binding.ts`) are judged on the final
+ * files only.
  * Every result is an issue object with `level`, `step`, `file` and `line`.
  *
  * @module

@@ -1,21 +1,57 @@
 /**
- * Plan-level settling of edit-level warnings: a step of a plan may use a
- * helper that a later step defines, or move the uses of an import into
- * code a later step adds. Its L3–L5 warning is true of the files after that
- * step but not of the files after the plan, and on gold patches such
- * warnings were all of the L3/L4 noise. `settleWarnings` keeps a warning
- * only while the final files still show the problem.
+ * Name-level verdicts are the final state's. A step of a plan may use a
+ * name that a later step binds: a helper defined below its first use, a
+ * parameter that `add_parameter` adds after `guard_clause` has used it, a
+ * local whose assignment a later step inserts above the new use. Its L3–L5
+ * warning is true of the files after that step and untrue of the files
+ * after the plan, and a plan is judged by what it leaves, so:
+ *
+ * - **syntax is judged per step** (L0–L2 are errors of the step: a later
+ *   step cannot repair a file that does not parse, and the simulation stops
+ *   trusting it);
+ * - **names are judged on each file as the plan's last step touching it
+ *   leaves it**: a step's name warning (`unbound-name`, `import-missing`,
+ *   `import-unused`, `interface-mismatch`, `export-removed`) is kept only
+ *   while the final files still show the problem; dangling uses
+ *   (`l3_dangling.ts`) and uses before binding (`l3_use_before_binding.ts`)
+ *   are recomputed between the files before the plan and after it.
+ *
+ * ## Why not order the steps instead
+ *
+ * Lift could order its steps so that every intermediate state binds its
+ * names, but a hand-written plan has no such order to find (a model writes
+ * "use the helper, then define it" as often as the reverse, and both plans
+ * leave the same files), some edits bind and use in one region and cannot
+ * be split, and a verdict that depends on the order of steps which leave
+ * identical files would tell the model something false. Judging the final
+ * state gives every plan that leaves the same files the same verdict, which
+ * is the contract (ARCHITECTURE.md, "Lift": a lifted plan's verdict equals
+ * the verdict on the diff's final files).
+ *
+ * ## How a warning is settled
  *
  * The name a warning is about is read back from its message (each level
  * quotes it first); a name clipped by `clip` (over 80 characters) is never
- * settled.
+ * settled. `unbound-name` and `import-missing` settle when the final file
+ * binds the name at module level or has no read of it that resolves to
+ * nothing (`resolveName`, the same resolution L3 used): the binding a later
+ * step made may be a parameter or a local of the function. Whether the use
+ * now comes before that binding is not this file's question:
+ * `use-before-binding` asks it of the final state.
+ *
+ * Worked example (sympy-18835, lifted): step 0 inserts `if original_len is
+ * not None ...` in the loop of `uniq`, step 1 inserts `original_len = ...`
+ * above the `try`. After step 0 `original_len` resolves to nothing (a
+ * warning of step 0); after step 1 every read of it resolves to the local,
+ * so the warning settles and the plan passes `--strict`, as the diff's
+ * final file does.
  *
  * @module
  */
 
 import type { Issue } from "../../issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
-import { moduleScope, occurrencesOf, wordOccurrences } from "../../analysis/scope.ts";
+import { moduleScope, occurrencesOf, resolveName, wordOccurrences } from "../../analysis/scope.ts";
 
 /** The first quoted name of a message, unless it was clipped. */
 function subject(issue: Issue): string | undefined {
@@ -41,14 +77,21 @@ async function finalDoc(store: DocumentStore, path: string | undefined): Promise
   }
 }
 
+/** Whether some read of `name` in `doc` resolves to nothing (a star import's "unknown" is not nothing). */
+function unboundUse(doc: Document, name: string): boolean {
+  return occurrencesOf(doc, name).some(({ node, role }) =>
+    role === "reference" && resolveName(doc, name, node).status === "missing"
+  );
+}
+
 /** Whether the problem a warning reports is gone from the files in `store` (the state after the plan). */
 async function settled(issue: Issue, store: DocumentStore): Promise<boolean> {
   if (issue.code === "unbound-name" || issue.code === "import-missing") {
     const name = subject(issue);
     const doc = await finalDoc(store, issue.file);
     if (!name || !doc || doc.file.language !== "python") return false;
-    // a later step defined or imported it at module level
-    return moduleScope(doc).bindings.has(name);
+    // a later step bound it where it is used: at module level, or in the function (a parameter, a local)
+    return moduleScope(doc).bindings.has(name) || !unboundUse(doc, name);
   }
   if (issue.code === "import-unused") {
     const name = subject(issue);

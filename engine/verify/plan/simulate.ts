@@ -60,6 +60,7 @@ import { explainStaleLocator } from "./stale_locator.ts";
 import { settleWarnings } from "../levels/settle.ts";
 import { judgeDangling } from "../levels/l3_dangling.ts";
 import { deletedModuleImports } from "./deleted_modules.ts";
+import { finalUsesBeforeBinding } from "../levels/l3_use_before_binding.ts";
 import type { CompileInput, Compilers } from "../compile/mod.ts";
 import { promoteWarnings } from "../strict.ts";
 
@@ -163,6 +164,8 @@ export async function verifyPlan(
   for (const issue of await deletedModuleImports(originals, created, state, walk.lastStep)) {
     errors.push({ ...issue, layer: "6" });
   }
+  // a function left reading a local before binding it, judged on the final files too
+  for (const issue of await finalUsesBeforeBinding(originals, state, walk.lastStep)) errors.push(issue);
   // warnings a later step resolved (a helper defined below its first use) are dropped; strict codes left count
   const settled = promoteWarnings(await settleWarnings(dangling.warnings, state), options.strict ?? []);
   for (const issue of settled.errors) errors.push(issue);

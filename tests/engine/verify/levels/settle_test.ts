@@ -6,6 +6,9 @@ import { verifyPlan } from "../../../../engine/verify/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus, materialize } from "../../../_support/corpus.ts";
 import { planFromPatch } from "../../../bench/verify_plan.ts";
+import { judgePatch, loadVerdictInstances, VERDICTS_SKIP } from "../../../bench/lift_verdicts.ts";
+import { Compilers } from "../../../../engine/verify/compile/mod.ts";
+import { DEFAULT_STRICT_CODES } from "../../../../engine/verify/strict.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 if (CORPUS_SKIP) console.log(`skipping settle tests: ${CORPUS_SKIP}`);
@@ -100,4 +103,52 @@ Deno.test("settle: warnings of other codes, clipped names and missing files are 
   // `os` is used at the end, so that warning settles too; the other three stay
   assert.deepEqual(await settleWarnings([...issues, gone], store), issues.slice(0, 3));
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
+  name:
+    "settle: a use of a local a later step assigns passes --strict, as the diff's final file does (sympy-18835, coder)",
+  ignore: ignore || VERDICTS_SKIP !== undefined,
+  async fn() {
+    // step 0 reads `original_len` in the loop of `uniq`, a later step assigns it above the `try`;
+    // the final file binds every read, and CPython and pyflakes find nothing new in it
+    const instance = (await loadVerdictInstances()).find((item) => item.id === "sympy__sympy-18835@coder")!;
+    const compilers = new Compilers();
+    try {
+      const outcome = await judgePatch(instance, compilers);
+      assert.equal(outcome.lifted, true);
+      assert.deepEqual(outcome.broken, []);
+      assert.deepEqual(outcome.refusals, []);
+      assert.equal(outcome.passed, true);
+    } finally {
+      await compilers.close();
+    }
+  },
+});
+
+Deno.test("settle: a parameter a later step adds settles its use, a name bound nowhere stays", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-settle-" });
+  await Deno.writeTextFile(`${dir}/a.py`, "def price(item):\n    return item.cost\n");
+  const store = new DocumentStore(Workspace.open(dir));
+  const guard = {
+    template: "guard_clause",
+    params: {
+      target: { file: "a.py", kind: "function", name: "price" },
+      condition: "item is None",
+      guard_body: "return default",
+    },
+  };
+  const parameter = {
+    template: "add_parameter",
+    params: { target: { file: "a.py", kind: "function", name: "price" }, name: "default", default: "0" },
+  };
+  try {
+    const both = await verifyPlan(store, [guard, parameter], { strict: DEFAULT_STRICT_CODES });
+    assert.deepEqual(both.errors, []);
+    assert.equal(both.passed, true);
+    const alone = await verifyPlan(store, [guard], { strict: DEFAULT_STRICT_CODES });
+    assert.deepEqual(codes(alone.errors), ["0 unbound-name"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
