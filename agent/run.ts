@@ -27,6 +27,7 @@ import {
   SessionHelper,
   snapshotTree,
   type StepProgress,
+  workTreeProblem,
 } from "./graphplan/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
@@ -34,6 +35,7 @@ import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
 import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
+import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -118,6 +120,19 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
 }
 
 async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise<RunTaskOutcome> {
+  const planPath = await runPlanPath(options.config);
+  try {
+    return await runPrepared({ ...options, config: planPath.config }, planPath, stop);
+  } finally {
+    await planPath.remove();
+  }
+}
+
+async function runPrepared(
+  options: RunTaskOptions,
+  planPath: RunPlanPath,
+  stop: AbortSignal,
+): Promise<RunTaskOutcome> {
   const { config, instanceId, outDir } = options;
   const log = options.log ?? (() => {});
   let model: Model | undefined = options.model;
@@ -203,8 +218,14 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
         await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
       }
+      await planPath.prepare(env);
     } catch (err) {
       return await finishEarly("EnvironmentError", err as Error);
+    }
+    // Before any model call or edit: without a git work tree every patch would be empty.
+    const noWorkTree = await workTreeProblem(env);
+    if (noWorkTree?.kind === "not-a-work-tree") {
+      return await finishEarly("NotAGitRepository", new Error(noWorkTree.message));
     }
     log(`[${instanceId}] setup: deploying the helper`);
     try {
@@ -341,7 +362,8 @@ async function runRfsn(agent: RfsnAgent, task: string, trajectory: Trajectory) {
       : err instanceof Error
       ? err.name
       : "InternalError";
-    trajectory.info.error = err instanceof Interrupted
+    // An outcome (stopped, a model that cannot go on) is a sentence; only a bug keeps its stack.
+    trajectory.info.error = err instanceof Interrupted || err instanceof ModelError
       ? err.message
       : err instanceof Error
       ? (err.stack ?? err.message)

@@ -17,6 +17,15 @@ import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask } from "../agent/run.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { outputDirOption } from "./output_dir.ts";
+import { preflightIssue } from "./preflight.ts";
+import { LocalEnvironment } from "../agent/env/mod.ts";
+import { workTreeProblem } from "../agent/graphplan/mod.ts";
+
+/** Said on stderr when a run starts with `--env local`: the model's commands are not confined. */
+export const LOCAL_NOTICE =
+  "run: --env local: the model's commands run on this machine as the current user, " +
+  "with all your permissions (only plans are confined to the repository); to run them in a container " +
+  "instead: --env podman (or docker) --image IMAGE";
 
 const command: Command = {
   name: "run",
@@ -146,11 +155,27 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       }
       throw err;
     }
-    if (config.environment.type === "local") {
+    const json = args.values.json === true;
+    const local = config.environment.type === "local";
+    if (local) {
       repo ??= config.environment.cwd ?? ".";
       // Checked before the environment starts: a missing directory would otherwise fail its first command.
       Workspace.open(repo);
     }
+    if (repo !== undefined) {
+      // A container copies the repository with its .git: the host's answer holds there too.
+      const problem = await workTreeProblem(new LocalEnvironment({ cwd: resolve(repo) }));
+      if (problem && (local || problem.kind === "not-a-work-tree")) {
+        const code = problem.kind === "not-a-work-tree" ? "repo-not-git" : "git-unavailable";
+        return refuse("run", { code, severity: "error", message: problem.message }, {
+          json,
+          exit: EXIT.rejected,
+        });
+      }
+    }
+    const problem = await preflightIssue(config);
+    if (problem) return refuse("run", problem, { json, exit: EXIT.usage });
+    if (local) console.error(LOCAL_NOTICE);
     instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
     if (config.environment.type === "local" && repo !== undefined) await keepOutOfPatch(outDir, repo);
 

@@ -75,8 +75,9 @@ function minimalImage(): Promise<string> {
 async function containerRun(cli: "podman" | "docker", env: Record<string, string> = {}) {
   const name = await minimalImage();
   const ctx = await sampleRepo();
-  // The plan file lives in the container: the model writes it there.
-  const planPath = "/tmp/edit_plan.json";
+  // The plan file lives in the container, in the run's own directory: the model writes it where
+  // the prompt and $GRAPHPLAN_PLAN_PATH say.
+  const planPath = '"$GRAPHPLAN_PLAN_PATH"';
   const server = fakeServer([
     bash(
       "grep -n discount app/service.py && command -v python3 node deno || echo 'no python3, node or deno'",
@@ -140,6 +141,8 @@ async function assertContainerRun(outcome: Awaited<ReturnType<typeof containerRu
     "execute",
     "submit",
   ]);
+  // The plan was read from the run's own plan path inside the container, not found in the message.
+  assert.equal(info.phases[3].source, "file");
   const setup = info.phases[0] as unknown as {
     environment: string;
     cwd: string;
