@@ -67,8 +67,14 @@ signal quits at once.
 Every final patch passes the gate's no-test-weakening check (info.gate in the
 trajectory; gate.mode refuse withdraws a patch that weakens tests: GateRefused).
 
-Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateRefused),
-2 usage error, 130/143 stopped by SIGINT/SIGTERM.`,
+With --env local the model's shell commands run on this machine as you (only plans are
+confined to the repository); --env podman or docker runs them in a container. The repository
+must be a git work tree (git init && git add -A && git commit -m base); the model (provider,
+key, price) and the container CLI are checked before the run starts.
+
+Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateRefused) or the
+repository is not a git work tree, 2 usage error (a model or container CLI that cannot work
+included), 130/143 stopped by SIGINT/SIGTERM.`,
   options: {
     task: { type: "string" },
     "task-file": { type: "string" },

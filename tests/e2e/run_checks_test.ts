@@ -173,3 +173,39 @@ Deno.test("run checks: a container CLI, key, price or provider that cannot work 
     await ctx.cleanup();
   }
 });
+
+Deno.test("run: the graph view tells the model which chosen files have no code graph (unknown language)", async () => {
+  const ctx = await sampleRepo();
+  try {
+    const demo = await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"));
+    const ready = `echo 'READY_TO_PLAN: ["app/service.py"]'`;
+    assert.ok(demo.includes(ready), "the demo script's READY_TO_PLAN turn");
+    const script = join(ctx.root, "script.yaml");
+    await Deno.writeTextFile(
+      script,
+      demo.replace(ready, `echo 'READY_TO_PLAN: ["app/service.py", "README.md"]'`),
+    );
+    const result = await graphplanRun([
+      "--repo",
+      ctx.repo,
+      ...DEMO_TASK.slice(0, 4),
+      "-c",
+      `model.script=${script}`,
+      "--id",
+      "view",
+      "-o",
+      ctx.out,
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const saved = await readJson<{ messages: { role: string; content: string }[] }>(
+      join(ctx.out, "view", "view.traj.json"),
+    );
+    const view = saved.messages.find((message) =>
+      message.role === "user" && message.content.includes("FILE: app/service.py")
+    );
+    assert.ok(view, "the graph view was sent");
+    assert.match(view.content, /FILE: README\.md\n {2}ERROR: Unknown file extension: "README\.md"/);
+  } finally {
+    await ctx.cleanup();
+  }
+});
