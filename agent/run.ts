@@ -155,12 +155,7 @@ async function runPrepared(
       if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
         return;
       }
-      const detail = record.status === "running"
-        ? "started"
-        : `${record.status}${typeof record.method === "string" ? ` (${record.method})` : ""}${
-          typeof record.reason === "string" ? `: ${record.reason}` : ""
-        }`;
-      log(`[${instanceId}] ${record.name}: ${detail}`);
+      log(`[${instanceId}] ${record.name}: ${phaseDetail(record)}`);
     },
   });
   // Recorded first: a run that fails in setup still shows what it was asked to do.
@@ -420,6 +415,23 @@ async function recordBaseline(env: Environment, trajectory: Trajectory): Promise
     trajectory.info.baseline = { error: (err as Error).message };
     return undefined;
   }
+}
+
+/**
+ * How a phase record reads in a progress line: `started`, or its status, the
+ * method and why: the reason it gives, else its first error (`verify: failed
+ * (verify_plan): Cannot resolve locator: ... (and 2 more)`).
+ */
+function phaseDetail(record: Record<string, unknown>): string {
+  if (record.status === "running") return "started";
+  const method = typeof record.method === "string" ? ` (${record.method})` : "";
+  if (typeof record.reason === "string") return `${record.status}${method}: ${record.reason}`;
+  const errors = Array.isArray(record.errors)
+    ? record.errors.filter((issue) => typeof issue?.message === "string") as { message: string }[]
+    : [];
+  if (errors.length === 0) return `${record.status}${method}`;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  return `${record.status}${method}: ${firstLineOf(errors[0].message).slice(0, 300)}${more}`;
 }
 
 function firstLineOf(text: string): string {

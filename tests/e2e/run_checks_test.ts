@@ -209,3 +209,38 @@ Deno.test("run: the graph view tells the model which chosen files have no code g
     await ctx.cleanup();
   }
 });
+
+Deno.test("run: a progress line of a failed verification says its first error", async () => {
+  const ctx = await sampleRepo();
+  try {
+    const demo = await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"));
+    // The plan's turn twice: first with the attribute misspelt (verification fails), then as it is.
+    const start = demo.indexOf("- content: >-\n    One expression changes");
+    const end = demo.indexOf("- content: The plan was applied");
+    assert.ok(start > 0 && end > start, "the demo script's plan turn");
+    const planTurn = demo.slice(start, end);
+    const misspelt = planTurn.replace('"name": "discount"', '"name": "discont"');
+    assert.notEqual(misspelt, planTurn);
+    const script = join(ctx.root, "script.yaml");
+    await Deno.writeTextFile(script, demo.slice(0, start) + misspelt + demo.slice(start));
+    const result = await graphplanRun([
+      "--repo",
+      ctx.repo,
+      ...DEMO_TASK.slice(0, 4),
+      "-c",
+      `model.script=${script}`,
+      "--id",
+      "typo",
+      "-o",
+      ctx.out,
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /^\[typo\] verify: failed \(verify_plan\): Step 0 \(replace_expression\): Cannot resolve locator: no attribute "discont" inside method "order_total"[^\n]*$/m,
+    );
+    assert.match(result.stderr, /^\[typo\] verify: passed \(verify_plan\)$/m);
+  } finally {
+    await ctx.cleanup();
+  }
+});
