@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git, graphplanRun, readJson, ROOT, runCommand, SAMPLE, sampleRepo } from "./_support.ts";
+import { PYTHON_SKIP } from "../_support/python.ts";
 
 /** The demo's task and scripted model (config/demo): a run that edits app/service.py without a server. */
 const DEMO_TASK = [
@@ -243,4 +244,39 @@ Deno.test("run: a progress line of a failed verification says its first error", 
   } finally {
     await ctx.cleanup();
   }
+});
+
+Deno.test({
+  name: "run: an rfsn run whose scripted model ran out of turns records a sentence, not a stack trace",
+  ignore: PYTHON_SKIP !== undefined,
+  async fn() {
+    const ctx = await sampleRepo();
+    try {
+      const script = join(ctx.root, "one.yaml");
+      await Deno.writeTextFile(script, "- content: Let me think.\n");
+      const result = await graphplanRun([
+        "--strategy",
+        "rfsn",
+        "--repo",
+        ctx.repo,
+        ...DEMO_TASK.slice(0, 2),
+        "-c",
+        "model.name=scripted/short",
+        "-c",
+        `model.script=${script}`,
+        "--id",
+        "short",
+        "-o",
+        ctx.out,
+      ]);
+      assert.equal(result.code, 1, result.stderr);
+      const saved = await readJson<{ info: { exit_status: string; error: string } }>(
+        join(ctx.out, "short", "short.traj.json"),
+      );
+      assert.equal(saved.info.exit_status, "ModelError");
+      assert.equal(saved.info.error, 'Scripted model "scripted/short" has no turn 2: the script has 1');
+    } finally {
+      await ctx.cleanup();
+    }
+  },
 });
