@@ -9,18 +9,35 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { git, graphplanRun, readJson, ROOT, runCommand, SAMPLE, sampleRepo } from "./_support.ts";
+import { DEMO_TASK, git, graphplanRun, readJson, ROOT, runCommand, SAMPLE, sampleRepo } from "./_support.ts";
 import { PYTHON_SKIP } from "../_support/python.ts";
 
-/** The demo's task and scripted model (config/demo): a run that edits app/service.py without a server. */
-const DEMO_TASK = [
-  "--task-file",
-  join(ROOT, "config/demo/task.md"),
-  "-c",
-  "model.name=scripted/demo",
-  "-c",
-  `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
-];
+/**
+ * `graphplan run` on the demo task in `ctx.repo` as `id`, with the demo's script changed by `edit`
+ * (a variation of the demo the test needs).
+ */
+async function demoVariant(
+  ctx: { root: string; repo: string; out: string },
+  id: string,
+  edit: (script: string) => string,
+) {
+  const script = join(ctx.root, `${id}.yaml`);
+  await Deno.writeTextFile(
+    script,
+    edit(await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"))),
+  );
+  return await graphplanRun([
+    "--repo",
+    ctx.repo,
+    ...DEMO_TASK.slice(0, 4),
+    "-c",
+    `model.script=${script}`,
+    "--id",
+    id,
+    "-o",
+    ctx.out,
+  ]);
+}
 
 /** Every file under `dir` with its bytes, for "nothing changed" checks. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
@@ -178,25 +195,11 @@ Deno.test("run checks: a container CLI, key, price or provider that cannot work 
 Deno.test("run: the graph view tells the model which chosen files have no code graph (unknown language)", async () => {
   const ctx = await sampleRepo();
   try {
-    const demo = await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"));
     const ready = `echo 'READY_TO_PLAN: ["app/service.py"]'`;
-    assert.ok(demo.includes(ready), "the demo script's READY_TO_PLAN turn");
-    const script = join(ctx.root, "script.yaml");
-    await Deno.writeTextFile(
-      script,
-      demo.replace(ready, `echo 'READY_TO_PLAN: ["app/service.py", "README.md"]'`),
-    );
-    const result = await graphplanRun([
-      "--repo",
-      ctx.repo,
-      ...DEMO_TASK.slice(0, 4),
-      "-c",
-      `model.script=${script}`,
-      "--id",
-      "view",
-      "-o",
-      ctx.out,
-    ]);
+    const result = await demoVariant(ctx, "view", (demo) => {
+      assert.ok(demo.includes(ready), "the demo script's READY_TO_PLAN turn");
+      return demo.replace(ready, `echo 'READY_TO_PLAN: ["app/service.py", "README.md"]'`);
+    });
     assert.equal(result.code, 0, result.stderr);
     const saved = await readJson<{ messages: { role: string; content: string }[] }>(
       join(ctx.out, "view", "view.traj.json"),
@@ -214,27 +217,15 @@ Deno.test("run: the graph view tells the model which chosen files have no code g
 Deno.test("run: a progress line of a failed verification says its first error", async () => {
   const ctx = await sampleRepo();
   try {
-    const demo = await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"));
     // The plan's turn twice: first with the attribute misspelt (verification fails), then as it is.
-    const start = demo.indexOf("- content: >-\n    One expression changes");
-    const end = demo.indexOf("- content: The plan was applied");
-    assert.ok(start > 0 && end > start, "the demo script's plan turn");
-    const planTurn = demo.slice(start, end);
-    const misspelt = planTurn.replace('"name": "discount"', '"name": "discont"');
-    assert.notEqual(misspelt, planTurn);
-    const script = join(ctx.root, "script.yaml");
-    await Deno.writeTextFile(script, demo.slice(0, start) + misspelt + demo.slice(start));
-    const result = await graphplanRun([
-      "--repo",
-      ctx.repo,
-      ...DEMO_TASK.slice(0, 4),
-      "-c",
-      `model.script=${script}`,
-      "--id",
-      "typo",
-      "-o",
-      ctx.out,
-    ]);
+    const result = await demoVariant(ctx, "typo", (demo) => {
+      const start = demo.indexOf("- content: >-\n    One expression changes");
+      const end = demo.indexOf("- content: The plan was applied");
+      assert.ok(start > 0 && end > start, "the demo script's plan turn");
+      const misspelt = demo.slice(start, end).replace('"name": "discount"', '"name": "discont"');
+      assert.ok(misspelt.includes("discont"));
+      return demo.slice(0, start) + misspelt + demo.slice(start);
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stderr,
