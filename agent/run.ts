@@ -30,6 +30,7 @@ import {
   sessionShell,
   snapshotTree,
   type StepProgress,
+  workTreeProblem,
 } from "./graphplan/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
@@ -37,6 +38,7 @@ import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
 import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
+import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -121,6 +123,19 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskOutcome> 
 }
 
 async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise<RunTaskOutcome> {
+  const planPath = await runPlanPath(options.config);
+  try {
+    return await runPrepared({ ...options, config: planPath.config }, planPath, stop);
+  } finally {
+    await planPath.remove();
+  }
+}
+
+async function runPrepared(
+  options: RunTaskOptions,
+  planPath: RunPlanPath,
+  stop: AbortSignal,
+): Promise<RunTaskOutcome> {
   const { config, instanceId, outDir } = options;
   const log = options.log ?? (() => {});
   let model: Model | undefined = options.model;
@@ -143,12 +158,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
       if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
         return;
       }
-      const detail = record.status === "running"
-        ? "started"
-        : `${record.status}${typeof record.method === "string" ? ` (${record.method})` : ""}${
-          typeof record.reason === "string" ? `: ${record.reason}` : ""
-        }`;
-      log(`[${instanceId}] ${record.name}: ${detail}`);
+      log(`[${instanceId}] ${record.name}: ${phaseDetail(record)}`);
     },
   });
   // Recorded first: a run that fails in setup still shows what it was asked to do.
@@ -211,8 +221,14 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
         if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
         await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
       }
+      await planPath.prepare(env);
     } catch (err) {
       return await finishEarly("EnvironmentError", err as Error);
+    }
+    // Before any model call or edit: without a git work tree every patch would be empty.
+    const noWorkTree = await workTreeProblem(env);
+    if (noWorkTree?.kind === "not-a-work-tree") {
+      return await finishEarly("NotAGitRepository", new Error(noWorkTree.message));
     }
     log(`[${instanceId}] setup: deploying the helper`);
     try {
@@ -359,7 +375,8 @@ async function runRfsn(agent: RfsnAgent, task: string, trajectory: Trajectory) {
       : err instanceof Error
       ? err.name
       : "InternalError";
-    trajectory.info.error = err instanceof Interrupted
+    // An outcome (stopped, a model that cannot go on) is a sentence; only a bug keeps its stack.
+    trajectory.info.error = err instanceof Interrupted || err instanceof ModelError
       ? err.message
       : err instanceof Error
       ? (err.stack ?? err.message)
@@ -439,6 +456,23 @@ async function recordBaseline(env: Environment, trajectory: Trajectory): Promise
     trajectory.info.baseline = { error: (err as Error).message };
     return undefined;
   }
+}
+
+/**
+ * How a phase record reads in a progress line: `started`, or its status, the
+ * method and why: the reason it gives, else its first error (`verify: failed
+ * (verify_plan): Cannot resolve locator: ... (and 2 more)`).
+ */
+function phaseDetail(record: Record<string, unknown>): string {
+  if (record.status === "running") return "started";
+  const method = typeof record.method === "string" ? ` (${record.method})` : "";
+  if (typeof record.reason === "string") return `${record.status}${method}: ${record.reason}`;
+  const errors = Array.isArray(record.errors)
+    ? record.errors.filter((issue) => typeof issue?.message === "string") as { message: string }[]
+    : [];
+  if (errors.length === 0) return `${record.status}${method}`;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  return `${record.status}${method}: ${firstLineOf(errors[0].message).slice(0, 300)}${more}`;
 }
 
 function firstLineOf(text: string): string {

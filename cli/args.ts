@@ -44,9 +44,12 @@ export interface ParsedOptions {
 
 /** A command line that breaks the rules (the message names the option). */
 export class ArgsError extends Error {
-  constructor(message: string) {
+  /** The option as typed, when it is not declared (`--mdoel`, `-x`): for a "did you mean". */
+  readonly unknownOption?: string;
+  constructor(message: string, options: { unknownOption?: string } = {}) {
     super(message);
     this.name = "ArgsError";
+    this.unknownOption = options.unknownOption;
   }
 }
 
@@ -67,6 +70,7 @@ export function parseOptions(args: readonly string[], options: OptionSpec): Pars
         `Unknown option '${rawName}'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- ${
           JSON.stringify(rawName)
         }`,
+        { unknownOption: rawName },
       );
     }
     const label = `${declaration.short ? `-${declaration.short}, ` : ""}--${name}`;

@@ -8,8 +8,6 @@
 
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
 import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchConfig, checkBatchOptions } from "./batch_options.ts";
-import type { Config } from "../agent/config.ts";
-import { createModel, ModelError } from "../agent/model/mod.ts";
 import {
   BatchBusyError,
   DatasetError,
@@ -26,7 +24,8 @@ import {
 import { outputDirOption } from "./output_dir.ts";
 import { OutputWriteError } from "../agent/trajectory/mod.ts";
 import type { Issue } from "../engine/issue.ts";
-import { join, resolve } from "../engine/node_builtins.ts";
+import { preflightIssue } from "./preflight.ts";
+import { resolve } from "../engine/node_builtins.ts";
 import { readFailure } from "../engine/read_failure.ts";
 
 const command: Command = {
@@ -122,23 +121,9 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
         exit: EXIT.usage,
       });
     }
-    try {
-      // A missing key or unknown price fails here once, not once per instance.
-      await createModel(config.model);
-    } catch (err) {
-      if (!(err instanceof ModelError)) throw err;
-      return refuse("batch", { code: "model-invalid", severity: "error", message: err.message }, {
-        json: args.values.json === true,
-        exit: EXIT.usage,
-      });
-    }
-    const missing = await missingContainerCli(config);
-    if (missing) {
-      return refuse("batch", { code: "container-cli-missing", severity: "error", message: missing }, {
-        json: args.values.json === true,
-        exit: EXIT.usage,
-      });
-    }
+    // A missing key, an unknown price or no container CLI fails here once, not once per instance.
+    const problem = await preflightIssue(config);
+    if (problem) return refuse("batch", problem, { json: args.values.json === true, exit: EXIT.usage });
     const live = !args.values.json &&
       liveViewFits({ terminal: Deno.stderr.isTerminal(), rows: terminalRows(), term: Deno.env.get("TERM") });
     const summary = await runBatch({
@@ -214,25 +199,6 @@ async function readInstancesFile(path: string): Promise<string> {
   } catch (err) {
     throw new InstancesFileError(`Cannot read the --instances file "${path}": ${readFailure(err)}`);
   }
-}
-
-/**
- * Why the container CLI cannot run (not on PATH), or undefined: checked once up front, else every
- * instance would end as an EnvironmentError within a second. Looked up, not run: a CLI whose daemon
- * hangs must not hang the batch before its own timeouts apply.
- */
-async function missingContainerCli(config: Config): Promise<string | undefined> {
-  const executable = config.environment.executable || config.environment.type;
-  const candidates = executable.includes("/")
-    ? [executable]
-    : (Deno.env.get("PATH") ?? "").split(":").filter(Boolean).map((dir) => join(dir, executable));
-  for (const path of candidates) {
-    const info = await Deno.stat(path).catch(() => null);
-    if (info?.isFile && (info.mode === null || (info.mode & 0o111) !== 0)) return undefined;
-  }
-  const other = config.environment.type === "podman" ? "docker" : "podman";
-  return `Cannot run "${executable}": it is not on PATH; install it, or use --env ${other} ` +
-    `(or -c environment.executable=PATH)`;
 }
 
 /** Rows of the terminal (0 for a pseudo-terminal without a size, where a live view cannot draw). */

@@ -79,6 +79,23 @@ Run:
                        with config/rfsn.yaml under the -c specs; set rfsn.tests / rfsn.test_command)
   -c, --config SPEC    a YAML file or a key.path=value override; repeatable`;
 
+/**
+ * {@linkcode BATCH_OPTIONS_HELP} without the lines of the options in `exclude` (long names), for a
+ * launcher that sets those itself and refuses them (k8s: `--shard`, `--output`, `--env`).
+ */
+export function batchOptionsHelp(exclude: readonly string[]): string {
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of BATCH_OPTIONS_HELP.split("\n")) {
+    const option = /^ {2}(?:-\w, )?--([\w-]+)/.exec(line);
+    // A line indented past the option column continues the option above it.
+    if (option) skipping = exclude.includes(option[1]);
+    else if (!/^ {3,}\S/.test(line)) skipping = false;
+    if (!skipping) out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** The batch options of `args` as a `graphplan batch` argument list (for scripts and manifests). */
 export function batchArgv(args: ParsedArgs, options: { exclude?: string[] } = {}): string[] {
   const argv: string[] = [];

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { type OptionSpec, type ParsedOptions, parseOptions } from "./args.ts";
+import { ArgsError, type OptionSpec, type ParsedOptions, parseOptions } from "./args.ts";
+import { closestNames, didYouMean } from "../engine/suggest.ts";
 import { isAbsolute } from "../engine/node_builtins.ts";
 import { readFailure } from "../engine/read_failure.ts";
 import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
@@ -50,12 +51,18 @@ export const COMMON_OPTIONS: OptionSpec = {
   repo: { type: "string" },
 };
 
-/** Parse `argv` for `command`, turning parser complaints into usage errors. */
+/** Parse `argv` for `command`, turning parser complaints into usage errors (with a "did you mean"). */
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
+  const spec = { ...COMMON_OPTIONS, ...command.options };
   try {
-    return parseOptions(argv, { ...COMMON_OPTIONS, ...command.options });
+    return parseOptions(argv, spec);
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional.*$/s, ""));
+    const message = (err as Error).message.replace(/\. To specify a positional.*$/s, "");
+    const typed = err instanceof ArgsError ? err.unknownOption : undefined;
+    // Long options only: one letter is too little to guess from.
+    if (typed === undefined || !typed.startsWith("--")) throw new UsageError(message);
+    const hint = didYouMean(closestNames(typed.slice(2), Object.keys(spec)).map((name) => `--${name}`));
+    throw new UsageError(hint ? `${message}: ${hint}` : message);
   }
 }
 

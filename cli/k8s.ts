@@ -8,12 +8,17 @@
 import { type Command, EXIT, stringOption, UsageError, writeLine } from "./command.ts";
 import {
   BATCH_OPTIONS,
-  BATCH_OPTIONS_HELP,
   batchArgv,
   batchConfig,
+  batchOptionsHelp,
   checkBatchOptions,
   countOption,
 } from "./batch_options.ts";
+import type { Config } from "../agent/config.ts";
+import { AuthenticationError, createModel } from "../agent/model/mod.ts";
+
+/** The batch options each pod's command gets from the manifest, refused when given. */
+const SET_BY_MANIFEST = ["shard", "output", "env"];
 import { K8S_RUNTIMES, k8sManifest } from "../agent/swebench/k8s.ts";
 import { isOverride } from "../agent/config.ts";
 import { basename } from "../engine/node_builtins.ts";
@@ -44,7 +49,11 @@ Kubernetes:
   --name NAME          the Job's name (default graphplan-batch)
   --namespace NS       the Job's namespace
 
-${BATCH_OPTIONS_HELP}
+Batch options (--shard, -o and --env are the manifest's: set per pod, /out/shard-K, and by --runtime):
+${batchOptionsHelp(SET_BY_MANIFEST)}
+
+Without --secret the pods get no API key: a model of a provider that needs one (openai without
+a base_url that needs none, anthropic) is warned about.
 
 Example:
   graphplan k8s --shards 16 --job-image registry.example/graphplan:0.1 --secret llm-keys \\
@@ -69,7 +78,7 @@ Exit: 0 printed, 2 usage error.`,
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
     if (args.values.shards === undefined) throw new UsageError("Give the number of shards: --shards N");
-    for (const name of ["shard", "output", "env"]) {
+    for (const name of SET_BY_MANIFEST) {
       if (args.values[name] !== undefined) {
         throw new UsageError(`--${name} is set by the manifest: leave it out`);
       }
@@ -85,8 +94,10 @@ Exit: 0 printed, 2 usage error.`,
       throw new UsageError(`--name must be a DNS label (lowercase letters, digits, "-"): got "${name}"`);
     }
     checkBatchOptions(args);
-    await batchConfig(args, { files: false });
+    const config = await batchConfig(args, { files: false });
     for (const warning of localFileWarnings(args)) console.error(`k8s: ${warning}`);
+    const noKey = stringOption(args, "secret") === undefined ? await keyWarning(config) : undefined;
+    if (noKey) console.error(`k8s: ${noKey}`);
     writeLine(k8sManifest({
       shards: countOption(args, "shards", 1),
       image,
@@ -103,6 +114,24 @@ Exit: 0 printed, 2 usage error.`,
     return EXIT.ok;
   },
 };
+
+/**
+ * Why the pods cannot call the model without a Secret, or undefined: the model is built as a pod
+ * would build it, with no environment variables, and a missing key is what the client says.
+ */
+async function keyWarning(config: Config): Promise<string | undefined> {
+  try {
+    await createModel(config.model, { env: {} });
+  } catch (err) {
+    if (err instanceof AuthenticationError) {
+      return `the pods get no API key without --secret, and "${config.model.name}" needs one ` +
+        `(${err.message.split(":")[0]} in a pod); ` +
+        `put the key in a Secret (kubectl create secret generic llm-keys --from-literal=NAME=KEY) and add ` +
+        `--secret llm-keys`;
+    }
+  }
+  return undefined;
+}
 
 /**
  * Files of this machine the options name (`--subset`, `--instances`, `-c` files): the pods look

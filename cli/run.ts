@@ -17,6 +17,15 @@ import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask } from "../agent/run.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { outputDirOption } from "./output_dir.ts";
+import { preflightIssue } from "./preflight.ts";
+import { LocalEnvironment } from "../agent/env/mod.ts";
+import { workTreeProblem } from "../agent/graphplan/mod.ts";
+
+/** Said on stderr when a run starts with `--env local`: the model's commands are not confined. */
+export const LOCAL_NOTICE =
+  "run: --env local: the model's commands run on this machine as the current user, " +
+  "with all your permissions (only plans are confined to the repository); to run them in a container " +
+  "instead: --env podman (or docker) --image IMAGE";
 
 const command: Command = {
   name: "run",
@@ -58,8 +67,14 @@ signal quits at once.
 Every final patch passes the gate's no-test-weakening check (info.gate in the
 trajectory; gate.mode refuse withdraws a patch that weakens tests: GateRefused).
 
-Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateRefused),
-2 usage error, 130/143 stopped by SIGINT/SIGTERM.`,
+With --env local the model's shell commands run on this machine as you (only plans are
+confined to the repository); --env podman or docker runs them in a container. The repository
+must be a git work tree (git init && git add -A && git commit -m base); the model (provider,
+key, price) and the container CLI are checked before the run starts.
+
+Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateRefused) or the
+repository is not a git work tree, 2 usage error (a model or container CLI that cannot work
+included), 130/143 stopped by SIGINT/SIGTERM.`,
   options: {
     task: { type: "string" },
     "task-file": { type: "string" },
@@ -146,11 +161,27 @@ Exit: 0 a patch was submitted, 1 none (limits, errors, empty patch, Stuck, GateR
       }
       throw err;
     }
-    if (config.environment.type === "local") {
+    const json = args.values.json === true;
+    const local = config.environment.type === "local";
+    if (local) {
       repo ??= config.environment.cwd ?? ".";
       // Checked before the environment starts: a missing directory would otherwise fail its first command.
       Workspace.open(repo);
     }
+    if (repo !== undefined) {
+      // A container copies the repository with its .git: the host's answer holds there too.
+      const problem = await workTreeProblem(new LocalEnvironment({ cwd: resolve(repo) }));
+      if (problem && (local || problem.kind === "not-a-work-tree")) {
+        const code = problem.kind === "not-a-work-tree" ? "repo-not-git" : "git-unavailable";
+        return refuse("run", { code, severity: "error", message: problem.message }, {
+          json,
+          exit: EXIT.rejected,
+        });
+      }
+    }
+    const problem = await preflightIssue(config);
+    if (problem) return refuse("run", problem, { json, exit: EXIT.usage });
+    if (local) console.error(LOCAL_NOTICE);
     instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
     if (config.environment.type === "local" && repo !== undefined) await keepOutOfPatch(outDir, repo);
 

@@ -69,6 +69,32 @@ export async function snapshotTree(env: Environment): Promise<string> {
   return tree;
 }
 
+/** What {@linkcode workTreeProblem} found: git says the directory is no work tree, or git cannot run. */
+export interface WorkTreeProblem {
+  kind: "not-a-work-tree" | "git-unavailable";
+  message: string;
+}
+
+/**
+ * Why the environment's working directory cannot give a patch, or
+ * undefined when it is inside a git work tree. Checked before a run starts:
+ * without a work tree the baseline cannot be written, so every submission
+ * would be empty while the agent's edits stay on disk.
+ */
+export async function workTreeProblem(env: Environment): Promise<WorkTreeProblem | undefined> {
+  const result = await env.execute("git rev-parse --is-inside-work-tree 2>&1", { timeout: 60 });
+  const output = result.output.trim();
+  if (result.returncode === 0 && output === "true") return undefined;
+  if (output === "false" || /not a git repository/i.test(output)) {
+    return {
+      kind: "not-a-work-tree",
+      message: `"${env.cwd}" is not a git work tree: the patch is what the run changed in git's view; ` +
+        `make it one first: cd "${env.cwd}" && git init && git add -A && git commit -m base`,
+    };
+  }
+  return { kind: "git-unavailable", message: `Cannot run git in "${env.cwd}": ${firstLines(output)}` };
+}
+
 /** Options of {@linkcode changesSince}. */
 export interface ChangesOptions {
   /** Only these paths (relative to the repository root); all when absent. */

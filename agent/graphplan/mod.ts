@@ -49,7 +49,14 @@ export {
 } from "./extract.ts";
 export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
-export { BaselineError, type ChangesOptions, changesSince, snapshotTree } from "./baseline.ts";
+export {
+  BaselineError,
+  type ChangesOptions,
+  changesSince,
+  snapshotTree,
+  type WorkTreeProblem,
+  workTreeProblem,
+} from "./baseline.ts";
 export { operatorCatalog } from "./catalog.ts";
 export { sessionShell, type SessionShellEnvironment, type ShellCounts } from "./session_shell.ts";
 export {

@@ -11,7 +11,7 @@
 import { capIssues, fail, type Issue, IssueError, partition } from "../issue.ts";
 import { limits } from "../limits.ts";
 import { buildGraph, emptyFileGraph, extractFileGraph, type FileGraph } from "../graph/mod.ts";
-import { LANGUAGES } from "../parse/mod.ts";
+import { LANGUAGES, PLAIN_TEXT } from "../parse/mod.ts";
 import { VERSION } from "../../version.ts";
 import { executePlan, type PlanResult } from "../exec/execute.ts";
 import { rollbackRepository } from "../exec/journal.ts";
@@ -114,6 +114,9 @@ async function storedFileGraph(session: Session, path: string): Promise<FileGrap
   let doc;
   try {
     doc = await session.store.get(path);
+    // The store reads any file (as plain text, for the text operators); a graph needs a grammar, and
+    // a file without one is reported as `graph` reports it (`unknown-language`), not left out silently.
+    if (doc.file.language === PLAIN_TEXT) session.workspace.read(doc.file.path);
   } catch (err) {
     if (!(err instanceof IssueError)) throw err;
     const issues = err.issues.map((issue) => ({ ...issue, file: issue.file ?? path }));

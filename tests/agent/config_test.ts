@@ -30,7 +30,8 @@ Deno.test("config: the defaults validate and carry the seed's limits", async () 
   assert.equal(config.agent.max_plan_nudges, 5);
   assert.equal(config.agent.step_limit, 250);
   assert.equal(config.agent.cost_limit, 3.0);
-  assert.equal(config.agent.plan_path, "/tmp/edit_plan.json");
+  // A directory of its own per run (agent/run_dir.ts): two runs at once never share a plan.
+  assert.equal(config.agent.plan_path, "{{run_dir}}/edit_plan.json");
   assert.equal(config.model.name, "openai/gpt-5-mini");
   assert.equal(config.environment.type, "local");
   assert.deepEqual(Object.keys(config.templates).sort(), [...TEMPLATE_NAMES].sort());

@@ -93,6 +93,16 @@ export async function sampleRepo(): Promise<{
   };
 }
 
+/** The demo's task and scripted model (config/demo): a run that fixes the sample project without a server. */
+export const DEMO_TASK = [
+  "--task-file",
+  join(ROOT, "config/demo/task.md"),
+  "-c",
+  "model.name=scripted/demo",
+  "-c",
+  `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
+];
+
 /** The `deno` arguments that run `graphplan ARGS` from the sources. */
 export function graphplanArgs(args: string[]): string[] {
   return ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), ...args];

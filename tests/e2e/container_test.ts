@@ -80,8 +80,9 @@ async function containerRun(
 ) {
   const name = await minimalImage();
   const ctx = await sampleRepo();
-  // The plan file lives in the container: the model writes it there.
-  const planPath = "/tmp/edit_plan.json";
+  // The plan file lives in the container, in the run's own directory: the model writes it where
+  // the prompt and $GRAPHPLAN_PLAN_PATH say.
+  const planPath = '"$GRAPHPLAN_PLAN_PATH"';
   const server = fakeServer([
     bash(
       "grep -n discount app/service.py && command -v python3 node deno || echo 'no python3, node or deno'",
@@ -154,6 +155,8 @@ async function assertContainerRun(
     "execute",
     "submit",
   ]);
+  // The plan was read from the run's own plan path inside the container, not found in the message.
+  assert.equal(info.phases[3].source, "file");
   const setup = info.phases[0] as unknown as {
     environment: string;
     cwd: string;

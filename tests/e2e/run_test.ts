@@ -13,6 +13,7 @@ import type { Received } from "../agent/model/_fake_llm.ts";
 import { operatorCatalog } from "../../agent/graphplan/catalog.ts";
 import {
   bash,
+  DEMO_TASK,
   fakeServer,
   FIX,
   fixPlan,
@@ -519,16 +520,6 @@ Deno.test("e2e run: the gate checks the final patch (info.gate); gate.mode=refus
     await fixed.ctx.cleanup();
   }
 });
-
-/** The demo's task and scripted model (config/demo): a run that fixes the sample project without a server. */
-const DEMO_TASK = [
-  "--task-file",
-  join(ROOT, "config/demo/task.md"),
-  "-c",
-  "model.name=scripted/demo",
-  "-c",
-  `model.script=${join(ROOT, "config/demo/scripted_run.yaml")}`,
-];
 
 Deno.test("e2e run: from the repository's root, the default graphplan-runs output stays out of the submitted patch", async () => {
   const ctx = await sampleRepo();

@@ -92,7 +92,7 @@ export async function inspect(path: string, options: { output?: string } = {}): 
   }
   if (stat.isFile) {
     const out = resolve(options.output ?? defaultPage(path, false));
-    await writeTextAtomic(out, trajectoryPage(await loadTrajectory(path)));
+    await writeTextAtomic(out, trajectoryPage(await loadTrajectory(path), { source: resolve(path) }));
     return { kind: "trajectory", page: out, pages: [out] };
   }
   const ids = await trajectoryIds(path);
@@ -101,7 +101,7 @@ export async function inspect(path: string, options: { output?: string } = {}): 
       ? join(path, ids[0], `${ids[0]}.traj.json`)
       : await lonelyTrajectory(path);
     const out = resolve(options.output ?? defaultPage(single, false));
-    await writeTextAtomic(out, trajectoryPage(await loadTrajectory(single)));
+    await writeTextAtomic(out, trajectoryPage(await loadTrajectory(single), { source: resolve(single) }));
     return { kind: "trajectory", page: out, pages: [out] };
   }
   const view = await readBatch(path);
@@ -119,6 +119,7 @@ export async function inspect(path: string, options: { output?: string } = {}): 
     try {
       instancePage = trajectoryPage(await loadTrajectory(row.trajectory), {
         backLink: `../${basename(out)}`,
+        source: resolve(row.trajectory),
       });
     } catch (err) {
       if (!(err instanceof IssueError)) throw err;

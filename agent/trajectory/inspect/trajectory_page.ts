@@ -12,12 +12,23 @@
  */
 
 import type { Issue } from "../../../engine/issue.ts";
+import { cappedPre, cutNote, firstLine, SHOWN_CHARS } from "./cap.ts";
 import { diffView } from "./diff_view.ts";
 import { type Html, html } from "./escape.ts";
 import { dollars, duration, furthestPhase, PHASE_MACHINE } from "./format.ts";
 import { expandButtons, page, tone } from "./page.ts";
 import { rfsnSection } from "./rfsn_page.ts";
-import type { CheckView, MessageView, PhaseView, PlanView, TrajectoryView } from "./trajectory_view.ts";
+import {
+  type CheckView,
+  type MessageView,
+  type PhaseView,
+  type PlanView,
+  readIssues,
+  type TrajectoryView,
+} from "./trajectory_view.ts";
+
+/** The most characters of the final patch shown (a patch is read whole more often than a message). */
+const PATCH_SHOWN = 10 * SHOWN_CHARS;
 
 function machine(view: TrajectoryView): Html {
   const reached = furthestPhase(view.phases.map((phase) => phase.name));
@@ -221,39 +232,70 @@ function liftNote(lift: Record<string, unknown>): Html {
   }</div>`;
 }
 
-function messageBlock(message: MessageView): Html {
-  const first = message.content.split("\n").find((line) => line.trim() !== "") ?? "";
-  const summary = message.calls.length ? message.calls[0].command.split("\n")[0] : first;
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
+}
+
+function messageBlock(message: MessageView, source?: string): Html {
+  const summary = message.calls.length ? firstLine(message.calls[0].command) : firstLine(message.content);
   const open = message.role === "assistant";
+  const field = (name: string) => ({ source, field: `messages[${message.index}].${name}` });
+  const missing = message.missing.map((name) =>
+    html`
+      <span class="badge st-bad missing">${name} missing</span>
+    `
+  );
   return html`
     <details class="msg" data-role="${message.role}" ${open ? html`open` : ""}>
       <summary><span class="role role-${message.role}">${message.role}</span> <span class="muted">#${message
         .index}${message.phase ? ` · ${message.phase}` : ""}${message.cost
         ? ` · ${dollars(message.cost)}`
-        : ""}</span> ${summary.slice(0, 140)}</summary>
-      <div class="body">${message.content.trim() ? html`<pre>${message.content}</pre>` : ""}${message.calls
-        .map((call) =>
-          html`
+        : ""}</span>${missing} ${summary}</summary>
+      <div class="body">${message.content.trim() ? cappedPre(message.content, field("content")) : ""}${message
+        .calls
+        .map((call, k) => {
+          const lines = call.output === undefined ? 0 : lineCount(call.output);
+          return html`
             <div
-              class="call"><div class="muted">tool call <code>${call.id}</code></div><pre>${call
-                .command}</pre>${call.output !== undefined
+              class="call"><div class="muted">tool call <code>${call.id}</code></div>${cappedPre(
+                call.command,
+                field(`tool_calls[${k}]`),
+              )}${call.output !== undefined
                 ? html`
-                  <details class="out" ${call.output.split("\n").length <= 40
+                  <details class="out" ${lines <= 40
                     ? html`
                       open
                     `
                     : ""}>
-                    <summary class="muted">output (${call.output.split("\n").length} lines)</summary>
+                    <summary class="muted">output (${lines} lines)</summary>
                     <div class="body">
-                      <pre>${call.output}</pre>
+                      ${cappedPre(call.output, { source, field: `messages[${call.outputIndex}].content` })}
                     </div>
                   </details>
                 `
                 : html`<div class="muted">no output recorded</div>`}</div>
-          `
-        )}</div>
+          `;
+        })}</div>
     </details>
   `;
+}
+
+/**
+ * The error of a run: its first line as a sentence; the rest (a stack trace
+ * of a bug, recorded by older versions for any error) behind a fold.
+ */
+function errorBlock(error: string, source?: string): Html {
+  const [first, ...rest] = error.split("\n");
+  const more = rest.join("\n").trim();
+  return html`<div class="callout bad" id="error"><b>Error:</b> ${first.slice(0, 2000)}${
+    more
+      ? html`<details class="trace"><summary class="muted">details</summary>${
+        cappedPre(more, { source, field: "info.error" })
+      }</details>`
+      : ""
+  }</div>`;
 }
 
 function statsList(stats: Record<string, unknown>, view: TrajectoryView): Html {
@@ -274,7 +316,7 @@ function statsList(stats: Record<string, unknown>, view: TrajectoryView): Html {
 }
 
 function gateSection(gate: Record<string, unknown>): Html {
-  const list = (value: unknown) => Array.isArray(value) ? value as Issue[] : [];
+  const list = readIssues;
   const verdict = typeof gate.skipped === "string"
     ? `skipped: ${gate.skipped}`
     : gate.refused
@@ -308,7 +350,11 @@ function graphplanSections(view: TrajectoryView): Html {
 }
 
 /** The page of a trajectory (an rfsn run's steps instead of phases and plans); `backLink` (a relative URL) leads back to a batch page. */
-export function trajectoryPage(view: TrajectoryView, options: { backLink?: string } = {}): string {
+export function trajectoryPage(
+  view: TrajectoryView,
+  options: { backLink?: string; source?: string } = {},
+): string {
+  const { source } = options;
   const visible = view.messages.filter((message) => !message.folded);
   const body = html`
     ${options.backLink ? html`<p><a href="${options.backLink}">← back to the batch</a></p>` : ""}
@@ -318,23 +364,37 @@ export function trajectoryPage(view: TrajectoryView, options: { backLink?: strin
         <span class="muted">after falling back at ${view.fallback.point}</span>
       `
       : ""}</p>
-    ${view.error ? html`<div class="callout bad"><b>Error:</b> <pre>${view.error}</pre></div>` : ""}
+    ${view.missing.length
+      ? html`
+        <div class="callout bad"
+          id="missing"><b>Not in this trajectory:</b> ${view.missing.map((name) =>
+            html`
+              <code>${name}</code>
+            `
+          )}(shown as missing or empty below)</div>
+      `
+      : ""}
+    ${view.error ? errorBlock(view.error, source) : ""}
     ${statsList(view.modelStats, view)}</section>
     <section class="card" id="task">
       <h2>Task</h2>
-      <pre>${view.task}</pre>
+      ${view.task
+        ? cappedPre(view.task, { source, field: "info.task" })
+        : html`<p class="muted">No task recorded.</p>`}
     </section>
     ${view.rfsn ? rfsnSection(view.rfsn, view.exitStatus) : graphplanSections(view)}
     <section class="card" id="patch"><h2>Final patch</h2>${diffView(
-      view.submission,
-    )}${view.patchCheck && Array.isArray(view.patchCheck.problems) && view.patchCheck.problems.length
+      view.submission.slice(0, PATCH_SHOWN),
+    )}${view.submission.length > PATCH_SHOWN
+      ? cutNote(view.submission.length, PATCH_SHOWN, { source, field: "info.submission" })
+      : ""}${view.patchCheck && Array.isArray(view.patchCheck.problems) && view.patchCheck.problems.length
       ? html`<div class="callout">Patch check: ${
         (view.patchCheck.problems as unknown[]).map(String).join("; ")
       }</div>`
       : ""}</section>
     ${view.gate ? gateSection(view.gate) : ""}
     <section class="card" id="messages"><h2>Messages <span class="muted">(${view.messages.length})</span></h2>
-    ${expandButtons("messages")}${visible.map(messageBlock)}</section>
+    ${expandButtons("messages")}${visible.map((message) => messageBlock(message, source))}</section>
   `;
   const subtitle = [
     `exit status ${view.exitStatus}`,

@@ -40,6 +40,8 @@ export interface CallView {
   id: string;
   command: string;
   output?: string;
+  /** The index of the tool message that answered the call. */
+  outputIndex?: number;
 }
 
 /** One message of the conversation. */
@@ -47,7 +49,10 @@ export interface MessageView {
   index: number;
   role: string;
   phase: string;
+  /** The text ("" when absent or null; JSON for content that is not a string). */
   content: string;
+  /** Fields a message should have but this one lacks (`role`, `content`). */
+  missing: string[];
   cost?: number;
   calls: CallView[];
   /** Tool messages answering a call of an earlier assistant message are folded into it. */
@@ -95,6 +100,8 @@ export interface PlanView {
 
 /** The page's model of a trajectory. */
 export interface TrajectoryView {
+  /** Fields a trajectory should have but this one lacks or has of another type (`info`, `messages`, ...). */
+  missing: string[];
   instanceId: string;
   format: string;
   task: string;
@@ -141,7 +148,8 @@ export function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
-function issues(value: unknown): Issue[] {
+/** The issues in `value` (a list as recorded): objects only, each with a code, severity and message. */
+export function readIssues(value: unknown): Issue[] {
   if (!Array.isArray(value)) return [];
   return value.filter((item) => item && typeof item === "object").map((item) => {
     const issue = item as Dict;
@@ -150,6 +158,9 @@ function issues(value: unknown): Issue[] {
       code: str(issue.code) ?? "unknown",
       severity: issue.severity === "warning" ? "warning" : "error",
       message: str(issue.message) ?? JSON.stringify(issue),
+      candidates: Array.isArray(issue.candidates)
+        ? issue.candidates.filter((candidate) => candidate && typeof candidate === "object")
+        : undefined,
     } as Issue;
   });
 }
@@ -168,14 +179,25 @@ function findTask(info: Dict, messages: Dict[]): string {
   return match ? match[1] : content;
 }
 
-/** Read a parsed trajectory document; throws {@linkcode TrajectoryFormatError} when it is not one. */
+/** The top-level fields of a trajectory: an object with none of them is something else. */
+const TOP_FIELDS = ["instance_id", "info", "messages", "trajectory_format"] as const;
+
+/**
+ * Read a parsed trajectory document. Anything shaped like one (a JSON object
+ * with any of its top-level fields) is read, what it lacks listed in
+ * `missing`; anything else throws {@linkcode TrajectoryFormatError}.
+ */
 export function trajectoryView(doc: unknown): TrajectoryView {
   const root = dict(doc);
-  if (!Array.isArray(root.messages) || Object.keys(dict(root.info)).length === 0) {
+  if (!TOP_FIELDS.some((field) => Object.hasOwn(root, field))) {
     throw new TrajectoryFormatError('a trajectory is a JSON object with "info" and "messages"');
   }
+  const missing: string[] = [];
+  if (typeof root.instance_id !== "string") missing.push("instance_id");
+  if (!root.info || typeof root.info !== "object" || Array.isArray(root.info)) missing.push("info");
+  if (!Array.isArray(root.messages)) missing.push("messages");
   const info = dict(root.info);
-  const rawMessages = (root.messages as unknown[]).map(dict);
+  const rawMessages = (Array.isArray(root.messages) ? root.messages : []).map(dict);
   const phases: PhaseView[] = (Array.isArray(info.phases) ? info.phases : []).map(dict).map((record) => {
     const { name, status, attempt, started_at, ended_at, ...details } = record;
     return {
@@ -197,6 +219,7 @@ export function trajectoryView(doc: unknown): TrajectoryView {
   const fallback = dict(info.fallback);
   const config = dict(info.config);
   return {
+    missing,
     instanceId: str(root.instance_id) ?? "(unnamed)",
     format: str(root.trajectory_format) ?? "?",
     task: findTask(info, rawMessages),
@@ -228,10 +251,22 @@ function readMessages(raw: Dict[]): MessageView[] {
   raw.forEach((message, index) => {
     const extra = dict(message.extra);
     const role = str(message.role) ?? "?";
-    const content = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+    const missing = [
+      ...(typeof message.role === "string" ? [] : ["role"]),
+      ...(Object.hasOwn(message, "content") ? [] : ["content"]),
+    ];
+    // null is what providers send beside tool calls: no text, nothing missing.
+    const content = typeof message.content === "string"
+      ? message.content
+      : message.content === undefined || message.content === null
+      ? ""
+      : JSON.stringify(message.content);
     const callId = str(message.tool_call_id);
     const answered = role === "tool" && callId !== undefined ? byCall.get(callId) : undefined;
-    if (answered && answered.output === undefined) answered.output = content;
+    if (answered && answered.output === undefined) {
+      answered.output = content;
+      answered.outputIndex = index;
+    }
     const calls: CallView[] = (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(dict).map(
       (call, k) => ({
         id: str(call.id) ?? `call-${index}-${k}`,
@@ -244,6 +279,7 @@ function readMessages(raw: Dict[]): MessageView[] {
       role,
       phase: str(extra.phase) ?? "",
       content,
+      missing,
       cost: num(extra.cost),
       calls,
       folded: answered !== undefined && answered.output === content,
@@ -258,8 +294,8 @@ function check(phase: PhaseView | undefined): CheckView | undefined {
   return {
     status: phase.status,
     method: str(d.method),
-    errors: issues(d.errors),
-    warnings: issues(d.warnings),
+    errors: readIssues(d.errors),
+    warnings: readIssues(d.warnings),
     failedStep: num(d.failed_step),
     filesChanged: Array.isArray(d.files_changed) ? d.files_changed.map(String) : undefined,
     recovery: d.recovery ? dict(d.recovery) : undefined,

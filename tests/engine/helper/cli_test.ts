@@ -183,3 +183,24 @@ Deno.test(
     );
   },
 );
+
+Deno.test("build_graph reports files without a grammar (README.md, Makefile) as graph does: unknown-language", async () => {
+  const dir = makeRepo({
+    "a.py": "def first():\n    pass\n",
+    "README.md": "# A project\n",
+    "Makefile": "all:\n\techo hi\n",
+  });
+  const files = ["README.md", "a.py", "Makefile", "gone.txt"];
+  const fromHelper = await helper(["build_graph", "--repo", dir], JSON.stringify({ files }));
+  assert.equal(fromHelper.code, 0, fromHelper.stderr);
+  const graph = fromHelper.body.result as { symbols: unknown[]; errors: { code: string; file: string }[] };
+  const fromCli = await runCli(["graph", "--repo", dir, ...files, "--json"]);
+  // The same document as the graph command's: the same symbols and the same errors, in order.
+  assert.deepEqual(graph.symbols, fromCli.json.symbols);
+  assert.deepEqual(graph.errors, fromCli.json.errors);
+  assert.deepEqual(graph.errors.map((issue) => [issue.file, issue.code]), [
+    ["README.md", "unknown-language"],
+    ["Makefile", "unknown-language"],
+    ["gone.txt", "file-not-found"],
+  ]);
+});

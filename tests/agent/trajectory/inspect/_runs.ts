@@ -28,12 +28,10 @@ export const HOSTILE = {
   issue: 'Cannot resolve locator: no attribute "<b>discont</b>" inside method "order_total"',
 };
 
-/** The demo's run: its trajectory's path (the scripted script's plan path moved into `root`). */
+/** The demo's run: its trajectory's path (the plan path in `root`: the script writes $GRAPHPLAN_PLAN_PATH). */
 export async function demoRun(): Promise<{ trajectory: string; cleanup: () => Promise<void> }> {
   const ctx = await sampleRepo();
-  const script = await Deno.readTextFile(join(ROOT, "config/demo/scripted_run.yaml"));
-  const scriptPath = join(ctx.root, "scripted_run.yaml");
-  await Deno.writeTextFile(scriptPath, script.replaceAll("/tmp/edit_plan.json", ctx.planPath));
+  const scriptPath = join(ROOT, "config/demo/scripted_run.yaml");
   const code = await main([
     "run",
     "--repo",
