@@ -165,7 +165,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
     if (!(err instanceof OutputWriteError)) throw err;
     writeStop ??= err;
   };
-  if (recoveries.some((recovery) => recovery.what === "predictions")) await preds.flush().catch(stopWriting);
+  if (recoveries.some((recovery) => recovery.what === "prediction")) await preds.flush().catch(stopWriting);
   const report = new BatchReport(outDir, { ...options.describe, workers, preds_format: format }, kept);
   const budget = new CostBudget(options.costLimit ?? 0, config.agent.cost_limit);
   for (const record of Object.values(kept)) budget.addEarlier(record.cost);
@@ -189,6 +189,8 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
   const abort = new AbortController();
   let interrupted: "SIGINT" | "SIGTERM" | null = null;
   const live = new Map<string, Environment>();
+  /** The instances started and not ended (in `live` too once their environment is up). */
+  const running = new Set<string>();
   let wake: () => void = () => {};
   let ended = new Promise<void>((resolve) => wake = resolve);
   const signalEnd = () => {
@@ -209,7 +211,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
     }
     interrupted = signal;
     abort.abort();
-    progress.event({ type: "interrupt", signal, running: live.size });
+    progress.event({ type: "interrupt", signal, running: running.size });
     void runCleanups();
     signalEnd();
   });
@@ -341,7 +343,6 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
     });
   };
 
-  const running = new Set<string>();
   let capReported = false;
   const worker = async () => {
     while (queue.length > 0 && !interrupted && !setupStop && !writeStop) {

@@ -121,11 +121,11 @@ export function eventLine(event: BatchEvent): string | null {
         `check --image/--env, then run the same command again (${event.left} instance(s) not started)`;
     case "recovered":
       return `batch: "${event.file}" was damaged (${event.problem}): kept it as "${event.keptAs}" and ` +
-        `rebuilt ${event.rebuilt} ${event.what} from the instances' trajectories; the rest run again ` +
+        `rebuilt ${event.rebuilt} ${event.what}(s) from the instances' trajectories; the rest run again ` +
         `(compare with the kept file, then delete it)`;
     case "write-stop":
       return `batch: ${event.error}; ${event.diskFull ? "free some space" : "make it writable"}, then run ` +
-        `the same command again (${event.left} instance(s) not finished)`;
+        `the same command again (${event.left} instance(s) not started)`;
     case "interrupt":
       return `batch: ${event.signal}: stopping ${event.running} running instance(s) and removing their ` +
         `containers (again to exit at once)`;

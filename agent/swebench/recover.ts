@@ -41,7 +41,7 @@ export interface Recovery {
   problem: string;
   /** Entries rebuilt from the trajectories. */
   rebuilt: number;
-  /** `predictions` or `records`. */
+  /** `prediction` or `record`: what was rebuilt. */
   what: string;
 }
 
@@ -86,7 +86,7 @@ export async function readBatchOutputs(outDir: string): Promise<RecoveredOutputs
       preds[t.id] = { instance_id: t.id, model_name_or_path: t.model, model_patch: t.submission };
       rebuilt += 1;
     }
-    recoveries.push({ ...predsDamaged, rebuilt, what: "predictions" });
+    recoveries.push({ ...predsDamaged, rebuilt, what: "prediction" });
   }
 
   const path = join(outDir, "batch.json");
@@ -94,7 +94,7 @@ export async function readBatchOutputs(outDir: string): Promise<RecoveredOutputs
   let records = read.value ?? {};
   if (read.damage) {
     records = Object.fromEntries((await summaries()).map((t) => [t.id, recordOf(t)]));
-    recoveries.push({ ...read.damage, rebuilt: Object.keys(records).length, what: "records" });
+    recoveries.push({ ...read.damage, rebuilt: Object.keys(records).length, what: "record" });
   }
   return { preds, records, recoveries };
 }
