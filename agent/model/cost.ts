@@ -61,14 +61,17 @@ export function addUsage(
   stats.output_tokens += usage.output_tokens;
 }
 
-/** The stats of several models as one (a run asking more than one model). */
-export function totalStats(models: readonly { readonly stats: ModelStats }[]): ModelStats {
-  const total: ModelStats = { cost: 0, calls: 0, input_tokens: 0, output_tokens: 0 };
+/**
+ * The stats of several models as one (a run asking more than one model),
+ * with mini-swe-agent's `instance_cost` and `api_calls` beside ours.
+ */
+export function totalStats(models: readonly { readonly stats: ModelStats }[]): Required<ModelStats> {
+  const total = { cost: 0, calls: 0, input_tokens: 0, output_tokens: 0 };
   for (const { stats } of models) {
     total.cost += stats.cost;
     total.calls += stats.calls;
     total.input_tokens += stats.input_tokens;
     total.output_tokens += stats.output_tokens;
   }
-  return total;
+  return { ...total, instance_cost: total.cost, api_calls: total.calls };
 }

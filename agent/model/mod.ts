@@ -1,8 +1,10 @@
 /**
  * Models: the `Model` protocol and its clients, registered by provider name.
  * A model is named `provider/model`: `openai/gpt-5-mini`,
- * `anthropic/claude-sonnet-4-5`, `openai/qwen` with a `base_url`, or
- * `scripted/NAME` with a `script` file.
+ * `anthropic/claude-sonnet-4-5`, `openai/qwen` with a `base_url`, litellm's
+ * `openrouter/…`, `together_ai/…`, `ollama/…`, `hosted_vllm/…` (the OpenAI
+ * client with the provider's URL and key, providers.ts), or `scripted/NAME`
+ * with a `script` file.
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { AnthropicModel } from "./anthropic.ts";
 import { BadRequestError } from "./errors.ts";
 import { OpenAIModel } from "./openai.ts";
 import { scriptedFromConfig } from "./scripted.ts";
+import { compatibleModel, OPENAI_COMPATIBLE } from "./providers.ts";
 import type { ClientOptions } from "./settings.ts";
 import type { Model, ModelConfig } from "./types.ts";
 
@@ -21,15 +24,22 @@ export { OpenAIModel } from "./openai.ts";
 export { loadScript, ScriptedModel, type ScriptedTurn } from "./scripted.ts";
 export type { ClientOptions } from "./settings.ts";
 export { totalStats } from "./cost.ts";
+export { compatibleModel, type CompatibleProvider, OPENAI_COMPATIBLE } from "./providers.ts";
 
 /** Builds a model from its config. */
 export type ModelFactory = (config: ModelConfig, options?: ClientOptions) => Model | Promise<Model>;
 
-/** Model clients by provider prefix. */
+/** Model clients by provider prefix (litellm's OpenAI-compatible ones: providers.ts). */
 export const MODELS: Record<string, ModelFactory> = {
   openai: (config, options) => new OpenAIModel(config, options),
   anthropic: (config, options) => new AnthropicModel(config, options),
   scripted: (config) => scriptedFromConfig(config),
+  ...Object.fromEntries(
+    Object.keys(OPENAI_COMPATIBLE).map((prefix) => [
+      prefix,
+      (config: ModelConfig, options?: ClientOptions) => compatibleModel(prefix, config, options),
+    ]),
+  ),
 };
 
 /** The model `config.name` names (`provider/model`). */

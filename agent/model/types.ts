@@ -53,12 +53,21 @@ export interface ModelResponse {
   raw: unknown;
 }
 
-/** Usage summed over a model's calls (the trajectory's `model_stats`). */
+/**
+ * Usage summed over a model's calls (the trajectory's `model_stats`). A
+ * run's totals ({@linkcode totalStats}) also carry mini-swe-agent's names for
+ * the same two numbers, `instance_cost` (= `cost`) and `api_calls`
+ * (= `calls`), so scripts written for its trajectories read ours.
+ */
 export interface ModelStats {
   cost: number;
   calls: number;
   input_tokens: number;
   output_tokens: number;
+  /** mini-swe-agent's name for `cost` (in a run's totals). */
+  instance_cost?: number;
+  /** mini-swe-agent's name for `calls` (in a run's totals). */
+  api_calls?: number;
 }
 
 /** Per-call options. */

@@ -8,7 +8,8 @@
  * ```json
  * {"trajectory_format": "graphplan-1", "instance_id": "astropy__astropy-12907",
  *  "info": {"exit_status": "Submitted", "submission": "diff --git ...",
- *           "model_stats": {"cost": 0.04, "calls": 12, "input_tokens": 81000, "output_tokens": 3100},
+ *           "model_stats": {"cost": 0.04, "calls": 12, "input_tokens": 81000, "output_tokens": 3100,
+ *                           "instance_cost": 0.04, "api_calls": 12},
  *           "phases": [{"name": "explore", "status": "done", "started_at": "...", "steps": 7}, ...],
  *           "config": {...}, "version": "0.1.0", "started_at": "...", "updated_at": "..."},
  *  "messages": [{"role": "system", "content": "..."}, ...]}
@@ -83,7 +84,7 @@ export class Trajectory {
     this.info = {
       exit_status: null,
       submission: "",
-      model_stats: { cost: 0, calls: 0, input_tokens: 0, output_tokens: 0 },
+      model_stats: { cost: 0, calls: 0, input_tokens: 0, output_tokens: 0, instance_cost: 0, api_calls: 0 },
       phases: [],
       config: options.config ?? null,
       version: VERSION,

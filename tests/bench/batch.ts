@@ -1,17 +1,20 @@
 /**
- * Benchmark section `batch`: the scripted demo task run by `graphplan
- * batch` as a 4-instance batch with 2 workers in podman (the minimal image
- * with the sample project in /testbed), each instance's wall time split as
- * batch.json records it: container start, helper deployment, helper requests
- * over the `--serve` session, the environment's commands (one `podman exec`
- * each), and the rest (model, agent, trajectory writes, teardown).
+ * Benchmark section `batch`: the agent's orchestration in podman, the
+ * helper's session path against the one-`exec`-per-command path it replaces
+ * (today's fallback), measured in the same run.
  *
- * Next to it, the same steps done the way mini-swe-agent does everything:
- * one `podman exec` per step. The same 4 instances, 2 at a time: start a
- * container, copy the helper in, run the demo's commands one `podman exec`
- * each, and each helper request the batch made as one `podman exec` of a
- * fresh `graphplan helper METHOD` (a new Deno process that loads the bundle
- * and the grammar every time).
+ * 1. Per command: `true` run 30 times in one container through the
+ *    session's `shell` method and as one `podman exec`, in turns (goal: the
+ *    session's median at most 10 ms).
+ * 2. Deployment: the helper made ready in a fresh container, bind-mounted
+ *    read-only and checked over its session, against copied in (mkdir, cp,
+ *    chmod) and checked; 3 containers each, in turns (goal: 0.3 s).
+ * 3. A 30-step scripted task (the demo's 7 turns after 23 more exploring
+ *    commands) as a 4-instance batch with 2 workers, once through the session
+ *    and once with `environment.shell=exec` and `environment.helper_mount=false`;
+ *    each instance's wall time split as batch.json records it. The scripted
+ *    model answers at once, so an instance's wall time is its orchestration
+ *    overhead (goal: the session path's median at most half the exec path's).
  *
  *     deno task bench batch
  *
@@ -19,9 +22,8 @@
  */
 
 import { join } from "node:path";
-import { parse } from "yaml";
 import { ContainerEnvironment } from "../../agent/env/mod.ts";
-import { deployHelper, helperLaunch, shellQuote } from "../../agent/graphplan/mod.ts";
+import { deployHelper, helperLaunch, mountedLaunch, sessionShell } from "../../agent/graphplan/mod.ts";
 import type { InstanceRecord } from "../../agent/swebench/report.ts";
 import {
   batchScratch,
@@ -31,95 +33,151 @@ import {
   removeTestbedImage,
   runBatchCli,
   testbedImage,
+  type Turn,
 } from "../e2e/_batch_support.ts";
-import { REPO_ROOT } from "./context.ts";
 import type { BenchContext, BenchSection } from "./context.ts";
-import { type BenchRow, median, round } from "./stats.ts";
+import { type BenchRow, median, round, rowAtMost, timeInTurns } from "./stats.ts";
 
 const SECTION = "batch";
 const INSTANCES = 4;
 const WORKERS = 2;
+const STEPS = 30;
+const COMMAND_RUNS = 30;
+const DEPLOY_RUNS = 3;
 
-/** The demo's commands and its edit plan (from the heredoc of the turn that writes it). */
-async function demoSteps(): Promise<{ commands: string[]; plan: unknown }> {
-  const turns = parse(await Deno.readTextFile(join(REPO_ROOT, "config/demo/scripted_run.yaml"))) as {
-    command: string;
-  }[];
-  const commands = turns.map((turn) => turn.command);
-  const writer = commands.find((command) => command.includes("PLAN_EOF"))!;
-  const plan = JSON.parse(writer.split("\n").slice(1, -1).join("\n"));
-  return { commands, plan };
+/** Exploring commands a model would run (read-only), to make the demo's 7 turns 30. */
+function exploringTurns(count: number): Turn[] {
+  const commands = [
+    "ls -la",
+    "git log --oneline -3",
+    "find . -name '*.py' -not -path './.git/*' | head -20",
+    "grep -rn 'def ' app/ | head -20",
+    "wc -l app/*.py",
+    "sed -n '1,20p' app/service.py",
+    "grep -rn 'import' app/models.py",
+    "git status --short",
+  ];
+  return Array.from({ length: count }, (_, i) => ({
+    content: `Looking around (${i + 1}).`,
+    command: commands[i % commands.length],
+  }));
 }
 
-/** The params the agent sends for `method` on the demo task. */
-function demoParams(method: string, plan: unknown): Record<string, unknown> {
-  switch (method) {
-    case "version":
-      return {};
-    case "build_graph":
-      return { files: ["app/service.py"] };
-    case "verify_plan":
-    case "execute_plan":
-      return { plan };
-    default:
-      throw new Error(`The batch bench cannot replay helper method "${method}"`);
-  }
-}
-
-/** The baseline for one instance: every step one `podman exec`; seconds per part. */
-async function oneExecPerStep(image: string, methods: string[]) {
-  const { commands, plan } = await demoSteps();
-  const started = performance.now();
-  const env = await ContainerEnvironment.start({
+/** A started container of `image` (network off) with `runArgs`; closed by the caller. */
+function container(image: string, runArgs: string[] = []): Promise<ContainerEnvironment> {
+  return ContainerEnvironment.start({
     type: "podman",
     image,
     cwd: "/testbed",
-    run_args: ["--network", "none"],
+    run_args: ["--network", "none", ...runArgs],
   });
-  const containerStart = (performance.now() - started) / 1000;
+}
+
+/** Per-command time: `true` through the session and as one exec, in turns, in one container (ms). */
+async function perCommand(image: string) {
+  const planned = mountedLaunch(await helperLaunch("podman"));
+  const env = await container(image, planned.runArgs);
   try {
-    const launch = await helperLaunch("podman");
-    const deployStart = performance.now();
-    for (const copy of launch.copies) {
-      await env.execute(`mkdir -p ${shellQuote(copy.to.replace(/\/[^/]+$/, ""))}`);
-      await env.copyIn(copy.from, copy.to);
+    const { helper } = await deployHelper(env, { launch: planned.launch });
+    const shell = sessionShell(env, helper, {});
+    try {
+      const sample = await timeInTurns(COMMAND_RUNS, {
+        session: () => shell.execute("true"),
+        exec: () => env.execute("true"),
+      }, { warmup: 3 });
+      if (shell.counts.exec > 0) throw new Error("A session command fell back to exec");
+      return sample;
+    } finally {
+      await helper.close();
     }
-    const deploy = (performance.now() - deployStart) / 1000;
-    let commandSeconds = 0;
-    for (const command of commands) {
-      const t = performance.now();
-      await env.execute(command, { timeout: 120 });
-      commandSeconds += (performance.now() - t) / 1000;
-    }
-    let helperSeconds = 0;
-    const argv = launch.argv.map(shellQuote).join(" ");
-    for (const method of methods) {
-      const params = shellQuote(JSON.stringify(demoParams(method, plan)));
-      const t = performance.now();
-      const result = await env.execute(`printf '%s' ${params} | ${argv} ${method} --repo /testbed`, {
-        env: launch.env,
-        timeout: 300,
-      });
-      helperSeconds += (performance.now() - t) / 1000;
-      if (result.returncode !== 0) throw new Error(`One-shot helper "${method}" failed: ${result.output}`);
-    }
-    return {
-      containerStart,
-      deploy,
-      commands: commandSeconds,
-      helper: helperSeconds,
-      commandCount: commands.length,
-    };
   } finally {
     await env.close();
   }
 }
 
-function row(metric: string, values: number[], note: string): BenchRow {
-  return { section: SECTION, metric, value: round(median(values)), unit: "s", note };
+/** Deployment in fresh containers: mounted and checked over the session vs copied (s). */
+async function deployment(image: string) {
+  const launch = await helperLaunch("podman");
+  const planned = mountedLaunch(launch);
+  const times = { mounted: [] as number[], copied: [] as number[] };
+  for (let i = 0; i < DEPLOY_RUNS; i++) {
+    for (const kind of ["mounted", "copied"] as const) {
+      const env = await container(image, kind === "mounted" ? planned.runArgs : []);
+      try {
+        const { helper, info } = await deployHelper(env, {
+          launch: kind === "mounted" ? planned.launch : launch,
+        });
+        await helper.close();
+        if ((info.mounted === true) !== (kind === "mounted")) {
+          throw new Error(`The ${kind} deployment was not`);
+        }
+        times[kind].push(info.seconds);
+      } finally {
+        await env.close();
+      }
+    }
+  }
+  return times;
 }
 
-/** Run the batch and the baseline; the figures as bench rows. */
+/** One batch of the 30-step task through `options`; its instances' records. */
+async function batchRun(script: string, dataset: string, out: string, options: string[]) {
+  const started = performance.now();
+  const result = await runBatchCli(script, [
+    "--subset",
+    dataset,
+    "-w",
+    String(WORKERS),
+    "-o",
+    out,
+    "-c",
+    "agent.max_explore_steps=40",
+    ...options,
+  ]);
+  const wall = (performance.now() - started) / 1000;
+  if (result.code !== 0) throw new Error(`The batch failed: ${result.stderr}`);
+  const doc = JSON.parse(await Deno.readTextFile(join(out, "batch.json"))) as {
+    instances: Record<string, InstanceRecord>;
+  };
+  const records = Object.values(doc.instances);
+  if (records.some((r) => r.status !== "Submitted" || !r.timings)) {
+    throw new Error(`Not every instance was submitted: ${JSON.stringify(records.map((r) => r.status))}`);
+  }
+  return { wall, records };
+}
+
+function row(metric: string, values: number[], note: string, unit = "s"): BenchRow {
+  return { section: SECTION, metric, value: round(median(values)), unit, note };
+}
+
+/** The rows of one batch path. */
+function pathRows(label: string, run: Awaited<ReturnType<typeof batchRun>>): BenchRow[] {
+  const { records } = run;
+  const t = records.map((r) => r.timings!);
+  const note = `median of ${records.length} instances, ${WORKERS} at a time`;
+  return [
+    {
+      section: SECTION,
+      metric: `${label}: batch wall (4 instances, 2 workers)`,
+      value: round(run.wall),
+      unit: "s",
+    },
+    row(`${label}: instance wall = orchestration overhead`, records.map((r) => r.wall_time), note),
+    row("  container start (podman run)", t.map((x) => x.container_start), note),
+    row("  helper deployment", t.map((x) => x.helper_deploy), note),
+    row(`  helper requests (${t[0].helper_calls})`, t.map((x) => x.helper_requests), note),
+    row(`  commands (${t[0].command_count})`, t.map((x) => x.commands), note),
+    row(
+      "  rest (scripted model, agent, trajectory, teardown)",
+      records.map((r, i) =>
+        r.wall_time - t[i].container_start - t[i].helper_deploy - t[i].helper_requests - t[i].commands
+      ),
+      note,
+    ),
+  ];
+}
+
+/** Run the three measurements; the figures as bench rows. */
 export async function batchBench(): Promise<BenchRow[]> {
   if (PODMAN_SKIP) {
     return [{ section: SECTION, metric: "batch in podman", value: null, unit: "s", note: PODMAN_SKIP }];
@@ -128,77 +186,66 @@ export async function batchBench(): Promise<BenchRow[]> {
   const ctx = await batchScratch(INSTANCES);
   try {
     const image = await testbedImage();
-    const script = await demoScript(ctx.root);
-    // Build the bundle outside the timed batch.
-    await deployHelperWarmup(image);
-    const batchStart = performance.now();
-    const result = await runBatchCli(script, ["--subset", ctx.dataset, "-w", String(WORKERS), "-o", ctx.out]);
-    const batchWall = (performance.now() - batchStart) / 1000;
-    if (result.code !== 0) throw new Error(`The batch failed: ${result.stderr}`);
-    const doc = JSON.parse(await Deno.readTextFile(join(ctx.out, "batch.json"))) as {
-      instances: Record<string, InstanceRecord>;
-    };
-    const records = Object.values(doc.instances);
-    if (records.some((r) => r.status !== "Submitted" || !r.timings)) {
-      throw new Error(`Not every instance was submitted: ${JSON.stringify(records.map((r) => r.status))}`);
-    }
-    const t = records.map((r) => r.timings!);
-    const methods = t[0].helper_methods;
-    const note = `median of ${records.length} instances, ${WORKERS} at a time`;
-    const rows: BenchRow[] = [
-      { section: SECTION, metric: "batch wall (4 instances, 2 workers)", value: round(batchWall), unit: "s" },
-      row("instance wall", records.map((r) => r.wall_time), note),
-      row("  container start (podman run)", t.map((x) => x.container_start), note),
-      row("  helper deployment (copy + version + session)", t.map((x) => x.helper_deploy), note),
-      row(
-        `  helper requests (${t[0].helper_calls} over the session: ${methods.join(", ")})`,
-        t.map((x) => x.helper_requests),
-        note,
-      ),
-      row(`  commands (${t[0].command_count}, one podman exec each)`, t.map((x) => x.commands), note),
-      row(
-        "  rest (model, agent, trajectory, teardown)",
-        records.map((r, i) =>
-          r.wall_time - t[i].container_start - t[i].helper_deploy - t[i].helper_requests - t[i].commands
-        ),
-        note,
-      ),
-    ];
-    // The baseline: the same steps, every one a podman exec, the same 4 instances 2 at a time.
-    const baseline: Awaited<ReturnType<typeof oneExecPerStep>>[] = [];
-    const queue = Array.from({ length: INSTANCES }, (_, i) => i);
-    const baseStart = performance.now();
-    await Promise.all(Array.from({ length: WORKERS }, async () => {
-      while (queue.shift() !== undefined) baseline.push(await oneExecPerStep(image, methods));
-    }));
-    const baseWall = (performance.now() - baseStart) / 1000;
-    const baseNote = `median of ${INSTANCES}, ${WORKERS} at a time, model time excluded`;
+    // Builds the bundle outside the timings, and warms podman.
+    await deployment(image).catch(() => {});
+    const rows: BenchRow[] = [];
+    const commands = await perCommand(image);
+    const turnNote = `median of ${COMMAND_RUNS}, in turns in one container`;
     rows.push(
+      rowAtMost({
+        section: SECTION,
+        metric: "per command (`true`): through the helper's session",
+        value: round(commands.session.median),
+        unit: "ms",
+        note: turnNote,
+      }, 10),
       {
         section: SECTION,
-        metric: "one exec per step: 4 instances, 2 at a time",
-        value: round(baseWall),
-        unit: "s",
-      },
-      row("  container start (podman run)", baseline.map((b) => b.containerStart), baseNote),
-      row("  helper copy (no session)", baseline.map((b) => b.deploy), baseNote),
-      row(
-        `  helper requests (${methods.length}, a fresh helper per podman exec)`,
-        baseline.map((b) => b.helper),
-        baseNote,
-      ),
-      row(
-        `  commands (${baseline[0].commandCount}, one podman exec each)`,
-        baseline.map((b) => b.commands),
-        baseNote,
-      ),
-      {
-        section: SECTION,
-        metric: "helper requests: one exec each / session",
-        value: round(median(baseline.map((b) => b.helper)) / median(t.map((x) => x.helper_requests))),
-        unit: "x",
+        metric: "per command (`true`): one podman exec",
+        value: round(commands.exec.median),
+        unit: "ms",
+        note: turnNote,
       },
     );
+    const deploy = await deployment(image);
+    const deployNote = `median of ${DEPLOY_RUNS} fresh containers, in turns`;
+    rows.push(
+      rowAtMost({
+        section: SECTION,
+        metric: "helper deployment: mounted read-only, version over the session",
+        value: round(median(deploy.mounted)),
+        unit: "s",
+        note: deployNote,
+      }, 0.3),
+      {
+        section: SECTION,
+        metric: "helper deployment: copied in (mkdir, cp, chmod), version",
+        value: round(median(deploy.copied)),
+        unit: "s",
+        note: deployNote,
+      },
+    );
+    const script = await demoScript(ctx.root, { before: exploringTurns(STEPS - 7) });
+    const session = await batchRun(script, ctx.dataset, join(ctx.root, "session"), []);
+    const exec = await batchRun(script, ctx.dataset, join(ctx.root, "exec"), [
+      "-c",
+      "environment.shell=exec",
+      "-c",
+      "environment.helper_mount=false",
+    ]);
+    rows.push(
+      ...pathRows(`${STEPS}-step task, session`, session),
+      ...pathRows(`${STEPS}-step task, one exec per command`, exec),
+    );
+    rows.push(rowAtMost({
+      section: SECTION,
+      metric: "orchestration overhead per instance: session / one exec per command",
+      value: round(
+        median(session.records.map((r) => r.wall_time)) / median(exec.records.map((r) => r.wall_time)),
+      ),
+      unit: "x",
+      note: "medians of the two batches above",
+    }, 0.5));
     return rows;
   } finally {
     await removeTestbedImage();
@@ -206,26 +253,11 @@ export async function batchBench(): Promise<BenchRow[]> {
   }
 }
 
-/** Deploy the helper once into a throwaway container, so the bundle build is not timed. */
-async function deployHelperWarmup(image: string): Promise<void> {
-  const env = await ContainerEnvironment.start({
-    type: "podman",
-    image,
-    cwd: "/testbed",
-    run_args: ["--network", "none"],
-  });
-  try {
-    const { helper } = await deployHelper(env, {});
-    await helper.close();
-  } finally {
-    await env.close();
-  }
-}
-
 /** The `batch` section for tests/bench/run.ts. */
 export const batchSection: BenchSection = {
   name: SECTION,
-  description: "a 4-instance batch with 2 workers in podman, split by step, vs one podman exec per step",
+  description:
+    "podman: per-command time and helper deployment, session vs one exec; a 30-step 4-instance batch both ways",
   run(_ctx: BenchContext): Promise<BenchRow[]> {
     return batchBench();
   },

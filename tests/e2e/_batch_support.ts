@@ -107,6 +107,14 @@ export async function demoScript(
   return path;
 }
 
+/**
+ * `GRAPHPLAN_TEST_SHELL=exec` runs the e2e batches through the fallback path
+ * (the helper copied in, one `exec` per command) instead of the session.
+ */
+export const SHELL_PATH = Deno.env.get("GRAPHPLAN_TEST_SHELL") === "exec"
+  ? ["-c", "environment.shell=exec", "-c", "environment.helper_mount=false"]
+  : [];
+
 /** The batch options that run the test image with the scripted model `script`, no network. */
 export async function scriptedOptions(script: string): Promise<string[]> {
   return [
@@ -120,6 +128,7 @@ export async function scriptedOptions(script: string): Promise<string[]> {
     `model.script=${script}`,
     "-c",
     "environment.run_args=[--network, none]",
+    ...SHELL_PATH,
   ];
 }
 

@@ -21,6 +21,7 @@ import {
   podmanEnv,
   removeTestbedImage,
   runBatchCli,
+  SHELL_PATH,
   spawnBatch,
 } from "./_batch_support.ts";
 import { FIX, readJson } from "./_support.ts";
@@ -85,10 +86,17 @@ test("2 workers run the selected instances in parallel, each in its own containe
     for (const id of expected) {
       assertFixed(preds[id].model_patch, id);
       assert.equal(preds[id].model_name_or_path, "scripted/demo");
-      const trajectory = await readJson<{ info: { exit_status: string } }>(
-        join(ctx.out, id, `${id}.traj.json`),
-      );
+      const trajectory = await readJson<
+        { info: { exit_status: string; shell?: { session: number; exec: number; lost: number } } }
+      >(join(ctx.out, id, `${id}.traj.json`));
       assert.equal(trajectory.info.exit_status, "Submitted");
+      // Through the helper's session, or (GRAPHPLAN_TEST_SHELL=exec) one exec per command.
+      if (SHELL_PATH.length === 0) {
+        assert.equal(trajectory.info.shell?.exec, 0, JSON.stringify(trajectory.info.shell));
+        assert.ok(trajectory.info.shell!.session >= 7, JSON.stringify(trajectory.info.shell));
+      } else {
+        assert.equal(trajectory.info.shell, undefined);
+      }
     }
     const records = (await batchJson(ctx.out)).instances;
     const [a, b] = expected.map((id) => records[id]);
