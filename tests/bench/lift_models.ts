@@ -94,13 +94,17 @@ if (import.meta.main) {
   const part = (Deno.args.find((arg) => arg.startsWith("--part="))?.slice(7) ?? "held-in") as ModelPart;
   const at = Deno.args.indexOf("--limit");
   const limit = at >= 0 ? Number(Deno.args[at + 1]) : undefined;
-  const outcomes = await benchModelLift(await modelPatches(part), { limit });
+  const only = Deno.args.find((arg) => arg.startsWith("--only="))?.slice(7);
+  const chosen = (await modelPatches(part)).filter((patch) => !only || patch.instance_id === only);
+  const outcomes = await benchModelLift(chosen, { limit });
   for (const o of outcomes) {
     if (!o.lifted || !o.exact) {
       console.log(`${o.id} (${o.system}) lifted=${o.lifted} exact=${o.exact}: ${o.errors.join(" | ")}`);
     }
   }
   const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  const slowest = [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 5);
+  console.log(`slowest: ${slowest.map((o) => `${o.id} (${o.system}) ${Math.round(o.ms)} ms`).join(", ")}`);
   console.log(
     `${part}: ${outcomes.length} patches, lifted ${outcomes.filter((o) => o.lifted).length}, exact ${
       outcomes.filter((o) => o.exact).length
