@@ -1,6 +1,7 @@
 /**
- * `graphplan lift (--diff FILE | --search-replace FILE)`: turn a unified
- * diff or SEARCH/REPLACE blocks into a verified structural plan
+ * `graphplan lift (--diff FILE | --search-replace FILE | --apply-patch FILE)`:
+ * turn a unified diff, SEARCH/REPLACE blocks or an apply_patch document
+ * into a verified structural plan
  * (ARCHITECTURE.md, "Lift"). Writes nothing to the repository; `--out`
  * writes the plan document to a file.
  *
@@ -23,17 +24,21 @@ import { lift } from "../engine/lift/mod.ts";
 
 const command: Command = {
   name: "lift",
-  summary: "Turn a unified diff or SEARCH/REPLACE blocks into a verified structural plan; write nothing",
-  usage: "(--diff FILE | --search-replace FILE) [--repo DIR] [--out PLAN] [--json]",
+  summary:
+    "Turn a diff, SEARCH/REPLACE blocks or an apply_patch into a verified structural plan; write nothing",
+  usage: "(--diff FILE | --search-replace FILE | --apply-patch FILE) [--repo DIR] [--out PLAN] [--json]",
   help: `
-Reads a git-format unified diff (--diff) or Aider-style SEARCH/REPLACE
-blocks (--search-replace), FILE or - for stdin, applies it in memory to the
+Reads a git-format unified diff (--diff), Aider-style SEARCH/REPLACE
+blocks (--search-replace) or an OpenAI apply_patch document
+(--apply-patch), FILE or - for stdin, applies it in memory to the
 repository's files and maps every change onto AST nodes: each change
 becomes the most specific step that reproduces it (a tier-2 template such
 as modify_condition, replace_expression, guard_clause, add_parameter,
 replace_function_body; a tier-3 fragment for new statements; tier-1
 delete_node), replace_node or the legacy replace_code only when nothing
-formal reproduces it. The plan is verified (layers 0-6, levels L0-L6) and
+formal reproduces it. A created, deleted or renamed file and a mode
+change are whole-file steps (create_file, delete_file, rename_file,
+set_mode); a binary change is refused. The plan is verified (layers 0-6, levels L0-L6) and
 replayed in memory; lift succeeds only when the replay reproduces the
 diff's result byte for byte. The repository is never written.
 
@@ -41,6 +46,8 @@ Options:
   --diff FILE            a unified diff (git diff, diff -u; -p1 paths)
   --search-replace FILE  SEARCH/REPLACE blocks (the file name on the line
                          before each fence)
+  --apply-patch FILE     an OpenAI apply_patch document ("*** Begin Patch";
+                         also recognized when given to --diff)
   --repo DIR             repository root (default: .)
   --out PLAN             also write the plan document to PLAN (only when
                          the lift succeeds)
@@ -54,26 +61,27 @@ could not be lifted exactly, 2 usage error, 3 internal error.
 Examples:
   git diff > fix.diff && graphplan lift --diff fix.diff --out plan.json
   graphplan lift --search-replace answer.md --json
+  graphplan lift --apply-patch codex.patch --out plan.json
   git diff | graphplan lift --diff - --repo .`,
   options: {
     diff: { type: "string" },
     "search-replace": { type: "string" },
+    "apply-patch": { type: "string" },
     out: { type: "string" },
   },
   async run(args) {
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
-    const diffArg = stringOption(args, "diff");
-    const blocksArg = stringOption(args, "search-replace");
-    if ((diffArg === undefined) === (blocksArg === undefined)) {
-      throw new UsageError("Give exactly one of --diff FILE and --search-replace FILE");
+    const inputs = { diff: "diff", search_replace: "search-replace", apply_patch: "apply-patch" } as const;
+    const given = Object.entries(inputs).filter(([, option]) => stringOption(args, option) !== undefined);
+    if (given.length !== 1) {
+      throw new UsageError("Give exactly one of --diff FILE, --search-replace FILE and --apply-patch FILE");
     }
     const json = args.values.json === true;
     const workspace = Workspace.open(stringOption(args, "repo", "."));
-    const input = diffArg !== undefined
-      ? { diff: await readInput(diffArg) }
-      : { search_replace: await readInput(blocksArg!) };
+    const [key, option] = given[0];
+    const input = { [key]: await readInput(stringOption(args, option)!) };
     const result = await lift(new DocumentStore(workspace), input);
     const out = stringOption(args, "out");
     // A plan that does not reproduce the diff is not worth a file: an earlier PLAN stays as it was.

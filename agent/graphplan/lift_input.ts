@@ -1,13 +1,14 @@
 /**
- * A change written as a unified diff or as SEARCH/REPLACE blocks, found in
- * the plan file or the model's answer, for the PLAN phase to lift into a
- * structural plan (`agent.plan_input: diff` or `any`).
+ * A change written as a unified diff, as SEARCH/REPLACE blocks or as an
+ * OpenAI `apply_patch` document (`*** Begin Patch`), found in the plan file
+ * or the model's answer, for the PLAN phase to lift into a structural plan
+ * (`agent.plan_input: diff` or `any`).
  *
  * @module
  */
 
 /** What the helper's `lift` method takes. */
-export type LiftInput = { diff: string } | { search_replace: string };
+export type LiftInput = { diff: string } | { search_replace: string } | { apply_patch: string };
 
 /** The helper's `lift` result, as far as the agent reads it. */
 export interface LiftReport {
@@ -28,8 +29,17 @@ export interface LiftReport {
 
 const FENCED_DIFF = /```(?:diff|patch)[^\n]*\n([\s\S]*?)```/g;
 
-/** The diff or SEARCH/REPLACE blocks in `text`, or undefined when it holds neither. */
+/** The kind of change `input` is, as the trajectory records it. */
+export function liftInputKind(input: LiftInput): "diff" | "search_replace" | "apply_patch" {
+  return "diff" in input ? "diff" : "search_replace" in input ? "search_replace" : "apply_patch";
+}
+
+const APPLY_PATCH = /^\*\*\* Begin Patch[ \t]*\r?\n[\s\S]*?^\*\*\* End Patch[ \t]*\r?$/m;
+
+/** The diff, SEARCH/REPLACE blocks or apply_patch document in `text`, or undefined when it holds none. */
 export function findChangeInText(text: string): LiftInput | undefined {
+  const patch = APPLY_PATCH.exec(text);
+  if (patch) return { apply_patch: patch[0] };
   if (/^<{5,9} ?SEARCH\s*$/m.test(text) && /^>{5,9} ?REPLACE\s*$/m.test(text)) {
     return { search_replace: text };
   }

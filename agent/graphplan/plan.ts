@@ -27,7 +27,13 @@ import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
 import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
-import { findChangeInText, liftedSteps, type LiftInput, type LiftReport } from "./lift_input.ts";
+import {
+  findChangeInText,
+  liftedSteps,
+  type LiftInput,
+  liftInputKind,
+  type LiftReport,
+} from "./lift_input.ts";
 
 /** How many of the attempt's latest messages (answers and tool outputs) are searched for a plan. */
 const PLAN_LOOKBACK = 6;
@@ -275,7 +281,7 @@ async function liftChange(
 ): Promise<unknown[] | undefined> {
   const phase = loop.trajectory.startPhase("lift", {
     attempt,
-    input: "diff" in change ? "diff" : "search_replace",
+    input: liftInputKind(change),
   });
   let report: LiftReport;
   try {
@@ -360,7 +366,7 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<Obtained | u
       : undefined;
     if (change) {
       loop.trajectory.endPhase(phase, "done", {
-        source: "diff" in change ? "diff" : "search_replace",
+        source: liftInputKind(change),
         nudges: nudge,
       });
       return { change };

@@ -7,11 +7,12 @@
  * strictness), which verifies it and gives the diff it will make and the
  * files it will change; nothing is written.
  *
- * A diff that creates, deletes or renames a file cannot be lifted, and
- * there is deliberately no fallback to `git apply` for it: such an edit would
- * be neither verified structurally nor undone from the pre-images of existing
- * files (see `pre_image.ts`), and a repair of a failing test is an edit of
- * existing code. The planner is told why and can propose one.
+ * A diff that creates, deletes or renames a file is lifted like any other:
+ * those are whole-file steps of the plan (`create_file`, `delete_file`,
+ * `rename_file`), verified and journaled, and a file the edit creates is
+ * removed again when the edit is reverted (`pre_image.ts`). There is
+ * deliberately no fallback to `git apply` for a diff that cannot be lifted
+ * (a binary change): the planner is told why and can propose another.
  *
  * @module
  */
@@ -86,9 +87,6 @@ export async function prepareEdit(
         return {
           problems: [
             `Edit not applied: the diff could not be lifted into a verified plan: ${why.join("; ")}`,
-            ...(/\b(creates|deletes|renames)\b/.test(why.join(" "))
-              ? ["Change existing files only: an edit that creates, deletes or renames a file is not run"]
-              : []),
           ],
         };
       }

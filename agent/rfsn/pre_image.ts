@@ -12,7 +12,8 @@
  * and never shows in `git diff`. Restoring writes the blob back over the
  * file (`git cat-file blob`: raw bytes again; the file keeps its mode) and
  * checks that the file hashes to the recorded blob, so a restore is byte
- * for byte or an error.
+ * for byte or an error. A file the edit creates is recorded as absent and
+ * removed on restore; a file it deletes is written back.
  *
  * @module
  */
@@ -24,8 +25,8 @@ import { shellQuote } from "../graphplan/deploy.ts";
 export interface PreImage {
   /** Repository-relative path. */
   path: string;
-  /** The git blob holding the bytes. */
-  blob: string;
+  /** The git blob holding the bytes; null when the file did not exist (the edit creates it). */
+  blob: string | null;
 }
 
 const BLOB = /^[0-9a-f]{40,64}$/;
@@ -52,6 +53,13 @@ export async function recordPreImages(
 ): Promise<PreImage[] | { error: string }> {
   const images: PreImage[] = [];
   for (const path of paths) {
+    const present = await env.execute(`test -e ${shellQuote(path)} || test -L ${shellQuote(path)}`, {
+      timeout: 60,
+    });
+    if (present.returncode !== 0) {
+      images.push({ path, blob: null }); // a file the edit creates: restoring removes it
+      continue;
+    }
     const blob = await hashFile(env, path, true);
     if (typeof blob !== "string") {
       return { error: `Cannot record the bytes of "${path}" before the edit: ${blob.error}` };
@@ -64,7 +72,22 @@ export async function recordPreImages(
 /** Put every file of `images` back as recorded; throws when one cannot be restored byte for byte. */
 export async function restorePreImages(env: Environment, images: readonly PreImage[]): Promise<void> {
   for (const { path, blob } of images) {
-    const written = await env.execute(`git cat-file blob ${blob} > ${shellQuote(path)}`, { timeout: 60 });
+    if (blob === null) {
+      const removed = await env.execute(`rm -f -- ${shellQuote(path)} && ! test -e ${shellQuote(path)}`, {
+        timeout: 60,
+      });
+      if (removed.returncode !== 0) {
+        throw new Error(`Cannot remove "${path}", which the edit created: ${removed.output.trim()}`);
+      }
+      continue;
+    }
+    // A file the edit deleted comes back, in its directory if that went too.
+    const dir = path.includes("/")
+      ? `mkdir -p -- ${shellQuote(path.slice(0, path.lastIndexOf("/")))} && `
+      : "";
+    const written = await env.execute(`${dir}git cat-file blob ${blob} > ${shellQuote(path)}`, {
+      timeout: 60,
+    });
     if (written.returncode !== 0) {
       throw new Error(`Cannot restore "${path}" from blob "${blob}": ${written.output.trim()}`);
     }

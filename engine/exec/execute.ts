@@ -331,6 +331,7 @@ function writeChange(store: DocumentStore, journal: Journal, change: FileChange)
     maybePause(n, "journal");
     removeConfined(abs);
     store.invalidate(change.path);
+    maybePause(n, "rename");
     return;
   }
   const bytes = encodeSource(change.after.file.text, change.after.file.bom, change.after.file.cr);

@@ -331,7 +331,8 @@ function replayJournal(workspace: Workspace, dir: string, options: { force?: boo
         continue;
       }
       const { abs } = workspace.resolve(path);
-      const now = readConfined(abs);
+      // A file the plan was about to create in a directory not made yet: nothing there to read.
+      const now = record.existed || exists(splitPath(abs).dir) ? readConfined(abs) : null;
       const current = now?.bytes ?? null;
       const currentSha = current ? sha256(current) : null;
       if (currentSha === record.sha256) {

@@ -88,12 +88,12 @@ export const METHODS: Record<string, MethodFn> = {
   },
 
   lift: async (params, session) => {
-    const given = ["diff", "search_replace"].filter((name) => params[name] !== undefined);
+    const given = ["diff", "search_replace", "apply_patch"].filter((name) => params[name] !== undefined);
     if (given.length !== 1 || typeof params[given[0]] !== "string") {
-      fail("params-invalid", 'Give exactly one of "diff" and "search_replace", as a string', {
+      fail("params-invalid", 'Give exactly one of "diff", "search_replace" and "apply_patch", as a string', {
         path: ["params"],
         hint:
-          '{"diff": "diff --git a/x.py b/x.py ..."} or {"search_replace": "x.py\n```\n<<<<<<< SEARCH ..."}',
+          '{"diff": "diff --git a/x.py b/x.py ..."}, {"search_replace": "x.py\n```\n<<<<<<< SEARCH ..."} or {"apply_patch": "*** Begin Patch ..."}',
       });
     }
     const { lift } = await import("../lift/mod.ts");

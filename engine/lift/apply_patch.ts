@@ -29,8 +29,12 @@
  *
  * 1. Each `@@ TEXT` line of the hunk (several nest: a class, then a method)
  *    is an anchor: the first line at or after the cursor equal to TEXT
- *    (exactly, else ignoring trailing, else surrounding whitespace) moves
- *    the cursor past it. An anchor found nowhere is `patch-context-not-found`.
+ *    (exactly, else ignoring trailing, else surrounding whitespace, else
+ *    starting with it where a name ends: `@@ class Order` for `class
+ *    Order:`) moves the cursor past it. An anchor found only before the
+ *    cursor (repeated for a second hunk in the same function, which Codex
+ *    refuses) leaves the cursor where it is. An anchor found nowhere is
+ *    `patch-context-not-found`.
  * 2. The hunk's context and removed lines are then searched from the cursor,
  *    with the same three degrees of exactness; the first place wins (as
  *    Codex applies it). A hunk without an anchor whose lines occur at
@@ -294,6 +298,28 @@ function findAll(lines: string[], wanted: string[], from: number, to = lines.len
   return [];
 }
 
+/**
+ * The row of `anchor` at or after `from`: a line equal to it (`findAll`'s
+ * degrees), else one that starts with it where a name ends (`class Order`
+ * for `class Order(Base):`). When there is none, the nearest such line
+ * before `from` (an anchor repeated for a second hunk in the same function);
+ * undefined when the file has none at all.
+ */
+function findAnchor(rows: string[], anchor: string, from: number): number | undefined {
+  const exact = findAll(rows, [anchor], from);
+  if (exact.length > 0) return exact[0];
+  const want = anchor.trim();
+  const starts = (row: number) => {
+    const line = rows[row].trim();
+    return line.startsWith(want) && !/^[\p{L}\p{N}_]/u.test(line.slice(want.length));
+  };
+  for (let row = from; row < rows.length; row++) if (starts(row)) return row;
+  const before = findAll(rows, [anchor], 0, from);
+  if (before.length > 0) return before.at(-1);
+  for (let row = Math.min(from, rows.length) - 1; row >= 0; row--) if (starts(row)) return row;
+  return undefined;
+}
+
 /** Locate each chunk of `action` in `lines` (see the module notes). */
 function locateChunks(
   action: PatchAction,
@@ -309,8 +335,8 @@ function locateChunks(
     const index = firstIndex + k;
     const where = chunk.anchors.length ? `after "@@ ${chunk.anchors.join(" / @@ ")}"` : "";
     for (const anchor of chunk.anchors) {
-      const found = findAll(rows, [anchor], cursor);
-      if (found.length === 0) {
+      const found = findAnchor(rows, anchor, cursor);
+      if (found === undefined) {
         issues.push(error(
           "patch-context-not-found",
           `Hunk ${index} of "${action.path}": the anchor "@@ ${anchor}" is not in the file${
@@ -320,7 +346,7 @@ function locateChunks(
         ));
         return;
       }
-      cursor = found[0] + 1;
+      cursor = Math.max(cursor, found + 1);
     }
     const old = chunk.lines.filter((line) => line.op !== "+").map((line) => line.text);
     let at: number;

@@ -98,3 +98,49 @@ Deno.test("graphplan lift --out: a diff that is not lifted leaves the PLAN file 
   }
   await Deno.remove(out);
 });
+
+Deno.test("graphplan lift --apply-patch and helper {apply_patch}: a V4A patch with a new file lifts, and apply makes it", async () => {
+  const { dir } = gitDiff({ "shop.py": BEFORE }, { "shop.py": BEFORE });
+  const patch = [
+    "*** Begin Patch",
+    "*** Update File: shop.py",
+    "@@ def price(base, rate):",
+    "-    return base * rate",
+    "+    return round(base * rate, 2)",
+    "*** Add File: tests/test_shop.py",
+    "+from shop import price",
+    "+",
+    "+",
+    "+def test_round():",
+    "+    assert price(1, 0.333) == 0.33",
+    "*** End Patch",
+    "",
+  ].join("\n");
+  await Deno.writeTextFile(`${dir}.patch`, patch);
+  const lifted = await runCli([
+    "lift",
+    "--apply-patch",
+    `${dir}.patch`,
+    "--repo",
+    dir,
+    "--out",
+    `${dir}.plan.json`,
+  ]);
+  assert.equal(lifted.code, 0, lifted.stderr);
+  assert.match(lifted.stdout, /hunk 1 tests\/test_shop\.py: 0:create_file\(tier 1\)/);
+  const applied = await runCli(["apply", `${dir}.plan.json`, "--repo", dir]);
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.match(await Deno.readTextFile(`${dir}/shop.py`), /return round\(base \* rate, 2\)/);
+  assert.match(await Deno.readTextFile(`${dir}/tests/test_shop.py`), /^from shop import price\n/);
+  const helper = await runCli(["helper", "lift", "--repo", dir], {
+    stdin: JSON.stringify({
+      apply_patch: patch.replaceAll("test_shop", "test_other"),
+    }),
+  });
+  const response = JSON.parse(helper.stdout);
+  assert.equal(response.result.success, false, "shop.py already holds the change now");
+  assert.equal(response.result.errors[0].code, "patch-context-not-found");
+  assert.equal(response.result.errors[0].file, "shop.py");
+  await Deno.remove(`${dir}.patch`);
+  await Deno.remove(`${dir}.plan.json`);
+});

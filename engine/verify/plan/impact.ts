@@ -39,6 +39,8 @@ export interface ChangedFile {
   path: string;
   before: Document;
   after: Document;
+  /** A file the step created (`before` is empty). */
+  created?: boolean;
 }
 
 /** Finds the files outside a plan that import what its steps change. */
@@ -60,6 +62,8 @@ export class ImpactAnalyzer {
   async check(step: NormalizedStep, changes: readonly ChangedFile[]): Promise<Issue[]> {
     const issues: Issue[] = [];
     for (const change of changes) {
+      // A new file changes no symbol another file could import yet.
+      if (change.created) continue;
       const language = change.after.file.language;
       for (const [name, how] of changedSymbols(change)) {
         let importers = (await this.importers(change.path, name, language)).filter((file) =>

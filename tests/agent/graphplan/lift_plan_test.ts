@@ -82,6 +82,27 @@ Deno.test("agent: a diff in the plan file is lifted, shown to the model, verifie
   assert.match(messages, /step 0 \(tier 2\): change_return_value <- hunk 0 of shop\.py/);
 });
 
+Deno.test("agent: an apply_patch answer with a new test file is lifted and executed, the new file a create_file step", async () => {
+  const patch = [
+    "*** Begin Patch",
+    "*** Update File: shop.py",
+    "@@ def total(items):",
+    "-    return sum(item.price for item in items)",
+    "+    return sum(item.price * item.quantity for item in items)",
+    "*** Add File: test_shop.py",
+    "+from shop import total",
+    "*** End Patch",
+    "",
+  ].join("\n");
+  const { result, saved, text } = await run([], patch);
+  assert.equal(result.exitStatus, "Submitted");
+  assert.equal(text, FIXED);
+  const info = saved.info as unknown as { plan: { source: string; plan_steps: { op?: string }[] } };
+  assert.equal(info.plan.source, "lifted");
+  assert.deepEqual(info.plan.plan_steps.map((step) => step.op).filter(Boolean), ["create_file"]);
+  assert.match(JSON.stringify(saved.messages), /create_file <- hunk 1 of test_shop\.py/);
+});
+
 Deno.test("agent: a written JSON plan is recorded as written, with the tier of each step", async () => {
   const plan = JSON.stringify([{
     template: "replace_expression",
@@ -122,4 +143,8 @@ Deno.test("findChangeInText: fenced and bare diffs, SEARCH/REPLACE blocks, plain
   const blocks = "shop.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n";
   assert.deepEqual(findChangeInText(blocks), { search_replace: blocks });
   assert.equal(findChangeInText("I think the bug is in total()."), undefined);
+  const patch = "*** Begin Patch\n*** Add File: x.py\n+X = 1\n*** End Patch\n";
+  assert.deepEqual(findChangeInText(`Here is the patch:\n${patch}Done.`), {
+    apply_patch: "*** Begin Patch\n*** Add File: x.py\n+X = 1\n*** End Patch",
+  });
 });

@@ -269,15 +269,12 @@ Deno.test({
       // One more call: the plan itself (no second lift, no second dry run).
       assert.deepEqual(calls, ["lift", "execute_plan", "execute_plan"]);
       assert.match(await Deno.readTextFile(join(repo, "pkg/stats.py")), /if not values:\n {8}return 0\n/);
-      // What cannot be prepared says why, as the edit would have.
+      // What cannot be prepared says why, as the edit would have: a new file that does not parse.
       const creates = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
-        "+++ b/pkg/util.py\n@@ -0,0 +1,1 @@\n+X = 1\n";
+        "+++ b/pkg/util.py\n@@ -0,0 +1,1 @@\n+def broken(:\n";
       const refused = await controller.prepare({ plan: null, diff: creates });
       assert.ok("problems" in refused);
-      assert.match(
-        refused.problems[0],
-        /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/,
-      );
+      assert.match(refused.problems[0], /could not be lifted into a verified plan: .*[Ss]yntax/);
     } finally {
       await cleanup();
     }
@@ -322,16 +319,23 @@ Deno.test("controller: diffs that fail verification are refused with every file 
   }
 });
 
-Deno.test("controller: a diff that creates a file is refused with a reason for the planner, nothing written", async () => {
+Deno.test("controller: a diff that creates a file becomes a create_file step; reverting the edit removes the file", async () => {
   const { repo, controller, cleanup } = await setup({ helper: true });
   try {
     const before = await snapshot(repo);
     const creates = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
       "+++ b/pkg/util.py\n@@ -0,0 +1,2 @@\n+def safe_len(values):\n+    return len(values) or 1\n";
-    const feedback = await controller.execute(guard({ diff: creates + GUARD_DIFF }));
-    assert.equal(feedback.success, false);
-    assert.match(feedback.output, /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/);
-    assert.match(feedback.output, /Change existing files only/);
+    const applied = await controller.execute(guard({ diff: creates + GUARD_DIFF }));
+    assert.equal(applied.success, true, applied.output);
+    assert.deepEqual((applied.edit!.plan as { op?: string }[]).filter((s) => s.op).map((s) => s.op), [
+      "create_file",
+    ]);
+    assert.deepEqual(applied.edit!.files.sort(), ["pkg/stats.py", "pkg/util.py"]);
+    assert.equal(
+      await Deno.readTextFile(join(repo, "pkg/util.py")),
+      "def safe_len(values):\n    return len(values) or 1\n",
+    );
+    await controller.revertEdits();
     assert.deepEqual(await snapshot(repo), before);
   } finally {
     await cleanup();

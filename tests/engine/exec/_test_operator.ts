@@ -8,7 +8,9 @@
  * - `{op: "fail"}`: an operator pre-check that fails;
  * - `{op: "read", file}`: a read-only step returning the file's line count;
  * - `{op: "external", file, text}`: another process overwrites the file on
- *   disk while the plan runs (no edit).
+ *   disk while the plan runs (no edit);
+ * - `{op: "create", file, text, mode?}`, `{op: "delete", file}`,
+ *   `{op: "mode", file, mode}`: the whole-file changes of `StepContext`.
  *
  * @module
  */
@@ -16,6 +18,7 @@
 import { fail } from "../../../engine/issue.ts";
 import type { StepContext } from "../../../engine/edit/operator.ts";
 import type { TextEdit } from "../../../engine/edit/text_edit.ts";
+import type { GitMode } from "../../../engine/file_mode.ts";
 import type { ParsedSteps } from "../../../engine/exec/wiring.ts";
 
 /** A test step. */
@@ -24,7 +27,10 @@ export type TestStep =
   | { op: "edits"; file: string; edits: TextEdit[] }
   | { op: "fail" }
   | { op: "read"; file: string }
-  | { op: "external"; file: string; text: string };
+  | { op: "external"; file: string; text: string }
+  | { op: "create"; file: string; text: string; mode?: GitMode }
+  | { op: "delete"; file: string }
+  | { op: "mode"; file: string; mode: GitMode };
 
 /** Run one test step through `ctx`. */
 export async function runTestStep(step: unknown, ctx: StepContext): Promise<unknown> {
@@ -58,6 +64,15 @@ export async function runTestStep(step: unknown, ctx: StepContext): Promise<unkn
       return null;
     case "read":
       return { lines: (await ctx.store.get(s.file)).file.text.split("\n").length };
+    case "create":
+      await ctx.createFile(s.file, s.text, s.mode);
+      return null;
+    case "delete":
+      await ctx.deleteFile(s.file);
+      return null;
+    case "mode":
+      await ctx.setMode(s.file, s.mode);
+      return null;
   }
   fail("op-unknown", `Unknown test op "${(s as { op: string }).op}"`);
 }

@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { STATE_HOME } from "../exec/_support.ts";
-import { lift, type LiftResult } from "../../../engine/lift/mod.ts";
+import { lift, type LiftInput, type LiftResult } from "../../../engine/lift/mod.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan } from "../../../engine/exec/execute.ts";
@@ -87,7 +87,7 @@ export function snapshot(dir: string): Map<string, string> {
 /** Lift `input` in `dir`, asserting that lift wrote nothing there. */
 export async function liftIn(
   dir: string,
-  input: { diff?: string; search_replace?: string },
+  input: LiftInput,
 ): Promise<LiftResult> {
   const before = snapshot(dir);
   const result = await lift(new DocumentStore(Workspace.open(dir)), input);

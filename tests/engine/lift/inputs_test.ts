@@ -52,14 +52,24 @@ Deno.test("parseUnifiedDiff: files, hunks, counts, no-newline markers, -p1 paths
   assert.equal(applied.after, "a\n".repeat(9) + "    return 2");
 });
 
-Deno.test("lift: a created file is refused; parseUnifiedDiff: a cut-short hunk and an empty input are issues", async () => {
+Deno.test("lift: a created file is a create_file step, checked like an edit; parseUnifiedDiff: a cut-short hunk and an empty input are issues", async () => {
   const creation = "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n";
   const read = parseUnifiedDiff(creation);
   assert.deepEqual(read.issues, []);
   assert.deepEqual(read.files.map((f) => [f.status, f.oldPath, f.newPath]), [["added", null, "new.py"]]);
   const created = await liftIn(writeRepo({ "a.py": "x = 1\n" }), { diff: creation });
-  assert.deepEqual(created.errors.map((i) => i.code), ["diff-unsupported"]);
-  assert.match(created.errors[0].message, /creates "new\.py"/);
+  assert.equal(created.success, true, JSON.stringify(created.errors));
+  assert.deepEqual(created.plan, [{ op: "create_file", params: { file: "new.py", content: "x = 1\n" } }]);
+  assert.deepEqual(created.hunks.map((h) => [h.index, h.tiers, h.kinds]), [[0, [1], ["create_file"]]]);
+  // A new file that does not parse is lifted (the diff makes it) and fails verification, as any edit would.
+  const broken = await liftIn(writeRepo({ "a.py": "x = 1\n" }), {
+    diff: "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+def f(:\n",
+  });
+  assert.equal(broken.success, false);
+  assert.deepEqual(broken.errors.map((i) => [i.code, i.step]), [["syntax-error", 0]]);
+  // Creating a file that exists is what git apply refuses too.
+  const exists = await liftIn(writeRepo({ "new.py": "y = 2\n" }), { diff: creation });
+  assert.deepEqual(exists.errors.map((i) => [i.code, i.file]), [["hunk-not-applicable", "new.py"]]);
   const short = parseUnifiedDiff("--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,3 @@\n x\n-y\n");
   assert.deepEqual(short.issues.map((i) => i.code), ["diff-invalid"]);
   assert.match(short.issues[0].message, /^Hunk 0 of "a\.py" is cut short/);

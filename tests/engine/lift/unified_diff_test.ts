@@ -12,6 +12,10 @@ import { applyHunks } from "../../../engine/lift/apply.ts";
 import { type FilePatch, parseUnifiedDiff } from "../../../engine/lift/unified_diff.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 import { git, liftIn, writeRepo } from "./_support.ts";
+import { executePlan } from "../../../engine/exec/execute.ts";
+import { parsePlanSteps } from "../../../engine/exec/wiring.ts";
+import { DocumentStore } from "../../../engine/parse/documents.ts";
+import { Workspace } from "../../../engine/workspace.ts";
 
 if (CORPUS_SKIP) console.log(`unified_diff_test: skipped: ${CORPUS_SKIP}`);
 
@@ -161,38 +165,68 @@ Deno.test("parseUnifiedDiff: binary changes with and without --binary, quoted no
   }
 });
 
-Deno.test("lift refuses what a plan cannot express, each with diff-unsupported naming the file", async () => {
-  const { dir, diff } = stagedDiff(
-    { "old.py": MODULE, "gone.py": "x = 1\n", "tool.py": "y = 1\n" },
-    (dir) => {
-      Deno.renameSync(`${dir}/old.py`, `${dir}/new.py`);
-      Deno.removeSync(`${dir}/gone.py`);
-      Deno.writeTextFileSync(`${dir}/fresh.py`, "z = 1\n");
-      Deno.chmodSync(`${dir}/tool.py`, 0o755);
-      Deno.writeFileSync(`${dir}/data.bin`, new Uint8Array([0, 1, 2]));
-    },
-    "-M",
-  );
+Deno.test("lift: a binary hunk is refused naming its file; renames, deletions, new files and modes become whole-file steps that execute as git applies them", async () => {
+  const before = { "old.py": MODULE, "gone.py": "x = 1\n", "tool.py": "y = 1\n" };
+  const change = (dir: string) => {
+    Deno.renameSync(`${dir}/old.py`, `${dir}/new.py`);
+    Deno.writeTextFileSync(`${dir}/new.py`, MODULE.replace("x + 7", "x + 70"));
+    Deno.removeSync(`${dir}/gone.py`);
+    Deno.mkdirSync(`${dir}/scripts`);
+    Deno.writeTextFileSync(`${dir}/scripts/fresh.py`, "z = 1\n");
+    Deno.chmodSync(`${dir}/tool.py`, 0o755);
+  };
+  const binary = stagedDiff(before, (dir) => {
+    change(dir);
+    Deno.writeFileSync(`${dir}/data.bin`, new Uint8Array([0, 1, 2]));
+  }, "-M");
+  git(binary.dir, "reset", "-q", "--hard");
+  const refused = await liftIn(binary.dir, { diff: binary.diff });
+  assert.equal(refused.success, false);
+  assert.deepEqual(refused.errors.map((issue) => [issue.code, issue.file]), [[
+    "diff-unsupported",
+    "data.bin",
+  ]]);
+  assert.match(refused.errors[0].message, /binary file "data\.bin"/);
+
+  const { dir, diff } = stagedDiff(before, change, "-M");
+  const expected = snapshotModes(dir);
   git(dir, "reset", "-q", "--hard");
+  git(dir, "clean", "-qfd");
   const result = await liftIn(dir, { diff });
-  assert.equal(result.success, false);
+  assert.deepEqual(result.errors, []);
+  assert.equal(result.success, true);
   assert.deepEqual(
-    result.errors.map((issue) => [issue.code, issue.file]).sort(),
+    result.plan.filter((step) => step.op && /_file$|set_mode/.test(String(step.op))).map((step) => step.op),
     [
-      ["diff-unsupported", "data.bin"],
-      ["diff-unsupported", "fresh.py"],
-      ["diff-unsupported", "gone.py"],
-      ["diff-unsupported", "new.py"],
-      ["diff-unsupported", "tool.py"],
+      "rename_file",
+      "create_file",
+      "delete_file",
+      "set_mode",
     ],
   );
-  assert.match(
-    result.errors.find((i) => i.file === "tool.py")!.message,
-    /mode of "tool\.py" from 100644 to 100755/,
-  );
-  assert.match(result.errors.find((i) => i.file === "new.py")!.message, /renames "old\.py" to "new\.py"/);
-  assert.deepEqual(result.plan, []);
+  // The plan run by the real executor leaves the tree git left: bytes, modes, no gone.py.
+  const { steps, runStep } = await parsePlanSteps(result.plan);
+  const run = await executePlan(new DocumentStore(Workspace.open(dir)), steps, { runStep });
+  assert.equal(run.success, true, JSON.stringify(run.errors));
+  assert.deepEqual(snapshotModes(dir), expected);
 });
+
+/** Every file under `dir` (outside `.git`) with its bytes and whether it is executable. */
+function snapshotModes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (sub: string) => {
+    for (const entry of Deno.readDirSync(`${dir}/${sub}`)) {
+      const rel = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.name === ".git") continue;
+      if (entry.isDirectory) walk(rel);
+      else {out[rel] = `${(Deno.statSync(`${dir}/${rel}`).mode! & 0o111) ? "x" : "-"}:${
+          Deno.readTextFileSync(`${dir}/${rel}`)
+        }`;}
+    }
+  };
+  walk("");
+  return out;
+}
 
 Deno.test("parseUnifiedDiff: malformed input is diff-invalid or diff-empty, with the diff's line", () => {
   const header = parseUnifiedDiff("--- a/a.py\n+++ b/a.py\n@@ -1 +1 @ broken\n-x\n+y\n");
