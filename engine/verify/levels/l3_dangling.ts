@@ -35,6 +35,7 @@ import type { Document, DocumentStore } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
+import { finalNameIssues, hasNameRules } from "./l3_names.ts";
 import { editSpans, type Span } from "./region.ts";
 import { bindingAt, moduleScope, referencesTo } from "../../analysis/scope.ts";
 
@@ -68,14 +69,17 @@ export async function finalDangling(
 ): Promise<Issue[]> {
   const out: Issue[] = [];
   for (const [path, before] of originals) {
-    if (before.file.language !== "python") continue;
+    if (before.file.language !== "python" && !hasNameRules(before)) continue;
     let after: Document;
     try {
       after = await final.get(path);
     } catch {
       continue;
     }
-    for (const issue of await danglingIssues(path, { before, after }, final)) {
+    const found = before.file.language === "python"
+      ? await danglingIssues(path, { before, after }, final)
+      : finalNameIssues(path, before, after);
+    for (const issue of found) {
       if (!DANGLING_CODES.has(issue.code)) continue;
       const name = subject(issue);
       const origin = stepWarnings.find((found) =>

@@ -13,7 +13,7 @@
  * Names used as the object of an attribute access (`np` in `np.zeros`) are
  * left to L4, which reports them as missing imports.
  *
- * Other languages: no scope model yet, no findings.
+ * Other languages: uses left without their definition (`l3_names.ts`).
  *
  * @module
  */
@@ -26,10 +26,13 @@ import { spanContents } from "./names.ts";
 import { lineAt } from "./region.ts";
 import { clip } from "./quote.ts";
 import { checkDangling } from "./l3_dangling.ts";
+import { checkNames, hasNameRules } from "./l3_names.ts";
 
 /** L3: unbound names introduced by the edit, and uses an edit left without their binding (`l3_dangling.ts`). */
 export async function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
-  if (change.after.file.language !== "python") return [];
+  if (change.after.file.language !== "python") {
+    return hasNameRules(change.after) ? checkNames(change, env) : [];
+  }
   return [...introducedNames(change, env), ...await checkDangling(change, env)];
 }
 

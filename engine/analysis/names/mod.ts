@@ -1,0 +1,170 @@
+/**
+ * Names beyond Python: which identifiers of a file define a name, which are
+ * certainly uses of one, and so which uses an edit left without their
+ * definition (`lostDefinitions`). One rule table per language
+ * (`javascript.ts`, `go.ts`, ...), read by one walk here.
+ *
+ * ## Three roles, and why the third keeps it safe
+ *
+ * Every name token of a tree gets one role:
+ * - a **definition**: the name of a function, class, type, variable or
+ *   parameter the rules know (`function f`, `let x`, `int x = 0`);
+ * - a **use**: a token where only a use can stand, in the contexts the rules
+ *   list (the callee of a call without a receiver, an argument, an operand,
+ *   a returned value);
+ * - anything else (a field or property name, a member call `o.f()`, a
+ *   context the rules do not know) is an **other occurrence**, which may
+ *   bind the name in a way the rules do not see.
+ *
+ * A name is lost when the edit removed its last definition from the file
+ * while uses of it remain, and no other occurrence of it is left: a field
+ * `f`, a string `"f"` where the language looks names up by string (Ruby,
+ * PHP, JavaScript), a macro body that mentions `f` (C, C++) each keep the
+ * name alive. So a rule the tables lack can hide a lost name, never invent
+ * one. Scope is the file: a definition anywhere in it keeps every use of
+ * its name, which misses a local deleted in one function and still used in
+ * another but never blames a use another scope binds.
+ *
+ * ## What a file may hide
+ *
+ * A language where a missing name is looked up at run time by a hook
+ * (Ruby's `method_missing`, PHP's `__call`) or where methods come from a
+ * superclass the file does not show: the rules say which definitions count
+ * (`countsAsDefinition`): a method of a class with a superclass or mixins
+ * does not, since deleting an override leaves the inherited one.
+ *
+ * @module
+ */
+
+import type { Node, Tree } from "../../parse/mod.ts";
+import type { LanguageId } from "../../parse/mod.ts";
+import { C_RULES, CPP_RULES } from "./c.ts";
+import { GO_RULES } from "./go.ts";
+import { JAVA_RULES } from "./java.ts";
+import { JAVASCRIPT_RULES, TYPESCRIPT_RULES } from "./javascript.ts";
+import { PHP_RULES } from "./php.ts";
+import { RUBY_RULES } from "./ruby.ts";
+import { RUST_RULES } from "./rust.ts";
+import type { NameRules } from "./rules.ts";
+
+export type { NameRules } from "./rules.ts";
+
+const RULES: Partial<Record<LanguageId, NameRules>> = {
+  javascript: JAVASCRIPT_RULES,
+  typescript: TYPESCRIPT_RULES,
+  tsx: TYPESCRIPT_RULES,
+  go: GO_RULES,
+  rust: RUST_RULES,
+  java: JAVA_RULES,
+  ruby: RUBY_RULES,
+  php: PHP_RULES,
+  c: C_RULES,
+  cpp: CPP_RULES,
+};
+
+/** The name rules of a language, or undefined where there are none (Python has its own scope model). */
+export function nameRules(language: LanguageId): NameRules | undefined {
+  return RULES[language];
+}
+
+/** The names of one tree, by role (see the module notes). */
+export interface FileNames {
+  /** Definitions per name (the nodes that count as definitions). */
+  definitions: Map<string, Node[]>;
+  /** Certain uses per name. */
+  uses: Map<string, Node[]>;
+  /** Names that occur otherwise (fields, strings where names are looked up by string, macro bodies, ...). */
+  others: Set<string>;
+  /** Whether the file may supply any name at run time (`method_missing`): nothing is lost then. */
+  open: boolean;
+}
+
+const cache = new WeakMap<Tree, FileNames>();
+
+/** The names of `tree` under `rules` (cached per tree). */
+export function fileNames(tree: Tree, rules: NameRules): FileNames {
+  const known = cache.get(tree);
+  if (known) return known;
+  const names: FileNames = { definitions: new Map(), uses: new Map(), others: new Set(), open: false };
+  const cursor = tree.rootNode.walk();
+  try {
+    for (;;) {
+      const type = cursor.nodeType;
+      if (rules.names.has(type)) classify(cursor.currentNode, cursor.currentFieldName, rules, names);
+      else if (rules.words?.has(type)) {
+        for (const word of cursor.currentNode.text.match(/[\p{L}\p{N}_$]+/gu) ?? []) names.others.add(word);
+      }
+      if (rules.opens?.(cursor.currentNode)) names.open = true;
+      if (!rules.names.has(type) && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) {
+          cache.set(tree, names);
+          return names;
+        }
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+function classify(node: Node, field: string | null, rules: NameRules, names: FileNames): void {
+  const text = node.text;
+  if (text === "" || node.isMissing) return;
+  const parent = node.parent;
+  if (!parent) return;
+  const definedBy = rules.definitions[parent.type];
+  if (definedBy && (definedBy === "*" || definedBy.includes(field ?? ""))) {
+    if (rules.countsAsDefinition?.(node, parent) ?? true) push(names.definitions, text, node);
+    else names.others.add(text);
+    return;
+  }
+  const usedBy = rules.uses[parent.type];
+  if (
+    usedBy && (usedBy === "*" || usedBy.includes(field ?? "")) && (rules.isUse?.(node, parent, field) ?? true)
+  ) {
+    push(names.uses, text, node);
+    return;
+  }
+  names.others.add(text);
+}
+
+function push(map: Map<string, Node[]>, key: string, node: Node): void {
+  const list = map.get(key);
+  if (list) list.push(node);
+  else map.set(key, [node]);
+}
+
+/** A name an edit left without its definition, and its remaining uses. */
+export interface LostDefinition {
+  name: string;
+  uses: Node[];
+}
+
+/**
+ * The names whose last definition in the file is gone from `after` while
+ * certain uses of them remain and nothing else in the file mentions them
+ * (see the module notes). Empty for a language without rules.
+ */
+export function lostDefinitions(language: LanguageId, before: Tree, after: Tree): LostDefinition[] {
+  const rules = nameRules(language);
+  if (!rules) return [];
+  const was = fileNames(before, rules);
+  const now = fileNames(after, rules);
+  // a file the edit broke is L0's; a use inside an ERROR node may be anything
+  if (now.open || (after.rootNode.hasError && !before.rootNode.hasError)) return [];
+  const out: LostDefinition[] = [];
+  for (const [name, definitions] of was.definitions) {
+    if (definitions.length === 0 || now.definitions.has(name) || now.others.has(name)) continue;
+    if (rules.builtins?.has(name)) continue;
+    const uses = now.uses.get(name)?.filter((use) => !insideError(use));
+    if (!uses || uses.length === 0) continue;
+    out.push({ name, uses });
+  }
+  return out;
+}
+
+function insideError(node: Node): boolean {
+  for (let at = node.parent; at; at = at.parent) if (at.isError) return true;
+  return false;
+}

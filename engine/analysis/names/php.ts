@@ -1,0 +1,58 @@
+/**
+ * Name rules of PHP (`analysis/names/mod.ts`): functions, classes,
+ * interfaces, traits and enums by name, and methods reached through
+ * `$this->m()`, `self::m()` or `static::m()`. A method counts only in a
+ * class without a parent class or traits (`extends`, `use T;`) in a file
+ * without `__call`/`__callStatic`: elsewhere an inherited or magic method
+ * may answer. Variables (`$x`) never count. A string naming a function
+ * keeps it alive (`function_exists('f')`, `call_user_func('f')`).
+ *
+ * @module
+ */
+
+import type { Node } from "../../parse/mod.ts";
+import type { NameRules } from "./rules.ts";
+
+const MAGIC = new Set(["__call", "__callStatic"]);
+
+function ownClassOnly(method: Node): boolean {
+  const body = method.parent;
+  const type = body?.parent;
+  if (!body || !type || type.type !== "class_declaration") return false;
+  if (type.namedChildren.some((child) => child?.type === "base_clause")) return false;
+  return !body.namedChildren.some((child) => child?.type === "use_declaration");
+}
+
+function onSelf(call: Node): boolean {
+  if (call.type === "member_call_expression") {
+    const object = call.childForFieldName("object");
+    return object?.type === "variable_name" && object.text === "$this";
+  }
+  const scope = call.childForFieldName("scope");
+  return scope?.type === "relative_scope" && (scope.text === "self" || scope.text === "static");
+}
+
+/** PHP. */
+export const PHP_RULES: NameRules = {
+  names: new Set(["name"]),
+  definitions: {
+    function_definition: ["name"],
+    method_declaration: ["name"],
+    class_declaration: ["name"],
+    interface_declaration: ["name"],
+    trait_declaration: ["name"],
+    enum_declaration: ["name"],
+  },
+  countsAsDefinition: (_name, parent) => parent.type !== "method_declaration" || ownClassOnly(parent),
+  uses: {
+    function_call_expression: ["function"],
+    object_creation_expression: "*",
+    member_call_expression: ["name"],
+    scoped_call_expression: ["name"],
+  },
+  isUse: (_name, parent) =>
+    (parent.type !== "member_call_expression" && parent.type !== "scoped_call_expression") || onSelf(parent),
+  words: new Set(["string_content", "string_value", "encapsed_string"]),
+  opens: (node) =>
+    node.type === "method_declaration" && MAGIC.has(node.childForFieldName("name")?.text ?? ""),
+};

@@ -1,0 +1,192 @@
+/**
+ * Names beyond Python (issue 27), on the multilang corpus: deleting a
+ * function its file still calls is refused with `dangling-reference` in
+ * every language with name rules, an inserted garbage token is refused,
+ * and no real commit of the corpus (its `before` and `after` files) leaves a
+ * lost name; the held-out third (`tests/_support/multilang.ts`) is counted
+ * on its own.
+ */
+
+import assert from "node:assert/strict";
+import { lostDefinitions } from "../../../../engine/analysis/names/mod.ts";
+import { headerLanguage } from "../../../../engine/parse/header_language.ts";
+import { detectLanguage, parse } from "../../../../engine/parse/mod.ts";
+import { heldOut, loadMultilang, MULTILANG_SKIP, writeTree } from "../../../_support/multilang.ts";
+import { verifyIn } from "../plan/_support.ts";
+import { editAndCheck, ofLevel } from "./_support.ts";
+import "../../exec/_support.ts";
+
+const ignore = MULTILANG_SKIP !== undefined;
+
+/** Per language: a commit (sha prefix), a file of it and a function the file still calls after deleting it. */
+const STILL_CALLED: ReadonlyArray<readonly [string, string, string, string]> = [
+  ["javascript", "23a25af0", "lib/utils.js", "findKey"],
+  ["typescript", "254eec76", "packages/pinia/__tests__/storeToRefs.spec.ts", "objectOfRefs"],
+  ["go", "dcaa4296", "path.go", "bufApp"],
+  ["rust", "7525479a", "tests/util.rs", "nice_err"],
+  ["java", "1eb78024", "src/main/java/org/apache/commons/lang3/CharUtils.java", "isAsciiAlpha"],
+  ["ruby", "96beb219", "test/spec_utils.rb", "assert_query"],
+  ["c", "74e1ff49", "cJSON_Utils.c", "cJSONUtils_strdup"],
+  ["cpp", "0b9ff521", "include/spdlog/sinks/win_eventlog_sink.h", "event_log_handle"],
+];
+
+async function fileOf(sha: string, path: string): Promise<string> {
+  const commit = (await loadMultilang()).find((c) => c.sha.startsWith(sha));
+  const file = commit?.files.find((f) => f.path === path);
+  assert.ok(file, `${sha} ${path} not in the corpus`);
+  return file.before;
+}
+
+/** The definition of `name` to delete: from its line's start to the end of its body (found by the grammar). */
+async function definitionSpan(language: string, path: string, text: string, name: string) {
+  const lang = path.endsWith(".h") ? headerLanguage(text) : detectLanguage(path)!;
+  const tree = await parse(lang, text);
+  const types = new Set([
+    "function_declaration",
+    "function_definition",
+    "function_item",
+    "method_declaration",
+    "method",
+  ]);
+  let found: { start: number; end: number } | undefined;
+  const visit = (node: typeof tree.rootNode) => {
+    if (found) return;
+    if (types.has(node.type) && new RegExp(`\\b${name}\\s*[<(]`).test(node.text.split("{")[0])) {
+      found = { start: node.startIndex, end: node.endIndex };
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  assert.ok(found, `${language}: no definition of "${name}" in ${path}`);
+  return found;
+}
+
+const BODIES = new Set([
+  "block",
+  "compound_statement",
+  "statement_block",
+  "body_statement",
+  "constructor_body",
+]);
+
+/** Just inside the first function or method body of a file (after its `{`), or the first block of a broken one. */
+async function bodyStart(path: string, text: string): Promise<number> {
+  const lang = path.endsWith(".h") ? headerLanguage(text) : detectLanguage(path)!;
+  const tree = await parse(lang, text);
+  const bodies = tree.rootNode.descendantsOfType([...BODIES]);
+  const body =
+    bodies.find((node) => node && ["function", "method"].some((w) => node.parent?.type.includes(w))) ??
+      bodies[0];
+  assert.ok(body, `no function body in ${path}`);
+  return body.startIndex + (body.text.startsWith("{") ? 1 : 0);
+}
+
+for (const [language, sha, path, name] of STILL_CALLED) {
+  Deno.test({
+    name: `names ${language}: deleting "${name}", still called in ${path}, is refused as dangling-reference`,
+    ignore,
+    async fn() {
+      const text = await fileOf(sha, path);
+      const span = await definitionSpan(language, path, text, name);
+      const dir = await writeTree({ [path]: text });
+      try {
+        const result = await verifyIn(dir, [{
+          op: "replace_code",
+          params: { file: path, pattern: text.slice(span.start, span.end), replacement: "" },
+        }]);
+        const dangling = result.errors.filter((issue) => issue.code === "dangling-reference");
+        assert.equal(result.passed, false, JSON.stringify(result.errors));
+        assert.equal(dangling.length, 1, JSON.stringify(result.errors));
+        assert.match(dangling[0].message, new RegExp(`^Name "${name.replace(/\$/g, "\\$")}" is still used`));
+        assert.equal(dangling[0].level, "L3");
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  });
+}
+
+Deno.test({
+  name:
+    "names php: deleting a method the class still calls on $this is refused, and not in a class with a parent",
+  async fn() {
+    const own = "<?php\nclass Buffer {\n  public function close(): void { $this->flush(); }\n" +
+      "  public function flush(): void { echo 'x'; }\n}\n";
+    const inherited = own.replace("class Buffer {", "class Buffer extends Base {");
+    for (const [text, refused] of [[own, true], [inherited, false]] as const) {
+      const dir = await writeTree({ "src/Buffer.php": text });
+      try {
+        const result = await verifyIn(dir, [{
+          op: "replace_code",
+          params: {
+            file: "src/Buffer.php",
+            pattern: "  public function flush(): void { echo 'x'; }\n",
+            replacement: "",
+          },
+        }]);
+        const dangling = result.errors.filter((issue) => issue.code === "dangling-reference");
+        assert.equal(dangling.length, refused ? 1 : 0, JSON.stringify(result.errors));
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    }
+  },
+});
+
+Deno.test({
+  name: "names: an inserted garbage token is refused in one file of every language",
+  ignore,
+  async fn(t) {
+    const commits = await loadMultilang();
+    for (const lang of [...new Set(commits.map((c) => c.lang))].sort()) {
+      await t.step(lang, async () => {
+        const file = commits.find((c) => c.lang === lang)!.files[0];
+        const at = await bodyStart(file.path, file.before);
+        const step = await editAndCheck(
+          { [file.path]: file.before },
+          file.path,
+          () => [{ start: at, end: at, replacement: " @@ ) " }],
+        );
+        try {
+          assert.ok(
+            ofLevel(step.errors, "L0").some((i) => i.code === "syntax-error"),
+            `${lang} ${file.path}`,
+          );
+        } finally {
+          await Deno.remove(step.dir, { recursive: true });
+        }
+      });
+    }
+  },
+});
+
+Deno.test({
+  name: "names: no real commit of the corpus loses a name, held-out third included",
+  ignore,
+  async fn() {
+    const commits = await loadMultilang();
+    const held = heldOut(commits);
+    const errors: string[] = [];
+    let files = 0;
+    for (const commit of commits) {
+      for (const file of commit.files) {
+        const language = file.path.endsWith(".h") ? headerLanguage(file.before) : detectLanguage(file.path)!;
+        const lost = lostDefinitions(
+          language,
+          await parse(language, file.before),
+          await parse(language, file.after),
+        );
+        files++;
+        for (const { name } of lost) {
+          errors.push(
+            `${held.has(commit.sha) ? "held-out " : ""}${commit.sha.slice(0, 8)} ${file.path}: ${name}`,
+          );
+        }
+      }
+    }
+    assert.equal(held.size, 36);
+    assert.ok(files >= 140, `${files} files`);
+    assert.deepEqual(errors, []);
+  },
+});
