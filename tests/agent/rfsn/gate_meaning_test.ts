@@ -89,7 +89,7 @@ const CASES: Case[] = [
   {
     name: "a parametrize list emptied",
     module: SKIPPING,
-    edit: (t) => t.replace(/    \[\n        \([\s\S]*?\n    \],\n\)/, "    [],\n)"),
+    edit: (t) => t.replace(/ {4}\[\n {8}\([\s\S]*?\n {4}\],\n\)/, "    [],\n)"),
     codes: ["test-deleted"],
     names: ["test_xfail_run_with_skip_mark"],
   },
