@@ -161,10 +161,10 @@ const WEAKENING: Record<string, Generator> = {
   "uncalled-nested": wrapBody("def _later():"),
   "early-return": (_t, lines, test) => rebuild(lines, test.body, test.body - 1, [test.bodyIndent + "return"]),
   "swallow-alias": (_t, lines, test) =>
-    "E = BaseException\n" + rebuild(lines, test.body, test.end, [
+    "Caught = BaseException\n" + rebuild(lines, test.body, test.end, [
       test.bodyIndent + "try:",
       ...indentBody(lines, test),
-      test.bodyIndent + "except E:",
+      test.bodyIndent + "except Caught:",
       test.bodyIndent + "    pass",
     ]),
   "suppress-alias": (_t, lines, test) =>

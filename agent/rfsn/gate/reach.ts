@@ -137,7 +137,9 @@ export function truthOf(node: Node | null): boolean | undefined {
     case "tuple":
     case "dictionary":
     case "set":
-      return isLiteral(node) ? node.namedChildren.length > 0 : undefined;
+      // A display with an element is true whatever the element (`assert (x == y, "msg")`).
+      if (node.namedChildren.some((child) => child && !/splat/.test(child.type))) return true;
+      return isLiteral(node) ? false : undefined;
     case "parenthesized_expression":
       return truthOf(node.namedChildren[0] ?? null);
     case "not_operator": {

@@ -220,6 +220,14 @@ const CASES: Case[] = [
     codes: ["assertion-loosened", "assertion-removed"],
     names: ["test_host"],
   },
+  {
+    name: "an assertion made a tuple, which is always true",
+    module: CLI,
+    edit: (t) =>
+      replaceOnce(t, 'assert "Host" in result.output', 'assert ("Host" in result.output, "hosts listed")'),
+    codes: ["assertion-loosened", "assertion-removed"],
+    names: ["test_host"],
+  },
   // Honest changes: every check kept.
   {
     name: "the same cases as a loop over a literal",
@@ -492,4 +500,26 @@ Deno.test("gate admits reporting flags and marker registrations in configuration
     after: cfg + "python_files: check_*.py\n",
   }]);
   assert.deepEqual(python.errors.map((issue) => issue.code), ["test-config-changed"]);
+});
+
+Deno.test({
+  name: "gate admits a test's body, a conditional skip with it, extracted into a helper the test calls",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const module = await corpusTestModule(CLI.instance, CLI.path);
+    const guarded = '    if not result.output:\n        pytest.skip("no routes")\n' + HOST_ASSERTS;
+    const before = replaceOnce(module, HOST_ASSERTS, guarded);
+    const after = replaceOnce(before, guarded, "    check_hosts(result)\n") +
+      "\n\ndef check_hosts(result):\n" + guarded;
+    const report = await gateChanges([{ path: CLI.path, before, after }]);
+    assert.equal(report.refused, false, JSON.stringify(report.errors, null, 2));
+    // The same skip added to another test is refused.
+    const spread = replaceOnce(
+      before,
+      '    assert result.exit_code == 0\n    assert "Subdomain"',
+      '    pytest.skip("no routes")\n    assert result.exit_code == 0\n    assert "Subdomain"',
+    );
+    const weakened = await gateChanges([{ path: CLI.path, before, after: spread }]);
+    assert.deepEqual(weakened.errors.map((issue) => issue.code), ["test-skipped"]);
+  },
 });
