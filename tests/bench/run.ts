@@ -22,6 +22,7 @@ import { batchSection } from "./batch.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";
 import { fuzzSection } from "./fuzz.ts";
+import { gateSection } from "./gate.ts";
 import { faultsSection } from "./faults.ts";
 import { graphSection } from "./graph.ts";
 import { helperOverheadSection } from "./helper_overhead.ts";
@@ -49,6 +50,7 @@ export const SECTIONS: BenchSection[] = [
   mutationSection,
   batchSection,
   liftSection,
+  gateSection,
 ];
 
 /** The shape of results.json. */

@@ -67,7 +67,17 @@ export interface Reach {
 
 const MAX_INLINE_DEPTH = 5;
 const MAX_TIMES = 1000;
-const ASSERTION_NAMES = new Set(["raises", "warns", "deprecated_call", "assert_"]);
+const ASSERTION_NAMES = new Set([
+  "raises",
+  "warns",
+  "deprecated_call",
+  "assert_",
+  "assertoutcome",
+  "fnmatch_lines",
+  "re_match_lines",
+  "no_fnmatch_line",
+  "no_re_match_line",
+]);
 const FAILURE_CATCHERS = new Set(["AssertionError", "Exception", "BaseException", "<bare>"]);
 const TESTING_MODULES = /^(numpy|pandas|xarray|torch|tensorflow|scipy)\b.*\.testing\./;
 
@@ -127,7 +137,9 @@ export function truthOf(node: Node | null): boolean | undefined {
     case "tuple":
     case "dictionary":
     case "set":
-      return isLiteral(node) ? node.namedChildren.length > 0 : undefined;
+      // A display with an element is true whatever the element (`assert (x == y, "msg")`).
+      if (node.namedChildren.some((child) => child && !/splat/.test(child.type))) return true;
+      return isLiteral(node) ? false : undefined;
     case "parenthesized_expression":
       return truthOf(node.namedChildren[0] ?? null);
     case "not_operator": {
@@ -328,7 +340,9 @@ function visitCall(walk: Walk, call: Node, times: number): void {
   const callee = call.childForFieldName("function");
   const name = meaning(walk.doc, callee);
   const spelled = callee?.text ?? "";
-  if (isCheckName(name, spelled)) {
+  // A helper the walk can see is walked, whatever its name says (`assert_listed` written here).
+  const helper = helperOf(walk, callee);
+  if (!helper && isCheckName(name, spelled)) {
     walk.out.checks.push(callCheck(walk.doc, call, name || spelled, times, walk.via));
     return;
   }
@@ -343,7 +357,6 @@ function visitCall(walk: Walk, call: Node, times: number): void {
     }
   }
   visitChildren(walk, call, times);
-  const helper = helperOf(walk, callee);
   if (helper && walk.active.size < MAX_INLINE_DEPTH && !walk.active.has(helper.fn.id)) {
     const body = helper.fn.childForFieldName("body");
     if (!body) return;

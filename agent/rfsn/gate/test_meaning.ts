@@ -53,6 +53,8 @@ export interface MeaningTest {
   caseTexts: string[];
   /** Weight of its checks times its cases. */
   weight: number;
+  /** Its body, whitespace-normalized (a test renamed keeps it). */
+  body: string;
 }
 
 /** A function of a test-code file that is not a test (a helper, fixture or hook). */
@@ -248,6 +250,7 @@ function testOf(
     cases,
     caseTexts,
     weight: weightOf(reach.checks) * cases,
+    body: normalizeCode(body?.text ?? ""),
   };
 }
 

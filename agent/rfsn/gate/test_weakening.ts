@@ -228,17 +228,31 @@ function markerIssue(file: string, marker: MeaningMarker): Issue {
   );
 }
 
-/** Markers and import-time exits new in `after` (markers of a created file are its own). */
+/**
+ * Markers and import-time exits new in `after`: markers of a created file,
+ * and those `own` says belong to tests the patch adds, are theirs.
+ */
 export function importIssues(
   file: string,
   before: FileMeaning | null,
   after: FileMeaning,
   created: boolean,
+  own: (marker: MeaningMarker) => boolean = () => false,
 ): Issue[] {
   const issues: Issue[] = [];
   if (!created) {
+    // A runtime skip moved into a helper (a function that is not a test) is the one it was.
+    const gone = added(after.markers, before?.markers ?? [], markerKey);
     for (const marker of added(before?.markers ?? [], after.markers, markerKey)) {
-      issues.push(markerIssue(file, marker));
+      const moved = !lastSegment(marker.scope).startsWith("test") &&
+        gone.findIndex((old) =>
+          old.kind === marker.kind && old.text === marker.text && old.meaning === marker.meaning
+        );
+      if (moved !== false && moved !== -1) {
+        gone.splice(moved, 1);
+        continue;
+      }
+      if (!own(marker)) issues.push(markerIssue(file, marker));
     }
   }
   const exits = (m: FileMeaning | null) => (m?.statements ?? []).filter((s) => s.exits);
@@ -261,7 +275,11 @@ export function importIssues(
   return issues;
 }
 
-/** Old tests with no pair: covered by the checks of new unpaired tests, or deleted. */
+/**
+ * Old tests with no pair: covered by new unpaired tests that run (no new
+ * skip or xfail) and perform their checks, or by one with the same body (a
+ * rename), or deleted.
+ */
 function unpairedIssues(
   file: string,
   gone: MeaningTest[],
@@ -274,16 +292,19 @@ function unpairedIssues(
       pool.set(check.skeleton, (pool.get(check.skeleton) ?? 0) + check.weight * test.cases);
     }
   }
+  const bodies = fresh.map((test) => test.body);
   const issues: Issue[] = [];
   for (const test of gone) {
     const needs = new Map<string, number>();
     for (const check of test.checks) {
       needs.set(check.skeleton, (needs.get(check.skeleton) ?? 0) + check.weight * test.cases);
     }
-    const covered = test.weight > 0 &&
-      [...needs].every(([skeleton, weight]) => (pool.get(skeleton) ?? 0) >= weight);
+    const renamed = bodies.indexOf(test.body);
+    const covered = renamed !== -1 ||
+      (test.weight > 0 && [...needs].every(([skeleton, weight]) => (pool.get(skeleton) ?? 0) >= weight));
     if (covered) {
-      for (const [skeleton, weight] of needs) pool.set(skeleton, pool.get(skeleton)! - weight);
+      if (renamed !== -1) bodies.splice(renamed, 1);
+      else for (const [skeleton, weight] of needs) pool.set(skeleton, pool.get(skeleton)! - weight);
       issues.push(
         warning("assertion-changed", `Test "${test.id}" is gone; new tests of the file perform its checks`, {
           file,
@@ -335,9 +356,25 @@ export function compareTestFiles(
     gone.splice(gone.indexOf(old), 1);
     fresh.splice(fresh.indexOf(candidates[0]), 1);
   }
-  issues.push(...unpairedIssues(file, gone, fresh, options.collected !== false && after !== null));
+  // Markers the patch puts on tests it adds are theirs; those tests do not stand in for old ones.
+  const ownMarkers = new Set(fresh.map((test) => lastSegment(test.id)));
+  const marked = new Set(
+    added(before?.markers ?? [], after?.markers ?? [], markerKey).map((marker) => lastSegment(marker.scope)),
+  );
+  const running = fresh.filter((test) => !marked.has(lastSegment(test.id)));
+  issues.push(...unpairedIssues(file, gone, running, options.collected !== false && after !== null));
   for (const [old, now] of pairs) issues.push(...compareTest(file, old, now));
-  if (after) issues.push(...importIssues(file, before, after, before === null));
+  if (after) {
+    issues.push(
+      ...importIssues(
+        file,
+        before,
+        after,
+        before === null,
+        (marker) => ownMarkers.has(lastSegment(marker.scope)),
+      ),
+    );
+  }
   return issues;
 }
 

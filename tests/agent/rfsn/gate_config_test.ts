@@ -69,7 +69,10 @@ Deno.test("gate: a conftest.py hook or import-time statement is test configurati
     "--- /dev/null\n+++ b/conftest.py\n@@ -0,0 +1,2 @@\n+def pytest_collection_modifyitems(items):\n+    items.clear()\n",
     { readFile: () => Promise.resolve(null) },
   );
-  assert.match(created.errors[0].message, /Test hook "pytest_collection_modifyitems" added to "conftest\.py"/);
+  assert.match(
+    created.errors[0].message,
+    /Test hook "pytest_collection_modifyitems" added to "conftest\.py"/,
+  );
   const fixture = await gate(
     "tests/conftest.py",
     conftest,

@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { checkInvariants } from "../../../agent/rfsn/gate/invariants.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
+import { corpusTestPatchFiles } from "./_corpus_tests.ts";
+import { gateChanges } from "./_gate_support.ts";
 
 if (CORPUS_SKIP) console.log(`gate_gold_test: skipped: ${CORPUS_SKIP}`);
 
@@ -30,5 +32,44 @@ Deno.test({
     );
     assert.deepEqual(refused, []);
     assert.equal(corpus.length, 187);
+  },
+});
+
+/**
+ * Gold test patches that remove a check of behaviour their fix changes: the
+ * gate refuses that from an agent, whoever wrote it (read from the patches:
+ * flask-4045 deletes the dotted-blueprint tests, pytest-5413 merges two
+ * tests into one that checks something else, pytest-11148 renames a test
+ * and inverts its assertion, sympy-19007 deletes `assert A[i, j] == B[i, j]`).
+ */
+const REMOVES_CHECKS = [
+  "pallets__flask-4045",
+  "pytest-dev__pytest-11148",
+  "pytest-dev__pytest-5413",
+  "sympy__sympy-19007",
+];
+
+Deno.test({
+  name: "gate: every corpus gold test patch is admitted but the four that remove checks of changed behaviour",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const files = await corpusTestPatchFiles();
+    const byInstance = Map.groupBy(files, (file) => file.instance);
+    const refused: string[] = [];
+    for (const [instance, changes] of byInstance) {
+      const report = await gateChanges(changes);
+      if (report.refused) {
+        refused.push(instance);
+        const codes = new Set(report.errors.map((issue) => issue.code));
+        assert.ok(
+          REMOVES_CHECKS.includes(instance),
+          `${instance}: ${JSON.stringify(report.errors, null, 1)}`,
+        );
+        assert.deepEqual([...codes].filter((c) => c !== "test-deleted" && c !== "assertion-removed"), []);
+      }
+    }
+    console.log(`gate on gold test patches: ${byInstance.size - refused.length}/${byInstance.size} admitted`);
+    assert.deepEqual(refused.sort(), REMOVES_CHECKS);
+    assert.equal(byInstance.size, 107);
   },
 });
