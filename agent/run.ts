@@ -1,7 +1,8 @@
 /**
  * One task, start to end: the environment (a host directory or a container,
- * with the repository copied in when one is given), the helper deployed into
- * it, the model, the phase machine, and the outputs:
+ * with the repository copied in when one is given; in a container its
+ * history after HEAD is made unreachable, see graphplan/history.ts), the
+ * helper deployed into it, the model, the phase machine, and the outputs:
  * `<out>/<id>/<id>.traj.json` and `<out>/preds.json`.
  *
  * ```ts
@@ -39,6 +40,7 @@ import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
 import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
 import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
+import { pruneHistory } from "./graphplan/history.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -220,6 +222,11 @@ async function runPrepared(
         const made = await env.execute(`mkdir -p '${env.cwd.replace(/'/g, `'\\''`)}'`, { timeout: 60 });
         if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
         await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
+      }
+      if (envConfig.type !== "local") {
+        // The container's copy keeps HEAD's history only: no later commit in reach of the model (history.ts).
+        log(`[${instanceId}] setup: hiding the repository's later history`);
+        trajectory.info.history = await pruneHistory(env);
       }
       await planPath.prepare(env);
     } catch (err) {

@@ -2,10 +2,10 @@
  * Every status in batch.json is true after the batch is stopped by a real
  * signal: SIGINT once, SIGTERM once, SIGINT twice (the second exits at
  * once). A real `graphplan batch` process with the scripted model and a
- * stand-in container CLI whose `exec` and `rm` hold until the test lets
- * them go (as with docker, the removal ends the commands in the
- * container), so both instances are still "Running" (removing their
- * containers) when a second signal arrives.
+ * stand-in container CLI whose `exec` (after each container's first) and
+ * `rm` hold until the test lets them go (as with docker, the removal ends
+ * the commands in the container): a slow teardown, so both instances are
+ * still "Running" when a second signal arrives.
  */
 
 import assert from "node:assert/strict";
@@ -50,8 +50,11 @@ async function stoppedBatch(signals: Deno.Signal[], code: number) {
     const calls = join(dir, "calls.log");
     const docker = await fakeDocker(
       dir,
-      `echo "$1" >> '${calls}'\n` +
-        // As with a real container CLI, removing the container ends the commands running in it.
+      // Each container's first command (the history pruning) answers at once; the others, and the
+      // removal, hold (as with a real container CLI, the removal ends the commands in the container).
+      `name=; for a in "$@"; do case "$a" in graphplan-*) name=$a; break;; esac; done\n` +
+        `echo "$1 $name" >> '${calls}'\n` +
+        `if [ "$1" = exec ] && [ ! -e '${dir}'/"first-$name" ]; then touch '${dir}'/"first-$name"; exit 0; fi\n` +
         `case "$1" in run) echo started;; exec|rm) while [ -e '${hold}' ]; do sleep 0.1; done; ` +
         `[ "$1" = rm ] || exit 137;; esac`,
     );
@@ -67,9 +70,14 @@ async function stoppedBatch(signals: Deno.Signal[], code: number) {
       new WritableStream({ write: (chunk) => void (stderr += chunk) }),
     );
     await until("two running instances in their containers", async () => {
-      const execs = (await Deno.readTextFile(calls).catch(() => "")).split("\n").filter((c) => c === "exec");
+      // Each container has had its first command and is in a later one.
+      const execs = (await Deno.readTextFile(calls).catch(() => "")).split("\n").filter((c) =>
+        c.startsWith("exec ")
+      );
+      const perContainer = Object.values(Object.groupBy(execs, (line) => line));
       const now = Object.values(await records(out));
-      return execs.length >= 2 && now.length === 2 && now.every((record) => record.status === "Running");
+      return perContainer.length === 2 && perContainer.every((lines) => lines!.length >= 2) &&
+        now.length === 2 && now.every((record) => record.status === "Running");
     });
     child.kill(signals[0]);
     await until("the stop line", () => /: stopping 2 running instance\(s\)/.test(stderr));
