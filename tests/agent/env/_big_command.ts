@@ -3,8 +3,8 @@
  * plan written with a heredoc, as the agent's PLAN phase asks for.
  */
 
-/** A `cat > plan.json <<'PLAN_EOF'` command whose JSON body is at least `bytes` long, then `wc -c`. */
-export function bigHeredoc(bytes: number): { command: string; body: string } {
+/** A `cat > PATH <<'PLAN_EOF'` command whose JSON body is at least `bytes` long, then `wc -c PATH`. */
+export function bigHeredoc(bytes: number, path = "plan.json"): { command: string; body: string } {
   const steps: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
@@ -20,5 +20,5 @@ export function bigHeredoc(bytes: number): { command: string; body: string } {
     size += step.length + 2;
   }
   const body = `[\n${steps.join(",\n")}\n]`;
-  return { command: `cat > plan.json <<'PLAN_EOF'\n${body}\nPLAN_EOF\nwc -c plan.json`, body };
+  return { command: `cat > ${path} <<'PLAN_EOF'\n${body}\nPLAN_EOF\nwc -c ${path}`, body };
 }

@@ -4,6 +4,7 @@ import { type Helper, HelperError, snapshotTree } from "../../../agent/graphplan
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { AuthenticationError, type Model, ScriptedModel } from "../../../agent/model/mod.ts";
 import { fakeHelper, git, planCommand, runAgent, setup, SUBMIT } from "./_agent_support.ts";
+import { bigHeredoc } from "../env/_big_command.ts";
 
 Deno.test("agent: explore → graph → plan → verify → execute → submit, on a real repository", async () => {
   const ctx = await setup();
@@ -477,6 +478,29 @@ Deno.test("agent: a baseline git cannot diff from is recorded, and the submit co
     // The command ran (the old way): its staged diff is the submission.
     assert.match(result.submission, /^diff --git a\/shop\/order\.py b\/shop\/order\.py/);
     assert.equal(await git(ctx.repo, "diff", "--cached", "--name-only"), "shop/order.py\n");
+  } finally {
+    await ctx.cleanup();
+  }
+});
+
+Deno.test("agent: a 1 MB heredoc command (over the 128 KiB argument limit) runs and is observed, not a crash", async () => {
+  const ctx = await setup();
+  try {
+    const notes = join(ctx.root, "notes.json");
+    const { command, body } = bigHeredoc(1 << 20, notes);
+    const model = new ScriptedModel([
+      { content: "Writing my notes down first.", command },
+      { content: "Let me find the order code.", command: "grep -rn 'def total' ." },
+      { command: "echo 'READY_TO_PLAN: [\"shop/order.py\"]'" },
+      { content: "Writing the plan.", command: planCommand(ctx.planPath) },
+      { command: SUBMIT },
+    ]);
+    const { helper } = fakeHelper(ctx.repo, []);
+    const { result, saved } = await runAgent(ctx.config, model, helper, ctx.root);
+    assert.equal(result.exitStatus, "Submitted");
+    assert.equal(await Deno.readTextFile(notes), body + "\n");
+    const observation = saved.messages.find((m) => m.role === "tool")!;
+    assert.match(observation.content, new RegExp(`${body.length + 1} ${notes}`));
   } finally {
     await ctx.cleanup();
   }
