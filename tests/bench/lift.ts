@@ -6,7 +6,10 @@
  * share replayed byte-exact with any tier (goal 100%), steps per instance,
  * the distribution of step kinds and tiers, the most common reasons for
  * falling to tier 0 (with instance ids), and the time per instance (median
- * goal < 1 s, and the max).
+ * goal < 1 s, and the max). Beside them, the same figures for the patches
+ * real systems wrote (`lift_models.ts`: coverage, byte-exact replay against
+ * `git apply`'s files, tiers, time), for the held-in two thirds and the
+ * held-out third separately.
  *
  * Standalone: `deno run -A tests/bench/lift.ts [--limit N] [--list]`
  * (`--list` prints every instance that needed tier 0, with its reasons);
@@ -20,7 +23,9 @@ import { DocumentStore } from "../../engine/parse/documents.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus, materialize } from "../_support/corpus.ts";
 import type { BenchSection } from "./context.ts";
-import { median, round, rowAtMost } from "./stats.ts";
+import { benchModelLift, modelPatches } from "./lift_models.ts";
+import { MODEL_PATCHES_SKIP } from "../_support/model_patches.ts";
+import { type BenchRow, median, round, rowAtMost } from "./stats.ts";
 
 /** One instance's outcome. */
 export interface LiftOutcome {
@@ -171,9 +176,71 @@ export const liftSection: BenchSection = {
           round(times[Math.floor(n * 0.9)] ?? 0)
         } ms`,
       }, 1000),
+      ...await modelPatchRows(),
     ];
   },
 };
+
+/** The model-patch rows of the section: each part of the corpus beside the gold figures. */
+async function modelPatchRows(): Promise<BenchRow[]> {
+  if (MODEL_PATCHES_SKIP) {
+    return [{ section: "lift", metric: "model patches", value: null, unit: "", note: MODEL_PATCHES_SKIP }];
+  }
+  const rows: BenchRow[] = [];
+  for (const part of ["held-in", "held-out"] as const) {
+    const outcomes = await benchModelLift(await modelPatches(part));
+    const n = outcomes.length;
+    const share = (count: number) => round((100 * count) / n);
+    const lifted = outcomes.filter((o) => o.lifted).length;
+    const exact = outcomes.filter((o) => o.exact).length;
+    const formal = outcomes.filter((o) => o.formal).length;
+    const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+    const tiers: Record<string, number> = {};
+    for (const tier of outcomes.flatMap((o) => o.tiers)) {
+      tiers[`tier ${tier}`] = (tiers[`tier ${tier}`] ?? 0) + 1;
+    }
+    const metric = (what: string) => `model patches ${part}: ${what}`;
+    rows.push(
+      {
+        section: "lift",
+        metric: metric("lifted"),
+        value: share(lifted),
+        unit: "%",
+        goal: ">= 98",
+        ok: share(lifted) >= 98,
+        note: `${lifted} of ${n} git-apply-able; ${
+          outcomes.filter((o) => o.wholeFile).length
+        } create or delete files; not: ${
+          outcomes.filter((o) => !o.lifted).map((o) => `${o.id} (${o.system})`).join(" ")
+        }`,
+      },
+      {
+        section: "lift",
+        metric: metric("replayed byte-exact vs git apply"),
+        value: share(exact),
+        unit: "%",
+        goal: ">= 100",
+        ok: exact === n,
+        note: `${exact} of ${n}`,
+      },
+      {
+        section: "lift",
+        metric: metric("tiers 1-3 only"),
+        value: share(formal),
+        unit: "%",
+        note: `${formal} of ${n}; steps: ${distribution(tiers)}`,
+      },
+      rowAtMost({
+        section: "lift",
+        metric: metric("time per patch (median)"),
+        value: round(median(times)),
+        unit: "ms",
+        note: `max ${round(times.at(-1) ?? 0)} ms (${outcomes.find((o) => o.ms === times.at(-1))?.id})`,
+      }, 1000),
+    );
+  }
+  return rows;
+}
 
 if (import.meta.main) {
   if (CORPUS_SKIP) {
