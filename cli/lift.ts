@@ -20,11 +20,12 @@ import {
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { lift } from "../engine/lift/mod.ts";
+import { BOUND_HELP, BOUND_OPTIONS, withBounds } from "./bounds.ts";
 
 const command: Command = {
   name: "lift",
   summary: "Turn a unified diff or SEARCH/REPLACE blocks into a verified structural plan; write nothing",
-  usage: "(--diff FILE | --search-replace FILE) [--repo DIR] [--out PLAN] [--json]",
+  usage: "(--diff FILE | --search-replace FILE) [--repo DIR] [--out PLAN] [--json] [--timeout SECONDS]",
   help: `
 Reads a git-format unified diff (--diff) or Aider-style SEARCH/REPLACE
 blocks (--search-replace), FILE or - for stdin, applies it in memory to the
@@ -47,6 +48,7 @@ Options:
   --json                 print {success, plan, hunks, exact, errors,
                          warnings}; hunks: [{file, index, steps, lifted,
                          tiers, kinds}]
+${BOUND_HELP}
 
 Exit codes: 0 lifted and replayed exactly, 1 a hunk does not apply or
 could not be lifted exactly, 2 usage error, 3 internal error.
@@ -59,6 +61,7 @@ Examples:
     diff: { type: "string" },
     "search-replace": { type: "string" },
     out: { type: "string" },
+    ...BOUND_OPTIONS,
   },
   async run(args) {
     if (args.positionals.length > 0) {
@@ -74,7 +77,7 @@ Examples:
     const input = diffArg !== undefined
       ? { diff: await readInput(diffArg) }
       : { search_replace: await readInput(blocksArg!) };
-    const result = await lift(new DocumentStore(workspace), input);
+    const result = await withBounds(args, () => lift(new DocumentStore(workspace), input));
     const out = stringOption(args, "out");
     // A plan that does not reproduce the diff is not worth a file: an earlier PLAN stays as it was.
     if (out !== undefined && result.success) {
