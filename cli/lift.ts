@@ -21,12 +21,14 @@ import {
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { lift } from "../engine/lift/mod.ts";
+import { BOUND_HELP, BOUND_OPTIONS, withBounds } from "./bounds.ts";
 
 const command: Command = {
   name: "lift",
   summary:
     "Turn a diff, SEARCH/REPLACE blocks or an apply_patch into a verified structural plan; write nothing",
-  usage: "(--diff FILE | --search-replace FILE | --apply-patch FILE) [--repo DIR] [--out PLAN] [--json]",
+  usage:
+    "(--diff FILE | --search-replace FILE | --apply-patch FILE) [--repo DIR] [--out PLAN] [--json] [--timeout SECONDS]",
   help: `
 Reads a git-format unified diff (--diff), Aider-style SEARCH/REPLACE
 blocks (--search-replace) or an OpenAI apply_patch document
@@ -54,6 +56,7 @@ Options:
   --json                 print {success, plan, hunks, exact, errors,
                          warnings}; hunks: [{file, index, steps, lifted,
                          tiers, kinds}]
+${BOUND_HELP}
 
 Exit codes: 0 lifted and replayed exactly, 1 a hunk does not apply or
 could not be lifted exactly, 2 usage error, 3 internal error.
@@ -68,6 +71,7 @@ Examples:
     "search-replace": { type: "string" },
     "apply-patch": { type: "string" },
     out: { type: "string" },
+    ...BOUND_OPTIONS,
   },
   async run(args) {
     if (args.positionals.length > 0) {
@@ -82,7 +86,7 @@ Examples:
     const workspace = Workspace.open(stringOption(args, "repo", "."));
     const [key, option] = given[0];
     const input = { [key]: await readInput(stringOption(args, option)!) };
-    const result = await lift(new DocumentStore(workspace), input);
+    const result = await withBounds(args, () => lift(new DocumentStore(workspace), input));
     const out = stringOption(args, "out");
     // A plan that does not reproduce the diff is not worth a file: an earlier PLAN stays as it was.
     if (out !== undefined && result.success) {

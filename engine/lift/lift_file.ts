@@ -28,6 +28,7 @@
  * @module
  */
 
+import { budgetExceeded } from "../budget.ts";
 import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
 import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
 import { applyEdits } from "../edit/text_edit.ts";
@@ -148,6 +149,7 @@ async function liftRegions(
 ): Promise<LiftedRegion[]> {
   const out: LiftedRegion[] = [];
   for (const region of [...regions].sort((a, b) => b.start - a.start)) {
+    if (budgetExceeded()) break; // the work budget is spent: the caller reports it
     const before = sim.steps.length;
     const doc = await sim.doc(file);
     const line = doc.file.text.slice(0, region.start).split("\n").length;

@@ -23,9 +23,11 @@
  * @module
  */
 
+import { budgetExceeded, budgetIssue } from "../budget.ts";
 import { error, type Issue, partition, warning } from "../issue.ts";
 import type { DocumentStore } from "../parse/documents.ts";
 import { verifyPlan } from "../verify/mod.ts";
+import { newTargetIssues } from "../verify/levels/l0_target.ts";
 import { applyBlocks } from "./apply.ts";
 import { isApplyPatch, parseApplyPatch, resolveApplyPatch } from "./apply_patch.ts";
 import { liftFile } from "./lift_file.ts";
@@ -128,6 +130,16 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
   for (const item of work) await runFileSteps(item, item.before);
   for (const item of work) {
     if (!item.applied) continue;
+    if (budgetExceeded()) break;
+    // Syntax newer than the declared Python: no step can reproduce the change, so say why at once.
+    const tooNew = await syntaxTooNew(store, item);
+    if (tooNew.length > 0) {
+      issues.push(...tooNew);
+      for (const index of item.hunkIndices) {
+        hunks.push({ file: item.path, index, steps: [], lifted: false, tiers: [], kinds: [] });
+      }
+      continue;
+    }
     hunks.push(...await liftRegions(sim, item, issues));
   }
   for (const item of work) await runFileSteps(item, item.after);
@@ -135,6 +147,14 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
   hunks.sort((a, b) => a.index - b.index || (a.steps[0] ?? 0) - (b.steps[0] ?? 0));
   const plan = sim.steps;
   let exact = false;
+  if (budgetExceeded()) {
+    // Candidates refused for want of budget are not shapes lift lacks: one issue says what happened.
+    const outOfBudget = issues.filter((issue) =>
+      issue.code !== "hunk-not-lifted" && issue.code !== "lift-tier-0"
+    );
+    const unfinished = hunks.map((hunk) => ({ ...hunk, lifted: hunk.lifted && hunk.steps.length > 0 }));
+    return finish(plan, unfinished, false, [...outOfBudget, budgetIssue()]);
+  }
   if (plan.length > 0) {
     const verified = await verifyPlan(store, plan);
     issues.push(...verified.errors, ...verified.warnings.map((issue) => ({ ...issue })));
@@ -278,6 +298,27 @@ function replayProblem(item: FileWork, replay: Replayed): Issue | null | undefin
     return inexact(`the mode ${item.expect.mode} of "${item.path}"`);
   }
   return undefined;
+}
+
+/**
+ * The `syntax-too-new` errors of a file's whole change (L0's rule,
+ * `newTargetIssues`: new syntax in the changed region newer than the
+ * declared Python and than what the file already used). Every candidate
+ * step would fail L0 with them, and trying them all takes minutes on a
+ * large file, so lift refuses the file first, naming the feature, the
+ * declared minimum and where it was declared.
+ */
+async function syntaxTooNew(store: DocumentStore, item: FileWork): Promise<Issue[]> {
+  // A renamed file is judged after its rename step; lift's replay and verification cover it there.
+  if (!item.applied || item.applied.regions.length === 0 || item.from !== undefined) return [];
+  const before = await store.get(item.path);
+  if (before.file.language !== "python" || before.file.text === item.applied.after) return [];
+  const after = await store.reparse(before, item.applied.after);
+  const found = newTargetIssues(item.path, before, after, { step: 0, root: store.workspace.root });
+  return found.map(({ step: _step, ...issue }) => ({
+    ...issue,
+    hint: `${issue.hint}; the hunks of "${item.path}" are not lifted`,
+  }));
 }
 
 function finish(

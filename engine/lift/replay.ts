@@ -15,6 +15,7 @@
  * @module
  */
 
+import { budgetExceeded } from "../budget.ts";
 import { runStep } from "../edit/dispatch.ts";
 import { StepContext } from "../edit/operator.ts";
 import { noNewSyntaxProblems, type PostCheck } from "../verify/post_checks.ts";
@@ -116,6 +117,7 @@ export class Simulation {
    * `clone.ts`); undefined, and nothing changed, otherwise.
    */
   async apply(build: StepBuilder): Promise<Record<string, unknown> | undefined> {
+    if (budgetExceeded()) return undefined; // the work budget is spent: nothing more is tried
     const scratch = this.state.overlay();
     const step = await build(scratch);
     if (!step || (await runOne(scratch, step, this.steps.length, this.checks)).length) return undefined;
@@ -160,6 +162,7 @@ export class Simulation {
     const scratch = this.state.overlay();
     const steps: Record<string, unknown>[] = [];
     for (const build of builders) {
+      if (budgetExceeded()) return undefined; // the work budget is spent: nothing more is tried
       const step = await build(scratch);
       if (!step) return undefined;
       const text = (await scratch.get(file)).file.text;

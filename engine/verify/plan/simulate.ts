@@ -305,11 +305,17 @@ async function simulateStep(
  */
 async function releaseTrees(records: readonly EditRecord[], walk: Walk): Promise<void> {
   const current = new Set<Tree>();
+  const base = new Set<Tree>();
   for (const path of new Set(records.map((record) => record.file))) {
     try {
       current.add((await walk.state.get(path)).tree);
     } catch {
       // not readable in the state (the step failed on a file the plan creates): nothing to keep
+    }
+    try {
+      base.add((await walk.base.get(path)).tree);
+    } catch {
+      // a file the plan creates
     }
   }
   const done = new Set<Tree>();
@@ -317,8 +323,10 @@ async function releaseTrees(records: readonly EditRecord[], walk: Walk): Promise
     for (const tree of [record.before.tree, record.after.tree]) {
       if (done.has(tree)) continue;
       done.add(tree);
-      if (current.has(tree)) walk.simulated.add(tree);
-      else if (tree === record.after.tree || walk.simulated.delete(tree)) tree.delete();
+      // the base store's tree (the state after a failed step still reads it) is never the simulation's
+      if (current.has(tree)) {
+        if (!base.has(tree)) walk.simulated.add(tree);
+      } else if (tree === record.after.tree || walk.simulated.delete(tree)) tree.delete();
     }
   }
 }

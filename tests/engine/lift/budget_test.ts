@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { withBudget } from "../../../engine/budget.ts";
+import { lift } from "../../../engine/lift/mod.ts";
+import { DocumentStore } from "../../../engine/parse/documents.ts";
+import { Workspace } from "../../../engine/workspace.ts";
+import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
+import { loadVerdictInstances } from "../../bench/lift_verdicts.ts";
+
+const ignore = CORPUS_SKIP !== undefined;
+
+/** A repository holding `files`, removed after `fn`. */
+async function withRepo<T>(files: Record<string, string>, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-lift-budget-" });
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      await Deno.mkdir(`${dir}/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
+      await Deno.writeTextFile(`${dir}/${path}`, text);
+    }
+    return await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A unified diff of one file, every changed line its own hunk (no context). */
+function diffOf(path: string, before: string, after: string): string {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  let out = `--- a/${path}\n+++ b/${path}\n`;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) out += `@@ -${i + 1} +${i + 1} @@\n-${a[i]}\n+${b[i]}\n`;
+  }
+  return out;
+}
+
+Deno.test({
+  name: "lift budget: a large diff stops at its work budget with budget-exceeded, not minutes later",
+  ignore,
+  async fn() {
+    // sympy's polytools.py (183 KB): a trailing comma added to 23 calls, each its own hunk (~5 s of CPU to lift)
+    const file = (await loadCorpus()).flatMap((instance) => instance.files)
+      .find((item) => item.path === "sympy/polys/polytools.py")!;
+    let k = 0;
+    const after = file.before.split("\n").map((line) =>
+      /^ {8}\w+ = .*\)$/.test(line) && k++ % 4 === 0 ? line.replace(/\)$/, ", )") : line
+    ).join("\n");
+    const diff = diffOf(file.path, file.before, after);
+    await withRepo({ [file.path]: file.before }, async (dir) => {
+      const started = performance.now();
+      const result = await withBudget(0.5, () => lift(new DocumentStore(Workspace.open(dir)), { diff }));
+      const seconds = (performance.now() - started) / 1000;
+      assert.equal(result.success, false);
+      assert.deepEqual(result.errors.map((issue) => issue.code), ["budget-exceeded"]);
+      assert.ok(result.plan.length < 23, `${result.plan.length} steps`);
+      // before the fix the candidates refused for want of budget kept lifting for minutes
+      assert.ok(seconds < 20, `took ${seconds} s`);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "lift: an f-string in a repository declaring Python 2.7 is syntax-too-new at once (pytest-5221, swe-agent)",
+  ignore,
+  async fn() {
+    const instance = (await loadVerdictInstances()).find((item) =>
+      item.id === "pytest-dev__pytest-5221@swe-agent-gpt4"
+    )!;
+    const files: Record<string, string> = {
+      "setup.py":
+        'from setuptools import setup\nsetup(python_requires=">=2.7, !=3.0.*, !=3.1.*, !=3.2.*, !=3.3.*")\n',
+    };
+    for (const file of instance.files) files[file.path] = file.before!;
+    await withRepo(files, async (dir) => {
+      const result = await lift(new DocumentStore(Workspace.open(dir)), { diff: instance.patch });
+      assert.equal(result.success, false);
+      assert.deepEqual(result.errors.map((issue) => `${issue.code} ${issue.line}`), [
+        "syntax-too-new 1350",
+        "syntax-too-new 1356",
+      ]);
+      // the feature, the declared minimum and where it was declared
+      assert.match(
+        result.errors[0].message,
+        /f-string .* needs Python 3\.6: the repository supports 3\.4 \(setup\.py python_requires/,
+      );
+      assert.equal(result.hunks[0].lifted, false);
+    });
+  },
+});
