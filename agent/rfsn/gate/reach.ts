@@ -472,7 +472,7 @@ function walkCompound(walk: Walk, node: Node, times: number): void {
 }
 
 /** Walk the statements of a block in order, stopping where control cannot pass. */
-export function walkBlock(walk: Walk, block: Node, times: number): void {
+function walkBlock(walk: Walk, block: Node, times: number): void {
   if (times === 0) return;
   for (const statement of block.namedChildren) {
     if (!statement) continue;
