@@ -39,6 +39,7 @@ export const TEMPLATE_NAMES = [
   "format_error",
   "limits_exceeded",
   "patch_rejected",
+  "gate_refused",
 ] as const;
 
 /** The run strategies: the phase machine, or the proposal planner (seed 004). */

@@ -44,6 +44,7 @@ export const BATCH_OPTIONS: OptionSpec = {
   "image-template": { type: "string" },
   model: { type: "string" },
   strategy: { type: "string" },
+  gate: { type: "string" },
   config: { type: "string", short: "c", multiple: true },
 };
 
@@ -77,6 +78,9 @@ Run:
   --model NAME         provider/model (= -c model.name=NAME)
   --strategy NAME      graphplan (default) or rfsn, the proposal planner (= -c agent.strategy=NAME,
                        with config/rfsn.yaml under the -c specs; set rfsn.tests / rfsn.test_command)
+  --gate MODE          refuse (default): a final patch that weakens the tests goes back to the agent
+                       with the gate's reasons and is withdrawn if it still does (GateRefused);
+                       report: only record the gate's verdict (info.gate) (= -c gate.mode=MODE)
   -c, --config SPEC    a YAML file or a key.path=value override; repeatable`;
 
 /**
@@ -147,6 +151,19 @@ export function strategyOption(args: ParsedArgs): (typeof STRATEGIES)[number] | 
   return strategy as (typeof STRATEGIES)[number];
 }
 
+/** The modes of `--gate`. */
+const GATE_MODES = ["refuse", "report"] as const;
+
+/** `--gate`, checked (undefined when not given: a batch refuses). */
+export function gateOption(args: ParsedArgs): (typeof GATE_MODES)[number] | undefined {
+  const mode = stringOption(args, "gate");
+  if (mode === undefined) return undefined;
+  if (!(GATE_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`Unknown gate mode "${mode}": use refuse or report`);
+  }
+  return mode as (typeof GATE_MODES)[number];
+}
+
 /** What {@linkcode checkBatchOptions} read. */
 export interface BatchOptionValues {
   workers: number;
@@ -185,6 +202,7 @@ export function checkBatchOptions(args: ParsedArgs): BatchOptionValues {
     throw new UsageError(`--seed ${seedText} seeds --shuffle: add --shuffle, or leave --seed out`);
   }
   strategyOption(args);
+  gateOption(args);
   const env = stringOption(args, "env");
   if (env !== undefined && env !== "docker" && env !== "podman") {
     throw new UsageError(`A batch runs in containers: use --env docker or --env podman, not "${env}"`);
@@ -208,9 +226,13 @@ export async function batchConfig(args: ParsedArgs, options: { files?: boolean }
   const specs = ((args.values.config as string[] | undefined) ?? []).filter((spec) =>
     options.files !== false || isOverride(spec)
   );
+  // A batch protects the benchmark: the gate refuses test weakening unless -c or --gate says otherwise.
+  specs.unshift("gate.mode=refuse");
   // First, so that -c specs (and config/rfsn.yaml under them) refine the strategy's defaults.
   const strategy = strategyOption(args);
   if (strategy) specs.unshift(`agent.strategy=${strategy}`);
+  const gate = gateOption(args);
+  if (gate) specs.push(`gate.mode=${gate}`);
   const env = stringOption(args, "env");
   const pairs: [string, string | undefined][] = [
     ["environment.image", stringOption(args, "image")],

@@ -24,22 +24,33 @@ const command: Command = {
   usage: "PATCH [--repo DIR] [--policy FILE] [--json]",
   help: `
 PATCH is a unified diff (git diff output) or - for stdin. It is applied in
-memory to the files of the repository (nothing is written) and every test
-module and test configuration file it touches is compared before and after,
-structurally: tests are parsed with tree-sitter and paired by name, their
-assertions and markers compared one by one. Test modules are the files the
-repository's pytest configuration names (python_files in pytest.ini,
-pyproject.toml, tox.ini or setup.cfg), else test_*.py, *_test.py, tests.py.
+memory to the files of the repository (nothing is written) and the test code
+it touches is judged by what runs: names through aliases and imports,
+unreachable code as removed, each test's checks (assertions, raises, assert*
+calls, the helpers it calls, its parametrize cases) counted before and after.
+Test code is the test modules the repository's pytest configuration names
+(python_files in pytest.ini, pyproject.toml, tox.ini or setup.cfg, else
+test_*.py, *_test.py, tests.py), conftest.py, modules and data under tests/,
+test/ or testing/, and the pytest sections of the configuration files.
 
-Refused (each an issue with its code, file and line):
-  test-skipped         skip marker, pytest.skip(), skipTest(), an early return
-  test-xfailed         xfail / expectedFailure marker
-  assertion-removed    an assertion of an existing test is gone
-  assertion-loosened   == -> in, assertEqual -> assertTrue, a tolerance widened
-  test-deleted         an existing test is gone or no longer collected
+Refused (each an issue with its code, file and line, naming the test and check):
+  test-skipped         a skip marker, pytest.skip(), skipTest(), an early return
+  test-xfailed         xfail / expectedFailure marker (also on a parametrize case)
+  assertion-removed    a check of an existing test or helper no longer runs
+  assertion-loosened   == -> in, assertEqual -> assertTrue, a tolerance widened,
+                       a tautology such as assert "x" is not None
+  test-deleted         an existing test or parametrize case is gone or no longer
+                       collected (deleted, renamed out of python_files, del'd)
   failure-swallowed    try/except (or suppress) catching the failure in a test
-  test-config-changed  conftest.py, pytest.ini, pytest sections of tox.ini,
-                       setup.cfg, pyproject.toml
+  test-config-changed  a conftest.py hook or import-time statement, a pytest
+                       section of pytest.ini, tox.ini, setup.cfg, pyproject.toml,
+                       a per-test .rc/.cfg file
+  test-data-changed    a line of expected output or test data removed
+  collection-changed   sys.exit(), os._exit() at import: pytest runs nothing
+  marker-dynamic       a marker whose name is computed (getattr(pytest.mark, x))
+Admitted with a warning: assertion-changed (same strength), test-config-reporting
+(reporting flags such as -rA, -v, or marker registrations). Markers in test
+files the patch creates, or on tests it adds, are admitted.
 
 Options:
   --repo DIR     repository root (default: .)

@@ -28,6 +28,7 @@ import {
   Submitted,
 } from "./loop.ts";
 import { checkPatch } from "./patch.ts";
+import { type FinalGateRecord, gateFinalPatch } from "../rfsn/gate/final.ts";
 import { changesSince } from "./baseline.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
@@ -122,6 +123,7 @@ export class GraphPlanAgent {
   readonly loop: StepLoop;
   #helper?: Helper;
   #rejections = 0;
+  #gateRefusals = 0;
   #fallbackInfo?: { point: FallbackPoint; reason: string };
 
   constructor(deps: AgentDeps) {
@@ -214,16 +216,48 @@ export class GraphPlanAgent {
     return await loop.untilSubmitted("fallback");
   }
 
-  /** Phase 5: refuse a malformed patch (`max_patch_rejections` times), then accept it as it is. */
+  /**
+   * Phase 5: refuse a malformed patch (`max_patch_rejections` times), then
+   * accept it as it is; under `gate.mode: refuse`, send a patch that
+   * weakens the tests back with the gate's reasons (as many times), after
+   * which the run's final gate withdraws it.
+   */
   async #checkSubmission(patch: string): Promise<string | null> {
     const { loop } = this;
     const report = await checkPatch(loop.env, patch, { base: this.#deps.baseline });
     loop.trajectory.info.patch_check = report;
-    if (report.ok) return null;
-    this.#rejections++;
-    if (this.#rejections > loop.config.agent.max_patch_rejections) return null;
-    return loop.render("patch_rejected", {
-      problems: report.problems.map((problem) => `- ${problem}`).join("\n"),
+    if (!report.ok) {
+      this.#rejections++;
+      if (this.#rejections > loop.config.agent.max_patch_rejections) return null;
+      return loop.render("patch_rejected", {
+        problems: report.problems.map((problem) => `- ${problem}`).join("\n"),
+        submit_marker: loop.config.agent.submit_marker,
+      });
+    }
+    return await this.#gateSubmission(patch);
+  }
+
+  /** The gate's refusal of a submitted patch as a message to the model, or null to accept it. */
+  async #gateSubmission(patch: string): Promise<string | null> {
+    const { loop } = this;
+    const policy = { mode: loop.config.gate.mode, allow: loop.config.gate.allow };
+    if (policy.mode !== "refuse" || this.#gateRefusals >= loop.config.agent.max_patch_rejections) return null;
+    let record: FinalGateRecord;
+    try {
+      record = await gateFinalPatch(loop.env, patch, { policy, base: this.#deps.baseline });
+    } catch {
+      return null; // the run's final gate records why it could not run
+    }
+    if (!record.refused || "skipped" in record) return null;
+    this.#gateRefusals++;
+    const refusals = (loop.trajectory.info.gate_refusals ??= []) as unknown[];
+    refusals.push({ errors: record.errors, files: record.files });
+    return loop.render("gate_refused", {
+      problems: record.errors.map((issue) =>
+        `- ${
+          issue.file ? `${issue.file}${issue.line ? `:${issue.line}` : ""}: ` : ""
+        }${issue.message} (${issue.code})`
+      ).join("\n"),
       submit_marker: loop.config.agent.submit_marker,
     });
   }

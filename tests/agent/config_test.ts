@@ -177,6 +177,7 @@ const TEMPLATE_VARS: Record<string, Record<string, unknown>> = {
   format_error: { error: "No tool call", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
   limits_exceeded: { reason: "step limit 250 reached" },
   patch_rejected: { problems: "- no hunk", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
+  gate_refused: { problems: "- test-skipped", submit_marker: "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" },
 };
 
 Deno.test("config: every default template renders with its documented variables, and uses all of them", async () => {

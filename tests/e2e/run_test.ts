@@ -497,16 +497,39 @@ Deno.test("e2e run: the gate checks the final patch (info.gate); gate.mode=refus
   } finally {
     await reported.ctx.cleanup();
   }
-  const refused = await scenario(replies(), ["agent.max_explore_steps=2", "gate.mode=refuse"]);
+  // Under refuse the model hears why, max_patch_rejections (2) times; a patch that still skips is withdrawn.
+  const refused = await scenario([...replies(), bash(SUBMIT), bash(SUBMIT)], [
+    "agent.max_explore_steps=2",
+    "gate.mode=refuse",
+  ]);
   try {
     assert.equal(refused.code, 1, refused.stderr);
     const info = refused.trajectory!.info;
     assert.equal(info.exit_status, "GateRefused");
     assert.equal(info.submission, "");
     assert.equal((info.gate as { refused: boolean }).refused, true);
+    assert.equal((info.gate_refusals as unknown[]).length, 2);
     assert.equal(refused.preds![refused.id].model_patch, "");
+    const told = refused.requests.at(-1)!.body.messages as { content: string }[];
+    assert.match(told.at(-1)!.content, /weakens the tests[\s\S]*tests\/test_service\.py:21: Test skipped/);
   } finally {
     await refused.ctx.cleanup();
+  }
+  // Told why, the model restores the test and fixes the code: the patch is admitted.
+  const revised = await scenario(
+    [
+      ...replies(),
+      bash(`git checkout tests/test_service.py && ${SED_FIX}`, "Restoring the test."),
+      bash(SUBMIT),
+    ],
+    ["agent.max_explore_steps=2", "gate.mode=refuse"],
+  );
+  try {
+    await assertFixed(revised);
+    assert.equal((revised.trajectory!.info.gate as { admissible: boolean }).admissible, true);
+    assert.equal((revised.trajectory!.info.gate_refusals as unknown[]).length, 1);
+  } finally {
+    await revised.ctx.cleanup();
   }
   // A real fix passes the gate under refuse.
   const fixed = await scenario(

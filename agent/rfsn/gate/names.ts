@@ -129,3 +129,45 @@ export function meaning(doc: Document, node: Node | null, depth = 0): string {
 export function lastSegment(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
 }
+
+const ALIASES = new WeakMap<object, { aliases: Set<string>; functions: Set<string> }>();
+
+/**
+ * Names of the document that may stand for something else (bound by
+ * `import ... as` or an assignment; `from m import x` binds `x` to what it
+ * spells), and
+ * the names of its functions: a name in neither means what it spells, so
+ * the walks resolve only these (resolving every name of a 7,000-line test
+ * module costs seconds).
+ */
+export function namesOf(doc: Document): { aliases: Set<string>; functions: Set<string> } {
+  let found = ALIASES.get(doc.tree);
+  if (found) return found;
+  const text = doc.file.text;
+  const aliases = new Set<string>();
+  for (const match of text.matchAll(/\bas\s+([A-Za-z_]\w*)/g)) aliases.add(match[1]);
+  // Module-level assignments, and anywhere one that names something else (`s = pytest.skip`, `getattr`).
+  for (const match of text.matchAll(/^([A-Za-z_]\w*)\s*=[^=]/gm)) aliases.add(match[1]);
+  for (const match of text.matchAll(/^[ \t]+([A-Za-z_]\w*)\s*=\s*(?:[A-Za-z_][\w.]*\s*$|getattr\b)/gm)) {
+    aliases.add(match[1]);
+  }
+  const functions = new Set<string>();
+  for (const match of text.matchAll(/\bdef\s+([A-Za-z_]\w*)/g)) functions.add(match[1]);
+  found = { aliases, functions };
+  ALIASES.set(doc.tree, found);
+  return found;
+}
+
+/** The root identifier of a dotted spelling (`np` of `np.testing.x`). */
+export function rootOf(spelled: string): string {
+  return /^[A-Za-z_]\w*/.exec(spelled)?.[0] ?? "";
+}
+
+/** What `node` means, resolved only when its root name may be an alias (`namesOf`) or it calls `getattr`. */
+export function quickMeaning(doc: Document, node: Node | null): string {
+  if (!node) return "";
+  const spelled = node.type === "call" ? node.childForFieldName("function")?.text ?? "" : node.text;
+  const plain = /^[A-Za-z_][\w.]*$/.test(spelled);
+  if (plain && !namesOf(doc).aliases.has(rootOf(spelled))) return spelled;
+  return meaning(doc, node);
+}

@@ -39,7 +39,7 @@ import {
   type Swallower,
   type Tolerance,
 } from "../../../engine/analysis/python_tests.ts";
-import { constantString, lastSegment, meaning } from "./names.ts";
+import { constantString, lastSegment, meaning, namesOf, quickMeaning } from "./names.ts";
 
 /** One check as it runs. */
 export interface Check {
@@ -315,6 +315,7 @@ function helperOf(walk: Walk, callee: Node | null): { fn: Node; name: string } |
   if (callee.type === "identifier") {
     const local = walk.locals.get(callee.text);
     if (local) return { fn: local, name: callee.text };
+    if (!namesOf(walk.doc).functions.has(callee.text)) return undefined;
     const binding = resolveName(walk.doc, callee.text, callee).binding;
     if (binding?.kind !== "def") return undefined;
     const fn = walk.doc.tree.rootNode.descendantForIndex(binding.start)?.parent;
@@ -338,7 +339,7 @@ function helperOf(walk: Walk, callee: Node | null): { fn: Node; name: string } |
 
 function visitCall(walk: Walk, call: Node, times: number): void {
   const callee = call.childForFieldName("function");
-  const name = meaning(walk.doc, callee);
+  const name = quickMeaning(walk.doc, callee);
   const spelled = callee?.text ?? "";
   // A helper the walk can see is walked, whatever its name says (`assert_listed` written here).
   const helper = helperOf(walk, callee);
@@ -471,7 +472,7 @@ function walkCompound(walk: Walk, node: Node, times: number): void {
 }
 
 /** Walk the statements of a block in order, stopping where control cannot pass. */
-export function walkBlock(walk: Walk, block: Node, times: number): void {
+function walkBlock(walk: Walk, block: Node, times: number): void {
   if (times === 0) return;
   for (const statement of block.namedChildren) {
     if (!statement) continue;

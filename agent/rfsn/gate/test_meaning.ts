@@ -23,7 +23,7 @@ import { withTree } from "../../../engine/parse/mod.ts";
 import type { Document } from "../../../engine/parse/documents.ts";
 import { resolveName } from "../../../engine/analysis/scope.ts";
 import { markerKind, normalizeCode, type Swallower } from "../../../engine/analysis/python_tests.ts";
-import { DYNAMIC, lastSegment, meaning } from "./names.ts";
+import { DYNAMIC, lastSegment, meaning, quickMeaning } from "./names.ts";
 import { type Check, reachOf, truthOf, weightOf } from "./reach.ts";
 
 /** A skip, expected failure, or a marker whose name is computed. */
@@ -137,7 +137,7 @@ function markersIn(doc: Document): MeaningMarker[] {
   }
   for (const call of root.descendantsOfType("call")) {
     if (!call || call.parent?.type === "decorator") continue;
-    const meant = meaning(doc, call.childForFieldName("function"));
+    const meant = quickMeaning(doc, call.childForFieldName("function"));
     const kind = markerOf(meant);
     if (kind) add(kind, call, meant);
   }
@@ -148,7 +148,7 @@ function markersIn(doc: Document): MeaningMarker[] {
     if (parent?.type === "attribute" && parent.childForFieldName("object")?.id === attribute.id) continue;
     if (parent?.type === "call" && parent.childForFieldName("function")?.id === attribute.id) continue;
     if (parent?.type === "decorator") continue;
-    const meant = meaning(doc, attribute);
+    const meant = quickMeaning(doc, attribute);
     const kind = markerOf(meant);
     if (kind && /(^|\.)mark\.|^unittest\./.test(meant)) add(kind, attribute, meant);
   }
