@@ -112,6 +112,9 @@ export function kindCategory(language: LanguageId, type: string): KindCategory |
   return genericCategory(type);
 }
 
+/** Literal node types of the other grammars whose names say nothing of it. */
+const SCALARS = new Set(["integer", "float", "number", "true", "false", "nil", "null", "boolean", "regex"]);
+
 function genericCategory(type: string): KindCategory | undefined {
   if (/(^|_)(function|method|constructor)(_declaration|_definition|_item)?$/.test(type)) return "function";
   if (
@@ -122,6 +125,8 @@ function genericCategory(type: string): KindCategory | undefined {
   if (type.startsWith("import") || type.endsWith("_import") || type === "use_declaration") return "import";
   if (type.endsWith("_statement")) return "statement";
   if (type.endsWith("_expression") || type.endsWith("_literal") || type === "identifier") return "expression";
+  // Strings and scalars without a `_literal` suffix: PHP `'a'` (string) and `"a"` (encapsed_string) are one family.
+  if (/(^|_)(string|heredoc|nowdoc|symbol)$/.test(type) || SCALARS.has(type)) return "expression";
   if (type.endsWith("_declaration") || type.endsWith("_definition") || type.endsWith("_item")) {
     return "declaration";
   }

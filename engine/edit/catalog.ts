@@ -23,6 +23,7 @@
 import { LANGUAGES } from "../../grammars/mod.ts";
 import { OPERATORS } from "../plan/operators.ts";
 import { CATALOG_GROUPS, type CatalogEntry, type ParamKind, type ParamSpec } from "./catalog_types.ts";
+import { catalogExample } from "./catalog_examples.ts";
 import { COMPOSED_OPS } from "./composed_ops.ts";
 import { FRAGMENT_ENTRY, fragmentKindLines } from "./fragments/mod.ts";
 import { FILE_OPS } from "./file_ops.ts";
@@ -461,7 +462,20 @@ export function catalogEntries(options: CatalogOptions = {}): CatalogItem[] {
     .sort((a, b) => groupRank(a.item.group) - groupRank(b.item.group) || a.index - b.index)
     .map(({ item }) => item)
     .filter((item) => !options.language || item.languages.includes(options.language))
-    .filter((item) => !options.groups || options.groups.includes(item.group));
+    .filter((item) => !options.groups || options.groups.includes(item.group))
+    .map((item) => inLanguage(item, options.language));
+}
+
+/**
+ * The entry as one language sees it: its example in that language
+ * (`catalog_examples.ts`); without one, no example rather than another
+ * language's. Python and the unfiltered catalog keep the entry's own.
+ */
+function inLanguage(item: CatalogItem, language: string | undefined): CatalogItem {
+  if (!language || language === "python") return item;
+  const example = catalogExample(language, item.form, item.name);
+  const { example: _own, ...rest } = item;
+  return example ? { ...rest, example } : rest as CatalogItem;
 }
 
 const GROUP_HEADINGS: Record<string, string> = {
@@ -522,7 +536,7 @@ export function renderCatalog(options: CatalogOptions = {}): string {
     if (entry.params.length) {
       out.push(`  params: ${entry.params.map((param) => showParam(param, entry)).join(", ")}`);
     }
-    out.push(`  e.g. ${JSON.stringify(entry.example)}`);
+    if (entry.example !== undefined) out.push(`  e.g. ${JSON.stringify(entry.example)}`);
   }
   return out.join("\n") + "\n";
 }

@@ -26,6 +26,7 @@ import { error, fail, type Issue, IssueError } from "../issue.ts";
 import { parseLocator } from "../locate/mod.ts";
 import { type LanguageId, type Node, syntaxProblems, type Tree, withTree } from "../parse/mod.ts";
 import type { ParamKind, ParamSpec } from "./catalog_types.ts";
+import { SNIPPET_CONTEXTS } from "./snippet_contexts.ts";
 
 /** Options of {@link validateParam}. */
 export interface ParamOptions {
@@ -105,6 +106,10 @@ const JS_STATEMENT_START =
  */
 export async function expressionType(value: string, language: LanguageId): Promise<string | undefined> {
   if (value.trim() === "") return undefined;
+  const context = SNIPPET_CONTEXTS[language];
+  if (context) {
+    return await withParenthesized(value, language, (inner) => inner?.type);
+  }
   const prefix = "__x = (";
   const text = `${prefix}\n${value}\n)${isJsFamily(language) ? ";" : ""}\n`;
   return await withTree(language, text, (tree) => {
@@ -130,10 +135,41 @@ export async function expressionType(value: string, language: LanguageId): Promi
   });
 }
 
+/**
+ * Parse `value` in parentheses in its language's expression context
+ * (`snippet_contexts.ts`) and call `use` with the one expression inside them
+ * (undefined when the text has syntax errors, or is not exactly one
+ * expression between the context's parentheses).
+ */
+export async function withParenthesized<T>(
+  value: string,
+  language: LanguageId,
+  use: (inner: Node | undefined) => T,
+): Promise<T> {
+  const [before, after] = SNIPPET_CONTEXTS[language]!.expression;
+  const text = `${before}${value}${after}`;
+  const open = before.length - 2;
+  const close = before.length + value.length + 1;
+  return await withTree(language, text, (tree) => {
+    if (hasProblems(tree)) return use(undefined);
+    let node: Node | null = tree.rootNode.descendantForIndex(open, close);
+    while (node && !(node.startIndex === open && node.endIndex === close + 1)) node = node.parent;
+    if (!node || !/^parenthesized_(expression|statements)$/.test(node.type)) return use(undefined);
+    const inner = node.namedChildren.filter((child): child is Node => !!child && !/comment/.test(child.type));
+    if (inner.length !== 1) return use(undefined);
+    if (/identifier|^name$/.test(inner[0].type) && checkNewName(inner[0].text, language).length) {
+      return use(undefined);
+    }
+    return use(inner[0]);
+  });
+}
+
 async function checkExpression(value: string, options: ParamOptions, role: string): Promise<Issue[]> {
   const { language, name } = options;
   if (await expressionType(value, language)) return [];
-  const statementLike = (isJsFamily(language) ? JS_STATEMENT_START : PY_STATEMENT_START).test(value) ||
+  const start = SNIPPET_CONTEXTS[language]?.statementStart ??
+    (isJsFamily(language) ? JS_STATEMENT_START : PY_STATEMENT_START);
+  const statementLike = start.test(value) ||
     /^\s*[\w.\[\]'"]+\s*(=|\+=|-=|\*=|\/=)[^=]/.test(value);
   const what = statementLike ? "a statement" : "text that does not parse as one expression";
   return [invalid(
@@ -151,7 +187,10 @@ async function checkStatements(value: string, options: ParamOptions): Promise<Is
   const { language, name } = options;
   if (value.trim() === "") return [invalid(name, `Parameter "${name}" must hold at least one statement`)];
   const body = dedent(value);
-  const text = isJsFamily(language)
+  const context = SNIPPET_CONTEXTS[language]?.statements;
+  const text = context
+    ? `${context[0]}${body}${context[1]}`
+    : isJsFamily(language)
     ? `async function* __f() {\n${body}\n}\n`
     : `async def __f():\n${
       body.split("\n").map((line) => line.trim() === "" ? "" : `    ${line}`).join("\n")
@@ -176,17 +215,23 @@ async function checkTypeAnnotation(value: string, options: ParamOptions): Promis
   if (language === "javascript") {
     return [invalid(name, `Parameter "${name}": JavaScript has no type annotations`, "leave it out")];
   }
-  const prefix = isJsFamily(language) ? "let __x: " : "__x: ";
-  const text = `${prefix}${value.trim()}${isJsFamily(language) ? ";" : ""}\n`;
+  const context = SNIPPET_CONTEXTS[language];
+  if (context && !context.type) {
+    return [invalid(name, `Parameter "${name}": ${language} has no type annotations`, "leave it out")];
+  }
+  const prefix = context?.type?.[0] ?? (isJsFamily(language) ? "let __x: " : "__x: ");
+  const text = `${prefix}${value.trim()}${context?.type?.[1] ?? (isJsFamily(language) ? ";\n" : "\n")}`;
   const ok = value.trim() !== "" && !value.includes("\n") && await withTree(language, text, (tree) => {
     if (hasProblems(tree) || tree.rootNode.descendantsOfType("constrained_type").length) return false;
     const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
-    if (statements.length !== 1) return false;
+    if (statements.length !== 1 && !context) return false;
     let found = false;
     const visit = (node: Node) => {
       if (found) return;
       const type = node.type === "type_annotation" ? node : node.childForFieldName("type");
       if (type && type.endIndex === prefix.length + value.trim().length) found = true;
+      // C writes a pointer or an array in the declarator: `char *` is a type and `*__x` its declarator.
+      if (context && !context.type![0] && node.type === "declaration") found = true;
       for (const child of node.namedChildren) if (child) visit(child);
     };
     visit(tree.rootNode);
@@ -198,19 +243,28 @@ async function checkTypeAnnotation(value: string, options: ParamOptions): Promis
 
 async function checkImport(value: string, options: ParamOptions): Promise<Issue[]> {
   const { language, name } = options;
-  const types = isJsFamily(language)
-    ? ["import_statement"]
-    : ["import_statement", "import_from_statement", "future_import_statement"];
-  const ok = await withTree(language, dedent(value).trim() + "\n", (tree) => {
+  const context = SNIPPET_CONTEXTS[language];
+  const types = context?.imports ??
+    (isJsFamily(language)
+      ? ["import_statement"]
+      : ["import_statement", "import_from_statement", "future_import_statement"]);
+  const prefix = context?.importPrefix ?? "";
+  const ok = await withTree(language, prefix + dedent(value).trim() + "\n", (tree) => {
     if (hasProblems(tree)) return false;
-    const statements = tree.rootNode.namedChildren.filter((child) => child && child.type !== "comment");
+    const statements = tree.rootNode.namedChildren.filter((child) =>
+      child && child.type !== "comment" && child.startIndex >= prefix.length
+    );
     return statements.length === 1 && types.includes(statements[0]!.type);
   });
   if (ok) return [];
   return [invalid(
     name,
     `Parameter "${name}" must be exactly one import statement, got "${short(value)}"`,
-    isJsFamily(language) ? `e.g. import { x } from "./x.js";` : "e.g. from os import path",
+    context
+      ? `e.g. ${context.importExample}`
+      : isJsFamily(language)
+      ? `e.g. import { x } from "./x.js";`
+      : "e.g. from os import path",
   )];
 }
 
@@ -231,7 +285,12 @@ async function checkDecorator(value: string, options: ParamOptions): Promise<Iss
 
 async function checkParameters(value: string, options: ParamOptions): Promise<Issue[]> {
   const { language, name } = options;
-  const text = isJsFamily(language) ? `function __f(${value}) {}\n` : `def __f(${value}):\n    pass\n`;
+  const context = SNIPPET_CONTEXTS[language]?.parameters;
+  const text = context
+    ? `${context[0]}${value}${context[1]}`
+    : isJsFamily(language)
+    ? `function __f(${value}) {}\n`
+    : `def __f(${value}):\n    pass\n`;
   const ok = await withTree(language, text, (tree) => !hasProblems(tree));
   if (ok) return [];
   return [invalid(name, `Parameter "${name}" must be a parameter list, got "${short(value)}"`)];

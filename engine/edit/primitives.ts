@@ -383,6 +383,10 @@ const deleteNode: OperatorFn = async (params, ctx) => {
 // ---------------------------------------------------------------- wrap_node
 
 const OPENS_BLOCK = /[:{]\s*$/;
+/** Ruby opens and closes blocks with keywords: `begin` ... `end`, `x.each do |i|` ... `end`. */
+const RUBY_OPENS_BLOCK =
+  /^\s*(begin|if|unless|while|until|case|def|class|module)\b|\b(do|then)(\s*\|[^|]*\|)?\s*$/;
+const RUBY_CLOSES_BLOCK = /(^|\n)\s*end\b/;
 
 const wrapNode: OperatorFn = async (params, ctx) => {
   const before = stringParam(params, "before");
@@ -408,8 +412,9 @@ const wrapNode: OperatorFn = async (params, ctx) => {
   const head = before.replace(/\s+$/, "");
   const tail = leadingBlankLines(after).rest.replace(/\s+$/, "");
   const alone = firstOnLine(text, first.startIndex) && lastOnLine(text, last.endIndex, language);
+  const ruby = language === "ruby" && (RUBY_OPENS_BLOCK.test(head) || RUBY_CLOSES_BLOCK.test(tail));
   const block = alone &&
-    (OPENS_BLOCK.test(head) || head.includes("\n") || tail.includes("\n") || /^\s*}/.test(tail));
+    (OPENS_BLOCK.test(head) || head.includes("\n") || tail.includes("\n") || /^\s*}/.test(tail) || ruby);
   const indent = lineIndent(text, first.startIndex);
   if (!block) {
     const start = first.startIndex;

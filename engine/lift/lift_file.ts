@@ -174,7 +174,21 @@ interface RegionResult {
   reason?: string;
 }
 
-const BODIES = new Set(["module", "block", "class_body", "statement_block"]);
+const BODIES = new Set([
+  "module",
+  "block",
+  "class_body",
+  "statement_block",
+  // Go, Rust, Java, C/C++, PHP, Ruby statement and member lists.
+  "compound_statement",
+  "declaration_list",
+  "field_declaration_list",
+  "body_statement",
+  "constructor_body",
+  "source_file",
+  "translation_unit",
+  "program",
+]);
 
 /**
  * How many formal candidates the regions of one hunk may replay (splits

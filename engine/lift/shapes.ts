@@ -64,6 +64,19 @@ export interface ShapeContext {
 
 const BODY_TYPES = new Set(["block", "module"]);
 
+/**
+ * Statement containers of a table's language: Python's and JavaScript's as
+ * the shapes were written for them; the other languages' from their table.
+ */
+function bodyTypes(table: LanguageTable): ReadonlySet<string> {
+  return table.languages.includes("python") || table.languages.includes("javascript")
+    ? BODY_TYPES
+    : table.blockTypes;
+}
+
+/** Member lists of class-like bodies (where a deleted member is a `delete_node`). */
+const MEMBER_LISTS = new Set(["class_body", "declaration_list", "field_declaration_list", "enum_body"]);
+
 const named = (node: Node): Node[] => node.namedChildren.filter((child): child is Node => !!child);
 
 /** The node of the scratch state's document at `node`'s place (same span and type), re-found by span. */
@@ -148,7 +161,7 @@ function isDocstring(node: Node | undefined): boolean {
 
 function expressionCandidates(file: string, pair: Pair, table: LanguageTable): Candidate[] {
   const { before, after } = pair;
-  if (!table.isExpression(before) || BODY_TYPES.has(before.parent?.type ?? "")) return [];
+  if (!table.isExpression(before) || bodyTypes(table).has(before.parent?.type ?? "")) return [];
   const out: Candidate[] = [];
   const parent = before.parent;
   if (parent && table.conditionalTypes.has(parent.type) && table.condition(parent)?.id === before.id) {
@@ -371,6 +384,12 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
       body: linesOfRange(bodyStart(after, rightBody), rightBody),
       params: { keep_docstring: false },
     });
+    if (table.bracedBodies && !table.languages.includes("javascript")) {
+      // Braces: the body is what is between them (the template lays the braces out).
+      variants.length = 0;
+      const inner = rightBody.text.slice(1, -1).replace(/^[ \t]*\r?\n/, "").replace(/\r?\n[ \t]*$/, "");
+      variants.push({ body: dedent(inner), params: {} });
+    }
     for (const variant of variants) {
       out.push(templateAt(file, before, "replace_function_body", { body: variant.body, ...variant.params }));
     }
@@ -467,7 +486,7 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
 
 function bodyCandidates(file: string, pair: Pair, table: LanguageTable, python: boolean): Candidate[] {
   const { before, after } = pair;
-  if (!BODY_TYPES.has(before.type) && before.type !== "class_body") return [];
+  if (!bodyTypes(table).has(before.type) && !MEMBER_LISTS.has(before.type)) return [];
   const left = named(before);
   const right = named(after);
   const alignment = alignNodes(left, right);

@@ -129,6 +129,29 @@ function rubyCallTo(...methods: string[]) {
   };
 }
 
+/** A CommonJS `require("m")` call, possibly read through members (`require("m").x`) or awaited. */
+function isRequire(node: Node | null | undefined): boolean {
+  let current = node;
+  while (current && /^(member_expression|await_expression|parenthesized_expression)$/.test(current.type)) {
+    current = current.type === "member_expression"
+      ? current.childForFieldName("object")
+      : current.namedChild(0);
+  }
+  return current?.type === "call_expression" && current.childForFieldName("function")?.text === "require";
+}
+
+/**
+ * A JS/TS import: an `import` statement, a declaration every declarator of
+ * which is a `require(...)` (`const fs = require("fs")`), or a bare
+ * `require("./setup")` statement.
+ */
+function jsImport(node: Node): boolean {
+  if (node.type === "import_statement") return true;
+  if (node.type === "expression_statement") return isRequire(node.namedChild(0));
+  const declarators = node.namedChildren.filter((child) => child?.type === "variable_declarator");
+  return declarators.length > 0 && declarators.every((d) => isRequire(d!.childForFieldName("value")));
+}
+
 function phpInclude(node: Node): boolean {
   const first = node.firstNamedChild?.type ?? "";
   return /^(require|include)(_once)?_expression$/.test(first);
@@ -237,6 +260,8 @@ export const NORMALIZED_KINDS: Readonly<Record<string, KindTable>> = {
     ruby: { types: ["method", "singleton_method"], where: ownedIn("ruby") },
     php: t("method_declaration"),
     cpp: { types: ["function_definition"], where: cppMethod },
+    // Seed 002 maps `method` to C's function definitions (C has no classes): an alias, see ALIAS_KINDS.
+    c: t("function_definition"),
   },
   function: {
     python: t("function_definition"),
@@ -310,7 +335,10 @@ export const NORMALIZED_KINDS: Readonly<Record<string, KindTable>> = {
   },
   import: {
     python: t("import_statement", "import_from_statement", "future_import_statement"),
-    ...js(t("import_statement")),
+    ...js({
+      types: ["import_statement", "lexical_declaration", "variable_declaration", "expression_statement"],
+      where: jsImport,
+    }),
     java: t("import_declaration"),
     go: t("import_declaration"),
     rust: t("use_declaration", "extern_crate_declaration"),
@@ -704,10 +732,17 @@ export function matchesKind(node: Node, kind: string, language: LanguageId): boo
 export function kindOf(node: Node, language: LanguageId | undefined): string {
   if (!language) return node.type;
   for (const kind of KIND_NAMES) {
+    if (ALIAS_KINDS[language]?.includes(kind)) continue;
     if (matchesKind(node, kind, language)) return kind;
   }
   return node.type;
 }
+
+/**
+ * Kinds a language accepts in locators only as another kind's alias: they
+ * never name a node (`kindOf`). C's `method` is its `function`.
+ */
+const ALIAS_KINDS: Partial<Record<LanguageId, readonly string[]>> = { c: ["method"] };
 
 /** Whether a node is a comment (never a `nth_child` target nor a child-of kind). */
 export function isComment(node: Node): boolean {

@@ -335,7 +335,15 @@ function importNames(node: Node, language: LanguageId): string[] {
     case "typescript":
     case "tsx":
       add(node.childForFieldName("source"));
-      for (const id of node.descendantsOfType(["identifier", "type_identifier"])) add(id);
+      // `const x = require("m")`: the module is the call's first argument.
+      for (const call of node.descendantsOfType("call_expression")) {
+        if (call?.childForFieldName("function")?.text === "require") {
+          add(call.childForFieldName("arguments")?.namedChild(0));
+        }
+      }
+      for (const id of node.descendantsOfType(["identifier", "type_identifier"])) {
+        if (id?.text !== "require") add(id);
+      }
       break;
     case "go":
       for (const spec of node.descendantsOfType("import_spec")) {

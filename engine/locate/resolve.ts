@@ -29,6 +29,7 @@
  * @module
  */
 
+import { boundDeclaration, boundFunction } from "./bound_functions.ts";
 import { type Candidate, error, type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import {
@@ -303,6 +304,18 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
 // Stage 1: matching.
 
 function structuredNodes(ctx: Context, locator: StructuredLocator, path: (string | number)[]): Node[] {
+  const nodes = matchedNodes(ctx, locator, path);
+  if (locator.kind !== undefined && locator.kind !== "function") return nodes;
+  // A function bound by `const f = ...` is the declaration (`bound_functions.ts`).
+  const seen = new Set<number>();
+  return nodes.map((node) => boundDeclaration(node) ?? node).filter((node) => {
+    if (seen.has(node.id)) return false;
+    seen.add(node.id);
+    return true;
+  });
+}
+
+function matchedNodes(ctx: Context, locator: StructuredLocator, path: (string | number)[]): Node[] {
   const { kind, name } = locator;
   if (kind === undefined) {
     if (name === undefined) return [ctx.root];
@@ -468,6 +481,8 @@ export function isDescendant(node: Node, ancestor: Node): boolean {
 function fieldChildren(node: Node, field: string): Node[] {
   const direct = node.childrenForFieldName(field).filter((child): child is Node => child !== null);
   if (direct.length > 0) return direct;
+  const bound = boundFunction(node);
+  if (bound) return fieldChildren(bound, field);
   // C/C++: `parameters` and `declarator`s live down the declarator chain.
   for (let d = node.childForFieldName("declarator"); d; d = d.childForFieldName("declarator")) {
     const found = d.childrenForFieldName(field).filter((child): child is Node => child !== null);

@@ -3,9 +3,11 @@
  * commits, 12 in each of nine languages, with whole files before and after.
  * Tests that need it skip, saying why, when it is absent.
  *
- * A third of each language's commits (4 of 12, chosen by a fixed seed) is
- * held out: the name checks were built on the other two thirds, and the
- * held-out part measures them (`heldOut`).
+ * Two held-out thirds (4 of each language's 12 commits), each fixed by a
+ * seed: the name checks were built without `heldOut`'s commits, the
+ * templates and lift tiers for other languages without `liftHeldOut`'s.
+ * They were chosen independently in parallel work, so each measures only
+ * the work built without it.
  *
  * @module
  */
@@ -77,6 +79,31 @@ export function heldOut(commits: readonly MultilangCommit[]): Set<string> {
     for (const sha of of.slice(0, Math.round(of.length / 3))) out.add(sha);
   }
   return out;
+}
+
+/**
+ * The third held out while the templates and lift tiers beyond Python were
+ * built: per language, commits in file order keyed by draws of a generator
+ * seeded with `HOLDOUT_SEED`, the lowest third of the keys.
+ */
+export function liftHeldOut(commits: readonly MultilangCommit[]): Set<string> {
+  const next = mulberry32(HOLDOUT_SEED);
+  const out = new Set<string>();
+  const byLang = new Map<string, MultilangCommit[]>();
+  for (const commit of commits) byLang.set(commit.lang, [...(byLang.get(commit.lang) ?? []), commit]);
+  for (const list of byLang.values()) {
+    const order = list.map((commit) => ({ commit, key: next() })).sort((a, b) => a.key - b.key);
+    for (const { commit } of order.slice(0, Math.round(list.length / 3))) out.add(commit.sha);
+  }
+  return out;
+}
+
+/** The `before` text of one file of one commit (by sha prefix and path). */
+export async function multilangFile(sha: string, path: string): Promise<string> {
+  const commit = (await loadMultilang()).find((c) => c.sha.startsWith(sha));
+  const file = commit?.files.find((f) => f.path === path);
+  if (!file) throw new Error(`multilang corpus file ${sha}:${path} not found`);
+  return file.before;
 }
 
 /** Write `files` (path → text) into a fresh temporary directory and return it (the caller removes it). */

@@ -19,6 +19,7 @@
  */
 
 import type { z } from "zod";
+import { LANGUAGES } from "../../../grammars/mod.ts";
 import { OPERATORS } from "../../plan/operators.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import type { OperatorFn } from "../operator.ts";
@@ -213,7 +214,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
         },
       },
     },
-    languages: ALL,
+    languages: [...LANGUAGES],
     run: PRIMITIVES.delete_node,
     paramsSchema: planParams("delete_node"),
   },

@@ -198,6 +198,18 @@ async function addParameter(run: TemplateRun) {
       line: list.startPosition.row + 1,
     }));
   }
+  if (value !== undefined && table.parameterDefaults === false) {
+    refuse(run, `${doc.file.language} parameters have no default values`, {
+      code: "param-invalid",
+      hint: "leave out default, and pass the value at the call sites",
+    });
+  }
+  if (annotation === undefined && table.parameterTypeRequired) {
+    refuse(run, `A ${doc.file.language} parameter needs a type: give "annotation"`, {
+      code: "param-missing",
+      hint: `e.g. "annotation": "int"`,
+    });
+  }
   if (keywordOnly && !table.keywordOnly) {
     refuse(run, `${doc.file.language} has no keyword-only parameters`, { hint: "leave out keyword_only" });
   }

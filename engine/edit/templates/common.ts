@@ -16,6 +16,7 @@
 
 import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
+import { boundFunction } from "../../locate/bound_functions.ts";
 import type { Document } from "../../parse/documents.ts";
 import { type LanguageId, type Node, withTree } from "../../parse/mod.ts";
 import * as z from "zod";
@@ -24,8 +25,15 @@ import type { CatalogEntry, ParamSpec } from "../catalog_types.ts";
 import { detectIndentUnit, lineIndent, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
 import { alreadyPresentWarning } from "../already_present.ts";
-import { checkParamNames, dedent, isJsFamily, validateParam } from "../params.ts";
+import { checkParamNames, dedent, isJsFamily, validateParam, withParenthesized } from "../params.ts";
+import { SNIPPET_CONTEXTS } from "../snippet_contexts.ts";
 import { JAVASCRIPT } from "./lang/javascript.ts";
+import { GO } from "./lang/go.ts";
+import { RUST } from "./lang/rust.ts";
+import { JAVA } from "./lang/java.ts";
+import { C, CPP } from "./lang/c_family.ts";
+import { PHP } from "./lang/php.ts";
+import { RUBY } from "./lang/ruby.ts";
 import { enclosingFStringQuotes, fitIntoFString } from "../fstring_fit.ts";
 import { formatVersion, repositoryPythonTarget } from "../../analysis/python_version.ts";
 import { PYTHON } from "./lang/python.ts";
@@ -37,6 +45,13 @@ export const TABLES: Partial<Record<LanguageId, LanguageTable>> = {
   javascript: JAVASCRIPT,
   typescript: JAVASCRIPT,
   tsx: JAVASCRIPT,
+  go: GO,
+  rust: RUST,
+  java: JAVA,
+  c: C,
+  cpp: CPP,
+  php: PHP,
+  ruby: RUBY,
 };
 
 /** What a template's `apply` gets. */
@@ -186,8 +201,11 @@ export function exactLocator(doc: Document, node: Node): Record<string, unknown>
 /** The definition a decorated definition wraps, else the node. */
 export function unwrapDefinition(node: Node): Node {
   if (node.type === "decorated_definition") return node.childForFieldName("definition") ?? node;
-  if (node.type === "export_statement") return node.childForFieldName("declaration") ?? node;
-  return node;
+  if (node.type === "export_statement") {
+    const declaration = node.childForFieldName("declaration");
+    return declaration ? unwrapDefinition(declaration) : node;
+  }
+  return boundFunction(node) ?? node;
 }
 
 /** The node's ancestors, nearest first. */
@@ -210,6 +228,13 @@ export async function snippetPrecedence(
   language: LanguageId,
   expression: string,
 ): Promise<number> {
+  if (SNIPPET_CONTEXTS[language]) {
+    return await withParenthesized(
+      dedent(expression).trim(),
+      language,
+      (inner) => inner ? table.precedence(inner) : 0,
+    );
+  }
   const prefix = "__x = (";
   const text = `${prefix}\n${dedent(expression).trim()}\n)${isJsFamily(language) ? ";" : ""}\n`;
   return await withTree(language, text, (tree) => {

@@ -48,6 +48,16 @@ export { TABLES } from "./common.ts";
 const FILE = "app/session.py";
 const PY = ["python"];
 const PY_JS = ["python", "javascript", "typescript", "tsx"];
+/** Every language with a table: the templates that replace a slot work in all of them. */
+const ALL = [...PY_JS, "go", "rust", "java", "c", "cpp", "php", "ruby"];
+/** Languages whose functions have braced or `end` bodies a guard goes into. */
+const GUARDS = ALL;
+/** Languages with a try statement the template writes. */
+const TRY = [...PY_JS, "java", "cpp", "php"];
+/** Languages whose parameter lists `add_parameter` edits. */
+const PARAMS = [...PY_JS, "go", "rust", "java", "c", "cpp", "php"];
+/** Languages with class-like bodies `add_method` appends to (Rust: an impl block). */
+const METHODS = [...PY_JS, "java", "rust", "cpp", "php"];
 
 const session = { file: FILE, kind: "class", name: "Session" };
 const method = (name: string) => ({
@@ -82,7 +92,7 @@ const ENTRIES: TemplateEntry[] = [
         guard_body: 'raise ValueError("url must not be empty")',
       },
     },
-    languages: PY_JS,
+    languages: GUARDS,
     apply: IMPLS.guard_clause,
   }),
   defineTemplate({
@@ -105,7 +115,7 @@ const ENTRIES: TemplateEntry[] = [
         handler: 'log.warning("request to %s failed: %s", full_url, exc)\nraise',
       },
     },
-    languages: PY_JS,
+    languages: TRY,
     literals: { exc_type: ["*"] },
     apply: IMPLS.wrap_try_except,
   }),
@@ -130,7 +140,7 @@ const ENTRIES: TemplateEntry[] = [
       template: "add_parameter",
       params: { target: fn("merge_settings"), name: "dict_class", default: "dict" },
     },
-    languages: PY_JS,
+    languages: PARAMS,
     apply: IMPLS.add_parameter,
   }),
   defineTemplate({
@@ -145,7 +155,7 @@ const ENTRIES: TemplateEntry[] = [
         expression: "{**session_setting}",
       },
     },
-    languages: PY_JS,
+    languages: ALL,
     apply: IMPLS.replace_expression,
   }),
   defineTemplate({
@@ -263,8 +273,8 @@ const ENTRIES: TemplateEntry[] = [
       template: "add_method",
       params: { target: session, code: "def __enter__(self):\n    return self" },
     },
-    languages: PY_JS,
-    ownChecks: { code: ["javascript", "typescript", "tsx"] },
+    languages: METHODS,
+    ownChecks: { code: METHODS.filter((language) => language !== "python") },
     apply: IMPLS.add_method,
   }),
   defineTemplate({
@@ -279,7 +289,7 @@ const ENTRIES: TemplateEntry[] = [
         condition: "not session_setting",
       },
     },
-    languages: PY_JS,
+    languages: ALL,
     apply: IMPLS.modify_condition,
   }),
   defineTemplate({
@@ -315,7 +325,7 @@ const ENTRIES: TemplateEntry[] = [
       template: "replace_function_body",
       params: { target: fn("retry_delay"), body: "return base * 2 ** attempt" },
     },
-    languages: PY_JS,
+    languages: [...PY_JS, "go", "rust", "java", "c", "cpp", "php"],
     apply: IMPLS.replace_function_body,
   }),
   defineTemplate({
@@ -381,7 +391,7 @@ const ENTRIES: TemplateEntry[] = [
         value: 'self.adapters.get("http://")',
       },
     },
-    languages: PY_JS,
+    languages: ALL,
     apply: IMPLS.change_return_value,
   }),
   defineTemplate({

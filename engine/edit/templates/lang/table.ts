@@ -74,6 +74,10 @@ export interface LanguageTable {
   parameters(list: Node): ParamInfo[];
   /** The source of a new parameter. */
   parameterText(param: NewParam): string;
+  /** Whether parameters may have default values (absent: they may). */
+  parameterDefaults?: boolean;
+  /** Whether a new parameter must be given a type (`annotation`): Go, Rust, Java, C, C++. */
+  parameterTypeRequired?: boolean;
   /** Whether keyword-only parameters exist in the language. */
   keywordOnly: boolean;
   /** The bare keyword-only marker (`*`), when `keywordOnly`. */
