@@ -136,21 +136,25 @@ export class ProcessLineSession implements LineSession {
 
   async #readLines(generation: Generation, stderrDone: Promise<void>): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer = "";
+    // The pieces of the line not yet ended: each chunk is searched for a newline once, so a
+    // line of many megabytes (a command's whole output) costs linear time.
+    let pieces: string[] = [];
     const reader = generation.process.stdout.getReader();
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true });
+        let text = decoder.decode(value, { stream: true });
         let newline: number;
-        while ((newline = buffer.indexOf("\n")) >= 0) {
-          const line = buffer.slice(0, newline).replace(/\r$/, "");
-          buffer = buffer.slice(newline + 1);
+        while ((newline = text.indexOf("\n")) >= 0) {
+          const line = (pieces.join("") + text.slice(0, newline)).replace(/\r$/, "");
+          pieces = [];
+          text = text.slice(newline + 1);
           if (generation.waiter) generation.waiter.resolve(line);
           else generation.lines.push(line);
           generation.waiter = undefined;
         }
+        if (text) pieces.push(text);
       }
     } catch {
       // the process was killed mid-read
