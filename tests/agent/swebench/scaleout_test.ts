@@ -129,7 +129,8 @@ Deno.test("k8s: a dataset, id list or config file of this machine is warned abou
     await Deno.writeTextFile(join(dir, "ds.jsonl"), '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
     await Deno.writeTextFile(join(dir, "ids.txt"), "a__b-1\n");
     await Deno.writeTextFile(join(dir, "mine.yaml"), "agent:\n  step_limit: 5\n");
-    const base = ["k8s", "--shards", "2", "--job-image", "i"];
+    // With the Secret for the API key: the key warning is k8s_test's.
+    const base = ["k8s", "--shards", "2", "--job-image", "i", "--secret", "llm-keys"];
     const local = await cli(
       [
         ...base,
