@@ -165,7 +165,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     trajectory.finish(status);
     await trajectory.save();
     if (savePreds) {
-      await savePrediction(outDir, {
+      await savePredictionSaying(outDir, log, {
         instance_id: instanceId,
         model_name_or_path: config.model.name,
         model_patch: "",
@@ -312,7 +312,7 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
     result = await gateSubmission(env, { config, trajectory, baseline }, result);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
     if (savePreds) {
-      await savePrediction(outDir, {
+      await savePredictionSaying(outDir, log, {
         instance_id: instanceId,
         model_name_or_path: config.model.name,
         model_patch: result.submission,
@@ -333,6 +333,21 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
   } finally {
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});
     await env?.close().catch(() => {});
+  }
+}
+
+/** {@linkcode savePrediction}, saying when a damaged preds.json was kept aside. */
+async function savePredictionSaying(
+  outDir: string,
+  log: (line: string) => void,
+  prediction: Parameters<typeof savePrediction>[1],
+): Promise<void> {
+  const damage = await savePrediction(outDir, prediction);
+  if (damage) {
+    log(
+      `[${prediction.instance_id}] "${damage.file}" was damaged (${damage.problem}): kept it as ` +
+        `"${damage.keptAs}"; the new file holds this run's prediction (merge the old one by hand if needed)`,
+    );
   }
 }
 
