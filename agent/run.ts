@@ -179,7 +179,7 @@ async function runPrepared(
     trajectory.finish(status);
     await trajectory.save();
     if (savePreds) {
-      await savePrediction(outDir, {
+      await savePredictionSaying(outDir, log, {
         instance_id: instanceId,
         model_name_or_path: config.model.name,
         model_patch: "",
@@ -346,7 +346,7 @@ async function runPrepared(
     result = await gateSubmission(env, { config, trajectory, baseline }, result);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
     if (savePreds) {
-      await savePrediction(outDir, {
+      await savePredictionSaying(outDir, log, {
         instance_id: instanceId,
         model_name_or_path: config.model.name,
         model_patch: result.submission,
@@ -367,6 +367,21 @@ async function runPrepared(
   } finally {
     if (helper instanceof SessionHelper) await helper.close().catch(() => {});
     await env?.close().catch(() => {});
+  }
+}
+
+/** {@linkcode savePrediction}, saying when a damaged preds.json was kept aside. */
+async function savePredictionSaying(
+  outDir: string,
+  log: (line: string) => void,
+  prediction: Parameters<typeof savePrediction>[1],
+): Promise<void> {
+  const damage = await savePrediction(outDir, prediction);
+  if (damage) {
+    log(
+      `[${prediction.instance_id}] "${damage.file}" was damaged (${damage.problem}): kept it as ` +
+        `"${damage.keptAs}"; the new file holds this run's prediction (merge the old one by hand if needed)`,
+    );
   }
 }
 

@@ -67,10 +67,14 @@ Exit: 0 merged, 1 a DIR's predictions are unreadable, 2 usage error.`,
     try {
       merged = await mergeOutputs(dirs, out, { format });
     } catch (err) {
+      // The inputs are read, never changed: the batch that wrote one mends it (recover.ts).
+      const hint = "run the same graphplan batch command on that directory again (it keeps the damaged " +
+        "file aside and rebuilds it from the trajectories), or move the file away";
       return refuse("merge-preds", {
         code: "preds-unreadable",
         severity: "error",
-        message: (err as Error).message,
+        message: `${(err as Error).message}; ${hint}`,
+        hint,
       }, { json: args.values.json === true, exit: EXIT.rejected });
     }
     if (args.values.json) {

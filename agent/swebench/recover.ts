@@ -7,8 +7,8 @@
  * every earlier record without a word; stopping with a stack helps nobody.
  *
  * So a damaged file (not JSON, the wrong shape, a directory) is renamed
- * aside as `NAME.damaged-TIMESTAMP` (never deleted, never overwritten) and
- * its content rebuilt from what each instance wrote itself,
+ * aside as `NAME.damaged-TIMESTAMP` (never deleted, never overwritten, see
+ * trajectory/set_aside.ts) and its content rebuilt from what each instance wrote itself,
  * `OUT/ID/ID.traj.json`:
  *
  * - a prediction for each trajectory that ended (an exit status that is not
@@ -18,16 +18,15 @@
  *   (`Interrupted` for one that was cut off before it ended).
  *
  * Each recovery is reported ({@linkcode Recovery}), so the batch can say
- * what it did. A file that cannot be read for another reason (permissions)
- * is an error: renaming it would not help.
+ * what it did.
  *
  * @module
  */
 
 import { join } from "../../engine/node_builtins.ts";
-import { readFailure } from "../../engine/read_failure.ts";
 import { instanceIdProblem } from "../instance_id.ts";
 import { trajectoryPath } from "../trajectory/mod.ts";
+import { readOrSetAside } from "../trajectory/set_aside.ts";
 import { parsePreds, type Prediction, PREDS_FILES } from "./preds.ts";
 import { type InstanceRecord, parseBatchDocument, UNFINISHED } from "./report.ts";
 
@@ -75,7 +74,9 @@ export async function readBatchOutputs(outDir: string): Promise<RecoveredOutputs
   let predsDamaged: { file: string; keptAs: string; problem: string } | undefined;
   for (const name of PREDS_FILES) {
     const path = join(outDir, name);
-    const read = await readOrSetAside(path, (text) => parsePreds(text, path));
+    const read = await readOrSetAside(path, (text) => parsePreds(text, path), {
+      emptyIsValid: name.endsWith(".jsonl"),
+    });
     if (read.damage) predsDamaged ??= read.damage;
     for (const record of read.value ?? []) preds[record.instance_id] = record;
   }
@@ -97,42 +98,6 @@ export async function readBatchOutputs(outDir: string): Promise<RecoveredOutputs
     recoveries.push({ ...read.damage, rebuilt: Object.keys(records).length, what: "record" });
   }
   return { preds, records, recoveries };
-}
-
-/**
- * The parsed file at `path`: nothing when it is absent; when it is damaged
- * (a directory, or `parse` throws), renamed aside and reported.
- */
-async function readOrSetAside<T>(
-  path: string,
-  parse: (text: string) => T,
-): Promise<{ value?: T; damage?: { file: string; keptAs: string; problem: string } }> {
-  let text: string | undefined;
-  let problem: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return {};
-    if (!(err instanceof Deno.errors.IsADirectory)) {
-      throw new Error(`Cannot read "${path}": ${readFailure(err)}`);
-    }
-  }
-  if (text === undefined) {
-    problem = "it is a directory";
-  } else if (text.trim() === "" && !path.endsWith(".jsonl")) {
-    problem = "it is empty";
-  } else {
-    try {
-      return { value: parse(text) };
-    } catch (err) {
-      problem = (err as Error).message.replace(/^Cannot parse "[^"]*": /, "");
-    }
-  }
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  let keptAs = `${path}.damaged-${stamp}`;
-  for (let n = 2; await exists(keptAs); n++) keptAs = `${path}.damaged-${stamp}-${n}`;
-  await Deno.rename(path, keptAs);
-  return { damage: { file: path, keptAs, problem: problem.split("\n")[0] } };
 }
 
 /** The summary of every readable `ID/ID.traj.json` in `outDir` whose folder name is a valid id. */
@@ -179,8 +144,4 @@ function recordOf(t: TrajectorySummary): InstanceRecord {
     ...(t.startedAt ? { started_at: t.startedAt } : {}),
     ...(t.updatedAt ? { ended_at: t.updatedAt } : {}),
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }

@@ -8,32 +8,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { skipReason } from "../_support/skips.ts";
+import { fillDisk, mountTmpfs, tmpfsSkip, unmount } from "../_support/tmpfs.ts";
 import { graphplan } from "../e2e/_support.ts";
 import { fakeDocker, scriptedBatch } from "./_batch_support.ts";
 
-/** Mount a tmpfs of `size` at `dir`; why it cannot be done, or "". */
-function mountTmpfs(dir: string, size: string): string {
-  try {
-    const out = new Deno.Command("mount", {
-      args: ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir],
-      stderr: "piped",
-    })
-      .outputSync();
-    return out.success ? "" : `cannot mount a tmpfs: ${new TextDecoder().decode(out.stderr).trim()}`;
-  } catch (err) {
-    return `cannot mount a tmpfs: ${(err as Error).message}`;
-  }
-}
-
-const PROBE = Deno.makeTempDirSync({ prefix: "gp_tmpfs_probe_" });
-const SKIP = skipReason(
-  Deno.uid() !== 0
-    ? "a full disk needs a tmpfs, which only root can mount"
-    : mountTmpfs(PROBE, "64k") || undefined,
-);
-if (!SKIP) new Deno.Command("umount", { args: [PROBE] }).outputSync();
-Deno.removeSync(PROBE);
+const SKIP = tmpfsSkip();
 
 Deno.test({
   name:
@@ -61,7 +40,7 @@ Deno.test({
       await Deno.remove(join(out, "a__b-1"), { recursive: true }).catch(() => {});
       // Fill the disk, leaving a few pages.
       const filler = join(disk, "filler");
-      await fill(filler, 8 * 1024);
+      await fillDisk(filler, 8 * 1024);
       const full = await graphplan(args);
       assert.equal(full.code, 1, full.stderr);
       assert.doesNotMatch(full.stderr, /^\s+at /m, "no stack");
@@ -92,23 +71,8 @@ Deno.test({
         assert.equal(trajectory.info.exit_status, "EnvironmentError");
       }
     } finally {
-      new Deno.Command("umount", { args: [disk] }).outputSync();
+      unmount(disk);
       await Deno.remove(dir, { recursive: true });
     }
   },
 });
-
-/** Write zeros to `path` until the disk is full, then give back `spare` bytes. */
-async function fill(path: string, spare: number): Promise<void> {
-  const file = await Deno.open(path, { write: true, create: true });
-  const chunk = new Uint8Array(4096);
-  let size = 0;
-  try {
-    while (true) size += await file.write(chunk);
-  } catch {
-    // full
-  } finally {
-    file.close();
-  }
-  await Deno.truncate(path, Math.max(0, size - spare));
-}

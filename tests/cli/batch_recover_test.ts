@@ -156,3 +156,23 @@ Deno.test("batch: a batch.json of the wrong shape is kept aside too", async () =
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("merge-preds: a damaged input preds.json is refused in words (exit 1) and left as it was", async () => {
+  const { root, out } = await batchOutput();
+  try {
+    await Deno.writeTextFile(join(out, "preds.json"), '{"a__b-1": ');
+    const merged = join(root, "merged");
+    const result = await graphplan(["merge-preds", out, "-o", merged]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, /^\s+at /m);
+    assert.match(
+      result.stderr,
+      /Cannot parse ".*\/out\/preds\.json": .*; run the same graphplan batch command on that directory again/,
+    );
+    assert.equal(await Deno.readTextFile(join(out, "preds.json")), '{"a__b-1": ');
+    assert.deepEqual(await named(out, "preds.json.damaged-"), []);
+    await assert.rejects(Deno.stat(merged), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
