@@ -20,6 +20,7 @@ import { outputDirOption } from "./output_dir.ts";
 import { preflightIssue } from "./preflight.ts";
 import { LocalEnvironment } from "../agent/env/mod.ts";
 import { workTreeProblem } from "../agent/graphplan/mod.ts";
+import { INSTANCE_ID_RULE, instanceIdProblem, quoteId } from "../agent/instance_id.ts";
 
 /** Said on stderr when a run starts with `--env local`: the model's commands are not confined. */
 export const LOCAL_NOTICE =
@@ -115,6 +116,10 @@ included), 130/143 stopped by SIGINT/SIGTERM.`,
 
     let task: string;
     let instanceId = stringOption(args, "id");
+    const idProblem = instanceId === undefined ? undefined : instanceIdProblem(instanceId);
+    if (idProblem) {
+      throw new UsageError(`Invalid --id ${quoteId(instanceId)}: ${idProblem}; ${INSTANCE_ID_RULE}`);
+    }
     let repo = repoArg;
     let imageDefault: ((config: Awaited<ReturnType<typeof loadConfig>>) => string) | undefined;
     try {

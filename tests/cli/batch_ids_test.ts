@@ -100,3 +100,34 @@ Deno.test("run: an --instance whose dataset row has a hostile id is refused befo
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("run: a hostile --id is a usage error before the repository or -o is touched", async () => {
+  const root = await Deno.makeTempDir({ prefix: "gp_run_id_opt_" });
+  try {
+    const repo = join(root, "repo");
+    await Deno.mkdir(repo);
+    await Deno.writeTextFile(join(repo, "app.py"), "def f():\n    return 1\n");
+    const out = join(root, "out");
+    const before = tree(root);
+    // argv cannot carry a NUL byte, so that id only comes from datasets
+    for (const [id, reason] of HOSTILE.filter(([id]) => !id.includes("\u0000"))) {
+      const result = await graphplan([
+        "run",
+        "--repo",
+        repo,
+        "--task",
+        "Fix f",
+        `--id=${id}`, // "=": a leading "-" must reach the check, not the option parser
+        ...SCRIPTED,
+        "-o",
+        out,
+      ]);
+      assert.equal(result.code, 2, `${JSON.stringify(id)}: ${result.stderr}`);
+      assert.match(result.stderr, reason, JSON.stringify(id));
+      assert.match(result.stderr, /Invalid --id/, JSON.stringify(id));
+      assert.deepEqual(tree(root), before, JSON.stringify(id));
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
