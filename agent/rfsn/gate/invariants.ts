@@ -4,13 +4,15 @@
  * The patch is read and applied in memory (the engine's `lift/unified_diff.ts`
  * and `lift/apply.ts`, their issue codes mapped to the gate's) to the files
  * as `readFile` gives them; nothing is written. Each file it touches is
- * then judged by what it is: a Python test module (one the repository's
- * pytest configuration names, `test_files.ts`) is parsed before and after
- * with tree-sitter and its tests compared structurally
- * (`test_weakening.ts`); test configuration is compared by section
- * (`test_config.ts`); anything else (the code under test) is not the gate's
- * concern here. The policy then decides whether the violations refuse the
- * patch or are only reported.
+ * then judged by what it is (`FileRole`): a Python test module (one the
+ * repository's pytest configuration names, `test_files.ts`) by the meaning
+ * of its tests before and after (`test_meaning.ts`, `test_weakening.ts`; a
+ * module renamed out of the collected names has lost its tests); a support
+ * module (`conftest.py`, helpers under `tests/`, `testing/`) by its
+ * functions' checks, hooks and import-time statements, test data by its
+ * lines (`test_code.ts`); test configuration by section (`test_config.ts`);
+ * the code under test only for exits at import. The policy then decides
+ * whether the violations refuse the patch or are only reported.
  *
  * @module
  */

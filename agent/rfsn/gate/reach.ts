@@ -391,9 +391,13 @@ function visit(walk: Walk, node: Node, times: number): void {
     case "decorated_definition":
       return;
     case "block":
-      return walkBlock(walk, node, times);
+      walkBlock(walk, node, times);
+      return;
     default:
-      if (isCompound(node.type)) return walkCompound(walk, node, times);
+      if (isCompound(node.type)) {
+        walkCompound(walk, node, times);
+        return;
+      }
       return visitChildren(walk, node, times);
   }
 }
@@ -410,7 +414,8 @@ function isCompound(type: string): boolean {
   return COMPOUND.has(type);
 }
 
-function walkCompound(walk: Walk, node: Node, times: number): void {
+/** Walk a compound statement; true when control cannot pass it (a constant branch that leaves). */
+function walkCompound(walk: Walk, node: Node, times: number): boolean {
   const field = (name: string) => node.childForFieldName(name);
   switch (node.type) {
     case "if_statement": {
@@ -429,10 +434,14 @@ function walkCompound(walk: Walk, node: Node, times: number): void {
       for (const clause of clauses) {
         const truth = clause.condition ? truthOf(clause.condition) : true;
         if (clause.condition) visit(walk, clause.condition, times);
-        if (truth !== false && clause.body) walkBlock(walk, clause.body, times);
-        if (truth === true) break;
+        const ended = truth !== false && clause.body !== null && walkBlock(walk, clause.body, times);
+        // `if True: return` ends the block around it too; an `else` only when no branch before it could run.
+        if (truth === true) {
+          return ended &&
+            clauses.slice(0, clauses.indexOf(clause)).every((c) => truthOf(c.condition) === false);
+        }
       }
-      return;
+      return false;
     }
     case "for_statement": {
       const right = field("right");
@@ -441,15 +450,15 @@ function walkCompound(walk: Walk, node: Node, times: number): void {
       if (body) walkBlock(walk, body, times * iterations(walk.doc, right));
       const other = field("alternative")?.childForFieldName("body");
       if (other) walkBlock(walk, other, times);
-      return;
+      return false;
     }
     case "while_statement": {
       const condition = field("condition");
-      if (truthOf(condition) === false) return;
+      if (truthOf(condition) === false) return false;
       if (condition) visit(walk, condition, times);
       const body = field("body");
       if (body) walkBlock(walk, body, times);
-      return;
+      return false;
     }
     case "try_statement": {
       for (const child of node.namedChildren) {
@@ -464,16 +473,18 @@ function walkCompound(walk: Walk, node: Node, times: number): void {
         const body = child.type === "block" ? child : child.namedChildren.find((c) => c?.type === "block");
         if (body) walkBlock(walk, body, times);
       }
-      return;
+      return false;
     }
     case "with_statement":
-      return visitChildren(walk, node, times);
+      visitChildren(walk, node, times);
+      return false;
   }
+  return false;
 }
 
-/** Walk the statements of a block in order, stopping where control cannot pass. */
-function walkBlock(walk: Walk, block: Node, times: number): void {
-  if (times === 0) return;
+/** Walk the statements of a block in order, stopping where control cannot pass (then true). */
+function walkBlock(walk: Walk, block: Node, times: number): boolean {
+  if (times === 0) return false;
   for (const statement of block.namedChildren) {
     if (!statement) continue;
     if (statement.type === "function_definition") {
@@ -487,9 +498,14 @@ function walkBlock(walk: Walk, block: Node, times: number): void {
       if (fn?.type === "function_definition" && name) walk.locals.set(name, fn);
       continue;
     }
+    if (isCompound(statement.type)) {
+      if (walkCompound(walk, statement, times)) return true;
+      continue;
+    }
     visit(walk, statement, times);
-    if (/^(return|raise|break|continue)_statement$/.test(statement.type)) return;
+    if (/^(return|raise|break|continue)_statement$/.test(statement.type)) return true;
   }
+  return false;
 }
 
 /**

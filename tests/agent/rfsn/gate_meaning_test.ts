@@ -536,3 +536,28 @@ Deno.test({
     assert.match(report.errors[0].message, /test_host.*\(truthiness\) became .*\(vacuous\)/);
   },
 });
+
+Deno.test({
+  name:
+    "gate: assertions after `if True: return` no longer run; the return itself is refused as an early return",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { fileMeaning } = await import("../../../agent/rfsn/gate/test_meaning.ts");
+    const module = await corpusTestModule(CLI.instance, CLI.path);
+    const after = replaceOnce(module, HOST_ASSERTS, "    if True:\n        return\n" + HOST_ASSERTS);
+    const host = (await fileMeaning(CLI.path, after))!.tests.find((test) => test.id === "test_host")!;
+    assert.equal(host.weight, 0);
+    const report = await gateChanges([{ path: CLI.path, before: module, after }]);
+    assert.deepEqual(report.errors.map((issue) => issue.code), ["test-skipped"]);
+    // A branch that may not run leaves the assertions after it counted.
+    const maybe = replaceOnce(
+      module,
+      HOST_ASSERTS,
+      "    if result.output:\n        print(result.output)\n" + HOST_ASSERTS,
+    );
+    assert.equal(
+      (await fileMeaning(CLI.path, maybe))!.tests.find((test) => test.id === "test_host")!.weight,
+      2,
+    );
+  },
+});
