@@ -96,15 +96,17 @@ export class DocumentStore {
    * Whether `path` names a regular file in this view: one an earlier step
    * created counts, one it deleted does not; else the disk decides.
    */
-  async exists(path: string): Promise<boolean> {
+  exists(path: string): Promise<boolean> {
     const { rel, abs } = this.workspace.resolve(path);
-    const own = this.entries.get(rel);
-    if (own) return own.doc !== null;
-    if (this.parent) return await this.parent.exists(rel);
+    // Resolved once: the overlays below share the workspace.
+    for (let store: DocumentStore | undefined = this; store; store = store.parent) {
+      const own = store.entries.get(rel);
+      if (own) return Promise.resolve(own.doc !== null);
+    }
     try {
-      return Deno.statSync(abs).isFile;
+      return Promise.resolve(Deno.statSync(abs).isFile);
     } catch {
-      return false;
+      return Promise.resolve(false);
     }
   }
 

@@ -130,15 +130,7 @@ export const liftSection: BenchSection = {
         ok: share(formal) >= 95,
         note: `${formal} of ${n}; not: ${outcomes.filter((o) => !o.formal).map((o) => o.id).join(" ")}`,
       },
-      {
-        section: "lift",
-        metric: "instances replayed byte-exact (any tier)",
-        value: share(exact),
-        unit: "%",
-        goal: ">= 100",
-        ok: exact === n,
-        note: `${exact} of ${n}`,
-      },
+      exactRow("instances replayed byte-exact (any tier)", exact, n),
       {
         section: "lift",
         metric: "steps per instance (median)",
@@ -181,6 +173,19 @@ export const liftSection: BenchSection = {
   },
 };
 
+/** The row for `exact` of `n` replayed byte for byte (goal: all). */
+function exactRow(metric: string, exact: number, n: number): BenchRow {
+  return {
+    section: "lift",
+    metric,
+    value: round((100 * exact) / n),
+    unit: "%",
+    goal: ">= 100",
+    ok: exact === n,
+    note: `${exact} of ${n}`,
+  };
+}
+
 /** The model-patch rows of the section: each part of the corpus beside the gold figures. */
 async function modelPatchRows(): Promise<BenchRow[]> {
   if (MODEL_PATCHES_SKIP) {
@@ -214,15 +219,7 @@ async function modelPatchRows(): Promise<BenchRow[]> {
           outcomes.filter((o) => !o.lifted).map((o) => `${o.id} (${o.system})`).join(" ")
         }`,
       },
-      {
-        section: "lift",
-        metric: metric("replayed byte-exact vs git apply"),
-        value: share(exact),
-        unit: "%",
-        goal: ">= 100",
-        ok: exact === n,
-        note: `${exact} of ${n}`,
-      },
+      exactRow(metric("replayed byte-exact vs git apply"), exact, n),
       {
         section: "lift",
         metric: metric("tiers 1-3 only"),

@@ -227,7 +227,9 @@ Deno.test("unknown operator: the seed's message, the closest names, step and pat
     path: [1, "op"],
     hint: 'did you mean "replace_function_body", "replace_code" or "replace_node"?',
   });
-  assert.match(only([{ op: "edit_file", params: {} }]).hint!, /^operators: replace_node, /);
+  assert.match(only([{ op: "transmogrify", params: {} }]).hint!, /^operators: replace_node, /);
+  // A whole-file name the model guesses gets the whole-file steps.
+  assert.match(only([{ op: "edit_file", params: {} }]).hint!, /did you mean "create_file"/);
   assert.match(
     only([{ op: "guard_clause", params: {} }]).hint!,
     /is a template: write \{"template": "guard_clause"/,

@@ -16,6 +16,7 @@ import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { makeRepo } from "../../exec/_support.ts";
 import { PYTHON_SKIP } from "../../../_support/python.ts";
+import { Compilers } from "../../../../engine/verify/compile/mod.ts";
 
 const FILES = {
   "pkg/__init__.py": "",
@@ -89,4 +90,27 @@ Deno.test("verify: a new file is checked whole: a syntax error, and an f-string 
   assert.match(fstring.errors[0].message, /2\.7/);
   const exists = await verify(dir, [{ op: "create_file", params: { file: "app.py", content: "X = 1\n" } }]);
   assert.deepEqual(exists.errors.map((i) => i.code), ["file-exists"]);
+});
+
+Deno.test({
+  name: "verify: with the compile oracle, a new file CPython refuses is an error of its create_file step",
+  ignore: PYTHON_SKIP !== undefined,
+  async fn() {
+    const dir = makeRepo(FILES);
+    const compilers = new Compilers();
+    try {
+      // The grammar and L0 accept it; CPython does not ("assigned to before global declaration").
+      const content = "def f():\n    x = 1\n    global x\n";
+      const result = await verifyPlan(
+        new DocumentStore(Workspace.open(dir)),
+        [{ op: "create_file", params: { file: "reproduce.py", content } }],
+        { compilers },
+      );
+      assert.match(String(result.compiled), /^python3/);
+      assert.deepEqual(result.errors.map((i) => [i.file, i.step]), [["reproduce.py", 0]]);
+      assert.match(result.errors[0].message, /global declaration/);
+    } finally {
+      await compilers.close();
+    }
+  },
 });
