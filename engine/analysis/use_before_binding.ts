@@ -26,9 +26,11 @@
  *    (`x += 1` reads `x`). Reads inside annotations of assignments are left
  *    out: CPython does not evaluate them for locals.
  * 3. A read is early when it starts before the first binding takes effect
- *    in the text. Code runs in text order except for loops, so a read inside
- *    a `for` or `while` that also contains a binding of the name is not
- *    early (the second iteration sees it); `try`/`except`/`finally` run in
+ *    in the text. Code runs in text order except for loops: a read inside a
+ *    `for` or `while` that also contains a binding of the name is early only
+ *    when the first iteration reaches it whenever it runs (not under an
+ *    `if`, a `try`, an inner loop or a short-circuit inside the loop), since
+ *    a later iteration may see the binding; `try`/`except`/`finally` run in
  *    text order, so they need no rule.
  * 4. A read inside a `try` whose handlers catch `NameError`,
  *    `UnboundLocalError`, `Exception`, `BaseException` (or everything) is
@@ -191,22 +193,54 @@ function inAnnotation(node: Node, body: Node): boolean {
 }
 
 /**
- * Inside a loop of the function that also holds a binding of the name
- * (rule 3); a `for`'s iterable runs once, so it is not inside its loop.
+ * Inside a loop of the function that also holds a binding of the name,
+ * where the first iteration may skip the read (rule 3). A read the first
+ * iteration always reaches runs before the loop's bindings (they all come
+ * after it in the text) and raises there; a read under an `if`, a `try`,
+ * an inner loop or a short-circuit may wait for an iteration that follows
+ * a binding. A `for`'s iterable runs once, so it is not inside its loop.
  */
 function inSharedLoop(node: Node, body: Node, bindings: readonly Binding[]): boolean {
   let child = node;
+  let conditional = false;
   for (let current = node.parent; current && current.id !== body.id; current = current.parent) {
     const repeated = LOOPS.has(current.type) &&
       !(current.type === "for_statement" && current.childForFieldName("right")?.id === child.id);
-    child = current;
-    if (!repeated) continue;
-    const loop = current;
-    if (bindings.some((binding) => binding.start >= loop.startIndex && binding.end <= loop.endIndex)) {
-      return true;
+    if (repeated) {
+      const loop = current;
+      const bound = bindings.some((binding) =>
+        binding.start >= loop.startIndex && binding.end <= loop.endIndex
+      );
+      // a loop's `else` runs after its iterations, which may have bound the name
+      if (bound && (conditional || child.type === "else_clause")) return true;
     }
+    if (skips(current, child)) conditional = true;
+    child = current;
   }
   return false;
+}
+
+/** Whether `child` of `node` may not run when `node` runs. */
+function skips(node: Node, child: Node): boolean {
+  switch (node.type) {
+    case "if_statement":
+    case "while_statement":
+      return node.childForFieldName("condition")?.id !== child.id;
+    case "for_statement":
+      return node.childForFieldName("right")?.id !== child.id;
+    case "boolean_operator":
+      return node.childForFieldName("right")?.id === child.id;
+    case "try_statement":
+    case "with_statement":
+    case "conditional_expression":
+    case "match_statement":
+    case "list_comprehension":
+    case "set_comprehension":
+    case "dictionary_comprehension":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Inside the body of a `try` whose handlers catch the error the read would raise (rule 4). */

@@ -147,14 +147,7 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
   hunks.sort((a, b) => a.index - b.index || (a.steps[0] ?? 0) - (b.steps[0] ?? 0));
   const plan = sim.steps;
   let exact = false;
-  if (budgetExceeded()) {
-    // Candidates refused for want of budget are not shapes lift lacks: one issue says what happened.
-    const outOfBudget = issues.filter((issue) =>
-      issue.code !== "hunk-not-lifted" && issue.code !== "lift-tier-0"
-    );
-    const unfinished = hunks.map((hunk) => ({ ...hunk, lifted: hunk.lifted && hunk.steps.length > 0 }));
-    return finish(plan, unfinished, false, [...outOfBudget, budgetIssue()]);
-  }
+  if (budgetExceeded()) return outOfBudget(plan, hunks, issues);
   if (plan.length > 0) {
     const verified = await verifyPlan(store, plan);
     issues.push(...verified.errors, ...verified.warnings.map((issue) => ({ ...issue })));
@@ -176,7 +169,27 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
       }
     }
   }
+  // the budget ran out in verification or replay: their failures say nothing about the plan
+  if (budgetExceeded()) return outOfBudget(plan, hunks, issues);
   return finish(plan, hunks, exact, issues);
+}
+
+/**
+ * The result of a lift whose work budget ran out: candidates refused for
+ * want of budget are not shapes lift lacks, nor is a replay cut short a
+ * wrong plan, so their issues give way to one `budget-exceeded`.
+ */
+function outOfBudget(plan: Record<string, unknown>[], hunks: LiftedHunk[], issues: Issue[]): LiftResult {
+  const cutShort = new Set([
+    "hunk-not-lifted",
+    "lift-tier-0",
+    "replay-failed",
+    "replay-inexact",
+    "budget-exceeded",
+  ]);
+  const kept = issues.filter((issue) => !cutShort.has(issue.code));
+  const unfinished = hunks.map((hunk) => ({ ...hunk, lifted: hunk.lifted && hunk.steps.length > 0 }));
+  return finish(plan, unfinished, false, [...kept, budgetIssue()]);
 }
 
 /** The file patches of a unified diff or an `apply_patch` document (auto-detected in `diff`). */

@@ -25,6 +25,7 @@ import { CORPUS_SKIP, loadCorpus, materialize } from "../_support/corpus.ts";
 import type { BenchSection } from "./context.ts";
 import { benchModelLift, modelPatches } from "./lift_models.ts";
 import { MODEL_PATCHES_SKIP } from "../_support/model_patches.ts";
+import { benchVerdicts, verdictRows, VERDICTS_SKIP } from "./lift_verdicts.ts";
 import { type BenchRow, median, round, rowAtMost } from "./stats.ts";
 
 /** One instance's outcome. */
@@ -120,7 +121,13 @@ export const liftSection: BenchSection = {
       console.error(`lift: tier 0 (${ids.length}): ${reason}: ${ids.join(" ")}`);
     }
     const share = (count: number) => round((100 * count) / n);
+    // strict verdicts of the lifted gold and model patches against CPython and pyflakes (lift_verdicts.ts)
+    const verdicts = VERDICTS_SKIP ? [] : await benchVerdicts();
+    const judged = VERDICTS_SKIP
+      ? [{ section: "lift", metric: "strict verdicts", value: null, unit: "", note: VERDICTS_SKIP }]
+      : ["gold", "model"].flatMap((set) => verdictRows(set, verdicts.filter((o) => o.set === set)));
     return [
+      ...judged,
       {
         section: "lift",
         metric: "instances with tiers 1-3 only",

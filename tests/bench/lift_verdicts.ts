@@ -203,11 +203,21 @@ export function verdictCounts(outcomes: readonly VerdictOutcome[]) {
   };
 }
 
-/** Bench rows for one set (`deno task bench lift` adds them to its section). */
+/** Bench rows for one set (`deno task bench lift` adds them to its section); the note gives the held-out third apart. */
 export function verdictRows(setName: string, outcomes: readonly VerdictOutcome[]): BenchRow[] {
   const c = verdictCounts(outcomes);
+  const held = verdictCounts(outcomes.filter((o) => o.held));
   const perHundred = c.lifted ? round((100 * c.falseAlarms.length) / c.lifted) : 0;
+  const heldNote =
+    `held out (mulberry32(25) third): ${held.falseAlarms.length} false alarms and ${held.misses.length} misses in ${held.lifted} lifted`;
   return [
+    {
+      section: "lift",
+      metric: `${setName} patches lifted (strict verdicts judged)`,
+      value: c.lifted,
+      unit: "patches",
+      note: `of ${c.total} that git apply accepts`,
+    },
     {
       section: "lift",
       metric: `${setName}: strict false alarms per 100 lifted patches`,
@@ -215,7 +225,7 @@ export function verdictRows(setName: string, outcomes: readonly VerdictOutcome[]
       unit: "per 100",
       goal: "<= 1",
       ok: perHundred <= 1,
-      note: `${c.falseAlarms.length} of ${c.lifted} lifted (${c.total} patches): ${
+      note: `${c.falseAlarms.length} of ${c.lifted}; ${heldNote}; ${
         c.falseAlarms.map((o) => o.id).join(" ")
       }`,
     },

@@ -10,6 +10,9 @@
  *   function, the module, a function's `global x` assignment, the builtins)
  *   that was not so before the deletion (a dangling name). A module with a
  *   star import binds every name (the oracle cannot tell), as for the engine.
+ *   Where pyflakes is installed, a new undefined name or local read before
+ *   its assignment it reports (`UnboundLocalError` at run time, which
+ *   symtable cannot see) is a dangling name too.
  *
  * The catch rates are the share of compile failures and of dangling names
  * that verification refused. Used by `mutation_sweep_test.ts` (which asserts
@@ -26,6 +29,7 @@ import { verifyPlan } from "../../engine/verify/mod.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../_support/corpus.ts";
 import { PYTHON_SKIP, runPythonJson } from "../_support/python.ts";
+import { brokenByChange, PYFLAKES_SKIP } from "../_support/pyflakes.ts";
 import type { BenchSection } from "./context.ts";
 import type { BenchRow } from "./stats.ts";
 
@@ -234,12 +238,17 @@ export async function runMutationSweep(options: { count: number; seed: number })
     await Deno.remove(dir, { recursive: true });
   }
   const verdicts = await oracleVerdicts(pairs);
+  // symtable sees which names a scope binds, not in what order: pyflakes reads a local before its binding
+  const flakes = PYFLAKES_SKIP === undefined
+    ? await brokenByChange(pairs.map(([before, after]) => ({ path: "m.py", before, after })))
+    : undefined;
   const judged: Mutation[] = [];
   mutations.forEach((mutation, i) => {
     const verdict = verdicts[i];
     if (verdict.skip || mutation.opRefused) return;
     mutation.compileError = verdict.compile ?? null;
-    mutation.dangling = verdict.dangling ?? [];
+    const unbound = (flakes?.[i] ?? []).filter((found) => /^Undefined(Name|Local): /.test(found));
+    mutation.dangling = [...verdict.dangling ?? [], ...unbound.map((found) => `pyflakes ${found}`)];
     judged.push(mutation);
   });
   const compile = judged.filter((m) => m.compileError !== null);

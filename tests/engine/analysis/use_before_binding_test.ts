@@ -51,6 +51,23 @@ const CASES: { title: string; source: string; early: [string, number, number][] 
   },
   { title: "del of a name bound later", source: "def f():\n    del u\n    u = 1\n", early: [["u", 2, 3]] },
   {
+    title: "the first iteration reads before the loop binds",
+    source: "def f():\n    for p in [1, 2]:\n        if p > diam:\n            pass\n        diam = p\n",
+    early: [["diam", 3, 5]],
+  },
+  {
+    title: "an augmented assignment in a loop",
+    source: "def f():\n    for c in [1]:\n        s -= c\n",
+    early: [["s", 3, 3]],
+  },
+  { title: "a while condition", source: "def f():\n    while w:\n        w = 0\n", early: [["w", 2, 3]] },
+  {
+    title: "a try in a loop: the handler binds before the next iteration",
+    source:
+      "def f():\n    for i in range(2):\n        try:\n            if i == 0: raise ValueError\n            print(n)\n        except ValueError:\n            n = 1\n",
+    early: [],
+  },
+  {
     title: "a loop carries the binding",
     source: "def f():\n    for i in range(2):\n        if i: print(z)\n        z = i\n",
     early: [],
