@@ -78,7 +78,7 @@ export async function finalDangling(
     }
     const found = before.file.language === "python"
       ? await danglingIssues(path, { before, after }, final)
-      : finalNameIssues(path, before, after);
+      : await finalNameIssues(path, before, after, final);
     for (const issue of found) {
       if (!DANGLING_CODES.has(issue.code)) continue;
       const name = subject(issue);
