@@ -16,11 +16,9 @@ import { lostDefinitions, nameRules } from "../../analysis/names/mod.ts";
 import { error, type Issue } from "../../issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { foreignLosses } from "../../analysis/names/importers.ts";
-import type { Node } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
-
-const MAX_LISTED = 10;
+import { places } from "./l3_dangling.ts";
 
 /** Whether `language` has name rules (and so this level's findings). */
 export function hasNameRules(document: Document): boolean {
@@ -84,10 +82,4 @@ function sameFile(path: string, before: Document, after: Document): Issue[] {
       },
     )
   );
-}
-
-function places(path: string, nodes: readonly Node[]): string {
-  const lines = [...new Set(nodes.map((node) => node.startPosition.row + 1))];
-  const listed = lines.slice(0, MAX_LISTED).map((line) => `"${path}:${line}"`).join(", ");
-  return lines.length > MAX_LISTED ? `${listed} and ${lines.length - MAX_LISTED} more` : listed;
 }
