@@ -7,7 +7,7 @@
  * | L0 | the whole file re-parses without new ERROR / MISSING nodes | error |
  * | L1 | a replaced node's kind is compatible with its replacement's | error |
  * | L2 | nothing outside the edit region changed structure | error |
- * | L3 | every name the edit introduces is bound where it is used (Python); no use is left without its binding (every language, `l3_names.ts` beyond Python) | warning; a reserved word as a name: error; dangling uses: plan error |
+ * | L3 | every name the edit introduces is bound where it is used; no use is left without its binding | warning; a reserved word as a name: error; dangling uses: plan error |
  * | L4 | module-level symbols are imported; imports precede use; no import left unused | warning |
  * | L5 | a changed signature or a renamed/deleted method still fits its callers | warning |
  * | L6 | the edit is not degenerate (`pass` body, no-op) | warning |
