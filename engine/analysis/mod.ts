@@ -9,7 +9,9 @@
  * a span sits in a string, a comment or code (`text_context.ts`), quoting
  * in messages (`quote.ts`), what a Python test suite is made of: test files
  * and functions, assertions and how strict they are, skip/xfail markers
- * (`python_tests.ts`).
+ * (`python_tests.ts`); for the other nine languages, which identifiers
+ * define and which use a name, and which uses an edit left without their
+ * definition, in the file and in the files that use it (`names/`).
  *
  * `engine/edit` and `engine/verify` both build on this layer; it imports
  * neither (`tests/engine/layering_test.ts` enforces it). New analyses

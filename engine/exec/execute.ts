@@ -223,6 +223,7 @@ export async function executePlan<S>(
       }
       const report = await options.compilers.check(inputs, {
         pythonMinimum: declaredPythonMinimum(store.workspace.root),
+        root: store.workspace.root,
       });
       compiled = report.compiled;
       if (report.errors.length > 0) {

@@ -44,7 +44,20 @@ export function isAmbiguousHeader(path: string): boolean {
   return /\.h$/i.test(path);
 }
 
+/** Directory verdicts, kept a few seconds: a graph of a large C project reads many headers of one directory. */
+const directories = new Map<string, { at: number; cpp: boolean }>();
+const TTL_MS = 5_000;
+
 function directoryIsCpp(dir: string): boolean {
+  const known = directories.get(dir);
+  if (known && Date.now() - known.at < TTL_MS) return known.cpp;
+  if (directories.size > 1_000) directories.clear();
+  const cpp = listingIsCpp(dir);
+  directories.set(dir, { at: Date.now(), cpp });
+  return cpp;
+}
+
+function listingIsCpp(dir: string): boolean {
   let cpp = false;
   try {
     for (const entry of Deno.readDirSync(dir)) {

@@ -1,7 +1,10 @@
 /**
  * A real compiler when one is there: after a plan (executed or simulated),
- * every changed Python file is compiled with the environment's CPython and
- * every changed JavaScript file is checked by Node, each through one
+ * every changed Python file is compiled with the environment's CPython,
+ * every changed JavaScript file is checked by Node, and C, C++, Java, Rust,
+ * Go, Ruby and PHP files by their own tools when installed (`native.ts`:
+ * gcc/g++, javac, rustfmt, gofmt, ruby, php, one process per check); Python
+ * and Node run each through one
  * long-lived process per `Compilers` (a helper session keeps one for its
  * lifetime). The helper itself stays free of both: an interpreter that is
  * not on PATH (or may not be run) is simply not used, and the report says
@@ -22,6 +25,7 @@ import { error, type Issue } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { LineProcess } from "./process.ts";
 import { NODE_LOOP, PYTHON_LOOP } from "./scripts.ts";
+import { nativeCheck, nativeToolFor } from "./native.ts";
 
 /** One changed file to compile: its text before and after the plan. */
 export interface CompileInput {
@@ -46,6 +50,8 @@ type Kind = "python" | "node";
 export interface CheckOptions {
   /** The Python the repository declares as its minimum (not the assumed default): an older CPython gives no verdict. */
   pythonMinimum?: PythonVersion;
+  /** The repository root: where the other languages' tools (`native.ts`) find includes and source paths. */
+  root?: string;
 }
 
 /** Options of `Compilers`. */
@@ -68,6 +74,12 @@ export class Compilers {
     const errors: Issue[] = [];
     const used = new Set<string>();
     for (const file of files) {
+      if (options.root && nativeToolFor(file.language) && file.before !== file.after) {
+        const found = await nativeError(file, options.root, this.#options.env);
+        if (found.used) used.add(found.used);
+        if (found.error) errors.push(found.error);
+        continue;
+      }
       const kind = kindOf(file);
       if (!kind || file.before === file.after) continue;
       const process = await this.#process(kind);
@@ -137,6 +149,37 @@ export class Compilers {
       this.#options,
     );
   }
+}
+
+/** One file checked by its language's own tool: a new failure is an error, no tool or no verdict is neither. */
+async function nativeError(
+  file: CompileInput,
+  root: string,
+  env: Record<string, string> | undefined,
+): Promise<{ used?: string; error?: Issue }> {
+  const target = { root, path: file.path, language: file.language };
+  const after = await nativeCheck(target, file.after, env);
+  if (!after) return {};
+  const used = nativeToolFor(file.language);
+  if (after.ok) return { used };
+  const before = file.before === "" ? { ok: true } : await nativeCheck(target, file.before, env);
+  if (!before || !before.ok) return { used }; // not new
+  return {
+    used,
+    error: error(
+      "compile-error",
+      `${used} refuses "${file.path}" after the plan${
+        after.line ? ` at line ${after.line}` : ""
+      }: ${after.message}`,
+      {
+        level: "L0",
+        file: file.path,
+        ...(after.line ? { line: after.line } : {}),
+        ...(file.step !== undefined ? { step: file.step } : {}),
+        hint: "the file passed this check before the plan: fix the code the plan writes there",
+      },
+    ),
+  };
 }
 
 function kindOf(file: CompileInput): Kind | undefined {

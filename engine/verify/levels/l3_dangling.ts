@@ -78,7 +78,7 @@ export async function finalDangling(
     }
     const found = before.file.language === "python"
       ? await danglingIssues(path, { before, after }, final)
-      : finalNameIssues(path, before, after);
+      : await finalNameIssues(path, before, after, final);
     for (const issue of found) {
       if (!DANGLING_CODES.has(issue.code)) continue;
       const name = subject(issue);
@@ -194,7 +194,8 @@ function exportsRemoved(path: string, after: Document, names: readonly string[])
   return out;
 }
 
-function places(path: string, nodes: readonly Node[]): string {
+/** `"file:line"` of each distinct line of `nodes`, at most `MAX_LISTED` and a count of the rest. */
+export function places(path: string, nodes: readonly Node[]): string {
   const lines = [...new Set(nodes.map((node) => node.startPosition.row + 1))];
   const listed = lines.slice(0, MAX_LISTED).map((line) => `"${path}:${line}"`).join(", ");
   return lines.length > MAX_LISTED ? `${listed} and ${lines.length - MAX_LISTED} more` : listed;

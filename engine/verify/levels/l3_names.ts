@@ -1,8 +1,10 @@
 /**
  * L3 dangling references beyond Python: a use left without its definition
  * in the same file (`analysis/names/`: JavaScript, TypeScript, Go, Rust,
- * Java, Ruby, PHP, C, C++). The same code as Python's, `dangling-reference`,
- * judged the same way: a warning of the step (a later step may restore the
+ * Java, Ruby, PHP, C, C++), `dangling-reference`, and in the other files
+ * that use the file's names (Go packages, JavaScript and TypeScript
+ * imports: `analysis/names/importers.ts`), `dangling-import`. The same
+ * codes as Python's, judged the same way: a warning of the step (a later step may restore the
  * definition or update the uses), an error of the plan when it still
  * dangles in the plan's final state (`l3_dangling.ts` calls
  * `finalNameIssues` from `finalDangling`).
@@ -12,12 +14,11 @@
 
 import { lostDefinitions, nameRules } from "../../analysis/names/mod.ts";
 import { error, type Issue } from "../../issue.ts";
-import type { Document } from "../../parse/documents.ts";
-import type { Node } from "../../parse/mod.ts";
+import type { Document, DocumentStore } from "../../parse/documents.ts";
+import { foreignLosses } from "../../analysis/names/importers.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
-
-const MAX_LISTED = 10;
+import { places } from "./l3_dangling.ts";
 
 /** Whether `language` has name rules (and so this level's findings). */
 export function hasNameRules(document: Document): boolean {
@@ -25,8 +26,8 @@ export function hasNameRules(document: Document): boolean {
 }
 
 /** Step-level findings: uses a step left without their definition, as warnings until the plan is judged. */
-export function checkNames(change: FileChange, env: CheckEnv): Issue[] {
-  return nameIssues(change.path, change.before, change.after).map((issue) => ({
+export async function checkNames(change: FileChange, env: CheckEnv): Promise<Issue[]> {
+  return (await nameIssues(change.path, change.before, change.after, env.store)).map((issue) => ({
     ...issue,
     severity: "warning" as const,
     level: "L3",
@@ -34,13 +35,42 @@ export function checkNames(change: FileChange, env: CheckEnv): Issue[] {
   }));
 }
 
-/** The dangling uses of a whole plan in one file: `before` the plan, `after` it. */
-export function finalNameIssues(path: string, before: Document, after: Document): Issue[] {
-  return nameIssues(path, before, after);
+/** The dangling uses of a whole plan in one file (`before` the plan, `after` it) and in the files using its names. */
+export function finalNameIssues(
+  path: string,
+  before: Document,
+  after: Document,
+  store: DocumentStore,
+): Promise<Issue[]> {
+  return nameIssues(path, before, after, store);
 }
 
-function nameIssues(path: string, before: Document, after: Document): Issue[] {
+async function nameIssues(
+  path: string,
+  before: Document,
+  after: Document,
+  store: DocumentStore,
+): Promise<Issue[]> {
   if (before.file.text === after.file.text) return [];
+  const language = after.file.language;
+  const foreign = await foreignLosses(store, path, language, before.tree, after.tree);
+  const issues = foreign.map(({ path: user, name, uses }) =>
+    error(
+      "dangling-import",
+      `Name "${clip(name)}" was removed from "${path}" but "${user}" still uses it: ${places(user, uses)}`,
+      {
+        file: user,
+        line: uses[0].startPosition.row + 1,
+        hint: `update the uses of "${clip(name)}" in "${user}" in the plan, or keep "${
+          clip(name)
+        }" in "${path}"`,
+      },
+    )
+  );
+  return [...issues, ...sameFile(path, before, after)];
+}
+
+function sameFile(path: string, before: Document, after: Document): Issue[] {
   return lostDefinitions(after.file.language, before.tree, after.tree).map(({ name, uses }) =>
     error(
       "dangling-reference",
@@ -52,10 +82,4 @@ function nameIssues(path: string, before: Document, after: Document): Issue[] {
       },
     )
   );
-}
-
-function places(path: string, nodes: readonly Node[]): string {
-  const lines = [...new Set(nodes.map((node) => node.startPosition.row + 1))];
-  const listed = lines.slice(0, MAX_LISTED).map((line) => `"${path}:${line}"`).join(", ");
-  return lines.length > MAX_LISTED ? `${listed} and ${lines.length - MAX_LISTED} more` : listed;
 }

@@ -31,7 +31,7 @@ import { checkNames, hasNameRules } from "./l3_names.ts";
 /** L3: unbound names introduced by the edit, and uses an edit left without their binding (`l3_dangling.ts`). */
 export async function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
   if (change.after.file.language !== "python") {
-    return hasNameRules(change.after) ? checkNames(change, env) : [];
+    return hasNameRules(change.after) ? await checkNames(change, env) : [];
   }
   return [...introducedNames(change, env), ...await checkDangling(change, env)];
 }

@@ -34,6 +34,7 @@ import {
   signatureOf,
 } from "./signature.ts";
 import { clip } from "./quote.ts";
+import { checkArity } from "./l5_arity.ts";
 
 /** A change to a callable's interface. */
 interface InterfaceChange {
@@ -51,7 +52,7 @@ interface InterfaceChange {
 
 /** L5: callers of changed signatures and users of removed symbols. */
 export async function checkInterface(change: FileChange, env: CheckEnv): Promise<Issue[]> {
-  if (change.after.file.language !== "python") return [];
+  if (change.after.file.language !== "python") return checkArity(change, env);
   const changes = interfaceChanges(change);
   if (changes.length === 0) return [];
   const issues: Issue[] = [];

@@ -145,6 +145,7 @@ export async function verifyPlan(
   if (options.compilers) {
     const report = await options.compilers.check(await simulatedFiles(store, walk), {
       pythonMinimum: declaredPythonMinimum(store.workspace.root),
+      root: store.workspace.root,
     });
     compiled = report.compiled;
     for (const issue of report.errors) issues.push({ ...issue, layer: "5" });

@@ -9,6 +9,9 @@
 
 import assert from "node:assert/strict";
 import { lostDefinitions } from "../../../../engine/analysis/names/mod.ts";
+import { foreignLosses } from "../../../../engine/analysis/names/importers.ts";
+import { DocumentStore } from "../../../../engine/parse/documents.ts";
+import { Workspace } from "../../../../engine/workspace.ts";
 import { headerLanguage } from "../../../../engine/parse/header_language.ts";
 import { detectLanguage, parse } from "../../../../engine/parse/mod.ts";
 import { heldOut, loadMultilang, MULTILANG_SKIP, writeTree } from "../../../_support/multilang.ts";
@@ -188,5 +191,108 @@ Deno.test({
     assert.equal(held.size, 36);
     assert.ok(files >= 140, `${files} files`);
     assert.deepEqual(errors, []);
+  },
+});
+
+Deno.test({
+  name: "names go: deleting a function another file of the package calls is a dangling-import there",
+  ignore,
+  async fn() {
+    const commits = (await loadMultilang()).filter((c) => c.lang === "go");
+    const text = (path: string) => commits.flatMap((c) => c.files).find((f) => f.path === path)!.before;
+    const path = text("path.go");
+    const gin = text("gin.go");
+    const start = path.indexOf("func cleanPath(");
+    const end = path.indexOf("\n}\n", start) + 3;
+    const dir = await writeTree({ "path.go": path, "gin.go": gin });
+    try {
+      const result = await verifyIn(dir, [{
+        op: "replace_code",
+        params: { file: "path.go", pattern: path.slice(start, end), replacement: "" },
+      }]);
+      const foreign = result.errors.filter((issue) => issue.code === "dangling-import");
+      assert.equal(foreign.length, 1, JSON.stringify(result.errors));
+      assert.equal(foreign[0].file, "gin.go");
+      assert.match(
+        foreign[0].message,
+        /^Name "cleanPath" was removed from "path.go" but "gin.go" still uses it: "gin.go:\d+"/,
+      );
+      // a file of another package in the same directory tree is not its user
+      const other = await writeTree({ "path.go": path, "sub/gin.go": gin });
+      try {
+        const apart = await verifyIn(other, [{
+          op: "replace_code",
+          params: { file: "path.go", pattern: path.slice(start, end), replacement: "" },
+        }]);
+        assert.deepEqual(apart.errors.filter((issue) => issue.code === "dangling-import"), []);
+      } finally {
+        await Deno.remove(other, { recursive: true });
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("names typescript: deleting an exported function a module imports is a dangling-import at the import", async () => {
+  const store = "export function defineStore(id: string) {\n  return { id };\n}\n\n" +
+    "export function storeToRefs<T>(store: T): T {\n  return store;\n}\n";
+  const user = 'import { defineStore, storeToRefs as refs } from "../src/store.js";\n\n' +
+    'const main = defineStore("main");\nexport const mainRefs = refs(main);\n';
+  const dir = await writeTree({ "src/store.ts": store, "tests/user.ts": user });
+  try {
+    const drop = (name: string) => ({
+      op: "replace_code",
+      params: {
+        file: "src/store.ts",
+        pattern: store.slice(
+          store.indexOf(`export function ${name}`),
+          store.indexOf("}\n", store.indexOf(name)) + 2,
+        ),
+        replacement: "",
+      },
+    });
+    const result = await verifyIn(dir, [drop("storeToRefs")]);
+    const foreign = result.errors.filter((issue) => issue.code === "dangling-import");
+    assert.deepEqual(foreign.map((issue) => `${issue.file}:${issue.line}`), ["tests/user.ts:1"]);
+    assert.match(
+      foreign[0].message,
+      /"storeToRefs" was removed from "src\/store.ts" but "tests\/user.ts" still uses it: "tests\/user.ts:1", "tests\/user.ts:4"$/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "names: no real Go, JavaScript or TypeScript commit leaves another file of the corpus using a removed name",
+  ignore,
+  async fn() {
+    const commits = await loadMultilang();
+    const found: string[] = [];
+    for (const lang of ["go", "javascript", "typescript"]) {
+      const of = commits.filter((c) => c.lang === lang);
+      const base: Record<string, string> = {};
+      for (const commit of of) for (const file of commit.files) base[file.path] = file.before;
+      for (const commit of of) {
+        const files = { ...base, ...Object.fromEntries(commit.files.map((f) => [f.path, f.after])) };
+        const dir = await writeTree(files);
+        try {
+          const store = new DocumentStore(Workspace.open(dir));
+          for (const file of commit.files) {
+            const language = detectLanguage(file.path)!;
+            const before = await parse(language, file.before);
+            const after = await parse(language, file.after);
+            for (const loss of await foreignLosses(store, file.path, language, before, after)) {
+              found.push(`${commit.sha.slice(0, 8)} ${file.path} -> ${loss.path}: ${loss.name}`);
+            }
+          }
+        } finally {
+          await Deno.remove(dir, { recursive: true });
+        }
+      }
+    }
+    assert.deepEqual(found, []);
   },
 });

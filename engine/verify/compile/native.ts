@@ -1,0 +1,189 @@
+/**
+ * Compilers and parsers of the other languages as oracles, one process per
+ * check: `gcc`/`g++ -fsyntax-only`, `javac` with the file's source root on
+ * the source path, `rustfmt` as Rust's parser (stable `rustc` has no
+ * parse-only mode, and `rustfmt` reading standard input parses one file
+ * without following `mod x;`), `gofmt -e`, `ruby -c`, `php -l`. A tool that
+ * is not on PATH gives no verdict, and so does a check that fails both
+ * before and after the plan (a header the temporary copy cannot find, a
+ * dependency javac lacks): only new failures count, as with CPython and
+ * Node (`mod.ts`).
+ *
+ * The file is checked as a copy in a temporary directory, never in the
+ * repository (verification writes nothing there), under its own name (javac
+ * wants a public class in its own file); the include and source paths point
+ * back into the repository, so `#include "x.h"` beside the file and the
+ * other classes of a Java package are found.
+ *
+ * @module
+ */
+
+import type { LanguageId } from "../../parse/mod.ts";
+
+/** One tool's verdict on one text: null when the tool could not judge (absent, timed out). */
+export interface NativeVerdict {
+  ok: boolean;
+  message: string;
+  line?: number;
+}
+
+/** Where a file is, for the tools' search paths. */
+export interface NativeTarget {
+  /** Repository root (absolute). */
+  root: string;
+  /** Repository-relative path. */
+  path: string;
+  language: LanguageId;
+}
+
+interface Tool {
+  /** The program and its arguments for a copy at `copy` (absolute), or how to feed the text on stdin. */
+  command: (
+    target: NativeTarget,
+    copy: string,
+    text: string,
+  ) => { program: string; args: string[]; stdin?: boolean };
+  /** The tool's name and version (for `compiled`). */
+  label: string;
+}
+
+const TIMEOUT_MS = 60_000;
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/**
+ * gcc and g++: syntax and types only (warnings do not fail a check); in C a
+ * call to an undeclared function is made an error (C accepts it with a
+ * warning, and the linker fails later).
+ */
+function cFamily(program: string, standard: string, header: string, source: string, extra: string[]): Tool {
+  return {
+    label: program,
+    command: (target, copy) => {
+      const dir = `${target.root}/${dirOf(target.path)}`.replace(/\/$/, "");
+      return {
+        program,
+        args: [
+          "-fsyntax-only",
+          ...extra,
+          `-std=${standard}`,
+          "-x",
+          /\.(h|hh|hpp|hxx)$/.test(target.path) ? header : source,
+          "-iquote",
+          dir,
+          "-I",
+          dir,
+          "-I",
+          `${target.root}/include`,
+          "-I",
+          target.root,
+          copy,
+        ],
+      };
+    },
+  };
+}
+
+/** The source root of a Java file: its path less its package's directories. */
+export function javaSourceRoot(root: string, path: string, text: string): string {
+  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1];
+  const dir = dirOf(path);
+  const suffix = pkg ? pkg.replaceAll(".", "/") : "";
+  if (suffix && (dir === suffix || dir.endsWith(`/${suffix}`))) {
+    return `${root}/${dir.slice(0, dir.length - suffix.length)}`.replace(/\/$/, "");
+  }
+  return `${root}/${dir}`.replace(/\/$/, "");
+}
+
+const TOOLS: Partial<Record<LanguageId, Tool>> = {
+  c: cFamily("gcc", "gnu11", "c-header", "c", ["-Werror=implicit-function-declaration"]),
+  cpp: cFamily("g++", "gnu++17", "c++-header", "c++", []),
+  java: {
+    label: "javac",
+    command: (target, copy, text) => ({
+      program: "javac",
+      args: [
+        "-proc:none",
+        "-implicit:none",
+        "-nowarn",
+        "-Xlint:none",
+        "-d",
+        `${dirOf(copy)}/classes`,
+        "-sourcepath",
+        javaSourceRoot(target.root, target.path, text),
+        copy,
+      ],
+    }),
+  },
+  rust: {
+    label: "rustfmt",
+    command: () => ({ program: "rustfmt", args: ["--edition", "2021", "--emit", "stdout"], stdin: true }),
+  },
+  go: { label: "gofmt", command: (_t, copy) => ({ program: "gofmt", args: ["-e", "-l", copy] }) },
+  ruby: { label: "ruby", command: (_t, copy) => ({ program: "ruby", args: ["-c", copy] }) },
+  php: { label: "php", command: (_t, copy) => ({ program: "php", args: ["-l", "-n", copy] }) },
+};
+
+/** The tool that judges `language`, if this module has one. */
+export function nativeToolFor(language: LanguageId): string | undefined {
+  return TOOLS[language]?.label;
+}
+
+/** Check one text with its language's tool; null when no verdict (no tool, no tool here, timeout). */
+export async function nativeCheck(
+  target: NativeTarget,
+  text: string,
+  env?: Record<string, string>,
+): Promise<NativeVerdict | null> {
+  const tool = TOOLS[target.language];
+  if (!tool) return null;
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-compile-" });
+  try {
+    const name = target.path.slice(target.path.lastIndexOf("/") + 1);
+    const copy = `${dir}/${name}`;
+    await Deno.writeTextFile(copy, text);
+    const { program, args, stdin } = tool.command(target, copy, text);
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(program, {
+        args,
+        cwd: dir,
+        ...(env ? { env } : {}),
+        stdin: stdin ? "piped" : "null",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+    } catch {
+      return null; // not installed, or not allowed to run
+    }
+    if (stdin) {
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(text));
+      await writer.close();
+    }
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
+    const output = await child.output();
+    clearTimeout(timer);
+    if (output.signal) return null;
+    const stderr = new TextDecoder().decode(output.stderr);
+    if (output.success) return { ok: true, message: "" };
+    return { ok: false, ...firstError(stderr, name) };
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The first error line of a tool's output, and its line number where the tool gives one. */
+function firstError(stderr: string, name: string): { message: string; line?: number } {
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const chosen = lines.find((line) => /\berror\b/i.test(line)) ?? lines[0] ?? "failed";
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const located =
+    new RegExp(`(?:${escaped}|<stdin>|Standard input code)(?::| on line |:\\s*)(\\d+)`).exec(stderr) ??
+      /-->\s*<stdin>:(\d+)/.exec(stderr) ?? / on line (\d+)/.exec(stderr);
+  const message = chosen.replace(/^.*?\berror\b:?\s*/i, "").slice(0, 200) || chosen.slice(0, 200);
+  return located ? { message, line: Number(located[1]) } : { message };
+}
