@@ -20,6 +20,7 @@ import { DocumentStore } from "../../engine/parse/documents.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus, materialize } from "../_support/corpus.ts";
 import type { BenchSection } from "./context.ts";
+import { multilangRows } from "./lift_multilang.ts";
 import { median, round, rowAtMost } from "./stats.ts";
 
 /** One instance's outcome. */
@@ -171,6 +172,7 @@ export const liftSection: BenchSection = {
           round(times[Math.floor(n * 0.9)] ?? 0)
         } ms`,
       }, 1000),
+      ...await multilangRows(),
     ];
   },
 };
