@@ -324,6 +324,10 @@ const GO_EXAMPLES: Step[] = Object.values({
     template: "replace_function_body",
     params: { target: goFn("New"), body: "return &Inventory{items: make(map[string]Item)}" },
   },
+  change_signature: {
+    template: "change_signature",
+    params: { target: goFn("Describe"), parameters: "item Item, prefix string" },
+  },
   delete_node: { op: "delete_node", params: { target: { file: GO, kind: "variable", name: "ErrNegative" } } },
   replace_node: {
     op: "replace_node",
@@ -453,6 +457,10 @@ const RUST_EXAMPLES: Step[] = Object.values({
     template: "replace_function_body",
     params: { target: rsMethod("new"), body: "Inventory::default()" },
   },
+  change_signature: {
+    template: "change_signature",
+    params: { target: rsFn("describe"), parameters: "item: &Item, _prefix: &str" },
+  },
   delete_node: { op: "delete_node", params: { target: { file: RS, kind: "impl", name: "Display" } } },
   replace_node: {
     op: "replace_node",
@@ -573,6 +581,10 @@ const JAVA_EXAMPLES: Step[] = (Object.values({
       target: javaMethod("count"),
       body: "return items.getOrDefault(Objects.requireNonNull(name), 0);",
     },
+  },
+  change_signature: {
+    template: "change_signature",
+    params: { target: javaMethod("describe"), parameters: "final String name, final int count" },
   },
   wrap_try_except: {
     template: "wrap_try_except",

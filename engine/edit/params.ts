@@ -13,6 +13,11 @@
  * | `parameters`       | `def __f(<value>): pass`                 | `function __f(<value>) {}`     |
  * | `identifier`       | a non-keyword identifier                 | the same                       |
  *
+ * Go, Rust, Java, C, C++, PHP and Ruby values are parsed in the contexts of
+ * `snippet_contexts.ts` (an expression between the context's own
+ * parentheses, statements in a function body, a type where a variable's
+ * type goes).
+ *
  * "Exactly one expression" means the parenthesised context node spans our
  * own parentheses: `a) + (b` parses, but as a `+` of two parenthesised
  * expressions, and is rejected. Every problem is a `param-invalid` issue whose

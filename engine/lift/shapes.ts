@@ -384,11 +384,11 @@ function functionCandidates(file: string, pair: Pair, table: LanguageTable): Can
       body: linesOfRange(bodyStart(after, rightBody), rightBody),
       params: { keep_docstring: false },
     });
-    if (table.bracedBodies && !table.languages.includes("javascript")) {
+    if (table.bracedBodies) {
       // Braces: the body is what is between them (the template lays the braces out).
-      variants.length = 0;
-      const inner = rightBody.text.slice(1, -1).replace(/^[ \t]*\r?\n/, "").replace(/\r?\n[ \t]*$/, "");
-      variants.push({ body: dedent(inner), params: {} });
+      if (!table.languages.includes("javascript")) variants.length = 0;
+      const inner = bracedInner(rightBody);
+      if (inner !== undefined) variants.push({ body: dedent(inner), params: {} });
     }
     for (const variant of variants) {
       out.push(templateAt(file, before, "replace_function_body", { body: variant.body, ...variant.params }));
@@ -455,6 +455,12 @@ function bodyTextOf(fn: Node, body: Node, bodyText: (fn: Node, body: Node) => st
   const text = fn.tree.rootNode.text;
   const from = fn.endIndex - bodyText(fn, body).length;
   return text.slice(lineStart(text, from), body.endIndex);
+}
+
+/** What is between a block's braces, without the line breaks next to them (undefined: no braces). */
+function bracedInner(block: Node): string | undefined {
+  if (!block.text.startsWith("{") || !block.text.endsWith("}")) return undefined;
+  return block.text.slice(1, -1).replace(/^[ \t]*\r?\n/, "").replace(/\r?\n[ \t]*$/, "");
 }
 
 /** The lines from `first`'s line to the end of `container`. */
@@ -540,15 +546,23 @@ function insertionCandidates(
   const cls = owner && table.classTypes.has(owner.type) ? owner : undefined;
 
   // guard_clause: one `if` without alternatives, at the top of a function body or before a statement.
+  const guard = news.length === 1 ? table.unwrapExpression(news[0]) : undefined;
   if (
-    news.length === 1 && news[0].type === "if_statement" &&
-    news[0].childrenForFieldName("alternative").length === 0
+    guard && /^(if_statement|if_expression|if)$/.test(guard.type) &&
+    guard.childrenForFieldName("alternative").length === 0
   ) {
-    const guard = news[0];
-    const consequence = guard.childForFieldName("consequence");
-    const condition = guard.childForFieldName("condition")?.text;
-    if (consequence && condition) {
-      const params = { condition, guard_body: dedent(linesOf(consequence)) };
+    const consequence = guard.childForFieldName("consequence") ?? guard.childForFieldName("body");
+    // Brace languages: the condition inside its parentheses, the body inside its braces.
+    const condition = table.bracedBodies
+      ? table.condition(guard)?.text
+      : guard.childForFieldName("condition")?.text;
+    const body = !consequence
+      ? undefined
+      : table.bracedBodies
+      ? bracedInner(consequence)
+      : linesOf(consequence);
+    if (consequence && condition && body !== undefined) {
+      const params = { condition, guard_body: dedent(body) };
       const atTop = fn && (!previous || (isDocstring(previous) && left.indexOf(previous) === 0));
       if (atTop) {
         out.push(templateAt(file, fn, "guard_clause", params));

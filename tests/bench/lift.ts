@@ -26,6 +26,7 @@ import type { BenchSection } from "./context.ts";
 import { benchModelLift, modelPatches } from "./lift_models.ts";
 import { MODEL_PATCHES_SKIP } from "../_support/model_patches.ts";
 import { benchVerdicts, verdictRows, VERDICTS_SKIP } from "./lift_verdicts.ts";
+import { multilangRows } from "./lift_multilang.ts";
 import { type BenchRow, median, round, rowAtMost } from "./stats.ts";
 
 /** One instance's outcome. */
@@ -176,6 +177,7 @@ export const liftSection: BenchSection = {
         } ms`,
       }, 1000),
       ...await modelPatchRows(),
+      ...await multilangRows(),
     ];
   },
 };

@@ -23,7 +23,15 @@
  * A template never hard-codes a language: what a block, a guard, a try, a
  * parameter list, a condition, a return or an import looks like comes from
  * the language's table (`lang/python.ts`, `lang/javascript.ts` for JS, TS
- * and TSX). inline_variable needs a scope model and is Python-only;
+ * and TSX, and `lang/braced.ts` built per language by `lang/go.ts`,
+ * `rust.ts`, `java.ts`, `c_family.ts`, `php.ts`, `ruby.ts`); a code parameter
+ * is parsed in its language's context (`../snippet_contexts.ts`). Each
+ * entry's `languages` says where it works: the slot templates
+ * (replace_expression, modify_condition, change_return_value) in all ten,
+ * guard_clause, add_parameter, replace_function_body and change_signature in
+ * the brace languages too, wrap_try_except where the language has a try
+ * (Java, C++, PHP), add_method where it has class or impl bodies (Java, Rust,
+ * C++, PHP). inline_variable needs a scope model and is Python-only;
  * wrap_context_manager and add_decorator have no JS table entry.
  *
  * Applying a step twice never duplicates an edit: the second run is either a
@@ -261,7 +269,7 @@ const ENTRIES: TemplateEntry[] = [
         return_type: "float",
       },
     },
-    languages: PY,
+    languages: [...PY, "go", "rust", "java", "c", "cpp", "php"],
     apply: IMPLS.change_signature,
   }),
   defineTemplate({

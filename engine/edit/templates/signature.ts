@@ -37,6 +37,10 @@ export async function changeSignature(run: TemplateRun): Promise<Record<string, 
     const current = fn.childForFieldName("return_type");
     if (current && current.text !== returnType) {
       edits.push({ start: current.startIndex, end: current.endIndex, replacement: returnType });
+    } else if (!current && run.language !== "python") {
+      refuse(run, `Cannot add a return type to "${table.functionName(fn)}" in ${run.language}`, {
+        hint: "replace the function's header with replace_node",
+      });
     } else if (!current) {
       edits.push({ start: list.endIndex, end: list.endIndex, replacement: ` -> ${returnType}` });
     }

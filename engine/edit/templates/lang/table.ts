@@ -2,7 +2,8 @@
  * The language-specific half of the templates: what a block, a guard, a
  * try, a parameter list, a condition, a return and an import look like in
  * one language. Templates only ever ask a {@link LanguageTable}; adding a
- * language means writing one table (`python.ts`, `javascript.ts`).
+ * language means writing one table (`python.ts`, `javascript.ts`), or for a
+ * brace language one spec of `braced.ts` (`go.ts`, `rust.ts`, `java.ts`, ...).
  *
  * Code is described as {@link Part}s, a language-neutral block shape:
  * header lines at the anchor's indentation, bodies one indentation unit
