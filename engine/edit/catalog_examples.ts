@@ -685,13 +685,58 @@ const JAVA_EXAMPLES: Step[] = (Object.values({
   },
 }));
 
+/**
+ * The whole-file steps in a language: a new source file of it, the removal of a
+ * file the example repository holds besides the fixture (`FILE_OP_SCRATCH`),
+ * the fixture moved, and a script made executable.
+ */
+function fileExamples(fixture: string, created: string, content: string, moved: string): Step[] {
+  return [
+    { op: "create_file", params: { file: created, content } },
+    { op: "delete_file", params: { file: FILE_OP_SCRATCH } },
+    { op: "rename_file", params: { from: fixture, to: moved } },
+    { op: "set_mode", params: { file: FILE_OP_SCRIPT, mode: "100755" } },
+  ];
+}
+
+/** The stray file the `delete_file` examples remove. */
+export const FILE_OP_SCRATCH = "notes/scratch.txt";
+
+/** The script the `set_mode` examples make executable. */
+export const FILE_OP_SCRIPT = "scripts/release.sh";
+
 /** The examples by language (Python's are the registry entries' own). */
 export const CATALOG_EXAMPLES: Readonly<Record<string, readonly Step[]>> = {
-  javascript: JS_EXAMPLES,
-  typescript: TS_EXAMPLES,
-  go: GO_EXAMPLES,
-  rust: RUST_EXAMPLES,
-  java: JAVA_EXAMPLES,
+  javascript: [
+    ...JS_EXAMPLES,
+    ...fileExamples(JS, "src/defaults.js", "export const DEFAULT_TIMEOUT = 30;\n", "src/basket.js"),
+  ],
+  typescript: [
+    ...TS_EXAMPLES,
+    ...fileExamples(TS, "src/defaults.ts", "export const DEFAULT_TIMEOUT: number = 30;\n", "src/basket.ts"),
+  ],
+  go: [
+    ...GO_EXAMPLES,
+    ...fileExamples(
+      GO,
+      "inventory/defaults.go",
+      "package inventory\n\nconst DefaultTimeout = 30\n",
+      "inventory/stock.go",
+    ),
+  ],
+  rust: [
+    ...RUST_EXAMPLES,
+    ...fileExamples(RS, "src/defaults.rs", "pub const DEFAULT_TIMEOUT: u32 = 30;\n", "src/stock.rs"),
+  ],
+  java: [
+    ...JAVA_EXAMPLES,
+    ...fileExamples(
+      JAVA,
+      "src/shop/Defaults.java",
+      "package shop;\n\npublic final class Defaults {\n  public static final int TIMEOUT = 30;\n}\n",
+      "src/shop/legacy/Inventory.java",
+    ),
+  ],
 };
 
 /** The file each language's examples edit (under `tests/fixtures/catalog/<language>/`). */

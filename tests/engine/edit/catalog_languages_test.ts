@@ -10,7 +10,14 @@
 
 import assert from "node:assert/strict";
 import { catalogEntries, renderCatalog } from "../../../engine/edit/catalog.ts";
-import { CATALOG_EXAMPLE_FILES, CATALOG_EXAMPLES } from "../../../engine/edit/catalog_examples.ts";
+import {
+  CATALOG_EXAMPLE_FILES,
+  CATALOG_EXAMPLES,
+  FILE_OP_SCRATCH,
+  FILE_OP_SCRIPT,
+} from "../../../engine/edit/catalog_examples.ts";
+import type { StepContext } from "../../../engine/edit/operator.ts";
+import { gitModeOf } from "../../../engine/file_mode.ts";
 import { runStep } from "../../../engine/edit/dispatch.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { type LanguageId, syntaxProblems, withTree } from "../../../engine/parse/mod.ts";
@@ -90,6 +97,48 @@ async function compilerVerdicts(language: string, texts: Map<string, string>): P
   }
 }
 
+/** A whole-file step of the catalog. */
+type FileStep = { op: string; params: Record<string, string> };
+
+/**
+ * What is wrong with the effect of a whole-file example (undefined when it did
+ * what it says): a created source file that does not parse, a deleted file
+ * still there, a moved fixture whose bytes changed, a mode not set.
+ */
+async function fileStepProblem(
+  step: FileStep,
+  ctx: StepContext,
+  language: string,
+  fixture: string,
+  source: string,
+): Promise<string | undefined> {
+  const params = step.params;
+  switch (step.op) {
+    case "create_file": {
+      const text = await textOf(ctx, params.file);
+      if (text !== params.content) return "the new file does not hold the content given";
+      const broken = await withTree(
+        language as LanguageId,
+        text,
+        (tree) => syntaxProblems(tree, 1).length > 0,
+      );
+      return broken ? `the new file has a syntax error:\n${text}` : undefined;
+    }
+    case "delete_file":
+      return await ctx.store.exists(params.file) ? "the file is still there" : undefined;
+    case "rename_file":
+      if (params.from !== fixture) return `it moves "${params.from}", not the example file`;
+      if (await ctx.store.exists(fixture)) return "the old path is still there";
+      return await textOf(ctx, params.to) === source ? undefined : "the moved file's text changed";
+    case "set_mode":
+      return gitModeOf((await ctx.store.get(params.file)).file.mode) === params.mode
+        ? undefined
+        : "the mode was not set";
+    default:
+      return `no check for "${step.op}"`;
+  }
+}
+
 for (const [language, file] of Object.entries(CATALOG_EXAMPLE_FILES)) {
   const source = await Deno.readTextFile(new URL(`${language}/${file}`, FIXTURES));
 
@@ -112,7 +161,11 @@ for (const [language, file] of Object.entries(CATALOG_EXAMPLE_FILES)) {
     const failures: string[] = [];
     const results = new Map<string, string>();
     for (const entry of catalogEntries({ language })) {
-      const { ctx, dir } = await contextWith({ [file]: source });
+      const { ctx, dir } = await contextWith({
+        [file]: source,
+        [FILE_OP_SCRATCH]: "to be removed\n",
+        [FILE_OP_SCRIPT]: "#!/bin/sh\necho release\n",
+      });
       try {
         const { plan, issues } = parsePlan([entry.example]);
         if (!plan) {
@@ -123,6 +176,11 @@ for (const [language, file] of Object.entries(CATALOG_EXAMPLE_FILES)) {
           await runStep(plan.steps[0], ctx);
         } catch (caught) {
           failures.push(`${entry.name}: ${(caught as Error).message}`);
+          continue;
+        }
+        if (entry.group === "files") {
+          const problem = await fileStepProblem(entry.example as FileStep, ctx, language, file, source);
+          if (problem) failures.push(`${entry.name}: ${problem}`);
           continue;
         }
         const after = await textOf(ctx, file);
