@@ -67,7 +67,7 @@ export class ContainerEnvironment implements Environment {
   readonly #executable: string;
   readonly #sessions = new Set<ProcessLineSession>();
   #unregister: () => void = () => {};
-  #closed = false;
+  #closing: Promise<void> | undefined;
 
   private constructor(config: EnvironmentConfig, runner: Runner, container: string) {
     this.type = config.type;
@@ -179,15 +179,22 @@ export class ContainerEnvironment implements Environment {
     return session;
   }
 
-  /** Close sessions and remove the container. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#unregister();
-    const sessions = [...this.#sessions];
-    this.#sessions.clear();
-    await Promise.allSettled(sessions.map((session) => session.close()));
-    await this.#runner.run(removeArgv(this.#executable, [this.container]), { timeout: 120 }).catch(() => {});
+  /**
+   * Close sessions and remove the container. Every call waits for the same
+   * removal: a run's own shutdown that comes after the Ctrl-C cleanup began
+   * it still ends only once the container is gone.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#unregister();
+      const sessions = [...this.#sessions];
+      this.#sessions.clear();
+      await Promise.allSettled(sessions.map((session) => session.close()));
+      await this.#runner.run(removeArgv(this.#executable, [this.container]), { timeout: 120 }).catch(
+        () => {},
+      );
+    })();
+    return this.#closing;
   }
 
   async #cp(from: string, to: string): Promise<void> {

@@ -177,12 +177,12 @@ Deno.test("run checks: a container CLI, key, price or provider that cannot work 
         "model-invalid",
       ));
     await t.step(
-      "an openrouter/ name",
+      "an openrouter/ name without its key",
       () =>
         refused(
           ["--model", "openrouter/qwen/qwen3-coder"],
-          {},
-          /"openrouter\/qwen\/qwen3-coder"/,
+          { OPENROUTER_API_KEY: "" },
+          /OPENROUTER_API_KEY is not set: export it for "openrouter\/\.\.\." models/,
           "model-invalid",
         ),
     );
