@@ -248,9 +248,10 @@ Deno.test({
 });
 
 /** A guard for mean() that also creates a file: the helper cannot lift it into a plan. */
-const CREATES_DIFF = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
-  "+++ b/pkg/util.py\n@@ -0,0 +1,2 @@\n+def is_empty(values):\n+    return not values\n" +
-  "--- a/pkg/stats.py\n+++ b/pkg/stats.py\n@@ -1,2 +1,4 @@\n def mean(values):\n" +
+// A binary file in the diff: lift refuses binary hunks (whole files are steps now, binary content is not).
+const CREATES_DIFF = "diff --git a/pkg/logo.png b/pkg/logo.png\nnew file mode 100644\n" +
+  "index 0000000..3b18e51\nBinary files /dev/null and b/pkg/logo.png differ\n" +
+  "diff --git a/pkg/stats.py b/pkg/stats.py\n--- a/pkg/stats.py\n+++ b/pkg/stats.py\n@@ -1,2 +1,4 @@\n def mean(values):\n" +
   "+    if not values:\n+        return 0\n     return sum(values) / len(values)\n";
 const CREATES_ANSWER = answer({
   hypothesis: "test_mean_empty: mean([]) raises ZeroDivisionError: division by zero on an empty list",
@@ -262,7 +263,7 @@ const CREATES_ANSWER = answer({
 
 Deno.test({
   name:
-    "rfsn: the best-scored candidate's diff cannot be lifted (it creates a file), so the prepared runner-up wins",
+    "rfsn: the best-scored candidate's diff cannot be lifted (a binary file), so the prepared runner-up wins",
   ignore: PYTEST_SKIP !== undefined,
   async fn() {
     const run = await scenario({
@@ -277,7 +278,10 @@ Deno.test({
       assert.equal(bad.verdict!.accepted, true);
       assert.equal(bad.admissible, false);
       assert.equal(bad.edit, null);
-      assert.match(bad.problems[0], /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/);
+      assert.match(
+        bad.problems[0],
+        /could not be lifted into a verified plan: .*the binary file "pkg\/logo\.png"/,
+      );
       assert.equal(good.admissible, true);
       assert.deepEqual(good.problems, []);
       assert.deepEqual(good.edit, { source: "plan", tiers: [2], files: ["pkg/stats.py"] });
@@ -285,8 +289,8 @@ Deno.test({
       // The plan prepared during selection is the one that ran.
       assert.deepEqual(patch.feedback?.edit?.plan, GUARD_PLAN);
       assert.equal(run.traj.info.exit_status, "Submitted");
-      assert.doesNotMatch(run.traj.info.submission, /util\.py/);
-      await assert.rejects(Deno.stat(join(run.repo, "pkg/util.py")), Deno.errors.NotFound);
+      assert.doesNotMatch(run.traj.info.submission, /logo\.png/);
+      await assert.rejects(Deno.stat(join(run.repo, "pkg/logo.png")), Deno.errors.NotFound);
     } finally {
       await run.cleanup();
     }
@@ -307,7 +311,7 @@ Deno.test({
       assert.equal(first.feedback?.success, false);
       assert.match(
         first.feedback!.output,
-        /could not be lifted into a verified plan: .*creates "pkg\/util\.py"/,
+        /could not be lifted into a verified plan: .*the binary file "pkg\/logo\.png"/,
       );
       // Nothing ran, so nothing was written; the reason is in the history the next prompt shows.
       assert.deepEqual(info.rfsn.state.history.hypotheses_tried.map((h) => h.outcome), [
@@ -320,7 +324,7 @@ Deno.test({
       );
       assert.equal(second.chosen, "scripted/a");
       assert.equal(info.exit_status, "Submitted");
-      assert.doesNotMatch(info.submission, /util\.py/);
+      assert.doesNotMatch(info.submission, /logo\.png/);
       // The repository configures no test modules: the default names are the run's rule.
       assert.deepEqual(info.rfsn.test_files, { source: null, patterns: [] });
     } finally {
