@@ -241,7 +241,13 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
   ];
 }
 
-/** Names appended to a `from ... import` list: `add_import_name` for each, in order. */
+/**
+ * Names appended to a `from ... import` list: `add_import_name` for each, in
+ * order, after the list was put in parentheses if the target has them and the
+ * current text not (`parenthesize_import`, one name per line when the target
+ * starts its names on the line after `(`). A name the target writes on a line
+ * of its own is added with `own_line` (the vertical layout of formatters).
+ */
 function importNameCandidates(file: string, pair: Pair): Candidate[] {
   const { before, after } = pair;
   if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
@@ -250,20 +256,47 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
   const right = names(after);
   if (left.length === 0 || right.length <= left.length) return [];
   if (left.some((node, k) => node.text !== right[k].text)) return [];
-  const added = right.slice(left.length).map((node) =>
-    node.type === "aliased_import"
+  const added = right.slice(left.length).map((node) => ({
+    ...(node.type === "aliased_import"
       ? { name: node.childForFieldName("name")?.text, alias: node.childForFieldName("alias")?.text }
-      : { name: node.text }
-  );
+      : { name: node.text }),
+    ...(onOwnLine(node) ? { own_line: true } : {}),
+  }));
   if (added.some((entry) => !entry.name || entry.name.includes("."))) return [];
+  const parens = (node: Node) => node.children.find((child) => child?.type === "(");
+  const open = parens(after);
+  const layout: StepBuilder[] = [];
+  if (!parens(before) && open) {
+    const vertical = after.text.slice(
+      open.endIndex - after.startIndex,
+      right[0].startIndex - after.startIndex,
+    )
+      .includes("\n");
+    layout.push(
+      atStart(
+        file,
+        before,
+        (target) => template("parenthesize_import", vertical ? { one_per_line: true } : {}, target),
+      ),
+    );
+  }
   return [{
     tier: 2,
     kind: "add_import_name",
     // Each name lengthens the statement: the later steps find it by where it starts.
-    builders: added.map((params) =>
-      atStart(file, before, (target) => template("add_import_name", params, target))
-    ),
+    builders: [
+      ...layout,
+      ...added.map((params) =>
+        atStart(file, before, (target) => template("add_import_name", params, target))
+      ),
+    ],
   }];
+}
+
+/** Whether only spaces and tabs precede `node` on its line. */
+function onOwnLine(node: Node): boolean {
+  const text = node.tree.rootNode.text;
+  return /^[ \t]*$/.test(text.slice(lineStart(text, node.startIndex), node.startIndex));
 }
 
 /** The same names of a `from ... import` put in parentheses: `parenthesize_import`. */

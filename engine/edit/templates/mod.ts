@@ -205,6 +205,12 @@ const ENTRIES: TemplateEntry[] = [
       targetParam("the from-import statement"),
       p("name", "identifier", true, "the name to import"),
       p("alias", "identifier", false, "import it `as` this name"),
+      p(
+        "own_line",
+        "boolean",
+        false,
+        "put it on a line of its own, indented like the last name (parentheses needed)",
+      ),
     ],
     example: {
       template: "add_import_name",
@@ -218,7 +224,10 @@ const ENTRIES: TemplateEntry[] = [
     group: "modifying",
     summary:
       "Put the names of a `from ... import` in parentheses, dropping backslash continuations (line breaks kept)",
-    params: [targetParam("the from-import statement")],
+    params: [
+      targetParam("the from-import statement"),
+      p("one_per_line", "boolean", false, "lay the names out one per line, each with a trailing comma"),
+    ],
     example: {
       template: "parenthesize_import",
       params: { target: { file: "app/compat.py", kind: "import", name: "app.adapters" } },
