@@ -26,6 +26,7 @@
  * |                                                       |   new function: fragment + body (3, 2)   |
  * | statements deleted                                    | `delete_node` (1)                        |
  * | a statement wrapped in try / with                     | `wrap_try_except`, `wrap_context_manager`|
+ * | a comment (or a run of comment lines) reworded        | `rewrite_comment` (2)                    |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module
@@ -779,6 +780,47 @@ export function orderPairs(pairs: Pair[], language: string): Pair[] {
   return [pairs[slot], ...pairs.slice(0, slot), ...pairs.slice(slot + 1)];
 }
 
+/** The own-line comments on consecutive lines around `node` (itself one), first to last. */
+function commentRun(node: Node): Node[] {
+  const text = node.tree.rootNode.text;
+  const alone = (c: Node | null): c is Node =>
+    !!c && c.type === "comment" && /^[ \t]*$/.test(text.slice(lineStart(text, c.startIndex), c.startIndex));
+  if (!alone(node)) return [];
+  const run = [node];
+  for (let c = node.previousSibling; alone(c) && c.endPosition.row === run[0].startPosition.row - 1;) {
+    run.unshift(c);
+    c = c.previousSibling;
+  }
+  for (let c = node.nextSibling; alone(c) && c.startPosition.row === run.at(-1)!.endPosition.row + 1;) {
+    run.push(c);
+    c = c.nextSibling;
+  }
+  return run;
+}
+
+/**
+ * A comment on its own line reworded: `rewrite_comment` of that line, then
+ * of the whole run of comment lines around it (a re-wrapped paragraph has
+ * another number of lines, so its lines do not pair up one by one).
+ */
+function commentCandidates(file: string, pair: Pair): Candidate[] {
+  const { before, after } = pair;
+  if (before.type !== "comment") return [];
+  const left = commentRun(before);
+  if (left.length === 0) return [];
+  const out: Candidate[] = [];
+  const line = (c: Node) => c.text.replace(/\r$/, "");
+  if (after.type === "comment") out.push(templateAt(file, before, "rewrite_comment", { text: line(after) }));
+  const right = after.type === "comment" ? commentRun(after) : [];
+  if (right.length > 0 && (left.length > 1 || right.length > 1)) {
+    out.push(templateAt(file, left[0], "rewrite_comment", {
+      text: right.map(line).join("\n"),
+      ...(left.length > 1 ? { lines: left.length } : {}),
+    }));
+  }
+  return out;
+}
+
 /** Tier 1–3 candidates for one pair, most specific first. */
 export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
   const table = TABLES[ctx.doc.file.language];
@@ -792,6 +834,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...functionCandidates(file, pair, table),
     ...bodyCandidates(file, pair, table, python),
     ...statementCandidates(file, pair, python),
+    ...(python ? commentCandidates(file, pair) : []),
   ];
 }
 

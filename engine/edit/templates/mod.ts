@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 19 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 20 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py` or a file beside it, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -38,6 +38,7 @@
 
 import type { ParamSpec } from "../catalog_types.ts";
 import { ADDING_IMPLS } from "./adding.ts";
+import { rewriteComment } from "./comment.ts";
 import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
 import { MODIFYING_IMPLS } from "./modifying.ts";
 import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
@@ -234,6 +235,26 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY,
     apply: IMPLS.parenthesize_import,
+  }),
+  defineTemplate({
+    name: "rewrite_comment",
+    group: "modifying",
+    summary:
+      "Rewrite a comment on its own line, or a run of them on consecutive lines, at its indentation (never code)",
+    params: [
+      targetParam("the (first) comment, alone on its line"),
+      p("text", "string", true, "the new comment lines, each starting with #"),
+      p("lines", "count", false, "how many consecutive comment lines are replaced (default 1)"),
+    ],
+    example: {
+      template: "rewrite_comment",
+      params: {
+        target: { file: FILE, kind: "comment", index: 0 },
+        text: "# One attempt: the adapter retries,\n# with its own back-off.",
+      },
+    },
+    languages: PY,
+    apply: rewriteComment,
   }),
   defineTemplate({
     name: "add_base_class",
