@@ -35,7 +35,7 @@
 import { alignNodes } from "../analysis/tree_diff.ts";
 import { TABLES } from "../edit/templates/mod.ts";
 import type { LanguageTable } from "../edit/templates/lang/table.ts";
-import { lineStart } from "../edit/indent.ts";
+import { firstOnLine, lineStart } from "../edit/indent.ts";
 import { dedent } from "../edit/params.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
@@ -261,7 +261,7 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
     ...(node.type === "aliased_import"
       ? { name: node.childForFieldName("name")?.text, alias: node.childForFieldName("alias")?.text }
       : { name: node.text }),
-    ...(onOwnLine(node) ? { own_line: true } : {}),
+    ...(firstOnLine(node.tree.rootNode.text, node.startIndex) ? { own_line: true } : {}),
   }));
   if (added.some((entry) => !entry.name || entry.name.includes("."))) return [];
   const parens = (node: Node) => node.children.find((child) => child?.type === "(");
@@ -292,12 +292,6 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
       ),
     ],
   }];
-}
-
-/** Whether only spaces and tabs precede `node` on its line. */
-function onOwnLine(node: Node): boolean {
-  const text = node.tree.rootNode.text;
-  return /^[ \t]*$/.test(text.slice(lineStart(text, node.startIndex), node.startIndex));
 }
 
 /** The same names of a `from ... import` put in parentheses: `parenthesize_import`. */
@@ -783,8 +777,7 @@ export function orderPairs(pairs: Pair[], language: string): Pair[] {
 /** The own-line comments on consecutive lines around `node` (itself one), first to last. */
 function commentRun(node: Node): Node[] {
   const text = node.tree.rootNode.text;
-  const alone = (c: Node | null): c is Node =>
-    !!c && c.type === "comment" && /^[ \t]*$/.test(text.slice(lineStart(text, c.startIndex), c.startIndex));
+  const alone = (c: Node | null): c is Node => !!c && c.type === "comment" && firstOnLine(text, c.startIndex);
   if (!alone(node)) return [];
   const run = [node];
   for (let c = node.previousSibling; alone(c) && c.endPosition.row === run[0].startPosition.row - 1;) {
