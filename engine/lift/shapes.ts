@@ -26,6 +26,7 @@
  * |                                                       |   new function: fragment + body (3, 2)   |
  * | statements deleted                                    | `delete_node` (1)                        |
  * | a statement wrapped in try / with                     | `wrap_try_except`, `wrap_context_manager`|
+ * | a comment (or a run of comment lines) reworded        | `rewrite_comment` (2)                    |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module
@@ -34,7 +35,7 @@
 import { alignNodes } from "../analysis/tree_diff.ts";
 import { TABLES } from "../edit/templates/mod.ts";
 import type { LanguageTable } from "../edit/templates/lang/table.ts";
-import { lineStart } from "../edit/indent.ts";
+import { firstOnLine, lineStart } from "../edit/indent.ts";
 import { dedent } from "../edit/params.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
@@ -241,7 +242,13 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
   ];
 }
 
-/** Names appended to a `from ... import` list: `add_import_name` for each, in order. */
+/**
+ * Names appended to a `from ... import` list: `add_import_name` for each, in
+ * order, after the list was put in parentheses if the target has them and the
+ * current text not (`parenthesize_import`, one name per line when the target
+ * starts its names on the line after `(`). A name the target writes on a line
+ * of its own is added with `own_line` (the vertical layout of formatters).
+ */
 function importNameCandidates(file: string, pair: Pair): Candidate[] {
   const { before, after } = pair;
   if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
@@ -250,19 +257,40 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
   const right = names(after);
   if (left.length === 0 || right.length <= left.length) return [];
   if (left.some((node, k) => node.text !== right[k].text)) return [];
-  const added = right.slice(left.length).map((node) =>
-    node.type === "aliased_import"
+  const added = right.slice(left.length).map((node) => ({
+    ...(node.type === "aliased_import"
       ? { name: node.childForFieldName("name")?.text, alias: node.childForFieldName("alias")?.text }
-      : { name: node.text }
-  );
+      : { name: node.text }),
+    ...(firstOnLine(node.tree.rootNode.text, node.startIndex) ? { own_line: true } : {}),
+  }));
   if (added.some((entry) => !entry.name || entry.name.includes("."))) return [];
+  const parens = (node: Node) => node.children.find((child) => child?.type === "(");
+  const open = parens(after);
+  const layout: StepBuilder[] = [];
+  if (!parens(before) && open) {
+    const vertical = after.text.slice(
+      open.endIndex - after.startIndex,
+      right[0].startIndex - after.startIndex,
+    )
+      .includes("\n");
+    layout.push(
+      atStart(
+        file,
+        before,
+        (target) => template("parenthesize_import", vertical ? { one_per_line: true } : {}, target),
+      ),
+    );
+  }
   return [{
     tier: 2,
     kind: "add_import_name",
     // Each name lengthens the statement: the later steps find it by where it starts.
-    builders: added.map((params) =>
-      atStart(file, before, (target) => template("add_import_name", params, target))
-    ),
+    builders: [
+      ...layout,
+      ...added.map((params) =>
+        atStart(file, before, (target) => template("add_import_name", params, target))
+      ),
+    ],
   }];
 }
 
@@ -760,6 +788,46 @@ export function orderPairs(pairs: Pair[], language: string): Pair[] {
   return [pairs[slot], ...pairs.slice(0, slot), ...pairs.slice(slot + 1)];
 }
 
+/** The own-line comments on consecutive lines around `node` (itself one), first to last. */
+function commentRun(node: Node): Node[] {
+  const text = node.tree.rootNode.text;
+  const alone = (c: Node | null): c is Node => !!c && c.type === "comment" && firstOnLine(text, c.startIndex);
+  if (!alone(node)) return [];
+  const run = [node];
+  for (let c = node.previousSibling; alone(c) && c.endPosition.row === run[0].startPosition.row - 1;) {
+    run.unshift(c);
+    c = c.previousSibling;
+  }
+  for (let c = node.nextSibling; alone(c) && c.startPosition.row === run.at(-1)!.endPosition.row + 1;) {
+    run.push(c);
+    c = c.nextSibling;
+  }
+  return run;
+}
+
+/**
+ * A comment on its own line reworded: `rewrite_comment` of that line, then
+ * of the whole run of comment lines around it (a re-wrapped paragraph has
+ * another number of lines, so its lines do not pair up one by one).
+ */
+function commentCandidates(file: string, pair: Pair): Candidate[] {
+  const { before, after } = pair;
+  if (before.type !== "comment") return [];
+  const left = commentRun(before);
+  if (left.length === 0) return [];
+  const out: Candidate[] = [];
+  const line = (c: Node) => c.text.replace(/\r$/, "");
+  if (after.type === "comment") out.push(templateAt(file, before, "rewrite_comment", { text: line(after) }));
+  const right = after.type === "comment" ? commentRun(after) : [];
+  if (right.length > 0 && (left.length > 1 || right.length > 1)) {
+    out.push(templateAt(file, left[0], "rewrite_comment", {
+      text: right.map(line).join("\n"),
+      ...(left.length > 1 ? { lines: left.length } : {}),
+    }));
+  }
+  return out;
+}
+
 /** Tier 1–3 candidates for one pair, most specific first. */
 export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
   const table = TABLES[ctx.doc.file.language];
@@ -773,6 +841,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...functionCandidates(file, pair, table),
     ...bodyCandidates(file, pair, table, python),
     ...statementCandidates(file, pair, python),
+    ...(python ? commentCandidates(file, pair) : []),
   ];
 }
 

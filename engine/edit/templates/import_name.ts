@@ -9,6 +9,13 @@
  * list over several lines is common), and a new statement for one name
  * would not be the change the author made.
  *
+ * With `own_line: true` the name goes on a line of its own, indented like
+ * the last name's line: the vertical layout of formatters such as black,
+ * where a parenthesised list ends with a trailing comma. A trailing comma
+ * after the last name stays last (`When,` becomes `When,\n    Name,`);
+ * without one the name is written `,\n    Name`. A statement not in
+ * parentheses is refused with `own_line` (a bare line break would end it).
+ *
  * Refused: a target that is not a from-import, a `*` import. A name already
  * imported under the same alias is `already-present` (a no-op).
  *
@@ -16,6 +23,7 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
+import { lineIndent } from "../indent.ts";
 import { alreadyPresent, opName, refuse, str, type TemplateRun } from "./common.ts";
 
 /** The imported names of a from-import, in order (each a dotted_name or an aliased_import). */
@@ -53,10 +61,29 @@ export async function addImportName(run: TemplateRun): Promise<Record<string, un
   if (existing) return alreadyPresent(run, `"${existing.text}" is already imported`);
   const last = names.at(-1)!;
   const written = alias ? `${name} as ${alias}` : name;
-  await run.ctx.edit(doc.file.path, opName(run), [{
-    start: last.endIndex,
-    end: last.endIndex,
-    replacement: `, ${written}`,
-  }]);
+  const edit = run.params.own_line === true
+    ? ownLineEdit(run, statement, last, written)
+    : { start: last.endIndex, end: last.endIndex, replacement: `, ${written}` };
+  await run.ctx.edit(doc.file.path, opName(run), [edit]);
   return { changed: true, name: written };
+}
+
+/** The edit putting `written` on a line of its own after `last` (see the module comment). */
+function ownLineEdit(run: TemplateRun, statement: Node, last: Node, written: string) {
+  if (!statement.children.some((child) => child?.type === "(")) {
+    refuse(
+      run,
+      `Cannot put a name on its own line in "${statement.text.split("\n")[0]}": it has no parentheses`,
+      {
+        node: statement,
+      },
+    );
+  }
+  const text = run.doc.file.text;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const indent = lineIndent(text, last.startIndex);
+  const comma = last.nextSibling?.type === "," ? last.nextSibling : undefined;
+  return comma
+    ? { start: comma.endIndex, end: comma.endIndex, replacement: `${eol}${indent}${written},` }
+    : { start: last.endIndex, end: last.endIndex, replacement: `,${eol}${indent}${written}` };
 }

@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 19 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 20 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py` or a file beside it, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -46,6 +46,7 @@
 
 import type { ParamSpec } from "../catalog_types.ts";
 import { ADDING_IMPLS } from "./adding.ts";
+import { rewriteComment } from "./comment.ts";
 import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
 import { MODIFYING_IMPLS } from "./modifying.ts";
 import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
@@ -213,6 +214,12 @@ const ENTRIES: TemplateEntry[] = [
       targetParam("the from-import statement"),
       p("name", "identifier", true, "the name to import"),
       p("alias", "identifier", false, "import it `as` this name"),
+      p(
+        "own_line",
+        "boolean",
+        false,
+        "put it on a line of its own, indented like the last name (parentheses needed)",
+      ),
     ],
     example: {
       template: "add_import_name",
@@ -226,13 +233,36 @@ const ENTRIES: TemplateEntry[] = [
     group: "modifying",
     summary:
       "Put the names of a `from ... import` in parentheses, dropping backslash continuations (line breaks kept)",
-    params: [targetParam("the from-import statement")],
+    params: [
+      targetParam("the from-import statement"),
+      p("one_per_line", "boolean", false, "lay the names out one per line, each with a trailing comma"),
+    ],
     example: {
       template: "parenthesize_import",
       params: { target: { file: "app/compat.py", kind: "import", name: "app.adapters" } },
     },
     languages: PY,
     apply: IMPLS.parenthesize_import,
+  }),
+  defineTemplate({
+    name: "rewrite_comment",
+    group: "modifying",
+    summary:
+      "Rewrite a comment on its own line, or a run of them on consecutive lines, at its indentation (never code)",
+    params: [
+      targetParam("the (first) comment, alone on its line"),
+      p("text", "string", true, "the new comment lines, each starting with #"),
+      p("lines", "count", false, "how many consecutive comment lines are replaced (default 1)"),
+    ],
+    example: {
+      template: "rewrite_comment",
+      params: {
+        target: { file: FILE, kind: "comment", index: 0 },
+        text: "# One attempt: the adapter retries,\n# with its own back-off.",
+      },
+    },
+    languages: PY,
+    apply: rewriteComment,
   }),
   defineTemplate({
     name: "add_base_class",

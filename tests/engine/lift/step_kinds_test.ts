@@ -155,6 +155,36 @@ const CASES: Case[] = [
     after: "from os.path import (join,\n    split, exists, isdir)\n\nx = join\n",
   },
   {
+    name: "a name appended on its own line to a vertical from-import ending in a trailing comma",
+    kind: "add_import_name",
+    tier: 2,
+    before: "from os.path import (\n    join, split,\n    exists,\n)\n\nx = join\n",
+    after: "from os.path import (\n    join, split,\n    exists,\n    isdir,\n)\n\nx = join\n",
+  },
+  {
+    name: "a one-line from-import exploded one name per line as it gains a name (black's layout)",
+    kind: "parenthesize_import",
+    tier: 2,
+    before: "from os.path import join, split\n\nx = join\n",
+    after: "from os.path import (\n    join,\n    split,\n    exists,\n)\n\nx = join\n",
+  },
+  {
+    name: "a shebang's interpreter changed",
+    kind: "rewrite_comment",
+    tier: 2,
+    before: "#!/usr/bin/env python\n# The entry point.\nimport sys\n",
+    after: "#!/usr/bin/env python3\n# The entry point.\nimport sys\n",
+  },
+  {
+    name: "a comment paragraph re-wrapped from two lines to three",
+    kind: "rewrite_comment",
+    tier: 2,
+    before:
+      "# Maximum number of characters parsed from the header\n# to prevent denial of service.\nMAX = 500\n",
+    after: "# Maximum number of characters parsed from the header\n# or cookie to prevent possible\n" +
+      "# denial of service.\nMAX = 500\n",
+  },
+  {
     name: "a from-import re-laid from a backslash continuation into parentheses",
     kind: "parenthesize_import",
     tier: 2,

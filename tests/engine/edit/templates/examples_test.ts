@@ -37,9 +37,10 @@ const NAMES = [
   "inline_variable",
   "change_return_value",
   "add_class_attribute",
+  "rewrite_comment",
 ];
 
-Deno.test("registry: exactly the 19 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 20 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);

@@ -26,6 +26,21 @@ Deno.test("add_import_name: a parenthesised list over lines keeps its layout, an
   assert.equal(aliased.text, "from pkg.errors import Timeout, Reset as ConnectionReset\n");
 });
 
+Deno.test("add_import_name: own_line puts the name under the last one, the trailing comma kept last", async () => {
+  const vertical = "from pkg.errors import (\n    Timeout, Refused,\n    Closed,\n)\n";
+  const after = await apply(vertical, { name: "Reset", own_line: true });
+  assert.equal(after.text, "from pkg.errors import (\n    Timeout, Refused,\n    Closed,\n    Reset,\n)\n");
+  const noComma = await apply(PARENS, { name: "Reset", own_line: true });
+  assert.equal(
+    noComma.text,
+    "from pkg.errors import (\n    Timeout, Refused,\n    Closed,\n    Reset)\n\nx = 1\n",
+  );
+  await assert.rejects(
+    () => apply("from pkg.errors import Timeout\n", { name: "Reset", own_line: true }),
+    (err) => err instanceof IssueError && /no parentheses/.test(err.message),
+  );
+});
+
 Deno.test("add_import_name: a name already imported is a no-op; a star import or another statement is refused", async () => {
   const again = await apply(PARENS, { name: "Refused" });
   assert.equal(again.text, PARENS);

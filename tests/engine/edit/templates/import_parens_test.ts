@@ -93,3 +93,18 @@ Deno.test("parenthesize_import: already in parentheses is already-present; a * i
   });
   assert.deepEqual(plain.map((i) => i.code), ["template-precondition"]);
 });
+
+Deno.test("parenthesize_import: one_per_line lays names out vertically at the statement's depth, a trailing comment kept", async () => {
+  const nested = await apply(
+    "parenthesize_import",
+    "m.py",
+    "def f():\n  from a.b import c as d, \\\n    e\n  return d\n",
+    { target: { file: "m.py", kind: "import", name: "a.b" }, one_per_line: true },
+  );
+  assert.equal(nested.text, "def f():\n  from a.b import (\n    c as d,\n    e,\n  )\n  return d\n");
+  const commented = await apply("parenthesize_import", "m.py", "from a import b, \\\n    c  # why\n", {
+    target: { file: "m.py", kind: "import", name: "a" },
+    one_per_line: true,
+  });
+  assert.equal(commented.text, "from a import (\n    b,\n    c,\n)  # why\n");
+});
