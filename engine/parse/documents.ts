@@ -99,15 +99,17 @@ export class DocumentStore {
   exists(path: string): Promise<boolean> {
     const { rel, abs } = this.workspace.resolve(path);
     // Resolved once: the overlays below share the workspace.
-    for (let store: DocumentStore | undefined = this; store; store = store.parent) {
-      const own = store.entries.get(rel);
-      if (own) return Promise.resolve(own.doc !== null);
-    }
+    const own = this.ownEntry(rel);
+    if (own) return Promise.resolve(own.doc !== null);
     try {
       return Promise.resolve(Deno.statSync(abs).isFile);
     } catch {
       return Promise.resolve(false);
     }
+  }
+  /** The nearest overlay's entry for `rel` (this store first, then its parents). */
+  private ownEntry(rel: string): Entry | undefined {
+    return this.entries.get(rel) ?? this.parent?.ownEntry(rel);
   }
 
   /** Mark `path` as not existing in this overlay (a deleted file; the disk is never touched). */
