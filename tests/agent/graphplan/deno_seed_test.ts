@@ -44,3 +44,38 @@ Deno.test("deno seed: a copy of the warm cache gives the bundle's code cache; an
     await Deno.remove(scratch, { recursive: true });
   }
 });
+
+Deno.test("deno seed: while another process makes it there is none, and the next call finds it made", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "gp_seed_busy_" });
+  // A bundle of its own (its text differs, so its seed directory does too).
+  const bundle = `${scratch}/graphplan.js`;
+  await Deno.writeTextFile(bundle, `${await Deno.readTextFile(await ensureBundle())}\n// ${scratch}\n`);
+  const first = await denoSeed(Deno.execPath(), bundle);
+  assert.ok(first, "the seed was made");
+  const root = first.denoDir.replace(/\/deno_dir$/, "");
+  try {
+    // A process that finds the directory taken (another is making the seed) gets none, and its next call,
+    // after the other finished or gave up, makes or finds it: the null is not kept.
+    await Deno.remove(root, { recursive: true });
+    const again = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `const m = await import(${
+          JSON.stringify(new URL("../../../agent/graphplan/deno_seed.ts", import.meta.url).href)
+        });
+        await Deno.mkdir(${JSON.stringify(root)});
+        const busy = await m.denoSeed(Deno.execPath(), ${JSON.stringify(bundle)});
+        await Deno.remove(${JSON.stringify(root)});
+        const made = await m.denoSeed(Deno.execPath(), ${JSON.stringify(bundle)});
+        console.log(JSON.stringify([busy, made]))`,
+      ],
+      stdout: "piped",
+    }).output();
+    const [busy, made] = JSON.parse(new TextDecoder().decode(again.stdout)) as [unknown, { denoDir: string }];
+    assert.equal(busy, null, "none while the directory is another's");
+    assert.equal(made?.denoDir, first.denoDir, "made by the next call of the same process");
+  } finally {
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+    await Deno.remove(scratch, { recursive: true });
+  }
+});
