@@ -187,8 +187,9 @@ test("without the mounts (a container made elsewhere), the helper is copied in",
   assert.equal(argv[0], "/tmp/graphplan-helper/deno");
 });
 
-test("mountedLaunch maps the copies to read-only mounts and keeps the copy as its fallback", () => {
-  const launch = {
+/** A bundle launch that copies the helper in, as `helperLaunch("podman")` makes one. */
+function bundleLaunch() {
+  return {
     mode: "bundle" as const,
     argv: [
       "/tmp/graphplan-helper/deno",
@@ -204,6 +205,10 @@ test("mountedLaunch maps the copies to read-only mounts and keeps the copy as it
       to: "/tmp/graphplan-helper/graphplan.js",
     }],
   };
+}
+
+test("mountedLaunch maps the copies to read-only mounts and keeps the copy as its fallback", () => {
+  const launch = bundleLaunch();
   const { launch: mounted, runArgs } = mountedLaunch(launch);
   assert.deepEqual(runArgs, [
     "-v",
@@ -240,22 +245,7 @@ test("the mounted helper starts from the warm Deno cache made on the host", asyn
 });
 
 test("mountedLaunch with a seed mounts the bundle's copy at its own path and copies the cache first", () => {
-  const launch = {
-    mode: "bundle" as const,
-    argv: [
-      "/tmp/graphplan-helper/deno",
-      "run",
-      "-A",
-      "--no-config",
-      "/tmp/graphplan-helper/graphplan.js",
-      "helper",
-    ],
-    env: { DENO_DIR: "/tmp/graphplan-helper/deno_dir" },
-    copies: [{ from: "/usr/bin/deno", to: "/tmp/graphplan-helper/deno" }, {
-      from: "/opt/gp/dist/graphplan.js",
-      to: "/tmp/graphplan-helper/graphplan.js",
-    }],
-  };
+  const launch = bundleLaunch();
   const seed = {
     bundle: "/tmp/graphplan-helper-k/graphplan.js",
     denoDir: "/tmp/graphplan-helper-k/deno_dir",
