@@ -224,12 +224,12 @@ async function newestMtime(path: string): Promise<number> {
  * How a run will start its helper, worked out before its container exists so
  * the files can be mounted at creation: `environment.helper_command` when
  * set; for a container, the files this process would copy, mounted
- * ({@linkcode mountedLaunch}) unless `helper_mount` is false; for `local`,
+ * ({@linkcode mountedLaunch}, the bundle with its warm Deno cache from
+ * {@linkcode launchSeed}) unless `helper_mount` is false; for `local`,
  * nothing (deployHelper works it out).
  */
 export async function plannedLaunch(
   config: Pick<EnvironmentConfig, "type" | "helper_mount"> & { helper_command?: string[] | null },
-  options: { seed?: boolean } = {},
 ): Promise<{ launch?: HelperLaunch; runArgs: string[] }> {
   if (config.helper_command) {
     return { launch: { mode: "compiled", argv: config.helper_command, env: {}, copies: [] }, runArgs: [] };
@@ -237,7 +237,7 @@ export async function plannedLaunch(
   if (config.type === "local") return { runArgs: [] };
   const launch = await helperLaunch(config.type);
   if (config.helper_mount === false) return { launch, runArgs: [] };
-  return mountedLaunch(launch, options.seed === false ? null : await launchSeed(launch));
+  return mountedLaunch(launch, await launchSeed(launch));
 }
 
 /** The warm-cache seed of a bundle launch (made on first use); null for other launches or when it cannot be made. */
