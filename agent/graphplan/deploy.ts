@@ -21,6 +21,7 @@
 import { buildBundle } from "../../tools/bundle.ts";
 import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/node_builtins.ts";
 import type { Environment, EnvironmentConfig } from "../env/mod.ts";
+import { type DenoSeed, denoSeed } from "./deno_seed.ts";
 import { HelperError, SessionHelper } from "./helper.ts";
 
 /** Where the helper's files go inside a container. */
@@ -62,22 +63,45 @@ export interface HelperLaunch {
 }
 
 /**
+ * The `bash -c` script that starts a mounted helper with a warm Deno cache:
+ * `$1` is the seed (read-only), `$2` the `DENO_DIR` (exported), copied from
+ * the seed unless it is there (a restarted session keeps the cache it has);
+ * without `cp` Deno starts with an empty cache. Then the helper replaces bash.
+ */
+export const SEEDED_START =
+  'export DENO_DIR="$2"; [ -e "$2" ] || cp -R "$1" "$2" 2>/dev/null; shift 2; exec "$@"';
+
+/**
  * The launch that finds the helper's files bind-mounted read-only in the
  * container, and the `run` arguments that mount them (`-v HOST:PATH:ro`);
  * `launch` itself (it copies) is kept as its fallback. A launch that copies
- * nothing is returned as it is.
+ * nothing is returned as it is. With a `seed` (agent/graphplan/deno_seed.ts)
+ * the bundle is its copy, mounted at the same path as on the host, and the
+ * warm cache is mounted beside it and copied to `DENO_DIR` at the start.
  */
-export function mountedLaunch(launch: HelperLaunch): { launch: HelperLaunch; runArgs: string[] } {
+export function mountedLaunch(
+  launch: HelperLaunch,
+  seed?: DenoSeed | null,
+): { launch: HelperLaunch; runArgs: string[] } {
   if (launch.copies.length === 0) return { launch, runArgs: [] };
   const moved = new Map(
     launch.copies.map((copy) => [copy.to, `${MOUNTED_HELPER_DIR}/${copy.to.split("/").at(-1)}`]),
   );
   const mounts = launch.copies.map((copy) => ({ from: copy.from, to: moved.get(copy.to)! }));
+  const denoDir: Record<string, string> = "DENO_DIR" in launch.env ? { DENO_DIR: MOUNTED_DENO_DIR } : {};
+  let argv = launch.argv.map((arg) => moved.get(arg) ?? arg);
+  const bundle = mounts.findIndex((mount) => mount.to.endsWith(".js"));
+  if (seed && launch.mode === "bundle" && denoDir.DENO_DIR && bundle >= 0) {
+    argv = argv.map((arg) => arg === mounts[bundle].to ? seed.bundle : arg);
+    mounts[bundle] = { from: seed.bundle, to: seed.bundle };
+    mounts.push({ from: seed.denoDir, to: seed.denoDir });
+    argv = ["bash", "-c", SEEDED_START, "bash", seed.denoDir, denoDir.DENO_DIR, ...argv];
+  }
   return {
     launch: {
       mode: launch.mode,
-      argv: launch.argv.map((arg) => moved.get(arg) ?? arg),
-      env: { ...launch.env, ...("DENO_DIR" in launch.env ? { DENO_DIR: MOUNTED_DENO_DIR } : {}) },
+      argv,
+      env: { ...launch.env, ...denoDir },
       copies: [],
       mounts,
       fallback: launch,
@@ -200,7 +224,8 @@ async function newestMtime(path: string): Promise<number> {
  * How a run will start its helper, worked out before its container exists so
  * the files can be mounted at creation: `environment.helper_command` when
  * set; for a container, the files this process would copy, mounted
- * ({@linkcode mountedLaunch}) unless `helper_mount` is false; for `local`,
+ * ({@linkcode mountedLaunch}, the bundle with its warm Deno cache from
+ * {@linkcode launchSeed}) unless `helper_mount` is false; for `local`,
  * nothing (deployHelper works it out).
  */
 export async function plannedLaunch(
@@ -211,7 +236,15 @@ export async function plannedLaunch(
   }
   if (config.type === "local") return { runArgs: [] };
   const launch = await helperLaunch(config.type);
-  return config.helper_mount === false ? { launch, runArgs: [] } : mountedLaunch(launch);
+  if (config.helper_mount === false) return { launch, runArgs: [] };
+  return mountedLaunch(launch, await launchSeed(launch));
+}
+
+/** The warm-cache seed of a bundle launch (made on first use); null for other launches or when it cannot be made. */
+export function launchSeed(launch: HelperLaunch): Promise<DenoSeed | null> {
+  const [deno, bundle] = launch.copies.map((copy) => copy.from);
+  if (launch.mode !== "bundle" || !deno || !bundle) return Promise.resolve(null);
+  return denoSeed(deno, bundle, launch.env);
 }
 
 /** What deployment did, for the trajectory. */

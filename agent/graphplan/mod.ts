@@ -68,12 +68,15 @@ export {
   type HelperLaunch,
   helperLaunch,
   isCompiled,
+  launchSeed,
   limitArgs,
   MOUNTED_HELPER_DIR,
   mountedLaunch,
   plannedLaunch,
+  SEEDED_START,
   shellQuote,
 } from "./deploy.ts";
+export { CODE_CACHE_HIT, type DenoSeed, denoSeed } from "./deno_seed.ts";
 
 /** What the agent is built from. */
 export interface AgentDeps {

@@ -6,9 +6,12 @@
  * 1. Per command: `true` run 30 times in one container through the
  *    session's `shell` method and as one `podman exec`, in turns (goal: the
  *    session's median at most 10 ms).
+ *    The session's bare round trip (`version`) is timed in the same turns.
  * 2. Deployment: the helper made ready in a fresh container, bind-mounted
- *    read-only and checked over its session, against copied in (mkdir, cp,
- *    chmod) and checked; 3 containers each, in turns (goal: 0.3 s).
+ *    read-only with the warm Deno cache seeded (agent/graphplan/deno_seed.ts)
+ *    and checked over its session, against mounted with an empty cache and
+ *    against copied in (mkdir, cp, chmod); 3 containers each, in turns (goal:
+ *    0.3 s), and `podman exec true` in each, the floor of any of them.
  * 3. A 30-step scripted task (the demo's 7 turns after 23 more exploring
  *    commands) as a 4-instance batch with 2 workers, once through the session
  *    and once with `environment.shell=exec` and `environment.helper_mount=false`;
@@ -17,13 +20,21 @@
  *    overhead (goal: the session path's median at most half the exec path's).
  *
  *     deno task bench batch
+ *     deno run -A tests/bench/batch.ts --no-task   # 1 and 2 only
  *
  * @module
  */
 
 import { join } from "node:path";
 import { ContainerEnvironment } from "../../agent/env/mod.ts";
-import { deployHelper, helperLaunch, mountedLaunch, sessionShell } from "../../agent/graphplan/mod.ts";
+import {
+  deployHelper,
+  helperLaunch,
+  launchSeed,
+  mountedLaunch,
+  plannedLaunch,
+  sessionShell,
+} from "../../agent/graphplan/mod.ts";
 import type { InstanceRecord } from "../../agent/swebench/report.ts";
 import {
   batchScratch,
@@ -73,9 +84,13 @@ function container(image: string, runArgs: string[] = []): Promise<ContainerEnvi
   });
 }
 
-/** Per-command time: `true` through the session and as one exec, in turns, in one container (ms). */
+/**
+ * Per-command time, in turns in one container (ms): `true` through the
+ * session and as one exec, and the session's bare round trip (`version`, no
+ * process started) that shows what of the session's time is bash's spawn.
+ */
 async function perCommand(image: string) {
-  const planned = mountedLaunch(await helperLaunch("podman"));
+  const planned = await plannedLaunch({ type: "podman", helper_mount: true });
   const env = await container(image, planned.runArgs);
   try {
     const { helper } = await deployHelper(env, { launch: planned.launch });
@@ -84,6 +99,7 @@ async function perCommand(image: string) {
       const sample = await timeInTurns(COMMAND_RUNS, {
         session: () => shell.execute("true"),
         exec: () => env.execute("true"),
+        roundTrip: () => helper.send("version", {}, 30),
       }, { warmup: 3 });
       if (shell.counts.exec > 0) throw new Error("A session command fell back to exec");
       return sample;
@@ -95,23 +111,39 @@ async function perCommand(image: string) {
   }
 }
 
-/** Deployment in fresh containers: mounted and checked over the session vs copied (s). */
+/**
+ * Deployment in fresh containers, in turns (s): mounted with the warm Deno
+ * cache seeded, mounted with an empty cache (the previous default), copied;
+ * and `podman exec true`, the floor any deployment through `exec` pays.
+ */
 async function deployment(image: string) {
   const launch = await helperLaunch("podman");
-  const planned = mountedLaunch(launch);
-  const times = { mounted: [] as number[], copied: [] as number[] };
+  const seed = await launchSeed(launch);
+  if (!seed) throw new Error("The warm Deno cache for the helper could not be made");
+  const plans = {
+    seeded: mountedLaunch(launch, seed),
+    mounted: mountedLaunch(launch),
+    copied: { launch, runArgs: [] },
+  };
+  const times = {
+    seeded: [] as number[],
+    mounted: [] as number[],
+    copied: [] as number[],
+    exec: [] as number[],
+  };
   for (let i = 0; i < DEPLOY_RUNS; i++) {
-    for (const kind of ["mounted", "copied"] as const) {
-      const env = await container(image, kind === "mounted" ? planned.runArgs : []);
+    for (const kind of ["seeded", "mounted", "copied"] as const) {
+      const env = await container(image, plans[kind].runArgs);
       try {
-        const { helper, info } = await deployHelper(env, {
-          launch: kind === "mounted" ? planned.launch : launch,
-        });
+        const { helper, info } = await deployHelper(env, { launch: plans[kind].launch });
         await helper.close();
-        if ((info.mounted === true) !== (kind === "mounted")) {
+        if ((info.mounted === true) !== (kind !== "copied")) {
           throw new Error(`The ${kind} deployment was not`);
         }
         times[kind].push(info.seconds);
+        const started = performance.now();
+        await env.execute("true");
+        times.exec.push((performance.now() - started) / 1000);
       } finally {
         await env.close();
       }
@@ -178,7 +210,7 @@ function pathRows(label: string, run: Awaited<ReturnType<typeof batchRun>>): Ben
 }
 
 /** Run the three measurements; the figures as bench rows. */
-export async function batchBench(): Promise<BenchRow[]> {
+export async function batchBench(options: { task?: boolean } = {}): Promise<BenchRow[]> {
   if (PODMAN_SKIP) {
     return [{ section: SECTION, metric: "batch in podman", value: null, unit: "s", note: PODMAN_SKIP }];
   }
@@ -191,40 +223,34 @@ export async function batchBench(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     const commands = await perCommand(image);
     const turnNote = `median of ${COMMAND_RUNS}, in turns in one container`;
+    const ms = (metric: string, value: number): BenchRow => ({
+      section: SECTION,
+      metric,
+      value: round(value),
+      unit: "ms",
+      note: turnNote,
+    });
     rows.push(
-      rowAtMost({
-        section: SECTION,
-        metric: "per command (`true`): through the helper's session",
-        value: round(commands.session.median),
-        unit: "ms",
-        note: turnNote,
-      }, 10),
-      {
-        section: SECTION,
-        metric: "per command (`true`): one podman exec",
-        value: round(commands.exec.median),
-        unit: "ms",
-        note: turnNote,
-      },
+      rowAtMost(ms("per command (`true`): through the helper's session", commands.session.median), 10),
+      ms("per command (`true`): one podman exec", commands.exec.median),
+      ms("  the session's bare round trip (`version`, no process)", commands.roundTrip.median),
     );
     const deploy = await deployment(image);
     const deployNote = `median of ${DEPLOY_RUNS} fresh containers, in turns`;
+    const seconds = (metric: string, values: number[]): BenchRow => ({
+      section: SECTION,
+      metric,
+      value: round(median(values)),
+      unit: "s",
+      note: deployNote,
+    });
     rows.push(
-      rowAtMost({
-        section: SECTION,
-        metric: "helper deployment: mounted read-only, version over the session",
-        value: round(median(deploy.mounted)),
-        unit: "s",
-        note: deployNote,
-      }, 0.3),
-      {
-        section: SECTION,
-        metric: "helper deployment: copied in (mkdir, cp, chmod), version",
-        value: round(median(deploy.copied)),
-        unit: "s",
-        note: deployNote,
-      },
+      rowAtMost(seconds("helper deployment: mounted, warm Deno cache seeded, version", deploy.seeded), 0.3),
+      seconds("helper deployment: mounted, empty Deno cache, version", deploy.mounted),
+      seconds("helper deployment: copied in (mkdir, cp, chmod), version", deploy.copied),
+      seconds("  `podman exec true` in the same containers (the floor)", deploy.exec),
     );
+    if (!options.task) return rows;
     const script = await demoScript(ctx.root, { before: exploringTurns(STEPS - 7) });
     const session = await batchRun(script, ctx.dataset, join(ctx.root, "session"), []);
     const exec = await batchRun(script, ctx.dataset, join(ctx.root, "exec"), [
@@ -259,12 +285,12 @@ export const batchSection: BenchSection = {
   description:
     "podman: per-command time and helper deployment, session vs one exec; a 30-step 4-instance batch both ways",
   run(_ctx: BenchContext): Promise<BenchRow[]> {
-    return batchBench();
+    return batchBench({ task: true });
   },
 };
 
 if (import.meta.main) {
-  for (const r of await batchBench()) {
+  for (const r of await batchBench({ task: !Deno.args.includes("--no-task") })) {
     console.log(`${r.metric.padEnd(72)} ${String(r.value ?? "-").padStart(8)} ${r.unit}  ${r.note ?? ""}`);
   }
 }

@@ -27,6 +27,7 @@ import {
   writePlan,
 } from "./_support.ts";
 import { skipReason } from "../_support/skips.ts";
+import { SEEDED_START } from "../../agent/graphplan/mod.ts";
 
 function has(name: string): boolean {
   try {
@@ -166,8 +167,10 @@ async function assertContainerRun(
   assert.equal(setup.cwd, "/repo");
   assert.equal(setup.helper.mode, "bundle");
   if (path === "session") {
-    // Mounted read-only at the container's creation, nothing copied; the commands went through the session.
-    assert.deepEqual(setup.helper.argv.slice(0, 2), ["/tmp/graphplan-helper-ro/deno", "run"]);
+    // Mounted read-only at the container's creation, nothing copied, started from the warm Deno cache made on
+    // the host; the commands went through the session.
+    assert.deepEqual(setup.helper.argv.slice(0, 3), ["bash", "-c", SEEDED_START]);
+    assert.deepEqual(setup.helper.argv.slice(6, 8), ["/tmp/graphplan-helper-ro/deno", "run"]);
     assert.equal(info.shell?.exec, 0, JSON.stringify(info.shell));
     assert.equal(info.shell?.lost, 0);
     assert.ok(info.shell!.session >= 5, JSON.stringify(info.shell));

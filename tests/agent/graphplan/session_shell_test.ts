@@ -10,12 +10,15 @@
 import assert from "node:assert/strict";
 import { ContainerEnvironment, type ExecOptions, type ExecResult } from "../../../agent/env/mod.ts";
 import {
+  CODE_CACHE_HIT,
   deployHelper,
   mountedLaunch,
   plannedLaunch,
+  SEEDED_START,
   type SessionHelper,
   sessionShell,
   type SessionShellEnvironment,
+  shellQuote,
 } from "../../../agent/graphplan/mod.ts";
 import { buildMinimalImage } from "../../../tools/minimal_image.ts";
 import { podmanEnv } from "../../e2e/_support.ts";
@@ -184,8 +187,9 @@ test("without the mounts (a container made elsewhere), the helper is copied in",
   assert.equal(argv[0], "/tmp/graphplan-helper/deno");
 });
 
-test("mountedLaunch maps the copies to read-only mounts and keeps the copy as its fallback", () => {
-  const launch = {
+/** A bundle launch that copies the helper in, as `helperLaunch("podman")` makes one. */
+function bundleLaunch() {
+  return {
     mode: "bundle" as const,
     argv: [
       "/tmp/graphplan-helper/deno",
@@ -201,6 +205,10 @@ test("mountedLaunch maps the copies to read-only mounts and keeps the copy as it
       to: "/tmp/graphplan-helper/graphplan.js",
     }],
   };
+}
+
+test("mountedLaunch maps the copies to read-only mounts and keeps the copy as its fallback", () => {
+  const launch = bundleLaunch();
   const { launch: mounted, runArgs } = mountedLaunch(launch);
   assert.deepEqual(runArgs, [
     "-v",
@@ -213,6 +221,59 @@ test("mountedLaunch maps the copies to read-only mounts and keeps the copy as it
     "/tmp/graphplan-helper-ro/graphplan.js",
   ]);
   assert.deepEqual(mounted.copies, []);
+  assert.equal(mounted.fallback, launch);
+  return Promise.resolve();
+});
+
+test("the mounted helper starts from the warm Deno cache made on the host", async () => {
+  const { launch } = await plannedLaunch({ type: "podman", helper_mount: true });
+  const [bash, flag, script, name, seed, denoDir, deno, run, ...rest] = launch!.argv;
+  assert.deepEqual([bash, flag, script, name, run], ["bash", "-c", SEEDED_START, "bash", "run"]);
+  const bundle = rest.find((arg) => arg.endsWith(".js"))!;
+  await withShell(async (ctx) => {
+    const copied = await ctx.env.execute(`ls ${shellQuote(denoDir)}`);
+    assert.match(
+      copied.output,
+      /^dep_analysis_cache_v2$/m,
+      "the running helper's DENO_DIR is the seed's copy",
+    );
+    // The same start with Deno's debug log, into a DENO_DIR of its own: it must report the code cache hit.
+    const argv = [bash, flag, script, name, seed, "/tmp/deno-check", deno, run, "--log-level=debug", ...rest];
+    const check = await ctx.env.execute(`${argv.map(shellQuote).join(" ")} version 2>&1 >/dev/null`);
+    assert.ok(check.output.includes(`${CODE_CACHE_HIT}file://${bundle}`), check.output.slice(-2000));
+  });
+});
+
+test("mountedLaunch with a seed mounts the bundle's copy at its own path and copies the cache first", () => {
+  const launch = bundleLaunch();
+  const seed = {
+    bundle: "/tmp/graphplan-helper-k/graphplan.js",
+    denoDir: "/tmp/graphplan-helper-k/deno_dir",
+  };
+  const { launch: mounted, runArgs } = mountedLaunch(launch, seed);
+  assert.deepEqual(runArgs, [
+    "-v",
+    "/usr/bin/deno:/tmp/graphplan-helper-ro/deno:ro",
+    "-v",
+    `${seed.bundle}:${seed.bundle}:ro`,
+    "-v",
+    `${seed.denoDir}:${seed.denoDir}:ro`,
+  ]);
+  assert.deepEqual(mounted.argv, [
+    "bash",
+    "-c",
+    SEEDED_START,
+    "bash",
+    seed.denoDir,
+    mounted.env.DENO_DIR,
+    "/tmp/graphplan-helper-ro/deno",
+    "run",
+    "-A",
+    "--no-config",
+    seed.bundle,
+    "helper",
+  ]);
+  assert.notEqual(mounted.env.DENO_DIR, seed.denoDir, "Deno writes to a copy, never to the mount");
   assert.equal(mounted.fallback, launch);
   return Promise.resolve();
 });
