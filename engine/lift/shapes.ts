@@ -38,6 +38,7 @@ import { lineStart } from "../edit/indent.ts";
 import { dedent } from "../edit/params.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
+import { commentCandidates } from "./comment_shapes.ts";
 import { fragmentOf } from "./fragment_of.ts";
 import { locatorFor } from "./locators.ts";
 import type { StepBuilder } from "./replay.ts";
@@ -766,6 +767,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
   if (!table) return [];
   const python = ctx.doc.file.language === "python";
   return [
+    ...commentCandidates(pair, ctx.doc.file.language, (node, make) => at(file, node, make)),
     ...slotCandidates(file, pair, table),
     ...expressionCandidates(file, pair, table),
     ...decoratorCandidates(file, pair),

@@ -357,7 +357,8 @@ export const LEGACY_OP_NAMES: readonly string[] = [
 
 /**
  * The tier-2 templates: the 15 of seed 001, then those added since
- * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`).
+ * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`,
+ * `replace_comment`).
  */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
@@ -379,6 +380,7 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "change_signature",
   "add_base_class",
   "parenthesize_import",
+  "replace_comment",
 ];
 
 /** What a tier-3 fragment does at its target. */

@@ -49,6 +49,7 @@ import { ADDING_IMPLS } from "./adding.ts";
 import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
 import { MODIFYING_IMPLS } from "./modifying.ts";
 import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
+import { COMMENT_IMPLS } from "./comment.ts";
 
 export type { TemplateEntry } from "./common.ts";
 export { TABLES } from "./common.ts";
@@ -80,7 +81,7 @@ function p(name: string, kind: ParamSpec["kind"], required: boolean, description
   return { name, kind, required, description };
 }
 
-const IMPLS = { ...ADDING_IMPLS, ...MODIFYING_IMPLS, ...RESTRUCTURING_IMPLS };
+const IMPLS = { ...ADDING_IMPLS, ...MODIFYING_IMPLS, ...RESTRUCTURING_IMPLS, ...COMMENT_IMPLS };
 
 const ENTRIES: TemplateEntry[] = [
   defineTemplate({
@@ -418,6 +419,25 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY_JS,
     apply: IMPLS.add_class_attribute,
+  }),
+  defineTemplate({
+    name: "replace_comment",
+    group: "modifying",
+    summary:
+      "Rewrite one comment (doc comments too): its whole new text, markers included, must parse as one comment",
+    params: [
+      targetParam("the comment (or a node inside it, such as a doc comment's text)"),
+      p("text", "string", true, "the whole new comment, with its markers (// ..., /* ... */, # ...)"),
+    ],
+    example: {
+      template: "replace_comment",
+      params: {
+        target: { file: FILE, kind: "comment", parent: method("request") },
+        text: "# One attempt; the adapter decides about retries.",
+      },
+    },
+    languages: ALL,
+    apply: IMPLS.replace_comment,
   }),
 ];
 
