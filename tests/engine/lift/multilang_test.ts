@@ -2,7 +2,7 @@
  * Lift beyond Python (issue 27) on real fix commits of the nine-language
  * corpus (`../shared/corpus/multilang-heldin.jsonl.gz`): one commit per
  * language whose change is an expression, a condition, a returned value, a
- * function body or deleted statements. Each is lifted into tier 1–2 steps
+ * function body, deleted statements or rewritten comments. Each is lifted into tier 1–2 steps
  * only (before the language tables every step here was tier-0
  * `replace_node`), the in-memory replay is byte-exact, and executing the
  * plan with the real executor on a fresh copy gives the commit's files.
@@ -22,6 +22,11 @@ const CASES: [string, string, string[]][] = [
   ["ruby", "76cf576f", ["modify_condition"]],
   ["php", "dd0b216e", ["replace_expression", "replace_function_body"]],
   ["c", "9abe75e0", ["replace_function_body", "delete_node"]],
+  // Rewritten comments (doc comments mostly): replace_comment, tier-0 replace_node before it.
+  ["go", "815122a0", ["replace_comment"]],
+  ["rust", "97b5b776", ["replace_comment"]],
+  ["java", "1eb78024", ["replace_comment"]],
+  ["ruby", "2faa88c4", ["replace_comment"]],
 ];
 
 for (const [language, sha, kinds] of CASES) {
