@@ -24,6 +24,10 @@ const js = (file: string) => {
   const method = (name: string) => ({ file, kind: "method", name, parent: { kind: "class", name: "Cart" } });
   const cart = { file, kind: "class", name: "Cart" };
   return {
+    insert_sibling: {
+      template: "insert_sibling",
+      params: { target: method("add"), code: "clear() {\n  this.items = [];\n}" },
+    },
     replace_comment: {
       template: "replace_comment",
       params: {
@@ -301,6 +305,13 @@ const goFn = (name: string) => ({ file: GO, kind: "function", name });
 const goAdd = { file: GO, kind: "method", name: "Add" };
 
 const GO_EXAMPLES: Step[] = Object.values({
+  insert_sibling: {
+    template: "insert_sibling",
+    params: {
+      target: goFn("New"),
+      code: "// Len is the number of items.\nfunc (inv *Inventory) Len() int {\n\treturn len(inv.items)\n}",
+    },
+  },
   replace_comment: {
     template: "replace_comment",
     params: {
@@ -430,6 +441,10 @@ const rsMethod = (name: string) => ({
 });
 
 const RUST_EXAMPLES: Step[] = Object.values({
+  insert_sibling: {
+    template: "insert_sibling",
+    params: { target: rsMethod("new"), code: "pub fn len(&self) -> usize {\n    self.items.len()\n}" },
+  },
   replace_comment: {
     template: "replace_comment",
     params: {
@@ -560,6 +575,14 @@ const javaMethod = (name: string) => ({
 });
 
 const JAVA_EXAMPLES: Step[] = (Object.values({
+  insert_sibling: {
+    template: "insert_sibling",
+    params: {
+      target: javaMethod("count"),
+      position: "before",
+      code: "/** How many names are in stock. */\npublic int size() {\n    return items.size();\n}",
+    },
+  },
   replace_comment: {
     template: "replace_comment",
     params: {

@@ -40,6 +40,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { commentCandidates } from "./comment_shapes.ts";
 import { fragmentOf } from "./fragment_of.ts";
+import { insertCandidates } from "./insert_shapes.ts";
 import { locatorFor } from "./locators.ts";
 import type { StepBuilder } from "./replay.ts";
 
@@ -775,6 +776,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...functionCandidates(file, pair, table),
     ...bodyCandidates(file, pair, table, python),
     ...statementCandidates(file, pair, python),
+    ...insertCandidates(pair, ctx.doc.file.language, (node, make) => at(file, node, make)),
   ];
 }
 

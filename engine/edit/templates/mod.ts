@@ -50,6 +50,7 @@ import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
 import { MODIFYING_IMPLS } from "./modifying.ts";
 import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
 import { COMMENT_IMPLS } from "./comment.ts";
+import { INSERT_IMPLS } from "./insert_sibling.ts";
 
 export type { TemplateEntry } from "./common.ts";
 export { TABLES } from "./common.ts";
@@ -81,7 +82,13 @@ function p(name: string, kind: ParamSpec["kind"], required: boolean, description
   return { name, kind, required, description };
 }
 
-const IMPLS = { ...ADDING_IMPLS, ...MODIFYING_IMPLS, ...RESTRUCTURING_IMPLS, ...COMMENT_IMPLS };
+const IMPLS = {
+  ...ADDING_IMPLS,
+  ...MODIFYING_IMPLS,
+  ...RESTRUCTURING_IMPLS,
+  ...COMMENT_IMPLS,
+  ...INSERT_IMPLS,
+};
 
 const ENTRIES: TemplateEntry[] = [
   defineTemplate({
@@ -438,6 +445,26 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: ALL,
     apply: IMPLS.replace_comment,
+  }),
+  defineTemplate({
+    name: "insert_sibling",
+    group: "adding",
+    summary:
+      "Insert statements, members or definitions on their own lines before or after a node, at its indentation",
+    params: [
+      targetParam("the statement, member or definition the code goes next to"),
+      p("code", "string", true, "the code, whole statements or members of the language"),
+      p("position", "string", false, '"after" (default) or "before"'),
+    ],
+    example: {
+      template: "insert_sibling",
+      params: {
+        target: { file: FILE, kind: "assignment", name: "full_url", parent: method("request") },
+        code: 'log.debug("request to %s", full_url)',
+      },
+    },
+    languages: ALL,
+    apply: IMPLS.insert_sibling,
   }),
 ];
 
