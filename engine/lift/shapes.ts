@@ -25,6 +25,8 @@
  * | statements inserted                                   | fragments `insert_before/after` (3); a   |
  * |                                                       |   new function: fragment + body (3, 2)   |
  * | statements deleted                                    | `delete_node` (1)                        |
+ * | outside Python: a comment rewritten                   | `replace_comment` (2), `comment_shapes`  |
+ * | outside Python: new children beside unchanged ones    | `insert_sibling` (2), `insert_shapes`    |
  * | a statement wrapped in try / with                     | `wrap_try_except`, `wrap_context_manager`|
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *

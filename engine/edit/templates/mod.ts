@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 19 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 21 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py` or a file beside it, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -31,7 +31,8 @@
  * guard_clause, add_parameter, replace_function_body and change_signature in
  * the brace languages too, wrap_try_except where the language has a try
  * (Java, C++, PHP), add_method where it has class or impl bodies (Java, Rust,
- * C++, PHP). inline_variable needs a scope model and is Python-only;
+ * C++, PHP); replace_comment (`comment.ts`) and insert_sibling
+ * (`insert_sibling.ts`) need no table and work in all ten. inline_variable needs a scope model and is Python-only;
  * wrap_context_manager and add_decorator have no JS table entry.
  *
  * Applying a step twice never duplicates an edit: the second run is either a
@@ -468,7 +469,7 @@ const ENTRIES: TemplateEntry[] = [
   }),
 ];
 
-/** The 15 templates by name. */
+/** The templates by name. */
 export const TEMPLATES: Record<string, TemplateEntry> = Object.fromEntries(
   ENTRIES.map((entry) => [entry.name, entry]),
 );
