@@ -25,7 +25,7 @@
 import type { Node } from "../../parse/mod.ts";
 import { firstOnLine, lastOnLine, lineIndent, lineStart, nextLineStart } from "../indent.ts";
 import { dedent } from "../params.ts";
-import { opName, refuse, str, type TemplateRun } from "./common.ts";
+import { alreadyPresent, opName, refuse, str, type TemplateRun } from "./common.ts";
 
 /** Error and missing nodes under `node`. */
 function errorCount(node: Node): number {
@@ -35,10 +35,28 @@ function errorCount(node: Node): number {
   return count;
 }
 
+/**
+ * The statement the target stands for: the node itself, or the nodes around
+ * it that start where it starts and add at most a `;` (Python's expression
+ * statement around an assignment, a JS declaration's `;`).
+ */
+export function statementOf(node: Node, source: string): Node {
+  let at = node;
+  for (let up = at.parent; up?.parent && up.startIndex === at.startIndex; up = up.parent) {
+    if (!/^\s*;?$/.test(source.slice(at.endIndex, up.endIndex))) break;
+    at = up;
+  }
+  return at;
+}
+
 /** Where the code goes and the text inserted there, or a refusal. */
-function placement(run: TemplateRun, position: string, code: string): { at: number; text: string } {
+function placement(
+  run: TemplateRun,
+  node: Node,
+  position: string,
+  code: string,
+): { at: number; text: string } {
   const source = run.doc.file.text;
-  const node = run.node;
   const eol = source.includes("\r\n") ? "\r\n" : "\n";
   const indent = lineIndent(source, node.startIndex);
   const lines = dedent(code).replace(/\s+$/, "").split("\n").map((line) =>
@@ -67,26 +85,31 @@ async function insertSibling(run: TemplateRun): Promise<Record<string, unknown>>
   }
   const code = str(run.params, "code")!;
   if (code.trim() === "") refuse(run, 'Parameter "code" is empty', { code: "param-invalid" });
-  const { at, text } = placement(run, position, code);
   const source = run.doc.file.text;
+  const node = statementOf(run.node, source);
+  const { at, text } = placement(run, node, position, code);
+  const present = position === "after"
+    ? source.slice(at, at + text.length)
+    : source.slice(at - text.length, at);
+  if (present === text) return alreadyPresent(run, `The code is already ${position} the "${node.type}"`);
   const trial = await run.ctx.store.reparse(run.doc, source.slice(0, at) + text + source.slice(at));
   const first = at + text.search(/\S/);
   let made: Node | null = trial.tree.rootNode.descendantForIndex(first, first);
   while (made?.parent && made.parent.startIndex === first) made = made.parent;
-  const sibling = made?.startIndex === first && made.parent?.type === run.node.parent?.type;
+  const sibling = made?.startIndex === first && made.parent?.type === node.parent?.type;
   const errors = errorCount(trial.tree.rootNode) > errorCount(run.doc.tree.rootNode);
   if (trial !== run.doc) trial.tree.delete();
   if (errors || !sibling) {
     refuse(
       run,
       errors
-        ? `The code does not parse in place ${position} the "${run.node.type}": a new syntax error`
-        : `The code is not a sibling of the "${run.node.type}" ${position} it: it would join another node`,
+        ? `The code does not parse in place ${position} the "${node.type}": a new syntax error`
+        : `The code is not a sibling of the "${node.type}" ${position} it: it would join another node`,
       { hint: `give whole ${run.language} statements or members that fit beside the target` },
     );
   }
   await run.ctx.edit(run.doc.file.path, opName(run), [{ start: at, end: at, replacement: text }]);
-  return { changed: true, position, line: run.node.startPosition.row + 1 };
+  return { changed: true, position, line: node.startPosition.row + 1 };
 }
 
 /** The template's implementation by name. */

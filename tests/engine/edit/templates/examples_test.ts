@@ -37,9 +37,11 @@ const NAMES = [
   "inline_variable",
   "change_return_value",
   "add_class_attribute",
+  "replace_comment",
+  "insert_sibling",
 ];
 
-Deno.test("registry: exactly the 19 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 21 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);

@@ -67,3 +67,23 @@ Deno.test("insert_sibling: broken code, code that is no sibling, a bad position 
   });
   assert.equal(where[0].code, "param-invalid");
 });
+
+Deno.test("insert_sibling: a second application is a no-op; a Python assignment stands for its statement", async () => {
+  const once = await apply("insert_sibling", "m.py", "def f(x):\n    y = x\n    return y\n", {
+    target: { file: "m.py", kind: "assignment", name: "y", parent: { kind: "function", name: "f" } },
+    code: "y += 1",
+  });
+  assert.equal(once.text, "def f(x):\n    y = x\n    y += 1\n    return y\n");
+  const twice = await apply("insert_sibling", "m.py", once.text, {
+    target: {
+      file: "m.py",
+      kind: "assignment",
+      name: "y",
+      parent: { kind: "function", name: "f" },
+      index: 0,
+    },
+    code: "y += 1",
+  });
+  assert.equal(twice.text, once.text);
+  assert.deepEqual(twice.warnings.map((w) => w.code), ["already-present"]);
+});
