@@ -24,6 +24,17 @@ const js = (file: string) => {
   const method = (name: string) => ({ file, kind: "method", name, parent: { kind: "class", name: "Cart" } });
   const cart = { file, kind: "class", name: "Cart" };
   return {
+    insert_sibling: {
+      template: "insert_sibling",
+      params: { target: method("add"), code: "clear() {\n  this.items = [];\n}" },
+    },
+    replace_comment: {
+      template: "replace_comment",
+      params: {
+        target: { file, kind: "comment", parent: cart },
+        text: "// Add a line for item; a second add of the same item raises its quantity.",
+      },
+    },
     guard_clause: {
       template: "guard_clause",
       params: {
@@ -294,6 +305,20 @@ const goFn = (name: string) => ({ file: GO, kind: "function", name });
 const goAdd = { file: GO, kind: "method", name: "Add" };
 
 const GO_EXAMPLES: Step[] = Object.values({
+  insert_sibling: {
+    template: "insert_sibling",
+    params: {
+      target: goFn("New"),
+      code: "// Len is the number of items.\nfunc (inv *Inventory) Len() int {\n\treturn len(inv.items)\n}",
+    },
+  },
+  replace_comment: {
+    template: "replace_comment",
+    params: {
+      target: { file: GO, kind: "comment", index: 4 },
+      text: "// New returns an empty inventory, ready for Add.",
+    },
+  },
   guard_clause: {
     template: "guard_clause",
     params: { target: goAdd, condition: 'name == ""', guard_body: 'return errors.New("empty name")' },
@@ -416,6 +441,17 @@ const rsMethod = (name: string) => ({
 });
 
 const RUST_EXAMPLES: Step[] = Object.values({
+  insert_sibling: {
+    template: "insert_sibling",
+    params: { target: rsMethod("new"), code: "pub fn len(&self) -> usize {\n    self.items.len()\n}" },
+  },
+  replace_comment: {
+    template: "replace_comment",
+    params: {
+      target: { file: RS, kind: "comment", parent: { kind: "impl", name: "Inventory" }, index: 0 },
+      text: "/// An empty inventory, ready for `add`.",
+    },
+  },
   guard_clause: {
     template: "guard_clause",
     params: { target: rsMethod("add"), condition: "name.is_empty()", guard_body: "return 0;" },
@@ -539,6 +575,21 @@ const javaMethod = (name: string) => ({
 });
 
 const JAVA_EXAMPLES: Step[] = (Object.values({
+  insert_sibling: {
+    template: "insert_sibling",
+    params: {
+      target: javaMethod("count"),
+      position: "before",
+      code: "/** How many names are in stock. */\npublic int size() {\n    return items.size();\n}",
+    },
+  },
+  replace_comment: {
+    template: "replace_comment",
+    params: {
+      target: { file: JAVA, kind: "comment", parent: { kind: "class", name: "Inventory" }, index: 0 },
+      text: "/** Store count more of name, up to the limit. */",
+    },
+  },
   guard_clause: {
     template: "guard_clause",
     params: { target: javaMethod("describe"), condition: "name == null", guard_body: 'return "?";' },

@@ -25,6 +25,8 @@
  * | statements inserted                                   | fragments `insert_before/after` (3); a   |
  * |                                                       |   new function: fragment + body (3, 2)   |
  * | statements deleted                                    | `delete_node` (1)                        |
+ * | outside Python: a comment rewritten                   | `replace_comment` (2), `comment_shapes`  |
+ * | outside Python: new children beside unchanged ones    | `insert_sibling` (2), `insert_shapes`    |
  * | a statement wrapped in try / with                     | `wrap_try_except`, `wrap_context_manager`|
  * | a comment (or a run of comment lines) reworded        | `rewrite_comment` (2)                    |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
@@ -39,7 +41,9 @@ import { firstOnLine, lineStart } from "../edit/indent.ts";
 import { dedent } from "../edit/params.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
+import { commentCandidates as commentTextCandidates } from "./comment_shapes.ts";
 import { fragmentOf } from "./fragment_of.ts";
+import { insertCandidates } from "./insert_shapes.ts";
 import { locatorFor } from "./locators.ts";
 import type { StepBuilder } from "./replay.ts";
 
@@ -834,6 +838,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
   if (!table) return [];
   const python = ctx.doc.file.language === "python";
   return [
+    ...commentTextCandidates(pair, ctx.doc.file.language, (node, make) => at(file, node, make)),
     ...slotCandidates(file, pair, table),
     ...expressionCandidates(file, pair, table),
     ...decoratorCandidates(file, pair),
@@ -842,6 +847,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...bodyCandidates(file, pair, table, python),
     ...statementCandidates(file, pair, python),
     ...(python ? commentCandidates(file, pair) : []),
+    ...insertCandidates(pair, ctx.doc.file.language, (node, make) => at(file, node, make)),
   ];
 }
 

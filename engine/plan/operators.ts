@@ -358,7 +358,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
 /**
  * The tier-2 templates: the 15 of seed 001, then those added since
  * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`,
- * `rewrite_comment`).
+ * `rewrite_comment`, `replace_comment`, `insert_sibling`).
  */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
@@ -381,6 +381,8 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "add_base_class",
   "parenthesize_import",
   "rewrite_comment",
+  "replace_comment",
+  "insert_sibling",
 ];
 
 /** What a tier-3 fragment does at its target. */

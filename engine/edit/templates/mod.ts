@@ -1,5 +1,5 @@
 /**
- * Tier 2: the 20 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the 22 parameterized templates. Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py` or a file beside it, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,
@@ -31,7 +31,8 @@
  * guard_clause, add_parameter, replace_function_body and change_signature in
  * the brace languages too, wrap_try_except where the language has a try
  * (Java, C++, PHP), add_method where it has class or impl bodies (Java, Rust,
- * C++, PHP). inline_variable needs a scope model and is Python-only;
+ * C++, PHP); replace_comment (`comment_text.ts`) and insert_sibling
+ * (`insert_sibling.ts`) need no table and work in all ten. inline_variable needs a scope model and is Python-only;
  * wrap_context_manager and add_decorator have no JS table entry.
  *
  * Applying a step twice never duplicates an edit: the second run is either a
@@ -50,6 +51,8 @@ import { rewriteComment } from "./comment.ts";
 import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
 import { MODIFYING_IMPLS } from "./modifying.ts";
 import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
+import { COMMENT_IMPLS } from "./comment_text.ts";
+import { INSERT_IMPLS } from "./insert_sibling.ts";
 
 export type { TemplateEntry } from "./common.ts";
 export { TABLES } from "./common.ts";
@@ -81,7 +84,13 @@ function p(name: string, kind: ParamSpec["kind"], required: boolean, description
   return { name, kind, required, description };
 }
 
-const IMPLS = { ...ADDING_IMPLS, ...MODIFYING_IMPLS, ...RESTRUCTURING_IMPLS };
+const IMPLS = {
+  ...ADDING_IMPLS,
+  ...MODIFYING_IMPLS,
+  ...RESTRUCTURING_IMPLS,
+  ...COMMENT_IMPLS,
+  ...INSERT_IMPLS,
+};
 
 const ENTRIES: TemplateEntry[] = [
   defineTemplate({
@@ -449,9 +458,48 @@ const ENTRIES: TemplateEntry[] = [
     languages: PY_JS,
     apply: IMPLS.add_class_attribute,
   }),
+  defineTemplate({
+    name: "replace_comment",
+    group: "modifying",
+    summary:
+      "Rewrite one comment (doc comments too): its whole new text, markers included, must parse as one comment",
+    params: [
+      targetParam("the comment (or a node inside it, such as a doc comment's text)"),
+      p("text", "string", true, "the whole new comment, with its markers (// ..., /* ... */, # ...)"),
+    ],
+    example: {
+      template: "replace_comment",
+      params: {
+        target: { file: FILE, kind: "comment", parent: method("request") },
+        text: "# One attempt; the adapter decides about retries.",
+      },
+    },
+    languages: ALL,
+    apply: IMPLS.replace_comment,
+  }),
+  defineTemplate({
+    name: "insert_sibling",
+    group: "adding",
+    summary:
+      "Insert statements, members or definitions on their own lines before or after a node, at its indentation",
+    params: [
+      targetParam("the statement, member or definition the code goes next to"),
+      p("code", "string", true, "the code, whole statements or members of the language"),
+      p("position", "string", false, '"after" (default) or "before"'),
+    ],
+    example: {
+      template: "insert_sibling",
+      params: {
+        target: { file: FILE, kind: "assignment", name: "full_url", parent: method("request") },
+        code: 'log.debug("request to %s", full_url)',
+      },
+    },
+    languages: ALL,
+    apply: IMPLS.insert_sibling,
+  }),
 ];
 
-/** The 15 templates by name. */
+/** The templates by name. */
 export const TEMPLATES: Record<string, TemplateEntry> = Object.fromEntries(
   ENTRIES.map((entry) => [entry.name, entry]),
 );

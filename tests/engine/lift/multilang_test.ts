@@ -2,7 +2,7 @@
  * Lift beyond Python (issue 27) on real fix commits of the nine-language
  * corpus (`../shared/corpus/multilang-heldin.jsonl.gz`): one commit per
  * language whose change is an expression, a condition, a returned value, a
- * function body or deleted statements. Each is lifted into tier 1–2 steps
+ * function body, deleted statements, rewritten comments or new code beside old. Each is lifted into tier 1–2 steps
  * only (before the language tables every step here was tier-0
  * `replace_node`), the in-memory replay is byte-exact, and executing the
  * plan with the real executor on a fresh copy gives the commit's files.
@@ -21,7 +21,17 @@ const CASES: [string, string, string[]][] = [
   ["java", "fad946a1", ["change_return_value"]],
   ["ruby", "76cf576f", ["modify_condition"]],
   ["php", "dd0b216e", ["replace_expression", "replace_function_body"]],
-  ["c", "9abe75e0", ["replace_function_body", "delete_node"]],
+  // A statement added to a body is insert_sibling (it was replace_function_body before insert_sibling).
+  ["c", "9abe75e0", ["insert_sibling", "delete_node"]],
+  // Rewritten comments (doc comments mostly): replace_comment, tier-0 replace_node before it.
+  ["go", "815122a0", ["replace_comment"]],
+  ["rust", "97b5b776", ["replace_comment"]],
+  ["java", "1eb78024", ["replace_comment"]],
+  ["ruby", "2faa88c4", ["replace_comment"]],
+  // New functions, members and statements beside existing ones: insert_sibling, tier-0 replace_code before it.
+  ["go", "e207a3ce", ["insert_sibling"]],
+  ["java", "1d6ef29c", ["insert_sibling"]],
+  ["php", "66532794", ["insert_sibling", "replace_function_body"]],
 ];
 
 for (const [language, sha, kinds] of CASES) {

@@ -38,9 +38,11 @@ const NAMES = [
   "change_return_value",
   "add_class_attribute",
   "rewrite_comment",
+  "replace_comment",
+  "insert_sibling",
 ];
 
-Deno.test("registry: exactly the 20 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 22 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);
