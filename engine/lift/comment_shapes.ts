@@ -9,7 +9,7 @@
  */
 
 import { commentAround } from "../edit/templates/comment_text.ts";
-import type { Candidate, Pair } from "./shapes.ts";
+import type { Candidate, Pair } from "./shape_types.ts";
 import type { StepBuilder } from "./replay.ts";
 
 /**

@@ -15,7 +15,7 @@
 import { lineIndent } from "../edit/indent.ts";
 import type { Node } from "../parse/mod.ts";
 import type { StepBuilder } from "./replay.ts";
-import type { Candidate, Pair } from "./shapes.ts";
+import type { Candidate, Pair } from "./shape_types.ts";
 
 const named = (node: Node): Node[] => node.namedChildren.filter((child): child is Node => !!child);
 

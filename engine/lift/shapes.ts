@@ -47,19 +47,8 @@ import { insertCandidates } from "./insert_shapes.ts";
 import { locatorFor } from "./locators.ts";
 import type { StepBuilder } from "./replay.ts";
 
-/** A node of the current text and the node at its place in the target text. */
-export interface Pair {
-  before: Node;
-  after: Node;
-}
-
-/** A way to reproduce a change: steps built one after the other on the scratch state. */
-export interface Candidate {
-  tier: 0 | 1 | 2 | 3;
-  /** What the candidate does (a step kind), for reports. */
-  kind: string;
-  builders: StepBuilder[];
-}
+export type { Candidate, Pair } from "./shape_types.ts";
+import type { Candidate, Pair } from "./shape_types.ts";
 
 /** What the shapes need to know about the change's file. */
 export interface ShapeContext {
