@@ -36,7 +36,7 @@
  */
 
 import { error, type Issue, warning } from "../../../engine/issue.ts";
-import type { Check } from "./reach.ts";
+import { type Check, weightOf } from "./reach.ts";
 import type { FileMeaning, MeaningFunction, MeaningMarker, MeaningTest } from "./test_meaning.ts";
 import { lastSegment } from "./names.ts";
 
@@ -54,6 +54,12 @@ export function added<T>(before: readonly T[], after: readonly T[], key: (item: 
 }
 
 const STRENGTH_WORDS = ["vacuous", "truthiness", "partial", "exact"];
+
+/** The checks of `removed` that a pin among `checks` decides (`subject.ts`). */
+function decidedBy(checks: readonly Check[], removed: readonly Check[]): Check[] {
+  const pins = new Set(checks.flatMap((check) => (check.pin !== undefined ? [check.pin] : [])));
+  return removed.filter((check) => check.weight > 0 && check.derived.some((subject) => pins.has(subject)));
+}
 const FIX_HINT = "fix the code under test, not the test";
 
 function widened(old: Check, now: Check): { name: string; from?: number; to: number } | undefined {
@@ -83,6 +89,8 @@ function pairChecks(file: string, id: string, old: Check[], now: Check[], what: 
   const unpaired = [...fresh];
   for (const check of gone) {
     let at = unpaired.findIndex((c) => c.skeleton === check.skeleton);
+    // Else the one that reads the same subject (`f(y) == 3` became `f(y) is not None`).
+    if (at === -1) at = unpaired.findIndex((c) => c.derived.slice(1).some((d) => check.derived.includes(d)));
     if (at === -1) at = 0;
     const replacement = unpaired[at];
     if (!replacement) continue;
@@ -144,9 +152,21 @@ function weightIssues(
   now: typeof old,
   what: string,
 ) {
-  const issues = pairChecks(file, id, old.checks, now.checks, what);
+  const decided = decidedBy(now.checks, added(now.checks, old.checks, (c) => c.subject));
+  const kept = old.checks.filter((check) => !decided.includes(check));
+  const issues = pairChecks(file, id, kept, now.checks, what);
   const loosened = issues.some((issue) => issue.severity === "error");
-  if (now.weight >= old.weight || loosened) return issues;
+  const cases = "cases" in old ? old.cases : 1;
+  for (const check of decided) {
+    issues.push(warning(
+      "assertion-changed",
+      `Check "${check.text}" of ${what} "${id}" is gone; "${
+        now.checks.find((c) => c.pin !== undefined && check.derived.includes(c.pin))!.text
+      }" pins the value it read`,
+      { file, line: now.line },
+    ));
+  }
+  if (now.weight >= old.weight - weightOf(decided) * cases || loosened) return issues;
   const dropped = droppedCheck(old.checks, now.checks);
   const detail = dropped
     ? `"${dropped.check.text}"${where(dropped.check)} (line ${dropped.check.line} of the original) ${
@@ -293,10 +313,27 @@ function unpairedIssues(
     }
   }
   const bodies = fresh.map((test) => test.body);
+  // The same check (the same subject, written out) in new tests, and the checks their pins decide.
+  const same = new Map<string, number>();
+  for (const test of fresh) {
+    for (const check of test.checks) {
+      same.set(check.subject, (same.get(check.subject) ?? 0) + check.weight * test.cases);
+    }
+  }
+  const freshChecks = fresh.flatMap((test) => test.checks);
   const issues: Issue[] = [];
   for (const test of gone) {
     const needs = new Map<string, number>();
+    const ownRuns = new Map<string, number>();
     for (const check of test.checks) {
+      ownRuns.set(check.subject, (ownRuns.get(check.subject) ?? 0) + check.weight);
+    }
+    const decided = decidedBy(freshChecks, test.checks);
+    for (const check of test.checks) {
+      if (decided.includes(check)) continue;
+      if (check.subject && (same.get(check.subject) ?? 0) >= ownRuns.get(check.subject)! * test.cases) {
+        continue;
+      }
       needs.set(check.skeleton, (needs.get(check.skeleton) ?? 0) + check.weight * test.cases);
     }
     const renamed = bodies.indexOf(test.body);
@@ -352,6 +389,17 @@ export function compareTestFiles(
     const name = lastSegment(old.id);
     const candidates = fresh.filter((test) => lastSegment(test.id) === name);
     if (candidates.length !== 1) continue;
+    pairs.push([old, candidates[0]]);
+    gone.splice(gone.indexOf(old), 1);
+    fresh.splice(fresh.indexOf(candidates[0]), 1);
+  }
+  // A test renamed while its checks change keeps its setup (its statements that are not checks).
+  const scope = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf(".")));
+  for (const old of [...gone]) {
+    if (!old.setup) continue;
+    const alike = (test: MeaningTest) => test.setup === old.setup && scope(test.id) === scope(old.id);
+    const candidates = fresh.filter(alike);
+    if (candidates.length !== 1 || gone.filter(alike).length !== 1) continue;
     pairs.push([old, candidates[0]]);
     gone.splice(gone.indexOf(old), 1);
     fresh.splice(fresh.indexOf(candidates[0]), 1);
