@@ -3,7 +3,10 @@
  * by what runs (`test_meaning.ts`), not by how it is spelled.
  *
  * Tests are paired by qualified name, then a test that moved (into or out
- * of a class) by its own name. For each pair:
+ * of a class) by its own name, then a test renamed in its scope by its
+ * setup (`MeaningTest.setup`: its parameters and the statements that are
+ * not checks, when there are any, the same for exactly one old and one new
+ * test). For each pair:
  * - its weight (checks that run, times parametrize cases) must not drop:
  *   a check deleted, made unreachable, moved into a function nobody calls,
  *   turned into a tautology, or a case dropped is `assertion-removed`
@@ -17,9 +20,35 @@
  * - a new `return` in its body is `test-skipped`, a new `except`/`suppress`
  *   that drops a failure `failure-swallowed`.
  *
+ * A check compared by what it is about (`subject.ts`): its subject is its
+ * text with the test's single-assignment locals written out. A check that
+ * is gone is no loss when the test's new version pins the value it read to
+ * a literal (`assert s.endswith("x")` gone, `assert s == "a x"` added):
+ * what Python computes from a literal is fixed, so the pin decides it (the
+ * warning `assertion-changed` names both). Honest rewrites this admits and
+ * what stays refused:
+ * - a check replaced on the same subject because the fix changes the
+ *   behaviour (an expected value changed, `is not` inverted to `is`): the
+ *   pairing above, with a warning; a weaker one is still
+ *   `assertion-loosened`, a deleted or vacuous one `assertion-removed`;
+ * - a test renamed while its checks change (pytest-11148): paired by its
+ *   setup and compared as above; a rename that also changes the setup is
+ *   a test gone;
+ * - several tests merged into one (pytest-5413): each old test's checks
+ *   are in the new tests with the same subject (once is enough: the same
+ *   check on the same inputs), decided by a pin there, or of the same
+ *   shape, as often.
+ * A check whose subject reads a local bound twice (`lam = ...` twice) is
+ * about one point of its test and is matched by shape only. A removed check
+ * no new check replaces on the same subject is refused whoever writes it:
+ * a pin to a value the code computes (`B == BlockMatrix(...)`) decides no
+ * method of it, and a new check of another object or in another file
+ * (`blockcut(...)[i, j]` gone, `BlockMatrix(...)[i, j]` checked elsewhere)
+ * is not about the same subject.
+ *
  * A test that is gone is `test-deleted`, unless tests new in the same file
- * perform every check it performed (the same shapes, as often): the same
- * cases merged into one parametrized test. A skip or xfail marker that was
+ * perform every check it performed (the same subjects, pins or shapes, as
+ * often): the same cases merged into one parametrized test. A skip or xfail marker that was
  * not there, as its name means it, is `test-skipped`/`test-xfailed`; a
  * marker whose name is computed (`getattr(pytest.mark, name)`) is
  * `marker-dynamic`, refused because the gate cannot tell what it does. In
@@ -306,9 +335,13 @@ function unpairedIssues(
   fresh: MeaningTest[],
   collected: boolean,
 ): Issue[] {
+  // New checks cover by shape; one that repeats an old test's check covers that check alone.
+  const carried = new Set(gone.flatMap((test) => test.checks.map((check) => check.subject)));
+  carried.delete("");
   const pool = new Map<string, number>();
   for (const test of fresh) {
     for (const check of test.checks) {
+      if (carried.has(check.subject)) continue;
       pool.set(check.skeleton, (pool.get(check.skeleton) ?? 0) + check.weight * test.cases);
     }
   }

@@ -693,3 +693,28 @@ Deno.test({
     assert.ok(report.errors.some((issue) => issue.code === "test-skipped"), JSON.stringify(report.errors));
   },
 });
+
+Deno.test({
+  name:
+    "gate refuses a test renamed with an assertion deleted: its other checks, carried over, cover only themselves",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const module = await corpusTestModule(MATHEMATICA.instance, MATHEMATICA.path);
+    const first = '    assert mcode(Derivative(sin(x), x)) == "Hold[D[Sin[x], x]]"\n';
+    const renamed = replaceOnce(module, "def test_Derivative():", "def test_Derivative_renamed():");
+    const deleted = await gateChanges([{
+      path: MATHEMATICA.path,
+      before: module,
+      after: replaceOnce(renamed, first, ""),
+    }]);
+    assert.deepEqual(deleted.errors.map((issue) => issue.code), ["test-deleted"]);
+    assert.match(deleted.errors[0].message, /test_Derivative/);
+    // Renamed with that expected value changed, every check is still performed: admitted.
+    const changed = await gateChanges([{
+      path: MATHEMATICA.path,
+      before: module,
+      after: replaceOnce(renamed, "Hold[D[Sin[x], x]]", "Hold[D[Sin[x], {x, 1}]]"),
+    }]);
+    assert.equal(changed.refused, false, JSON.stringify(changed.errors));
+  },
+});
