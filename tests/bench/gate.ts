@@ -13,16 +13,21 @@
  *   nobody calls, an early `return`), a failure swallowed through an alias,
  *   an exit at import, `del` or a shadowing empty test, `__test__ = False`,
  *   an assertion deleted, made a tautology or vacuous, a parametrize case
- *   dropped or marked xfail, the module renamed out of the collected names;
+ *   dropped or marked xfail, the module renamed out of the collected names,
+ *   a test renamed while an assertion is deleted or made a tautology;
  * - honest: a test or an assertion added, a test moved into a class, its
  *   body extracted into a helper it calls, a local renamed, an expected
- *   number changed, consecutive `assert a == b` turned into a loop or a
+ *   number changed (also in a test renamed, with a docstring or without),
+ *   consecutive `assert a == b` turned into a loop or a
  *   parametrize over the same cases, a created module with skip markers, a
  *   new conftest fixture, the module renamed to another collected name.
  *
  * Held out: every module of mwaskom/seaborn and of sympy instances whose
- * number is 2 modulo 4 (`--part held-out`, what the README reports); the
- * rest (`--part dev`) is what the gate was built on.
+ * number is 2 modulo 4 (`--part held-out`, what the README reports), and a
+ * third repository no part of the gate was built on: the test modules of
+ * networkx as installed beside python3 (every 16th by path, whole files;
+ * absent, the part says so and goes on without it). The rest (`--part
+ * dev`) is what the gate was built on.
  *
  * Standalone: `deno run -A tests/bench/gate.ts [--part dev|held-out|all] [--list]`
  * (`--list` prints every change the gate got wrong); from the harness:
@@ -148,6 +153,18 @@ function replaceAssert(make: (condition: string) => string): Generator {
   };
 }
 
+/** `make`'s change with the test renamed (`test_x` → `test_x_renamed`), and a docstring added when `doc`. */
+function renamed(make: Generator, doc = false): Generator {
+  return (text, lines, test) => {
+    const made = make(text, lines, test);
+    if (made === null) return null;
+    const out = made.split("\n");
+    out[test.def] = out[test.def].replace(`def ${test.name}(`, `def ${test.name}_renamed(`);
+    if (doc) out.splice(test.body, 0, `${test.bodyIndent}"""Renamed: the check follows the fix."""`);
+    return out.join("\n");
+  };
+}
+
 const WEAKENING: Record<string, Generator> = {
   "skip-alias": decorate("@flaky", "flaky = pytest.mark.skip\n"),
   "skip-getattr": decorate("@getattr(pytest.mark, 'sk' + 'ip')"),
@@ -183,6 +200,9 @@ const WEAKENING: Record<string, Generator> = {
     return at === undefined ? null : rebuild(lines, at, at, [lines[at].replace(/assert\s.*$/, "pass")]);
   },
   "tautology": replaceAssert(() => 'assert "checked" is not None'),
+  "renamed-assert-deleted": (text, lines, test) =>
+    renamed(WEAKENING["assert-deleted"], true)(text, lines, test),
+  "renamed-tautology": (text, lines, test) => renamed(WEAKENING["tautology"], true)(text, lines, test),
   "vacuous-or": replaceAssert((c) => `assert (${c}) or True`),
   "eq-to-in": replaceAssert((
     c,
@@ -292,6 +312,9 @@ const HONEST: Record<string, Generator> = {
     if (at === undefined) return null;
     return rebuild(lines, at, at, [lines[at].replace(/(\d+)\s*$/, (d) => String(Number(d) + 1))]);
   },
+  "renamed-expected-changed": (text, lines, test) => renamed(HONEST["expected-changed"])(text, lines, test),
+  "renamed-docstring-expected-changed": (text, lines, test) =>
+    renamed(HONEST["expected-changed"], true)(text, lines, test),
   "same-cases-loop": (_t, lines, test) => {
     const run = equalities(lines, test);
     if (!run) return null;
@@ -380,17 +403,62 @@ function moduleCases(file: TestPatchFile, text: string): GateCase[] {
   ];
 }
 
-/** Whether a module is in the held-out part: mwaskom/seaborn, and sympy instances numbered 2 modulo 4. */
+/** Whether a module is in the held-out part: seaborn, sympy instances numbered 2 modulo 4, networkx. */
 export function heldOut(file: { instance: string; repo: string }): boolean {
-  if (file.repo === "mwaskom/seaborn") return true;
+  if (file.repo === "mwaskom/seaborn" || file.repo === THIRD_REPOSITORY) return true;
   const number = Number(/-(\d+)$/.exec(file.instance)?.[1]);
   return file.repo === "sympy/sympy" && number % 4 === 2;
 }
 
-/** Every generated case over the corpus test modules of `part`. */
+/** The third held-out repository's name in cases (`GateCase.module` starts with it). */
+export const THIRD_REPOSITORY = "networkx/networkx";
+
+/**
+ * networkx's test modules as installed beside python3, every 16th by path,
+ * whole (before and after the same text); [] with a reason when absent.
+ */
+export async function thirdRepositoryModules(): Promise<{ files: TestPatchFile[]; skip?: string }> {
+  let dir = "";
+  try {
+    const out = await new Deno.Command("python3", {
+      args: ["-c", "import networkx, os; print(os.path.dirname(networkx.__file__))"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    dir = out.success ? new TextDecoder().decode(out.stdout).trim() : "";
+  } catch {
+    dir = "";
+  }
+  if (!dir) return { files: [], skip: "python3 with networkx is not installed" };
+  const paths: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of Deno.readDirSync(at)) {
+      const path = `${at}/${entry.name}`;
+      if (entry.isDirectory) walk(path);
+      else if (/\/tests\/test_[^/]*\.py$/.test(path)) paths.push(path.slice(dir.length + 1));
+    }
+  };
+  walk(dir);
+  paths.sort();
+  const files = paths.filter((_, index) => index % 16 === 0).map((path) => {
+    const text = Deno.readTextFileSync(`${dir}/${path}`);
+    return {
+      instance: `networkx/${path}`,
+      repo: THIRD_REPOSITORY,
+      path: `networkx/${path}`,
+      before: text,
+      after: text,
+    };
+  });
+  return { files };
+}
+
+/** Every generated case over the corpus test modules of `part` (held out: with the third repository's). */
 export async function gateCases(part: "dev" | "held-out" | "all"): Promise<GateCase[]> {
   const cases: GateCase[] = [];
-  for (const file of await corpusTestPatchFiles()) {
+  const third = part === "dev" ? { files: [] } : await thirdRepositoryModules();
+  if (third.skip) console.error(`gate: third held-out repository skipped: ${third.skip}`);
+  for (const file of [...await corpusTestPatchFiles(), ...third.files]) {
     if (!file.after || !/(^|\/)test_[^/]*\.py$|_test\.py$/.test(file.path)) continue;
     if (part !== "all" && heldOut(file) !== (part === "held-out")) continue;
     // Hunks cut statements short: the module is its statements up to the first that does not parse.
@@ -518,4 +586,12 @@ if (import.meta.main) {
   console.log(
     `part ${part}: weakening refused ${f.refusedShare}% of ${f.weakening}, honest admitted ${f.admittedShare}% of ${f.honest}`,
   );
+  const third = (list: GateCase[]) => list.filter((c) => c.module.startsWith("networkx/"));
+  const corpus = (list: GateCase[]) => list.filter((c) => !c.module.startsWith("networkx/"));
+  for (const [name, pick] of [["corpus", corpus], [THIRD_REPOSITORY, third]] as const) {
+    const g = figures(pick(cases), pick(wrong));
+    console.log(
+      `  ${name}: weakening refused ${g.refusedShare}% of ${g.weakening}, honest admitted ${g.admittedShare}% of ${g.honest}`,
+    );
+  }
 }

@@ -40,6 +40,18 @@ import {
   type Tolerance,
 } from "../../../engine/analysis/python_tests.ts";
 import { constantString, lastSegment, meaning, namesOf, quickMeaning } from "./names.ts";
+import {
+  derivedSubjects,
+  inlined,
+  isLiteral,
+  type Locals,
+  localsOf,
+  NO_LOCALS,
+  pinnedSubject,
+  stable,
+} from "./subject.ts";
+
+export { isLiteral };
 
 /** One check as it runs. */
 export interface Check {
@@ -57,6 +69,12 @@ export interface Check {
   weight: number;
   /** The helper it runs in, when not in the test's own body. */
   via?: string;
+  /** Its text with the function's single-assignment locals written out, "" when it reads a rebound local (`subject.ts`). */
+  subject: string;
+  /** The subjects whose pin to a literal decides it (an assertion's; `subject.ts`). */
+  derived: string[];
+  /** The subject it pins to a literal (`assert S == "x"`), written out. */
+  pin?: string;
 }
 
 /** What running a body performs. */
@@ -87,33 +105,6 @@ export function isCheckName(name: string, spelled: string): boolean {
     if (/^(assert|fail)[A-Z_]/.test(candidate) || ASSERTION_NAMES.has(candidate)) return true;
   }
   return TESTING_MODULES.test(name) && lastSegment(name).startsWith("assert");
-}
-
-/** Whether `node` is a literal whose value is fixed (a string, number, constant or a container of them). */
-export function isLiteral(node: Node | null): boolean {
-  if (!node) return false;
-  switch (node.type) {
-    case "integer":
-    case "float":
-    case "true":
-    case "false":
-    case "none":
-    case "concatenated_string":
-      return true;
-    case "string":
-      return !node.children.some((child) => child?.type === "interpolation");
-    case "unary_operator":
-    case "parenthesized_expression":
-      return isLiteral(node.namedChildren.at(-1) ?? null);
-    case "tuple":
-    case "list":
-    case "set":
-      return node.namedChildren.every((child) => isLiteral(child));
-    case "dictionary":
-      return node.namedChildren.every((pair) => pair?.namedChildren.every((child) => isLiteral(child)));
-    default:
-      return false;
-  }
 }
 
 /** Whether a condition is constantly true or false (undefined when it depends on something). */
@@ -244,7 +235,13 @@ function calleesIn(doc: Document, node: Node): string {
   return [...names].sort().join(",");
 }
 
-function assertCheck(doc: Document, node: Node, times: number, via?: string): Check | undefined {
+function assertCheck(
+  doc: Document,
+  node: Node,
+  times: number,
+  via: string | undefined,
+  locals: Locals,
+): Check | undefined {
   const condition = node.namedChildren[0];
   if (!condition) return undefined;
   const { strength: spelled, tolerances } = conditionStrength(condition);
@@ -261,10 +258,20 @@ function assertCheck(doc: Document, node: Node, times: number, via?: string): Ch
     tolerances,
     weight: strength > 0 ? times : 0,
     via,
+    subject: stable(condition, locals) ? `assert ${inlined(condition, locals)}` : "",
+    derived: strength > 0 ? derivedSubjects(condition, locals) : [],
+    pin: strength > 0 ? pinnedSubject(condition, locals) : undefined,
   };
 }
 
-function callCheck(doc: Document, call: Node, name: string, times: number, via?: string): Check {
+function callCheck(
+  doc: Document,
+  call: Node,
+  name: string,
+  times: number,
+  via: string | undefined,
+  locals: Locals,
+): Check {
   const args = (call.childForFieldName("arguments")?.namedChildren ?? []).filter((n): n is Node =>
     n !== null
   );
@@ -282,6 +289,8 @@ function callCheck(doc: Document, call: Node, name: string, times: number, via?:
     tolerances: keywordTolerances(call),
     weight: strength > 0 ? times : 0,
     via,
+    subject: stable(call, locals) ? inlined(call, locals) : "",
+    derived: [],
   };
 }
 
@@ -306,6 +315,8 @@ interface Walk {
   active: Set<number>;
   /** Nested functions defined in the bodies walked so far, by name. */
   locals: Map<string, Node>;
+  /** The single-assignment locals of the function whose body is walked (`subject.ts`). */
+  assigned: Locals;
   via?: string;
 }
 
@@ -344,7 +355,7 @@ function visitCall(walk: Walk, call: Node, times: number): void {
   // A helper the walk can see is walked, whatever its name says (`assert_listed` written here).
   const helper = helperOf(walk, callee);
   if (!helper && isCheckName(name, spelled)) {
-    walk.out.checks.push(callCheck(walk.doc, call, name || spelled, times, walk.via));
+    walk.out.checks.push(callCheck(walk.doc, call, name || spelled, times, walk.via, walk.assigned));
     return;
   }
   if (lastSegment(name) === "suppress") {
@@ -363,9 +374,12 @@ function visitCall(walk: Walk, call: Node, times: number): void {
     if (!body) return;
     walk.active.add(helper.fn.id);
     const via = walk.via;
+    const assigned = walk.assigned;
     walk.via = via ?? helper.name;
+    walk.assigned = localsOf(helper.fn);
     walkBlock(walk, body, times);
     walk.via = via;
+    walk.assigned = assigned;
     walk.active.delete(helper.fn.id);
   }
 }
@@ -379,7 +393,7 @@ function visit(walk: Walk, node: Node, times: number): void {
   if (times === 0) return;
   switch (node.type) {
     case "assert_statement": {
-      const check = assertCheck(walk.doc, node, times, walk.via);
+      const check = assertCheck(walk.doc, node, times, walk.via, walk.assigned);
       if (check) walk.out.checks.push(check);
       return;
     }
@@ -519,6 +533,7 @@ export function reachOf(doc: Document, fn: Node, owner?: Node, times = 1): Reach
     owner,
     active: new Set([fn.id]),
     locals: new Map(),
+    assigned: fn.type === "function_definition" ? localsOf(fn) : NO_LOCALS,
   };
   const body = fn.childForFieldName("body");
   if (body) walkBlock(walk, body, times);

@@ -24,7 +24,7 @@ import type { Document } from "../../../engine/parse/documents.ts";
 import { resolveName } from "../../../engine/analysis/scope.ts";
 import { markerKind, normalizeCode, type Swallower } from "../../../engine/analysis/python_tests.ts";
 import { DYNAMIC, lastSegment, meaning, quickMeaning } from "./names.ts";
-import { type Check, reachOf, truthOf, weightOf } from "./reach.ts";
+import { type Check, isCheckName, reachOf, truthOf, weightOf } from "./reach.ts";
 
 /** A skip, expected failure, or a marker whose name is computed. */
 export interface MeaningMarker {
@@ -55,6 +55,12 @@ export interface MeaningTest {
   weight: number;
   /** Its body, whitespace-normalized (a test renamed keeps it). */
   body: string;
+  /**
+   * Its parameters and the statements of its body that are not checks or
+   * its docstring ("" when it has none): a test renamed while its checks
+   * change keeps it.
+   */
+  setup: string;
 }
 
 /** A function of a test-code file that is not a test (a helper, fixture or hook). */
@@ -251,7 +257,26 @@ function testOf(
     caseTexts,
     weight: weightOf(reach.checks) * cases,
     body: normalizeCode(body?.text ?? ""),
+    setup: setupOf(doc, fn),
   };
+}
+
+/** A test's parameters and its body's statements that are not checks, nor its docstring. */
+function setupOf(doc: Document, fn: Node): string {
+  const statements = (fn.childForFieldName("body")?.namedChildren ?? []).filter(
+    (statement): statement is Node => {
+      if (!statement || statement.type === "assert_statement" || statement.type === "comment") return false;
+      if (statement.type !== "expression_statement") return true;
+      const inner = statement.namedChildren[0];
+      if (inner?.type === "string") return false;
+      if (inner?.type !== "call") return true;
+      const callee = inner.childForFieldName("function");
+      return !isCheckName(quickMeaning(doc, callee), callee?.text ?? "");
+    },
+  );
+  if (statements.length === 0) return "";
+  const parameters = normalizeCode(fn.childForFieldName("parameters")?.text ?? "");
+  return [parameters, ...statements.map((statement) => normalizeCode(statement.text))].join("\n");
 }
 
 interface Collector {

@@ -3,7 +3,10 @@
  * by what runs (`test_meaning.ts`), not by how it is spelled.
  *
  * Tests are paired by qualified name, then a test that moved (into or out
- * of a class) by its own name. For each pair:
+ * of a class) by its own name, then a test renamed in its scope by its
+ * setup (`MeaningTest.setup`: its parameters and the statements that are
+ * not checks, when there are any, the same for exactly one old and one new
+ * test). For each pair:
  * - its weight (checks that run, times parametrize cases) must not drop:
  *   a check deleted, made unreachable, moved into a function nobody calls,
  *   turned into a tautology, or a case dropped is `assertion-removed`
@@ -17,9 +20,35 @@
  * - a new `return` in its body is `test-skipped`, a new `except`/`suppress`
  *   that drops a failure `failure-swallowed`.
  *
+ * A check compared by what it is about (`subject.ts`): its subject is its
+ * text with the test's single-assignment locals written out. A check that
+ * is gone is no loss when the test's new version pins the value it read to
+ * a literal (`assert s.endswith("x")` gone, `assert s == "a x"` added):
+ * what Python computes from a literal is fixed, so the pin decides it (the
+ * warning `assertion-changed` names both). Honest rewrites this admits and
+ * what stays refused:
+ * - a check replaced on the same subject because the fix changes the
+ *   behaviour (an expected value changed, `is not` inverted to `is`): the
+ *   pairing above, with a warning; a weaker one is still
+ *   `assertion-loosened`, a deleted or vacuous one `assertion-removed`;
+ * - a test renamed while its checks change (pytest-11148): paired by its
+ *   setup and compared as above; a rename that also changes the setup is
+ *   a test gone;
+ * - several tests merged into one (pytest-5413): each old test's checks
+ *   are in the new tests with the same subject (once is enough: the same
+ *   check on the same inputs), decided by a pin there, or of the same
+ *   shape, as often.
+ * A check whose subject reads a local bound twice (`lam = ...` twice) is
+ * about one point of its test and is matched by shape only. A removed check
+ * no new check replaces on the same subject is refused whoever writes it:
+ * a pin to a value the code computes (`B == BlockMatrix(...)`) decides no
+ * method of it, and a new check of another object or in another file
+ * (`blockcut(...)[i, j]` gone, `BlockMatrix(...)[i, j]` checked elsewhere)
+ * is not about the same subject.
+ *
  * A test that is gone is `test-deleted`, unless tests new in the same file
- * perform every check it performed (the same shapes, as often): the same
- * cases merged into one parametrized test. A skip or xfail marker that was
+ * perform every check it performed (the same subjects, pins or shapes, as
+ * often): the same cases merged into one parametrized test. A skip or xfail marker that was
  * not there, as its name means it, is `test-skipped`/`test-xfailed`; a
  * marker whose name is computed (`getattr(pytest.mark, name)`) is
  * `marker-dynamic`, refused because the gate cannot tell what it does. In
@@ -36,7 +65,7 @@
  */
 
 import { error, type Issue, warning } from "../../../engine/issue.ts";
-import type { Check } from "./reach.ts";
+import { type Check, weightOf } from "./reach.ts";
 import type { FileMeaning, MeaningFunction, MeaningMarker, MeaningTest } from "./test_meaning.ts";
 import { lastSegment } from "./names.ts";
 
@@ -54,6 +83,12 @@ export function added<T>(before: readonly T[], after: readonly T[], key: (item: 
 }
 
 const STRENGTH_WORDS = ["vacuous", "truthiness", "partial", "exact"];
+
+/** The checks of `removed` that a pin among `checks` decides (`subject.ts`). */
+function decidedBy(checks: readonly Check[], removed: readonly Check[]): Check[] {
+  const pins = new Set(checks.flatMap((check) => (check.pin !== undefined ? [check.pin] : [])));
+  return removed.filter((check) => check.weight > 0 && check.derived.some((subject) => pins.has(subject)));
+}
 const FIX_HINT = "fix the code under test, not the test";
 
 function widened(old: Check, now: Check): { name: string; from?: number; to: number } | undefined {
@@ -83,6 +118,8 @@ function pairChecks(file: string, id: string, old: Check[], now: Check[], what: 
   const unpaired = [...fresh];
   for (const check of gone) {
     let at = unpaired.findIndex((c) => c.skeleton === check.skeleton);
+    // Else the one that reads the same subject (`f(y) == 3` became `f(y) is not None`).
+    if (at === -1) at = unpaired.findIndex((c) => c.derived.slice(1).some((d) => check.derived.includes(d)));
     if (at === -1) at = 0;
     const replacement = unpaired[at];
     if (!replacement) continue;
@@ -144,9 +181,21 @@ function weightIssues(
   now: typeof old,
   what: string,
 ) {
-  const issues = pairChecks(file, id, old.checks, now.checks, what);
+  const decided = decidedBy(now.checks, added(now.checks, old.checks, (c) => c.subject));
+  const kept = old.checks.filter((check) => !decided.includes(check));
+  const issues = pairChecks(file, id, kept, now.checks, what);
   const loosened = issues.some((issue) => issue.severity === "error");
-  if (now.weight >= old.weight || loosened) return issues;
+  const cases = "cases" in old ? old.cases : 1;
+  for (const check of decided) {
+    issues.push(warning(
+      "assertion-changed",
+      `Check "${check.text}" of ${what} "${id}" is gone; "${
+        now.checks.find((c) => c.pin !== undefined && check.derived.includes(c.pin))!.text
+      }" pins the value it read`,
+      { file, line: now.line },
+    ));
+  }
+  if (now.weight >= old.weight - weightOf(decided) * cases || loosened) return issues;
   const dropped = droppedCheck(old.checks, now.checks);
   const detail = dropped
     ? `"${dropped.check.text}"${where(dropped.check)} (line ${dropped.check.line} of the original) ${
@@ -286,17 +335,38 @@ function unpairedIssues(
   fresh: MeaningTest[],
   collected: boolean,
 ): Issue[] {
+  // New checks cover by shape; one that repeats an old test's check covers that check alone.
+  const carried = new Set(gone.flatMap((test) => test.checks.map((check) => check.subject)));
+  carried.delete("");
   const pool = new Map<string, number>();
   for (const test of fresh) {
     for (const check of test.checks) {
+      if (carried.has(check.subject)) continue;
       pool.set(check.skeleton, (pool.get(check.skeleton) ?? 0) + check.weight * test.cases);
     }
   }
   const bodies = fresh.map((test) => test.body);
+  // The same check (the same subject, written out) in new tests, and the checks their pins decide.
+  const same = new Map<string, number>();
+  for (const test of fresh) {
+    for (const check of test.checks) {
+      same.set(check.subject, (same.get(check.subject) ?? 0) + check.weight * test.cases);
+    }
+  }
+  const freshChecks = fresh.flatMap((test) => test.checks);
   const issues: Issue[] = [];
   for (const test of gone) {
     const needs = new Map<string, number>();
+    const ownRuns = new Map<string, number>();
     for (const check of test.checks) {
+      ownRuns.set(check.subject, (ownRuns.get(check.subject) ?? 0) + check.weight);
+    }
+    const decided = decidedBy(freshChecks, test.checks);
+    for (const check of test.checks) {
+      if (decided.includes(check)) continue;
+      if (check.subject && (same.get(check.subject) ?? 0) >= ownRuns.get(check.subject)! * test.cases) {
+        continue;
+      }
       needs.set(check.skeleton, (needs.get(check.skeleton) ?? 0) + check.weight * test.cases);
     }
     const renamed = bodies.indexOf(test.body);
@@ -352,6 +422,17 @@ export function compareTestFiles(
     const name = lastSegment(old.id);
     const candidates = fresh.filter((test) => lastSegment(test.id) === name);
     if (candidates.length !== 1) continue;
+    pairs.push([old, candidates[0]]);
+    gone.splice(gone.indexOf(old), 1);
+    fresh.splice(fresh.indexOf(candidates[0]), 1);
+  }
+  // A test renamed while its checks change keeps its setup (its statements that are not checks).
+  const scope = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf(".")));
+  for (const old of [...gone]) {
+    if (!old.setup) continue;
+    const alike = (test: MeaningTest) => test.setup === old.setup && scope(test.id) === scope(old.id);
+    const candidates = fresh.filter(alike);
+    if (candidates.length !== 1 || gone.filter(alike).length !== 1) continue;
     pairs.push([old, candidates[0]]);
     gone.splice(gone.indexOf(old), 1);
     fresh.splice(fresh.indexOf(candidates[0]), 1);

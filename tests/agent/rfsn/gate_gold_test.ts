@@ -36,21 +36,20 @@ Deno.test({
 });
 
 /**
- * Gold test patches that remove a check of behaviour their fix changes: the
- * gate refuses that from an agent, whoever wrote it (read from the patches:
- * flask-4045 deletes the dotted-blueprint tests, pytest-5413 merges two
- * tests into one that checks something else, pytest-11148 renames a test
- * and inverts its assertion, sympy-19007 deletes `assert A[i, j] == B[i, j]`).
+ * Gold test patches that remove a check no new check replaces on the same
+ * subject: the gate refuses that from an agent, whoever wrote it.
+ * flask-4045 deletes `test_dotted_names` (its new test expects
+ * `flask.Blueprint("app.ui", ...)` to raise instead) and drops the checks
+ * that the blueprint's other routes are served; sympy-19007 deletes
+ * `assert A[i, j] == B[i, j]` of `blockcut(...)`, and its new checks index
+ * other block matrices in another file. (pytest-5413's merged test and
+ * pytest-11148's renamed, inverted one are admitted: `subject.ts`,
+ * `test_weakening.ts`.)
  */
-const REMOVES_CHECKS = [
-  "pallets__flask-4045",
-  "pytest-dev__pytest-11148",
-  "pytest-dev__pytest-5413",
-  "sympy__sympy-19007",
-];
+const REMOVES_CHECKS = ["pallets__flask-4045", "sympy__sympy-19007"];
 
 Deno.test({
-  name: "gate: every corpus gold test patch is admitted but the four that remove checks of changed behaviour",
+  name: "gate: every corpus gold test patch is admitted but the two that remove checks no new check replaces",
   ignore: CORPUS_SKIP !== undefined,
   async fn() {
     const files = await corpusTestPatchFiles();

@@ -561,3 +561,160 @@ Deno.test({
     );
   },
 });
+
+/** One file of a corpus gold test patch, both sides as its hunks show them. */
+async function goldFile(instance: string, path: string): Promise<{ before: string; after: string }> {
+  const { corpusTestPatchFiles } = await import("./_corpus_tests.ts");
+  const file = (await corpusTestPatchFiles()).find((f) => f.instance === instance && f.path === path);
+  if (!file?.before || !file.after) throw new Error(`No test patch file "${path}" in "${instance}"`);
+  return { before: file.before, after: file.after };
+}
+
+const EXCINFO = { instance: "pytest-dev__pytest-5413", path: "testing/code/test_excinfo.py" };
+const REPR = '"<ExceptionInfo ValueError tblen=4>"';
+
+Deno.test({
+  name: "gate admits two tests merged into one whose exact checks pin what their checks read (pytest-5413)",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { before, after } = await goldFile(EXCINFO.instance, EXCINFO.path);
+    const gold = await gateChanges([{ path: EXCINFO.path, before, after }]);
+    assert.equal(gold.refused, false, JSON.stringify(gold.errors, null, 1));
+    // The adversary's variants of the merged test stay refused: the pin on str() weakened, deleted,
+    // made a tautology, moved to another subject, or `pytest.raises(ValueError, h)` made a bare call.
+    const variants: [string, string][] = [
+      [`assert str(excinfo) == ${REPR}`, "assert str(excinfo) is not None"],
+      [`    assert str(excinfo) == ${REPR}\n`, ""],
+      [`assert str(excinfo) == ${REPR}`, `assert ${REPR} == ${REPR}`],
+      [`assert str(excinfo) == ${REPR}`, `assert repr(excinfo) == ${REPR}`],
+      [`assert str(excinfo) == ${REPR}`, `assert str(excinfo.value) == ${REPR}`],
+      ["excinfo = pytest.raises(ValueError, h)\n    assert repr", "excinfo = h()\n    assert repr"],
+    ];
+    for (const [find, replacement] of variants) {
+      const report = await gateChanges([{
+        path: EXCINFO.path,
+        before,
+        after: replaceOnce(after, find, replacement),
+      }]);
+      assert.equal(report.refused, true, replacement);
+      assert.ok(report.errors.some((issue) => issue.message.includes("test_excinfo_str")), replacement);
+    }
+  },
+});
+
+Deno.test({
+  name: "gate: a literal pin decides only checks computed from its subject by Python itself",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { before } = await goldFile(EXCINFO.instance, EXCINFO.path);
+    const partial =
+      'assert s.startswith(__file__[:-9])  # pyc file and $py.class\n    assert s.endswith("ValueError")' +
+      '\n    assert len(s.split(":")) >= 3  # on windows it\'s 4';
+    const pinned = replaceOnce(before, partial, `assert s == "x.py:1: ValueError"`);
+    const kept = await gateChanges([{ path: EXCINFO.path, before, after: pinned }]);
+    assert.equal(kept.refused, false, JSON.stringify(kept.errors));
+    assert.ok(kept.warnings.some((issue) => /pins the value it read/.test(issue.message)));
+    // A pin to a value the code computes, or on another subject, decides nothing.
+    for (const check of ["assert s == str(h)", 'assert repr(excinfo) == "x.py:1: ValueError"']) {
+      const report = await gateChanges([{
+        path: EXCINFO.path,
+        before,
+        after: replaceOnce(before, partial, check),
+      }]);
+      assert.equal(report.refused, true, check);
+      assert.deepEqual([...new Set(report.errors.map((issue) => issue.code))], ["assertion-removed"], check);
+    }
+    // A check that calls the code under test on the pinned value is not decided by the pin.
+    const called = replaceOnce(before, partial, 'assert s == "x"\n    assert h(s) == 3');
+    const after = replaceOnce(called, "    assert h(s) == 3\n", "");
+    const report = await gateChanges([{ path: EXCINFO.path, before: called, after }]);
+    assert.deepEqual(report.errors.map((issue) => issue.code), ["assertion-removed"]);
+  },
+});
+
+Deno.test({
+  name: "gate: a check repeated through a rebound local is two checks; the other does not decide it",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const path = "sympy/utilities/tests/test_lambdify.py";
+    const module = await corpusTestModule("sympy__sympy-15011", path);
+    const after = replaceOnce(
+      module,
+      "    lam = lambdify(curlyv, curlyv, dummify=True)\n    assert lam(1)==1\n",
+      "",
+    );
+    const report = await gateChanges([{ path, before: module, after }]);
+    assert.deepEqual(report.errors.map((issue) => issue.code), ["assertion-removed"]);
+  },
+});
+
+const PATHLIB = { instance: "pytest-dev__pytest-11148", path: "testing/test_pathlib.py" };
+
+Deno.test({
+  name: "gate admits a test renamed with its setup kept while its assertion is inverted (pytest-11148)",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const { before, after } = await goldFile(PATHLIB.instance, PATHLIB.path);
+    const gold = await gateChanges([{ path: PATHLIB.path, before, after }]);
+    assert.equal(gold.refused, false, JSON.stringify(gold.errors, null, 1));
+    assert.ok(
+      gold.warnings.some((issue) => issue.message.includes('"assert module1 is not module2" became')),
+    );
+    // Renamed and weakened: the check deleted, made a tautology or vacuous, loosened, or the setup changed.
+    const variants: [string, string, string][] = [
+      ["        assert module1 is module2\n", "", "assertion-removed"],
+      ["assert module1 is module2", "assert True", "assertion-loosened"],
+      ["assert module1 is module2", "assert module1 is module2 or True", "assertion-loosened"],
+      ["assert module1 is module2", "assert module1", "assertion-loosened"],
+      [
+        '        module2 = import_path(simple_module, mode="importlib", root=tmp_path)\n        assert module1 is module2\n',
+        "        assert module1\n",
+        "test-deleted",
+      ],
+    ];
+    for (const [find, replacement, code] of variants) {
+      const report = await gateChanges([{
+        path: PATHLIB.path,
+        before,
+        after: replaceOnce(after, find, replacement),
+      }]);
+      assert.ok(
+        report.errors.some((issue) => issue.code === code),
+        `${replacement}: ${JSON.stringify(report.errors)}`,
+      );
+    }
+    // A rename with a new skip marker is the old test skipped, not a new test's own marker.
+    const skipped = replaceOnce(
+      after,
+      "    def test_remembers_previous_imports(",
+      '    @pytest.mark.skip("later")\n    def test_remembers_previous_imports(',
+    );
+    const report = await gateChanges([{ path: PATHLIB.path, before, after: skipped }]);
+    assert.ok(report.errors.some((issue) => issue.code === "test-skipped"), JSON.stringify(report.errors));
+  },
+});
+
+Deno.test({
+  name:
+    "gate refuses a test renamed with an assertion deleted: its other checks, carried over, cover only themselves",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    const module = await corpusTestModule(MATHEMATICA.instance, MATHEMATICA.path);
+    const first = '    assert mcode(Derivative(sin(x), x)) == "Hold[D[Sin[x], x]]"\n';
+    const renamed = replaceOnce(module, "def test_Derivative():", "def test_Derivative_renamed():");
+    const deleted = await gateChanges([{
+      path: MATHEMATICA.path,
+      before: module,
+      after: replaceOnce(renamed, first, ""),
+    }]);
+    assert.deepEqual(deleted.errors.map((issue) => issue.code), ["test-deleted"]);
+    assert.match(deleted.errors[0].message, /test_Derivative/);
+    // Renamed with that expected value changed, every check is still performed: admitted.
+    const changed = await gateChanges([{
+      path: MATHEMATICA.path,
+      before: module,
+      after: replaceOnce(renamed, "Hold[D[Sin[x], x]]", "Hold[D[Sin[x], {x, 1}]]"),
+    }]);
+    assert.equal(changed.refused, false, JSON.stringify(changed.errors));
+  },
+});
