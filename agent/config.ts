@@ -131,10 +131,6 @@ export const ConfigSchema = z.strictObject({
 
 /** A validated configuration. */
 export type Config = z.infer<typeof ConfigSchema>;
-/** The `agent` section. */
-export type AgentConfig = Config["agent"];
-/** The `verification` section. */
-export type VerificationConfig = Config["verification"];
 /** The `templates` section. */
 export type Templates = Config["templates"];
 

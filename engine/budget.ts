@@ -54,11 +54,6 @@ export function budgetExceeded(): boolean {
   return current.exceeded;
 }
 
-/** Milliseconds left in the budget (Infinity without one). */
-export function budgetLeftMs(): number {
-  return current ? Math.max(0, current.deadline - performance.now()) : Infinity;
-}
-
 /** Throw `budget-exceeded` when the budget in force has run out. */
 export function checkBudget(): void {
   if (budgetExceeded()) throw new IssueError(budgetIssue());
