@@ -15,6 +15,11 @@
  *   each file, checked as an operator's edit is (`runEditChecks`); it should
  *   be refused with `syntax-error`.
  *
+ * Each clean file with three or more function bodies is probed a second time
+ * made broken: ` @@ ) ` inserted in its last body first, the probes then in
+ * the bodies before it (files broken as shipped are rare outside C, C++ and
+ * TypeScript here).
+ *
  * The same probes as `tests/engine/verify/levels/l3_names_test.ts` and
  * `l0_broken_test.ts` run on the corpus, here on files nobody tuned on.
  *
@@ -61,13 +66,14 @@ interface Probed {
   id: string;
   path: string;
   text: string;
-  broken: boolean;
+  /** "real": tree-sitter already finds errors in the file as shipped; "made": an error was inserted first. */
+  broken?: "real" | "made";
 }
 
 /** One probe's outcome. */
 interface Outcome {
   lang: string;
-  broken: boolean;
+  broken?: "real" | "made";
   probe: "deletion" | "method deletion" | "garbage";
   refused: boolean;
   detail: string;
@@ -178,10 +184,14 @@ async function deletion(file: Probed, target: Target): Promise<Outcome> {
   }
 }
 
-async function garbage(file: Probed, root: Node): Promise<Outcome[]> {
-  const bodies = root.descendantsOfType([...BODIES]).filter((node): node is Node =>
+function functionBodies(root: Node): Node[] {
+  return root.descendantsOfType([...BODIES]).filter((node): node is Node =>
     node !== null && node.parent !== null && DEFINITIONS.has(node.parent.type)
   );
+}
+
+async function garbage(file: Probed, root: Node): Promise<Outcome[]> {
+  const bodies = functionBodies(root);
   const picked = bodies.length > 2 ? [bodies[0], bodies[Math.floor(bodies.length / 2)]] : bodies;
   const out: Outcome[] = [];
   for (const body of picked) {
@@ -219,20 +229,46 @@ async function probedFiles(path: string): Promise<Probed[]> {
       const language = languageOf(file.path, file.before);
       if (!language || seen.has(file.before)) continue;
       seen.add(file.before);
-      const broken = syntaxProblems(await parse(language, file.before)).length > 0;
+      const broken = syntaxProblems(await parse(language, file.before)).length > 0 ? "real" : undefined;
       out.push({ lang: commit.lang, id: commit.sha, path: file.path, text: file.before, broken });
     }
   }
   return out;
 }
 
-/** Run both probes on every distinct file of the set at `path`. */
+/**
+ * A file tree-sitter parses cleanly made broken: ` @@ ) ` inserted just
+ * inside its last function body, so the probes that follow (in earlier
+ * bodies) run in a file with a pre-existing error elsewhere. Undefined when
+ * the file has fewer than three function bodies.
+ */
+async function madeBroken(file: Probed, root: Node): Promise<Probed | undefined> {
+  const bodies = functionBodies(root);
+  if (bodies.length < 3) return undefined;
+  const last = bodies.at(-1)!;
+  const at = last.startIndex + (last.text.startsWith("{") ? 1 : 0);
+  const text = file.text.slice(0, at) + " @@ ) " + file.text.slice(at);
+  const language = languageOf(file.path, text)!;
+  if (syntaxProblems(await parse(language, text)).length === 0) return undefined;
+  return { ...file, text, broken: "made" };
+}
+
+/** Run both probes on every distinct file of the set at `path`, and on a made-broken copy of each clean one. */
 export async function probeSet(path: string): Promise<Outcome[]> {
   const out: Outcome[] = [];
-  for (const file of await probedFiles(path)) {
-    const root = (await parse(languageOf(file.path, file.text)!, file.text)).rootNode;
-    for (const target of stillCalled(root)) out.push(await deletion(file, target));
-    out.push(...await garbage(file, root));
+  for (const shipped of await probedFiles(path)) {
+    const root = (await parse(languageOf(shipped.path, shipped.text)!, shipped.text)).rootNode;
+    const made = shipped.broken ? undefined : await madeBroken(shipped, root);
+    for (const file of made ? [shipped, made] : [shipped]) {
+      const tree = (await parse(languageOf(file.path, file.text)!, file.text)).rootNode;
+      const errorAt = file.broken === "made" ? functionBodies(root).at(-1)!.startIndex : Infinity;
+      for (const target of stillCalled(tree)) {
+        if (target.end < errorAt) out.push(await deletion(file, target));
+      }
+      out.push(
+        ...(await garbage(file, tree)).filter((o) => Number(o.detail.split("@")[1].split(":")[0]) < errorAt),
+      );
+    }
   }
   return out;
 }
@@ -246,11 +282,10 @@ if (import.meta.main) {
   const outcomes = await probeSet(Deno.args[at + 1]);
   for (const lang of [...new Set(outcomes.map((o) => o.lang))]) {
     const cells = (["deletion", "method deletion", "garbage"] as const).flatMap((probe) =>
-      [false, true].map((broken) => {
+      [undefined, "real", "made"].map((broken) => {
         const of = outcomes.filter((o) => o.lang === lang && o.probe === probe && o.broken === broken);
-        return `${probe}${broken ? " (broken files)" : ""} ${
-          of.filter((o) => o.refused).length
-        }/${of.length}`;
+        const refused = of.filter((o) => o.refused).length;
+        return `${probe}${broken ? ` (${broken} broken)` : ""} ${refused}/${of.length}`;
       })
     );
     console.log(`${lang}: ${cells.join(", ")}`);
@@ -258,7 +293,9 @@ if (import.meta.main) {
   if (Deno.args.includes("--list")) {
     for (const o of outcomes) {
       console.log(
-        `${o.refused ? "refused" : "PASSED "} ${o.lang} ${o.probe}${o.broken ? " broken" : ""} ${o.detail}`,
+        `${o.refused ? "refused" : "PASSED "} ${o.lang} ${o.probe}${
+          o.broken ? ` ${o.broken}-broken` : ""
+        } ${o.detail}`,
       );
     }
   }
