@@ -14,7 +14,8 @@
  * (`--list` prints every tier-0 step's reason per commit); from the harness
  * the rows join `deno task bench lift`. `--data PATH` lifts every instance of
  * a corpus-format file instead (the unseen set `unseen_multilang.ts` writes),
- * `--part` then ignored.
+ * `--part` then ignored. `--lang L1,L2` keeps those languages, `--first N` each
+ * language's first N commits.
  *
  * @module
  */
@@ -46,8 +47,11 @@ export interface MultilangOutcome {
   reasons: string[];
 }
 
-/** Lift every commit of `commits`. */
-export async function liftCommits(commits: readonly MultilangCommit[]): Promise<MultilangOutcome[]> {
+/** Lift every commit of `commits` (`onEach` sees each outcome as it comes). */
+export async function liftCommits(
+  commits: readonly MultilangCommit[],
+  onEach?: (outcome: MultilangOutcome) => void,
+): Promise<MultilangOutcome[]> {
   const out: MultilangOutcome[] = [];
   for (const commit of commits) {
     const dir = await Deno.makeTempDir({ prefix: "graphplan-multilang-" });
@@ -69,6 +73,7 @@ export async function liftCommits(commits: readonly MultilangCommit[]): Promise<
           issue.message.replace(/^.*no tier 1-3 step reproduces /, "")
         ).concat(result.errors.map((issue) => `error ${issue.code}: ${issue.message}`)),
       });
+      onEach?.(out.at(-1)!);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -147,11 +152,20 @@ if (import.meta.main) {
     const at = Deno.args.indexOf("--part");
     const part = dataAt >= 0 ? "all" : at >= 0 ? Deno.args[at + 1] : "built";
     const langAt = Deno.args.indexOf("--lang");
+    const firstAt = Deno.args.indexOf("--first");
+    const first = firstAt >= 0 ? Number(Deno.args[firstAt + 1]) : Infinity;
+    const seen = new Map<string, number>();
     const chosen = commits.filter((c) =>
       (part === "all" || held.has(c.sha) === (part === "held")) &&
-      (langAt < 0 || c.lang === Deno.args[langAt + 1])
+      (langAt < 0 || Deno.args[langAt + 1].split(",").includes(c.lang)) &&
+      (seen.set(c.lang, (seen.get(c.lang) ?? 0) + 1).get(c.lang)! <= first)
     );
-    const outcomes = await liftCommits(chosen);
+    const outcomes = await liftCommits(
+      chosen,
+      (o) =>
+        Deno.args.includes("--list") &&
+        console.log(`${o.lang} ${o.sha} lifted=${o.lifted} exact=${o.exact} ${o.kinds.join(", ")}`),
+    );
     for (const lang of [...new Set(outcomes.map((o) => o.lang))]) {
       const s = summarize(outcomes.filter((o) => o.lang === lang));
       console.log(

@@ -137,7 +137,6 @@ export async function hunkInstances(
       if (line.startsWith("\\")) continue;
       if (line.startsWith("+") || line.startsWith(" ")) added.push(line.slice(1));
     }
-    if (body.at(-1) === "") added.pop();
     const next = [...lines.slice(0, start), ...added, ...lines.slice(start + oldLength)].join("\n");
     if (next === before) continue;
     out.push({ after: next, patch: await unifiedDiff(path, before, next) });

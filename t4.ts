@@ -1,0 +1,12 @@
+import { loadInstances } from "./tests/_support/multilang.ts";
+const all = await loadInstances("/work/lift-unseen/multilang/unseen.jsonl.gz");
+const c = all.find((c) => c.sha.includes("utils/utils.go"))!;
+console.log(c.sha); console.log(c.diff);
+const dir = await Deno.makeTempDir();
+await Deno.mkdir(`${dir}/utils`, { recursive: true });
+await Deno.writeTextFile(`${dir}/utils/utils.go`, c.files[0].before);
+await Deno.writeTextFile(`${dir}/p.diff`, c.diff);
+const r = await new Deno.Command("git", { args: ["apply", "p.diff"], cwd: dir }).output();
+console.log("git apply", r.success, new TextDecoder().decode(r.stderr));
+console.log("matches after", (await Deno.readTextFile(`${dir}/utils/utils.go`)) === c.files[0].after);
+console.log(dir);
