@@ -93,6 +93,7 @@ const EnvironmentSchema = z.strictObject({
   image_template: z.string().min(1),
   helper_command: z.array(z.string()).min(1).nullable(),
   helper_mount: z.boolean(),
+  helper_main: z.boolean(),
   shell: z.enum(["session", "exec"]),
   helper_timeout: z.number().positive(),
   helper_limits: z.partialRecord(z.enum(Object.keys(DEFAULT_LIMITS) as [keyof Limits]), z.number().min(0)),

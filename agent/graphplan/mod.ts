@@ -31,7 +31,7 @@ import { checkPatch } from "./patch.ts";
 import { type FinalGateRecord, gateFinalPatch } from "../rfsn/gate/final.ts";
 import { changesSince } from "./baseline.ts";
 
-export { type Helper, HelperError, SessionHelper } from "./helper.ts";
+export { type Helper, HelperError, serveArgv, SessionHelper } from "./helper.ts";
 export {
   FormatErrorLimit,
   Interrupted,
@@ -70,6 +70,7 @@ export {
   isCompiled,
   launchSeed,
   limitArgs,
+  mainSession,
   MOUNTED_HELPER_DIR,
   mountedLaunch,
   plannedLaunch,
