@@ -108,6 +108,7 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
     }
   } else {
     for (const patch of await filePatches(store, input, issues)) {
+      if (budgetExceeded()) break; // a file's work is bounded, a diff of many files is not
       const planned = await planFile(store, patch);
       issues.push(...planned.issues);
       if (planned.work) work.push(planned.work);

@@ -4,7 +4,7 @@ import type { Document } from "../../../engine/parse/documents.ts";
 import { parse } from "../../../engine/parse/mod.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { PYTHON_SKIP, runPythonJson } from "../../_support/python.ts";
-import { loadVerdictInstances } from "../../bench/lift_verdicts.ts";
+import { goldPatches, modelPatches } from "../../bench/lift_patches.ts";
 
 async function pythonDoc(text: string, path = "a.py"): Promise<Document> {
   return {
@@ -200,7 +200,7 @@ Deno.test({
     const seen = new Set<string>();
     const findings: string[] = [];
     let files = 0;
-    for (const instance of await loadVerdictInstances()) {
+    for (const instance of [...await goldPatches(), ...await modelPatches()]) {
       for (const file of instance.files) {
         if (!file.path.endsWith(".py") || file.after === null || seen.has(file.after)) continue;
         seen.add(file.after);

@@ -6,7 +6,7 @@ import { verifyPlan } from "../../../../engine/verify/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus, materialize } from "../../../_support/corpus.ts";
 import { planFromPatch } from "../../../bench/verify_plan.ts";
-import { judgePatch, loadVerdictInstances, VERDICTS_SKIP } from "../../../bench/lift_verdicts.ts";
+import { judgePatch, modelPatches, VERDICTS_SKIP } from "../../../bench/lift_patches.ts";
 import { Compilers } from "../../../../engine/verify/compile/mod.ts";
 import { DEFAULT_STRICT_CODES } from "../../../../engine/verify/strict.ts";
 
@@ -112,7 +112,7 @@ Deno.test({
   async fn() {
     // step 0 reads `original_len` in the loop of `uniq`, a later step assigns it above the `try`;
     // the final file binds every read, and CPython and pyflakes find nothing new in it
-    const instance = (await loadVerdictInstances()).find((item) => item.id === "sympy__sympy-18835@coder")!;
+    const instance = (await modelPatches()).find((item) => item.id === "sympy__sympy-18835@coder")!;
     const compilers = new Compilers();
     try {
       const outcome = await judgePatch(instance, compilers);
