@@ -328,7 +328,9 @@ async function syntaxTooNew(store: DocumentStore, item: FileWork): Promise<Issue
   const before = await store.get(item.path);
   if (before.file.language !== "python" || before.file.text === item.applied.after) return [];
   const after = await store.reparse(before, item.applied.after);
-  const found = newTargetIssues(item.path, before, after, { step: 0, root: store.workspace.root });
+  // a warning (no version declared) refuses nothing: verification reports it with the plan
+  const found = newTargetIssues(item.path, before, after, { step: 0, root: store.workspace.root })
+    .filter((issue) => issue.severity === "error");
   return found.map(({ step: _step, ...issue }) => ({
     ...issue,
     hint: `${issue.hint}; the hunks of "${item.path}" are not lifted`,

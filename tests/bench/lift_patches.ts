@@ -29,8 +29,10 @@
  *   file is one part, held out when its name says `heldout`.
  *
  * Standalone: `deno run -A tests/bench/lift_patches.ts [--set gold|model]
- * [--corpus PATH] [--part held-in|held-out|all] [--limit N] [--filter RE]
- * [--no-verdicts] [--list]`.
+ * [--corpus PATH] [--part held-in|held-out|all] [--every N] [--limit N]
+ * [--filter RE] [--no-verdicts] [--list]`; `--every N` takes every N-th
+ * patch in file order (a sample fixed before anything is measured), and
+ * each outcome is printed on stderr as a JSON line as soon as it is known.
  *
  * @module
  */
@@ -66,7 +68,10 @@ export interface PatchOutcome {
   id: string;
   set: string;
   held: boolean;
-  /** Lift succeeded (every hunk, lift's own replay exact). */
+  /**
+   * A plan reproduces every hunk (replayed exact): the patch is covered,
+   * whether or not lift then refused it for what verification found.
+   */
   lifted: boolean;
   /** Replaying the plan gives the `after` files byte for byte (deleted files gone). */
   exact: boolean;
@@ -79,13 +84,25 @@ export interface PatchOutcome {
   ms: number;
   /** Lift error codes and messages when not lifted. */
   liftErrors: string[];
-  /** `verify --strict` passed the lifted plan (undefined when not lifted or not judged). */
+  /**
+   * `verify --strict` passed the lifted plan; false too when lift itself refused the patch for its code
+   * (errors of verification, syntax too new); undefined when not judged.
+   */
   passed?: boolean;
   /** The strict verification's errors, as `code file:line`. */
   refusals: string[];
   /** What CPython and pyflakes found the patch broke (empty: correct). */
   broken: string[];
 }
+
+/** Lift errors that say a patch was not turned into a plan, not what is wrong with its code. */
+const COVERAGE_CODES = new Set([
+  "hunk-not-lifted",
+  "hunk-not-applicable",
+  "budget-exceeded",
+  "replay-failed",
+  "replay-inexact",
+]);
 
 /** Seconds one lift or one verification may take (the default `--timeout`). */
 const BUDGET = 60;
@@ -156,7 +173,6 @@ export async function judgePatch(instance: PatchInstance, compilers?: Compilers)
       () => lift(new DocumentStore(Workspace.open(dir)), { diff: instance.patch }),
     );
     outcome.ms = performance.now() - started;
-    outcome.lifted = lifted.success;
     outcome.tiers = lifted.hunks.flatMap((hunk) => hunk.tiers);
     outcome.liftErrors = lifted.errors.map((issue) => `${issue.code}: ${issue.message}`);
     const replay = await replayPlan(new DocumentStore(Workspace.open(dir)), lifted.plan);
@@ -167,15 +183,21 @@ export async function judgePatch(instance: PatchInstance, compilers?: Compilers)
           : (replay.texts.get(file.path) ?? file.before) === file.after
       );
     outcome.formal = outcome.exact && outcome.tiers.every((tier) => tier > 0);
-    if (!lifted.success || !compilers) return outcome;
-    const verified = await withBudget(
-      BUDGET,
-      () =>
-        verifyPlan(new DocumentStore(Workspace.open(dir)), lifted.plan, {
-          compilers,
-          strict: DEFAULT_STRICT_CODES,
-        }),
-    );
+    // covered: a plan reproduces every hunk, whatever its verification then says of the code
+    outcome.lifted = outcome.exact && lifted.hunks.every((hunk) => hunk.lifted);
+    // a refusal (verification's errors, syntax too new) is a verdict; a shape lift lacks or a spent budget is not
+    const refused = lifted.errors.filter((issue) => !COVERAGE_CODES.has(issue.code));
+    if (!compilers || (!outcome.lifted && refused.length === 0)) return outcome;
+    const verified = lifted.success
+      ? await withBudget(
+        BUDGET,
+        () =>
+          verifyPlan(new DocumentStore(Workspace.open(dir)), lifted.plan, {
+            compilers,
+            strict: DEFAULT_STRICT_CODES,
+          }),
+      )
+      : { passed: false, errors: refused };
     outcome.passed = verified.passed;
     outcome.refusals = verified.errors.map((issue) =>
       `${issue.code} ${issue.file ?? ""}:${issue.line ?? ""}`
@@ -261,7 +283,14 @@ export type Part = "held-in" | "held-out" | "all";
 /** Judge each of `instances` in `part` (at most `limit`; without `verdicts` only lift and replay). */
 export async function benchPatches(
   instances: readonly PatchInstance[],
-  options: { part?: Part; limit?: number; filter?: RegExp; verdicts?: boolean } = {},
+  options: {
+    part?: Part;
+    limit?: number;
+    filter?: RegExp;
+    verdicts?: boolean;
+    /** Called with each outcome as it is known (progress of a long run). */
+    onOutcome?: (outcome: PatchOutcome) => void;
+  } = {},
 ): Promise<PatchOutcome[]> {
   const part = options.part ?? "all";
   const chosen = instances.filter((instance) =>
@@ -270,24 +299,28 @@ export async function benchPatches(
   const compilers = options.verdicts === false ? undefined : new Compilers();
   const outcomes: PatchOutcome[] = [];
   try {
-    for (const instance of chosen) outcomes.push(await judgePatch(instance, compilers));
+    for (const instance of chosen) {
+      outcomes.push(await judgePatch(instance, compilers));
+      options.onOutcome?.(outcomes.at(-1)!);
+    }
   } finally {
     await compilers?.close();
   }
   return outcomes;
 }
 
-/** The four verdict counts of the lifted outcomes. */
+/** The four verdict counts of the judged outcomes (lifted, or refused by lift for their code). */
 export function verdictCounts(outcomes: readonly PatchOutcome[]) {
-  const lifted = outcomes.filter((o) => o.lifted && o.passed !== undefined);
+  const judged = outcomes.filter((o) => o.passed !== undefined);
   const broken = (o: PatchOutcome) => o.broken.length > 0;
   return {
     total: outcomes.length,
-    lifted: lifted.length,
-    passedCorrect: lifted.filter((o) => o.passed && !broken(o)),
-    caught: lifted.filter((o) => !o.passed && broken(o)),
-    falseAlarms: lifted.filter((o) => !o.passed && !broken(o)),
-    misses: lifted.filter((o) => o.passed && broken(o)),
+    /** Lifted, or refused by lift for what it found in the code. */
+    judged: judged.length,
+    passedCorrect: judged.filter((o) => o.passed && !broken(o)),
+    caught: judged.filter((o) => !o.passed && broken(o)),
+    falseAlarms: judged.filter((o) => !o.passed && !broken(o)),
+    misses: judged.filter((o) => o.passed && broken(o)),
   };
 }
 
@@ -297,16 +330,16 @@ export const VERDICTS_SKIP = PYFLAKES_SKIP;
 /** Bench rows of the strict verdicts of one part of a set (`label` names both). */
 export function verdictRows(label: string, outcomes: readonly PatchOutcome[]): BenchRow[] {
   const c = verdictCounts(outcomes);
-  const perHundred = c.lifted ? round((100 * c.falseAlarms.length) / c.lifted) : 0;
+  const perHundred = c.judged ? round((100 * c.falseAlarms.length) / c.judged) : 0;
   return [
     {
       section: "lift",
-      metric: `${label}: strict false alarms per 100 lifted patches`,
+      metric: `${label}: strict false alarms per 100 judged patches`,
       value: perHundred,
       unit: "per 100",
       goal: "<= 1",
       ok: perHundred <= 1,
-      note: `${c.falseAlarms.length} of ${c.lifted}; ${c.falseAlarms.map((o) => o.id).join(" ")}`,
+      note: `${c.falseAlarms.length} of ${c.judged}; ${c.falseAlarms.map((o) => o.id).join(" ")}`,
     },
     {
       section: "lift",
@@ -387,9 +420,9 @@ export function summary(label: string, outcomes: readonly PatchOutcome[], list =
       round(median(times))
     } ms, max ${round(times.at(-1) ?? 0)} ms`,
   ];
-  if (c.lifted) {
+  if (c.judged) {
     lines.push(
-      `  strict verdicts of ${c.lifted}: passed correct ${c.passedCorrect.length}, caught ${c.caught.length}, false alarms ${c.falseAlarms.length}, misses ${c.misses.length}`,
+      `  strict verdicts of ${c.judged} judged: passed correct ${c.passedCorrect.length}, caught ${c.caught.length}, false alarms ${c.falseAlarms.length}, misses ${c.misses.length}`,
     );
   }
   for (const o of outcomes.filter((o) => !o.lifted || !o.exact)) {
@@ -420,11 +453,15 @@ if (import.meta.main) {
       : arg("--set") === "gold"
       ? await goldPatches()
       : await modelPatches();
-    const outcomes = await benchPatches(instances, {
+    // --every N: a sample fixed before measuring (instances 0, N, 2N, ... in file order)
+    const every = Number(arg("--every") ?? 1);
+    const outcomes = await benchPatches(instances.filter((_, k) => k % every === 0), {
       part: (arg("--part") ?? "all") as Part,
       limit: arg("--limit") ? Number(arg("--limit")) : undefined,
       filter: arg("--filter") ? new RegExp(arg("--filter")!) : undefined,
       verdicts,
+      // one JSON line per patch on stderr: a long run's outcomes so far
+      onOutcome: (outcome) => console.error(JSON.stringify(outcome)),
     });
     for (const held of [false, true]) {
       const mine = outcomes.filter((o) => o.held === held);
