@@ -49,6 +49,18 @@ const CASES: { title: string; source: string; early: [string, number, number][] 
     source: "def f():\n    r = [c for _ in range(1)]\n    c = 1\n",
     early: [["c", 2, 3]],
   },
+  {
+    // setuptools' fancy_getopt with print_help's `def` line removed: its body joins generate_help
+    title: "dead code after a return reads before binding",
+    source: "def f():\n    return []\n    if file is None:\n        file = 1\n",
+    early: [],
+  },
+  {
+    title: "a read after a raise in a branch, the same read before it",
+    source:
+      "def f():\n    if True:\n        print(q)\n        raise ValueError\n        print(q)\n    q = 1\n",
+    early: [["q", 3, 6]],
+  },
   { title: "del of a name bound later", source: "def f():\n    del u\n    u = 1\n", early: [["u", 2, 3]] },
   {
     title: "the first iteration reads before the loop binds",
