@@ -59,6 +59,11 @@ export function checkBudget(): void {
   if (budgetExceeded()) throw new IssueError(budgetIssue());
 }
 
+/** Whether `err` is the `budget-exceeded` stop `checkBudget` throws. */
+export function isBudgetStop(err: unknown): boolean {
+  return err instanceof IssueError && err.issues.some((issue) => issue.code === "budget-exceeded");
+}
+
 /** The issue for a request whose budget ran out. */
 export function budgetIssue(): ReturnType<typeof overLimit> {
   const seconds = current?.seconds ?? limits().timeout;

@@ -209,7 +209,7 @@ export async function executePlan<S>(
       });
     }
     // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
-    const judged = promoteWarnings(await settleWarnings(warnings, target), options.strict ?? []);
+    const judged = promoteWarnings(await settleWarnings(warnings, target, firstSeen), options.strict ?? []);
     if (judged.errors.length > 0) {
       const failed = await fail(judged.errors[0].step ?? steps.length - 1, judged.errors);
       return { ...failed, warnings: judged.warnings };
