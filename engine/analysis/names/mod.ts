@@ -21,9 +21,9 @@
  * `f`, a string `"f"` where the language looks names up by string (Ruby,
  * PHP, JavaScript), a macro body that mentions `f` (C, C++) each keep the
  * name alive. So a rule the tables lack can hide a lost name, never invent
- * one. Scope is the file: a definition anywhere in it keeps every use of
- * its name, which misses a local deleted in one function and still used in
- * another but never blames a use another scope binds.
+ * one. Scope is the file, refined per function where cheap (`locals.ts`):
+ * a local deleted from a function and still read there is lost although
+ * another function binds the same name.
  *
  * ## What a file may hide
  *
@@ -45,6 +45,7 @@ import { JAVASCRIPT_RULES, TYPESCRIPT_RULES } from "./javascript.ts";
 import { PHP_RULES } from "./php.ts";
 import { RUBY_RULES } from "./ruby.ts";
 import { RUST_RULES } from "./rust.ts";
+import { lostLocally } from "./locals.ts";
 import { memberUses } from "./receivers.ts";
 import type { NameRules, Receiver } from "./rules.ts";
 
@@ -193,8 +194,15 @@ export function lostDefinitions(language: LanguageId, before: Tree, after: Tree)
   if (now.open || (after.rootNode.hasError && !before.rootNode.hasError)) return [];
   const out: LostDefinition[] = [];
   for (const [name, definitions] of was.definitions) {
-    if (definitions.length === 0 || now.definitions.has(name) || now.others.has(name)) continue;
-    if (rules.builtins?.has(name)) continue;
+    if (definitions.length === 0 || now.others.has(name) || rules.builtins?.has(name)) continue;
+    const remaining = now.definitions.get(name);
+    if (remaining) {
+      const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? []).filter((u) =>
+        !insideError(u)
+      );
+      if (uses.length > 0) out.push({ name, uses, via: "bare", inherits: false });
+      continue;
+    }
     const uses = now.uses.get(name)?.filter((use) => !insideError(use)) ?? [];
     const members = memberUses(rules, now, name).filter((use) => !insideError(use.node));
     const inherits = definitions.some((node) => rules.inherits?.(node, node.parent!) ?? false);
