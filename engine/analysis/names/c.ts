@@ -15,15 +15,19 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { EXPRESSION_USES, isCallee, type NameRules, type Receiver, typeOfHolder } from "./rules.ts";
+import {
+  EXPRESSION_USES,
+  isCallee,
+  type NameRules,
+  objectReceiver,
+  type Receiver,
+  typeOfHolder,
+} from "./rules.ts";
 
 /** The receiver of `o.m()`, `p->m()` or `T::m()` in C++ (`name` is `m`). */
 function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
   if (parent.type === "field_expression" && field === "field" && isCallee(parent)) {
-    const object = parent.childForFieldName("argument");
-    if (object?.type === "this") return { kind: "self" };
-    if (object?.type === "identifier") return { kind: "value", name: object.text };
-    return { kind: "expression" };
+    return objectReceiver(parent.childForFieldName("argument"), "this");
   }
   if (parent.type === "qualified_identifier" && field === "name" && isCallee(parent)) {
     const scope = parent.childForFieldName("scope");

@@ -10,7 +10,7 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { EXPRESSION_USES, type NameRules, type Receiver, typeOfHolder } from "./rules.ts";
+import { EXPRESSION_USES, type NameRules, objectReceiver, type Receiver, typeOfHolder } from "./rules.ts";
 
 const MEMBER_OWNERS = new Set(["method_declaration", "field_declaration"]);
 
@@ -48,10 +48,7 @@ function receiver(_name: Node, parent: Node, field: string | null): Receiver | u
   if (parent.type !== "method_invocation" || field !== "name") return undefined;
   const object = parent.childForFieldName("object");
   if (!object) return undefined;
-  if (object.type === "this") return { kind: "self" };
-  if (object.type === "super") return { kind: "foreign" };
-  if (object.type === "identifier") return { kind: "value", name: object.text };
-  return { kind: "expression" };
+  return object.type === "super" ? { kind: "foreign" } : objectReceiver(object, "this");
 }
 
 const HOLDERS = new Set([

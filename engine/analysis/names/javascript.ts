@@ -10,16 +10,20 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { EXPRESSION_USES, isCallee, type NameRules, type Receiver, typeOfHolder } from "./rules.ts";
+import {
+  EXPRESSION_USES,
+  isCallee,
+  type NameRules,
+  objectReceiver,
+  type Receiver,
+  typeOfHolder,
+} from "./rules.ts";
 
 /** The receiver of `o.m()` (`name` is `m`): `this`, a name, or another expression; `super` and globals are not the file's. */
 function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
   if (parent.type !== "member_expression" || field !== "property" || !isCallee(parent)) return undefined;
   const object = parent.childForFieldName("object");
-  if (object?.type === "this") return { kind: "self" };
-  if (object?.type === "super") return { kind: "foreign" };
-  if (object?.type === "identifier") return { kind: "value", name: object.text };
-  return { kind: "expression" };
+  return object?.type === "super" ? { kind: "foreign" } : objectReceiver(object, "this");
 }
 
 /** A method of a class that extends another may be inherited; of an object literal, it is a property like any other. */

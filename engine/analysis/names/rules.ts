@@ -96,3 +96,10 @@ export function typeOfHolder(name: Node, holders: ReadonlySet<string>, depth = 4
   }
   return undefined;
 }
+
+/** The receiver an object expression is: the language's own-object keyword (`self`, `this`), a variable by name, or an expression. */
+export function objectReceiver(object: Node | null, own: string): Receiver {
+  if (object?.type === own) return { kind: "self" };
+  if (object?.type === "identifier") return { kind: "value", name: object.text };
+  return { kind: "expression" };
+}

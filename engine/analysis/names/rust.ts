@@ -11,15 +11,19 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { EXPRESSION_USES, isCallee, type NameRules, type Receiver, typeOfHolder } from "./rules.ts";
+import {
+  EXPRESSION_USES,
+  isCallee,
+  type NameRules,
+  objectReceiver,
+  type Receiver,
+  typeOfHolder,
+} from "./rules.ts";
 
 /** The receiver of `x.m()` or the path of `T::m()` (`name` is `m`). */
 function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
   if (parent.type === "field_expression" && field === "field" && isCallee(parent)) {
-    const value = parent.childForFieldName("value");
-    if (value?.type === "self") return { kind: "self" };
-    if (value?.type === "identifier") return { kind: "value", name: value.text };
-    return { kind: "expression" };
+    return objectReceiver(parent.childForFieldName("value"), "self");
   }
   if (parent.type === "scoped_identifier" && field === "name" && isCallee(parent)) {
     const path = parent.childForFieldName("path");
