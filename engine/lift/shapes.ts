@@ -15,6 +15,7 @@
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
  * | a decorator added                                     | `add_decorator` (2)                      |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
+ * | names dropped from / added inside a from-import list  | `delete_node` (1), `add_import_name` (2) |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
@@ -43,6 +44,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { commentCandidates as commentTextCandidates } from "./comment_shapes.ts";
 import { fragmentOf } from "./fragment_of.ts";
+import { importListCandidates } from "./import_shapes.ts";
 import { insertCandidates } from "./insert_shapes.ts";
 import { locatorFor } from "./locators.ts";
 import type { StepBuilder } from "./replay.ts";
@@ -199,6 +201,10 @@ function statementCandidates(file: string, pair: Pair, python: boolean): Candida
   const out: Candidate[] = [];
   if (before.type === "if_statement") out.push(...branchCandidates(file, pair));
   out.push(...importNameCandidates(file, pair));
+  out.push(...importListCandidates(pair, {
+    at: (node, make) => at(file, node, make),
+    atStart: (node, make) => atStart(file, node, make),
+  }));
   out.push(...importLayoutCandidates(file, pair));
   const fragment = python ? fragmentOf(after) : undefined;
   if (fragment) {

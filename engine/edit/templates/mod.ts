@@ -229,6 +229,7 @@ const ENTRIES: TemplateEntry[] = [
         false,
         "put it on a line of its own, indented like the last name (parentheses needed)",
       ),
+      p("after", "string", false, "write it after this imported name, as written (default: after the last)"),
     ],
     example: {
       template: "add_import_name",
