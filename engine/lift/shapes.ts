@@ -670,8 +670,13 @@ function insertionPlan(
 ): { fragment: unknown; then: StepBuilder[] } | undefined {
   const direct = fragmentOf(node);
   if (direct) return { fragment: direct, then: [] };
-  // A new function: its header as a fragment with `pass`, then its body as written.
   const definition = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
+  // A new class: the whole of it as one fragment (no template fills a class body).
+  if (definition?.type === "class_definition") {
+    const whole = fragmentOf(node, { definitions: true });
+    if (whole) return { fragment: whole, then: [] };
+  }
+  // A new function: its header as a fragment with `pass`, then its body as written.
   if (!definition || !table.functionTypes.has(definition.type)) return undefined;
   const name = definition.childForFieldName("name")?.text;
   const parameters = definition.childForFieldName("parameters");

@@ -39,6 +39,26 @@ const REQ_INSTALL = "from pip._internal.build_env import BuildEnvironment, NoOpB
 const MISC = "from typing import (\n    Any,\n    Tuple,\n    Type,\n    TypeVar,\n    cast,\n)\n\n" +
   "from pip._vendor.tenacity import retry, stop_after_delay, wait_fixed\n\nT = TypeVar('T')\n";
 
+// django tests/expressions/models.py (3.2): models appended to a module.
+const MODELS = "from django.db import models\n\n\nclass UUIDPK(models.Model):\n" +
+  "    id = models.UUIDField(primary_key=True)\n\n\nclass UUID(models.Model):\n" +
+  "    uuid = models.UUIDField(null=True)\n    uuid_fk = models.ForeignKey(UUIDPK, models.CASCADE, null=True)\n";
+
+// pip/_internal/models/link.py (pip 23): a dataclass inserted between two classes.
+const LINK =
+  "import dataclasses\nfrom typing import Dict, Optional\n\n\nclass LinkHash:\n    name: str\n\n\n" +
+  "def _clean_url_path_part(part: str) -> str:\n    return part\n";
+const METADATA_FILE = "@dataclasses.dataclass(frozen=True)\nclass MetadataFile:\n" +
+  '    """Information about a core metadata file associated with a distribution."""\n\n' +
+  "    hashes: Optional[Dict[str, str]]\n\n    def __post_init__(self) -> None:\n" +
+  "        if self.hashes is not None:\n            assert all(name in _SUPPORTED for name in self.hashes)\n\n\n";
+
+// pip/_internal/utils/misc.py (pip 22.3): a class attribute that loses its default.
+const STREAM_WRAPPER =
+  "from io import StringIO\nfrom typing import TextIO\n\n\nclass StreamWrapper(StringIO):\n" +
+  '    orig_stream: TextIO = None\n\n    @classmethod\n    def from_stream(cls, orig_stream: TextIO) -> "StreamWrapper":\n' +
+  "        cls.orig_stream = orig_stream\n        return cls()\n";
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -71,6 +91,27 @@ const CASES: Case[] = [
     before: "from os.path import basename, exists, join, splitext\n\nSEP = '/'\n",
     after: "from os.path import basename, dirname, exists, join\n\nSEP = '/'\n",
   },
+  {
+    name: "a model class with a nested Meta class appended to a module",
+    steps: ["fragment"],
+    before: MODELS,
+    after: MODELS +
+      '\n\nclass JSONFieldModel(models.Model):\n    data = models.JSONField(null=True)\n\n    class Meta:\n        required_db_features = {"supports_json_field"}\n',
+    check: (plan) => assert.equal((plan[0].fragment as { kind: string }).kind, "class_definition"),
+  },
+  {
+    name: "a decorated class with a docstring, a declaration and a method inserted between definitions",
+    steps: ["fragment"],
+    before: LINK,
+    after: LINK.replace("def _clean", METADATA_FILE + "def _clean"),
+    check: (plan) => assert.equal((plan[0].fragment as { kind: string }).kind, "class_definition"),
+  },
+  {
+    name: "a class attribute's default dropped, its annotation kept",
+    steps: ["fragment"],
+    before: STREAM_WRAPPER,
+    after: STREAM_WRAPPER.replace("TextIO = None", "TextIO"),
+  },
 ];
 
 for (const c of CASES) {
@@ -88,7 +129,9 @@ for (const c of CASES) {
         step.op !== "set_blank_lines" || c.steps[0] === "set_blank_lines"
       );
       assert.deepEqual(
-        shape.map((step) => (step as { template?: string }).template ?? step.op),
+        shape.map((step) =>
+          "fragment" in step ? "fragment" : (step as { template?: string }).template ?? step.op
+        ),
         c.steps,
         JSON.stringify(result.plan),
       );
