@@ -263,6 +263,9 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
     ...(firstOnLine(node.tree.rootNode.text, node.startIndex) ? { own_line: true } : {}),
   }));
   if (added.some((entry) => !entry.name || entry.name.includes("."))) return [];
+  // A trailing comma the target no longer ends with became the separator before the first new name.
+  const trailing = (list: Node[]) => list.at(-1)?.nextSibling?.type === ",";
+  if (trailing(left) && !trailing(right)) Object.assign(added[0], { trailing_comma: false });
   const parens = (node: Node) => node.children.find((child) => child?.type === "(");
   const open = parens(after);
   const layout: StepBuilder[] = [];

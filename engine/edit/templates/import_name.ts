@@ -16,6 +16,11 @@
  * without one the name is written `,\n    Name`. A statement not in
  * parentheses is refused with `own_line` (a bare line break would end it).
  *
+ * With `trailing_comma: false` a list that ends in a trailing comma loses
+ * it: the comma becomes the separator before the new name, which ends the
+ * list (`When,\n)` becomes `When, Q\n)`, or `When,\n    Q\n)` with
+ * `own_line`), as hand-written lists grow.
+ *
  * With `after: NAME` the name is written after that one instead of the last
  * (an import list kept in alphabetical order grows in the middle); `NAME`
  * is the imported name as written (`x as y` for an aliased one).
@@ -66,7 +71,10 @@ export async function addImportName(run: TemplateRun): Promise<Record<string, un
   if (existing) return alreadyPresent(run, `"${existing.text}" is already imported`);
   const last = anchorName(run, statement, names);
   const written = alias ? `${name} as ${alias}` : name;
-  const edit = run.params.own_line === true
+  const comma = last.nextSibling?.type === "," ? last.nextSibling : undefined;
+  const edit = run.params.trailing_comma === false && comma && last.id === names.at(-1)!.id
+    ? afterCommaEdit(run, last, comma, written)
+    : run.params.own_line === true
     ? ownLineEdit(run, statement, last, written)
     : { start: last.endIndex, end: last.endIndex, replacement: `, ${written}` };
   await run.ctx.edit(doc.file.path, opName(run), [edit]);
@@ -84,6 +92,20 @@ function anchorName(run: TemplateRun, statement: Node, names: Node[]): Node {
     });
   }
   return found;
+}
+
+/**
+ * The edit writing `written` after the trailing comma that ends the list
+ * (the comma becomes a separator, the list ends without one): on the same
+ * line, or on a line of its own with `own_line`.
+ */
+function afterCommaEdit(run: TemplateRun, last: Node, comma: Node, written: string) {
+  const text = run.doc.file.text;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const replacement = run.params.own_line === true
+    ? `${eol}${lineIndent(text, last.startIndex)}${written}`
+    : ` ${written}`;
+  return { start: comma.endIndex, end: comma.endIndex, replacement };
 }
 
 /** The edit putting `written` on a line of its own after `last` (see the module comment). */

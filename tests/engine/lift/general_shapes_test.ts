@@ -59,6 +59,11 @@ const STREAM_WRAPPER =
   '    orig_stream: TextIO = None\n\n    @classmethod\n    def from_stream(cls, orig_stream: TextIO) -> "StreamWrapper":\n' +
   "        cls.orig_stream = orig_stream\n        return cls()\n";
 
+// django tests/aggregation/tests.py (3.2): a hand-wrapped import list ending in a trailing comma.
+const DJANGO_TESTS = "from django.db.models import (\n" +
+  "    Avg, Case, Count, DecimalField, DurationField, Exists, F, FloatField,\n" +
+  "    IntegerField, Max, Min, OuterRef, Subquery, Sum, Value, When,\n)\nfrom django.test import TestCase\n";
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -111,6 +116,13 @@ const CASES: Case[] = [
     steps: ["fragment"],
     before: STREAM_WRAPPER,
     after: STREAM_WRAPPER.replace("TextIO = None", "TextIO"),
+  },
+  {
+    name: "a name appended to a parenthesised import whose trailing comma becomes its separator",
+    steps: ["add_import_name"],
+    before: DJANGO_TESTS,
+    after: DJANGO_TESTS.replace("Sum, Value, When,\n", "Sum, Value, When,\n    Q\n"),
+    check: (plan) => assert.equal((plan[0].params as Record<string, unknown>).trailing_comma, false),
   },
 ];
 
