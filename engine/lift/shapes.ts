@@ -13,7 +13,7 @@
  * | an if statement gained an elif / else                 | `add_conditional_branch` (2)             |
  * | a statement rewritten                                 | fragment `replace` (3)                   |
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
- * | a decorator added                                     | `add_decorator` (2)                      |
+ * | a decorator added / dropped                           | `add_decorator` (2) / `delete_node` (1)  |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
  * | names dropped from / added inside a from-import list  | `delete_node` (1), `add_import_name` (2) |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
@@ -505,9 +505,12 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
   const left = named(before).filter((c) => c.type === "decorator");
   const right = named(after).filter((c) => c.type === "decorator");
   const definition = before.childForFieldName("definition");
-  if (!definition || right.length !== left.length + 1) return [];
-  if (definition.text !== after.childForFieldName("definition")?.text) return [];
+  if (!definition || definition.text !== after.childForFieldName("definition")?.text) return [];
   const alignment = alignNodes(left, right);
+  if (right.length < left.length && !alignment.inserted.length && !alignment.changed.length) {
+    return [decoratorDeletion(file, alignment.deleted.map((i) => left[i]))];
+  }
+  if (right.length !== left.length + 1) return [];
   if (alignment.inserted.length !== 1 || alignment.changed.length || alignment.deleted.length) return [];
   const j = alignment.inserted[0];
   const decorator = right[j].text.replace(/^@/, "");
@@ -760,8 +763,25 @@ function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
   return [];
 }
 
-/** A definition that gained its first decorator (the node type changes to decorated_definition). */
+/** Decorators dropped: `delete_node` of each, the last first (their lines go with them). */
+function decoratorDeletion(file: string, decorators: Node[]): Candidate {
+  return {
+    tier: 1,
+    kind: "delete_node",
+    builders: decorators.slice().reverse().map((node) =>
+      at(file, node, (target) => ({ op: "delete_node", params: { target } }))
+    ),
+  };
+}
+
+/**
+ * A definition that gained its first decorator (the node type changes to
+ * decorated_definition), or lost all of them (the type changes back).
+ */
 function decoratedCandidates(file: string, old: Node, now: Node): Candidate[] {
+  if (old.type === "decorated_definition" && old.childForFieldName("definition")?.text === now.text) {
+    return [decoratorDeletion(file, named(old).filter((c) => c.type === "decorator"))];
+  }
   if (now.type !== "decorated_definition" || now.childForFieldName("definition")?.text !== old.text) {
     return [];
   }

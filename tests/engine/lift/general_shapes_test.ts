@@ -64,6 +64,12 @@ const DJANGO_TESTS = "from django.db.models import (\n" +
   "    Avg, Case, Count, DecimalField, DurationField, Exists, F, FloatField,\n" +
   "    IntegerField, Max, Min, OuterRef, Subquery, Sum, Value, When,\n)\nfrom django.test import TestCase\n";
 
+// pip/_internal/cli/req_command.py (pip 23): a factory method's decorators.
+const REQ_COMMAND = "class RequirementCommand(IndexGroupCommand):\n    @staticmethod\n" +
+  '    def determine_resolver_variant(options: Values) -> str:\n        return "2020-resolver"\n\n' +
+  "    @classmethod\n    @functools.lru_cache(maxsize=None)\n    def make_resolver(\n        cls,\n" +
+  "        preparer: RequirementPreparer,\n    ) -> BaseResolver:\n        return cls(preparer)\n";
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -123,6 +129,23 @@ const CASES: Case[] = [
     before: DJANGO_TESTS,
     after: DJANGO_TESTS.replace("Sum, Value, When,\n", "Sum, Value, When,\n    Q\n"),
     check: (plan) => assert.equal((plan[0].params as Record<string, unknown>).trailing_comma, false),
+  },
+  {
+    name: "a method's only decorator dropped (the definition is no longer decorated)",
+    steps: ["delete_node"],
+    before: REQ_COMMAND,
+    after: REQ_COMMAND.replace("    @staticmethod\n", ""),
+    check: (plan) =>
+      assert.equal(
+        ((plan[0].params as Record<string, unknown>).target as { kind: string }).kind,
+        "decorator",
+      ),
+  },
+  {
+    name: "one of two decorators dropped",
+    steps: ["delete_node"],
+    before: REQ_COMMAND,
+    after: REQ_COMMAND.replace("    @functools.lru_cache(maxsize=None)\n", ""),
   },
 ];
 
