@@ -33,12 +33,24 @@ function named(node: Node): Node[] {
   return node.namedChildren.filter((child): child is Node => !!child);
 }
 
+/** Options of {@link fragmentOf}. */
+export interface FragmentOptions {
+  /**
+   * Convert class and function definitions too, their bodies statement by
+   * statement (nested definitions included). Off by default: a changed
+   * definition is better said by the templates that name its part
+   * (`change_signature`, `replace_function_body`) than by a fragment
+   * replacing it whole; a new class has no such template.
+   */
+  definitions?: boolean;
+}
+
 /** The statements of a block as fragments; undefined when one cannot be one (a comment). */
-function bodyOf(block: Node | null | undefined): FragmentValue[] | undefined {
+function bodyOf(block: Node | null | undefined, options: FragmentOptions): FragmentValue[] | undefined {
   if (!block) return undefined;
   const out: FragmentValue[] = [];
   for (const statement of named(block)) {
-    const fragment = fragmentOf(statement);
+    const fragment = fragmentOf(statement, options);
     if (!fragment) return undefined;
     out.push(fragment);
   }
@@ -55,8 +67,8 @@ function props(entries: Record<string, unknown>): Record<string, unknown> {
  * relative to the statement's indentation, which the serializer adds back to
  * every continuation line (lines inside a string literal are kept as they are).
  */
-export function fragmentOf(node: Node): FragmentValue | undefined {
-  const fragment = literalFragmentOf(node);
+export function fragmentOf(node: Node, options: FragmentOptions = {}): FragmentValue | undefined {
+  const fragment = literalFragmentOf(node, options);
   if (!fragment?.properties) return fragment;
   const text = node.tree.rootNode.text;
   const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
@@ -79,8 +91,13 @@ export function fragmentOf(node: Node): FragmentValue | undefined {
   return { ...fragment, properties };
 }
 
-function literalFragmentOf(node: Node): FragmentValue | undefined {
+function literalFragmentOf(node: Node, options: FragmentOptions): FragmentValue | undefined {
   if (SIMPLE.has(node.type)) return { kind: node.type };
+  if (
+    options.definitions && /^(class_definition|function_definition|decorated_definition)$/.test(node.type)
+  ) {
+    return definitionFragmentOf(node, options);
+  }
   if (node.type === "comment") {
     // A comment on its own line; one that ends a line of code belongs to that code.
     const text = node.tree.rootNode.text;
@@ -94,12 +111,14 @@ function literalFragmentOf(node: Node): FragmentValue | undefined {
       const expression = inner[0];
       if (expression.type === "assignment") {
         const value = expression.childForFieldName("right");
-        if (!value || value.type === "assignment" || value.type === "yield") return undefined;
+        const annotation = expression.childForFieldName("type");
+        if (!value && !annotation) return undefined;
+        if (value && (value.type === "assignment" || value.type === "yield")) return undefined;
         return {
           kind: "assignment",
           properties: props({
             target: field(expression, "left"),
-            value: value.text,
+            value: value?.text,
             annotation: field(expression, "type"),
           }),
         };
@@ -161,12 +180,12 @@ function literalFragmentOf(node: Node): FragmentValue | undefined {
       return { kind: "import_from_statement", properties: { module, names } };
     }
     case "if_statement": {
-      const body = bodyOf(node.childForFieldName("consequence"));
+      const body = bodyOf(node.childForFieldName("consequence"), options);
       if (!body) return undefined;
       const clauses: FragmentValue[] = [];
       for (const clause of node.childrenForFieldName("alternative")) {
         if (!clause) continue;
-        const fragment = fragmentOf(clause);
+        const fragment = fragmentOf(clause, options);
         if (!fragment) return undefined;
         clauses.push(fragment);
       }
@@ -177,18 +196,18 @@ function literalFragmentOf(node: Node): FragmentValue | undefined {
       };
     }
     case "elif_clause": {
-      const body = bodyOf(node.childForFieldName("consequence"));
+      const body = bodyOf(node.childForFieldName("consequence"), options);
       return body &&
         { kind: "elif_clause", properties: { condition: field(node, "condition") }, children: body };
     }
     case "else_clause": {
-      const body = bodyOf(node.childForFieldName("body"));
+      const body = bodyOf(node.childForFieldName("body"), options);
       return body && { kind: "else_clause", children: body };
     }
     case "for_statement": {
-      const body = bodyOf(node.childForFieldName("body"));
+      const body = bodyOf(node.childForFieldName("body"), options);
       const otherwise = node.childForFieldName("alternative");
-      const tail = otherwise ? fragmentOf(otherwise) : undefined;
+      const tail = otherwise ? fragmentOf(otherwise, options) : undefined;
       if (!body || (otherwise && !tail)) return undefined;
       return {
         kind: "for_statement",
@@ -201,9 +220,9 @@ function literalFragmentOf(node: Node): FragmentValue | undefined {
       };
     }
     case "while_statement": {
-      const body = bodyOf(node.childForFieldName("body"));
+      const body = bodyOf(node.childForFieldName("body"), options);
       const otherwise = node.childForFieldName("alternative");
-      const tail = otherwise ? fragmentOf(otherwise) : undefined;
+      const tail = otherwise ? fragmentOf(otherwise, options) : undefined;
       if (!body || (otherwise && !tail)) return undefined;
       return {
         kind: "while_statement",
@@ -214,4 +233,54 @@ function literalFragmentOf(node: Node): FragmentValue | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A class or function definition as one fragment: decorators, header
+ * fields as written (bases, parameters without their parentheses, return
+ * annotation) and the body statement by statement; a docstring is its
+ * first expression statement, kept as written. Undefined when a part has no
+ * fragment (a comment inside the header, a statement fragments lack).
+ */
+function definitionFragmentOf(node: Node, options: FragmentOptions): FragmentValue | undefined {
+  const definition = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
+  if (!definition || definition.type === "decorated_definition") return undefined;
+  const decorators = node.type === "decorated_definition"
+    ? named(node).filter((child) => child.type === "decorator").map((child) =>
+      child.text.replace(/^@\s*/, "")
+    )
+    : [];
+  if (named(node).some((child) => child.type === "comment")) return undefined;
+  const children = bodyOf(definition.childForFieldName("body"), options);
+  if (!children) return undefined;
+  const common = {
+    ...(decorators.length ? { decorators } : {}),
+    ...(definition.text.startsWith("async") ? { async: true } : {}),
+  };
+  if (definition.type === "class_definition") {
+    const superclasses = definition.childForFieldName("superclasses");
+    const bases = superclasses ? named(superclasses) : [];
+    if (bases.some((base) => base.type === "comment")) return undefined;
+    return {
+      kind: "class_definition",
+      properties: props({
+        name: field(definition, "name"),
+        bases: bases.length ? bases.map((base) => base.text) : undefined,
+        ...common,
+      }),
+      children,
+    };
+  }
+  const parameters = definition.childForFieldName("parameters");
+  if (!parameters || named(parameters).some((child) => child.type === "comment")) return undefined;
+  return {
+    kind: "function_definition",
+    properties: props({
+      name: field(definition, "name"),
+      parameters: parameters.text.slice(1, -1),
+      return_type: field(definition, "return_type"),
+      ...common,
+    }),
+    children,
+  };
 }

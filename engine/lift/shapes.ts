@@ -13,8 +13,9 @@
  * | an if statement gained an elif / else                 | `add_conditional_branch` (2)             |
  * | a statement rewritten                                 | fragment `replace` (3)                   |
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
- * | a decorator added                                     | `add_decorator` (2)                      |
+ * | a decorator added / dropped                           | `add_decorator` (2) / `delete_node` (1)  |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
+ * | names dropped from / added inside a from-import list  | `delete_node` (1), `add_import_name` (2) |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
@@ -43,6 +44,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { commentCandidates as commentTextCandidates } from "./comment_shapes.ts";
 import { fragmentOf } from "./fragment_of.ts";
+import { importListCandidates } from "./import_shapes.ts";
 import { insertCandidates } from "./insert_shapes.ts";
 import { locatorFor } from "./locators.ts";
 import type { StepBuilder } from "./replay.ts";
@@ -199,6 +201,10 @@ function statementCandidates(file: string, pair: Pair, python: boolean): Candida
   const out: Candidate[] = [];
   if (before.type === "if_statement") out.push(...branchCandidates(file, pair));
   out.push(...importNameCandidates(file, pair));
+  out.push(...importListCandidates(pair, {
+    at: (node, make) => at(file, node, make),
+    atStart: (node, make) => atStart(file, node, make),
+  }));
   out.push(...importLayoutCandidates(file, pair));
   const fragment = python ? fragmentOf(after) : undefined;
   if (fragment) {
@@ -257,6 +263,9 @@ function importNameCandidates(file: string, pair: Pair): Candidate[] {
     ...(firstOnLine(node.tree.rootNode.text, node.startIndex) ? { own_line: true } : {}),
   }));
   if (added.some((entry) => !entry.name || entry.name.includes("."))) return [];
+  // A trailing comma the target no longer ends with became the separator before the first new name.
+  const trailing = (list: Node[]) => list.at(-1)?.nextSibling?.type === ",";
+  if (trailing(left) && !trailing(right)) Object.assign(added[0], { trailing_comma: false });
   const parens = (node: Node) => node.children.find((child) => child?.type === "(");
   const open = parens(after);
   const layout: StepBuilder[] = [];
@@ -496,9 +505,12 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
   const left = named(before).filter((c) => c.type === "decorator");
   const right = named(after).filter((c) => c.type === "decorator");
   const definition = before.childForFieldName("definition");
-  if (!definition || right.length !== left.length + 1) return [];
-  if (definition.text !== after.childForFieldName("definition")?.text) return [];
+  if (!definition || definition.text !== after.childForFieldName("definition")?.text) return [];
   const alignment = alignNodes(left, right);
+  if (right.length < left.length && !alignment.inserted.length && !alignment.changed.length) {
+    return [decoratorDeletion(file, alignment.deleted.map((i) => left[i]))];
+  }
+  if (right.length !== left.length + 1) return [];
   if (alignment.inserted.length !== 1 || alignment.changed.length || alignment.deleted.length) return [];
   const j = alignment.inserted[0];
   const decorator = right[j].text.replace(/^@/, "");
@@ -664,8 +676,13 @@ function insertionPlan(
 ): { fragment: unknown; then: StepBuilder[] } | undefined {
   const direct = fragmentOf(node);
   if (direct) return { fragment: direct, then: [] };
-  // A new function: its header as a fragment with `pass`, then its body as written.
   const definition = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
+  // A new class: the whole of it as one fragment (no template fills a class body).
+  if (definition?.type === "class_definition") {
+    const whole = fragmentOf(node, { definitions: true });
+    if (whole) return { fragment: whole, then: [] };
+  }
+  // A new function: its header as a fragment with `pass`, then its body as written.
   if (!definition || !table.functionTypes.has(definition.type)) return undefined;
   const name = definition.childForFieldName("name")?.text;
   const parameters = definition.childForFieldName("parameters");
@@ -746,8 +763,25 @@ function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
   return [];
 }
 
-/** A definition that gained its first decorator (the node type changes to decorated_definition). */
+/** Decorators dropped: `delete_node` of each, the last first (their lines go with them). */
+function decoratorDeletion(file: string, decorators: Node[]): Candidate {
+  return {
+    tier: 1,
+    kind: "delete_node",
+    builders: decorators.slice().reverse().map((node) =>
+      at(file, node, (target) => ({ op: "delete_node", params: { target } }))
+    ),
+  };
+}
+
+/**
+ * A definition that gained its first decorator (the node type changes to
+ * decorated_definition), or lost all of them (the type changes back).
+ */
 function decoratedCandidates(file: string, old: Node, now: Node): Candidate[] {
+  if (old.type === "decorated_definition" && old.childForFieldName("definition")?.text === now.text) {
+    return [decoratorDeletion(file, named(old).filter((c) => c.type === "decorator"))];
+  }
   if (now.type !== "decorated_definition" || now.childForFieldName("definition")?.text !== old.text) {
     return [];
   }

@@ -4,8 +4,9 @@
  * steps (tier 1) that make it equal.
  *
  * Both texts are cut into lines; the lines with code or comments must be
- * the same, in the same order, and every blank line of the expected text
- * must be empty (the operator writes empty lines). Then each run of blank
+ * the same, in the same order, and every blank line of a run that changes
+ * must be empty in the expected text (the operator writes empty lines; a
+ * blank line is spaces, tabs and form feeds, `BLANK_LINE`). Then each run of blank
  * lines that differs becomes one step: `before` on the statement that
  * starts the line below the run, or, when no locator finds such a node (a
  * comment, a continuation line) or the run ends the file, `after` on the
@@ -20,9 +21,9 @@
 
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
+import { BLANK_LINE } from "../edit/surgery/blank_lines.ts";
 import { locatorFor } from "./locators.ts";
 
-const BLANK = /^[ \t]*\r?\n$/;
 const EMPTY = /^\r?\n$/;
 
 /** Lines with their line breaks (the last one may have none). */
@@ -52,16 +53,21 @@ function gapsToFix(text: string, expected: string): Gap[] | undefined {
   let above = -1;
   while (i <= a.length && j <= b.length) {
     let runA = "";
-    while (i < a.length && BLANK.test(a[i])) runA += a[i++];
+    while (i < a.length && BLANK_LINE.test(a[i])) runA += a[i++];
     let runB = 0;
     let runText = "";
-    while (j < b.length && BLANK.test(b[j])) {
-      if (!EMPTY.test(b[j])) return undefined;
+    let empty = true;
+    while (j < b.length && BLANK_LINE.test(b[j])) {
+      if (!EMPTY.test(b[j])) empty = false;
       runText += b[j++];
       runB++;
     }
     offset += runA.length;
-    if (runA !== runText) gaps.push({ below: offset, above, count: runB });
+    if (runA !== runText) {
+      // The operator writes empty lines: a run that changes must become empty lines.
+      if (!empty) return undefined;
+      gaps.push({ below: offset, above, count: runB });
+    }
     if (i === a.length || j === b.length) {
       return i === a.length && j === b.length ? gaps : undefined;
     }

@@ -232,7 +232,7 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
   },
   assignment: {
     role: "statement",
-    summary: "TARGET: ANNOTATION = VALUE",
+    summary: "TARGET: ANNOTATION = VALUE (an annotated declaration may omit the value)",
     properties: {
       target: {
         required: true,
@@ -240,7 +240,7 @@ export const FRAGMENT_KINDS: Readonly<Record<string, FragmentKind>> = {
         kind: "expression",
         description: "assigned target",
       },
-      value: text("expression", true, "assigned value"),
+      value: text("expression", false, "assigned value (required without an annotation)"),
       annotation: text("type_annotation", false, "type annotation"),
     },
   },

@@ -105,7 +105,7 @@ function emit(node: Fragment, indent: string, unit: string, out: string[]): void
     }
     case "assignment": {
       const annotation = has("annotation") ? `: ${s("annotation")}` : "";
-      return line(`${s("target")}${annotation} = ${s("value")}`);
+      return line(`${s("target")}${annotation}${has("value") ? ` = ${s("value")}` : ""}`);
     }
     case "augmented_assignment": {
       const op = s("operator").endsWith("=") ? s("operator") : `${s("operator")}=`;

@@ -222,6 +222,12 @@ function checkProperties(
       path: [...base, "cause"],
     }));
   }
+  if (kind === "assignment" && !has("value") && !has("annotation")) {
+    issues.push(error("fragment-missing-property", `"assignment" needs the property "value"`, {
+      path: [...base, "value"],
+      hint: 'value: assigned value (only an annotated declaration, "x: int", has none)',
+    }));
+  }
   if (kind === "except_clause" && has("as") && !has("exception")) {
     issues.push(error("fragment-property-conflict", `"except_clause" with "as" needs "exception"`, {
       path: [...base, "as"],

@@ -7,7 +7,8 @@
  * one is dropped. No other operator can say "only the spacing changes";
  * without it such a change falls to a text operator.
  *
- * The run of blank lines is the stretch of whitespace-only lines between
+ * The run of blank lines is the stretch of whitespace-only lines (spaces,
+ * tabs, form feeds) between
  * the node's first line and the closest line above it that has code or a
  * comment (for `after`: between the node's last line and the next such
  * line). It is replaced by N empty lines in the file's line-break style;
@@ -30,7 +31,12 @@ import { describe } from "./units.ts";
 /** The most blank lines a step may ask for (more is not spacing, it is a mistake). */
 export const MAX_BLANK_LINES = 20;
 
-const BLANK = /^[ \t]*\r?\n$/;
+/**
+ * A blank line: spaces, tabs and form feeds only (Python's tokenizer skips
+ * all three, and PEP 8 allows a form feed line as a page break between
+ * sections, which the standard library uses), ending in a line break.
+ */
+export const BLANK_LINE = /^[ \t\f]*\r?\n$/;
 
 /** A count parameter: undefined when absent, else an integer in [0, MAX_BLANK_LINES]. */
 function countParam(params: Record<string, unknown>, name: string): number | undefined {
@@ -49,7 +55,7 @@ function runAbove(text: string, from: number): { start: number; end: number } {
   let start = from;
   while (start > 0) {
     const previous = lineStart(text, start - 1);
-    if (!BLANK.test(text.slice(previous, start))) break;
+    if (!BLANK_LINE.test(text.slice(previous, start))) break;
     start = previous;
   }
   return { start, end: from };
@@ -60,7 +66,7 @@ function runBelow(text: string, from: number): { start: number; end: number } {
   let end = from;
   while (end < text.length) {
     const next = nextLineStart(text, end);
-    if (next === end || !BLANK.test(text.slice(end, next))) break;
+    if (next === end || !BLANK_LINE.test(text.slice(end, next))) break;
     end = next;
   }
   return { start: from, end };

@@ -1,6 +1,6 @@
 /**
  * `add_import_name`: one more name in an existing `from MODULE import ...`
- * statement, written right after its last name (`, name` or
+ * statement, written right after its last name (or the one given) (`, name` or
  * `, name as alias`), so the statement keeps its layout: parentheses, line
  * breaks and the indentation of continuation lines stay as they are.
  *
@@ -16,7 +16,17 @@
  * without one the name is written `,\n    Name`. A statement not in
  * parentheses is refused with `own_line` (a bare line break would end it).
  *
- * Refused: a target that is not a from-import, a `*` import. A name already
+ * With `trailing_comma: false` a list that ends in a trailing comma loses
+ * it: the comma becomes the separator before the new name, which ends the
+ * list (`When,\n)` becomes `When, Q\n)`, or `When,\n    Q\n)` with
+ * `own_line`), as hand-written lists grow.
+ *
+ * With `after: NAME` the name is written after that one instead of the last
+ * (an import list kept in alphabetical order grows in the middle); `NAME`
+ * is the imported name as written (`x as y` for an aliased one).
+ *
+ * Refused: a target that is not a from-import, a `*` import, an `after`
+ * name the statement does not import. A name already
  * imported under the same alias is `already-present` (a no-op).
  *
  * @module
@@ -59,13 +69,43 @@ export async function addImportName(run: TemplateRun): Promise<Record<string, un
     return own === name && as === alias;
   });
   if (existing) return alreadyPresent(run, `"${existing.text}" is already imported`);
-  const last = names.at(-1)!;
+  const last = anchorName(run, statement, names);
   const written = alias ? `${name} as ${alias}` : name;
-  const edit = run.params.own_line === true
+  const comma = last.nextSibling?.type === "," ? last.nextSibling : undefined;
+  const edit = run.params.trailing_comma === false && comma && last.id === names.at(-1)!.id
+    ? afterCommaEdit(run, last, comma, written)
+    : run.params.own_line === true
     ? ownLineEdit(run, statement, last, written)
     : { start: last.endIndex, end: last.endIndex, replacement: `, ${written}` };
   await run.ctx.edit(doc.file.path, opName(run), [edit]);
   return { changed: true, name: written };
+}
+
+/** The name the new one follows: the one the `after` parameter names, else the last. */
+function anchorName(run: TemplateRun, statement: Node, names: Node[]): Node {
+  const after = str(run.params, "after")?.trim();
+  if (after === undefined) return names.at(-1)!;
+  const found = names.find((node) => node.text === after);
+  if (!found) {
+    refuse(run, `Cannot add a name after "${after}": "${statement.text.split("\n")[0]}" does not import it`, {
+      node: statement,
+    });
+  }
+  return found;
+}
+
+/**
+ * The edit writing `written` after the trailing comma that ends the list
+ * (the comma becomes a separator, the list ends without one): on the same
+ * line, or on a line of its own with `own_line`.
+ */
+function afterCommaEdit(run: TemplateRun, last: Node, comma: Node, written: string) {
+  const text = run.doc.file.text;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const replacement = run.params.own_line === true
+    ? `${eol}${lineIndent(text, last.startIndex)}${written}`
+    : ` ${written}`;
+  return { start: comma.endIndex, end: comma.endIndex, replacement };
 }
 
 /** The edit putting `written` on a line of its own after `last` (see the module comment). */

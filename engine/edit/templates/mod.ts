@@ -230,6 +230,13 @@ const ENTRIES: TemplateEntry[] = [
         false,
         "put it on a line of its own, indented like the last name (parentheses needed)",
       ),
+      p("after", "string", false, "write it after this imported name, as written (default: after the last)"),
+      p(
+        "trailing_comma",
+        "boolean",
+        false,
+        "false: a trailing comma ending the list becomes the separator before the new name, which ends the list",
+      ),
     ],
     example: {
       template: "add_import_name",

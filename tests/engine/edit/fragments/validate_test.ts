@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { checkFragment, type Fragment, validateFragment } from "../../../../engine/edit/fragments/mod.ts";
+import {
+  checkFragment,
+  type Fragment,
+  serializeFragment,
+  validateFragment,
+} from "../../../../engine/edit/fragments/mod.ts";
 import type { Issue } from "../../../../engine/issue.ts";
 
 /** `[code, path]` of each issue, in order. */
@@ -95,6 +100,15 @@ Deno.test("missing required properties, each with its path; null counts as missi
   assert.equal(issues[0].message, '"function_definition" needs the property "name"');
   // Optional properties may be null.
   assert.deepEqual(validateFragment({ kind: "return_statement", properties: { value: null } }), []);
+});
+
+Deno.test("an assignment needs a value unless it is an annotated declaration, which serializes without one", () => {
+  assert.deepEqual(problems(validateFragment({ kind: "assignment", properties: { target: "x" } })), [
+    ["fragment-missing-property", ["fragment", "properties", "value"]],
+  ]);
+  const declaration = { kind: "assignment", properties: { target: "orig_stream", annotation: "TextIO" } };
+  assert.deepEqual(validateFragment(declaration), []);
+  assert.equal(serializeFragment(declaration, { indent: "    " }), "    orig_stream: TextIO");
 });
 
 Deno.test("properties of the wrong JSON type: fragment-property-type", () => {

@@ -41,6 +41,32 @@ Deno.test("add_import_name: own_line puts the name under the last one, the trail
   );
 });
 
+Deno.test("add_import_name: after writes the name behind the one given, keeping an alphabetical list in order", async () => {
+  const inline = await apply("from pkg.errors import Closed, Timeout\n", {
+    name: "Refused",
+    after: "Closed",
+  });
+  assert.equal(inline.text, "from pkg.errors import Closed, Refused, Timeout\n");
+  const vertical = "from pkg.errors import (\n    Closed,\n    Timeout,\n)\n";
+  const own = await apply(vertical, { name: "Refused", after: "Closed", own_line: true });
+  assert.equal(own.text, "from pkg.errors import (\n    Closed,\n    Refused,\n    Timeout,\n)\n");
+  await assert.rejects(
+    () => apply(vertical, { name: "Refused", after: "Reset" }),
+    (err) => err instanceof IssueError && /does not import it/.test(err.message),
+  );
+});
+
+Deno.test("add_import_name: trailing_comma false turns the list's trailing comma into the separator", async () => {
+  const vertical = "from pkg.errors import (\n    Closed, Refused,\n    Timeout,\n)\n";
+  const inline = await apply(vertical, { name: "Reset", trailing_comma: false });
+  assert.equal(inline.text, "from pkg.errors import (\n    Closed, Refused,\n    Timeout, Reset\n)\n");
+  const own = await apply(vertical, { name: "Reset", trailing_comma: false, own_line: true });
+  assert.equal(own.text, "from pkg.errors import (\n    Closed, Refused,\n    Timeout,\n    Reset\n)\n");
+  // Without a trailing comma the parameter changes nothing.
+  const plain = await apply(PARENS, { name: "Reset", trailing_comma: false });
+  assert.equal(plain.text, "from pkg.errors import (\n    Timeout, Refused,\n    Closed, Reset)\n\nx = 1\n");
+});
+
 Deno.test("add_import_name: a name already imported is a no-op; a star import or another statement is refused", async () => {
   const again = await apply(PARENS, { name: "Refused" });
   assert.equal(again.text, PARENS);

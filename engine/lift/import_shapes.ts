@@ -1,0 +1,80 @@
+/**
+ * Lift's candidate for a `from ... import` whose list of names was edited
+ * anywhere, not only at its end: names dropped (an import no longer used)
+ * and names added between others (a list kept in alphabetical order grows
+ * in the middle), in any mix.
+ *
+ * The names of both statements are matched by their text, in order (the
+ * longest common subsequence); the statement's module and everything but
+ * the names must be alike for the match to mean anything, which the replay
+ * judges. Then:
+ *
+ * - each name the target lacks is a `delete_node` (tier 1), the last first,
+ *   so the offsets of the earlier ones stay valid; the separator code of the
+ *   primitive takes its comma (and its line, in a one-per-line list) along;
+ * - each new name is an `add_import_name` (tier 2) after the name that
+ *   precedes it in the target (`after`), on a line of its own when the
+ *   target writes it so (`own_line`), in the target's order, so every
+ *   anchor is already there when its step runs.
+ *
+ * A name added first has no name before it and is left to other shapes;
+ * so is a list that was re-laid (parentheses added: `importNameCandidates`
+ * in `shapes.ts`, which also covers names appended at the end).
+ *
+ * @module
+ */
+
+import { lcs } from "../analysis/tree_diff.ts";
+import { firstOnLine } from "../edit/indent.ts";
+import type { Node } from "../parse/mod.ts";
+import type { StepBuilder } from "./replay.ts";
+import type { Candidate, Pair } from "./shape_types.ts";
+
+/** How shapes place a step: on the node's span now, or on the node of its type starting where it starts. */
+export interface Placement {
+  at(node: Node, make: (target: Record<string, unknown>) => Record<string, unknown>): StepBuilder;
+  atStart(node: Node, make: (target: Record<string, unknown>) => Record<string, unknown>): StepBuilder;
+}
+
+const names = (node: Node): Node[] => node.childrenForFieldName("name").filter((c): c is Node => !!c);
+const parenthesized = (node: Node) => node.children.some((child) => child?.type === "(");
+
+/** The `delete_node` and `add_import_name` steps turning one from-import's names into another's. */
+export function importListCandidates(pair: Pair, place: Placement): Candidate[] {
+  const { before, after } = pair;
+  if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
+  if (before.childForFieldName("module_name")?.text !== after.childForFieldName("module_name")?.text) {
+    return [];
+  }
+  if (parenthesized(before) !== parenthesized(after)) return [];
+  const left = names(before);
+  const right = names(after);
+  if (left.length === 0 || right.length === 0) return [];
+  const kept = lcs(left, right, (x, y) => x.text === y.text);
+  if (kept.length === 0) return [];
+  const keptLeft = new Set(kept.map(([i]) => i));
+  const keptRight = new Set(kept.map(([, j]) => j));
+  const removed = left.filter((_, i) => !keptLeft.has(i));
+  const added = right.map((node, j) => ({ node, j })).filter(({ j }) => !keptRight.has(j));
+  // Only appended names, nothing removed: `add_import_name`'s own shape (shapes.ts) says it without anchors.
+  if (removed.length === 0 && added.every(({ j }) => j >= left.length)) return [];
+  if (added.some(({ j }) => j === 0)) return [];
+  const builders: StepBuilder[] = removed.reverse().map((node) =>
+    place.at(node, (target) => ({ op: "delete_node", params: { target } }))
+  );
+  for (const { node, j } of added) {
+    const params = {
+      ...(node.type === "aliased_import"
+        ? { name: node.childForFieldName("name")?.text, alias: node.childForFieldName("alias")?.text }
+        : { name: node.text }),
+      after: right[j - 1].text,
+      ...(firstOnLine(node.tree.rootNode.text, node.startIndex) ? { own_line: true } : {}),
+    };
+    if (!params.name || params.name.includes(".")) return [];
+    builders.push(
+      place.atStart(before, (target) => ({ template: "add_import_name", params: { target, ...params } })),
+    );
+  }
+  const kind = added.length ? "add_import_name" : "delete_node";
+  return [{ tier: added.length ? 2 : 1, kind, builders }];
+}

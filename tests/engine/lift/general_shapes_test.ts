@@ -1,0 +1,179 @@
+/**
+ * Shapes found behind the tier-0 fallbacks of code the vocabulary was never
+ * tuned on (CPython's standard library between two bug-fix releases, pip),
+ * each on an excerpt of that code: the diff lifts to the expected steps,
+ * tiers 1–3 only, the plan replays byte-exact, the real executor gives the
+ * diff's result, and CPython's `ast` parses it.
+ */
+
+import assert from "node:assert/strict";
+import { assertPythonParses, PYTHON_SKIP } from "../../_support/python.ts";
+import { executeOnCopy, gitDiff, liftIn } from "./_support.ts";
+
+interface Case {
+  name: string;
+  /** The steps lift must emit, in order: a template's name or an op. */
+  steps: string[];
+  before: string;
+  after: string;
+  /** Other expectations on the plan. */
+  check?: (plan: Record<string, unknown>[]) => void;
+}
+
+// email/base64mime.py of CPython 3.11: page breaks (form feed lines) between sections.
+const BASE64MIME = "EMPTYSTRING = ''\n\n# See also Charset.py\nMISC_LEN = 7\n\n\n\f\n# Helpers\n" +
+  'def header_length(bytearray):\n    """Return the length of s when it is encoded with base64."""\n' +
+  "    groups_of_3, leftover = divmod(len(bytearray), 3)\n    return groups_of_3 * 4\n\n\n\f\n" +
+  "def header_encode(header_bytes, charset='iso-8859-1'):\n    return header_bytes\n";
+
+// pip/_internal/req/req_install.py of pip 22.3: imports the next release no longer uses.
+const REQ_INSTALL = "from pip._internal.build_env import BuildEnvironment, NoOpBuildEnvironment\n" +
+  "from pip._internal.exceptions import InstallationError, LegacyInstallFailure\n" +
+  "from pip._internal.locations import get_scheme\nfrom pip._internal.metadata import (\n" +
+  "    BaseDistribution,\n    get_default_environment,\n    get_directory_distribution,\n" +
+  "    get_wheel_distribution,\n)\n\n\ndef check() -> None:\n" +
+  "    raise InstallationError(get_scheme, get_default_environment, get_directory_distribution,\n" +
+  "                            get_wheel_distribution, BuildEnvironment, NoOpBuildEnvironment)\n";
+
+// pip/_internal/utils/misc.py: a sorted, one-per-line typing import.
+const MISC = "from typing import (\n    Any,\n    Tuple,\n    Type,\n    TypeVar,\n    cast,\n)\n\n" +
+  "from pip._vendor.tenacity import retry, stop_after_delay, wait_fixed\n\nT = TypeVar('T')\n";
+
+// django tests/expressions/models.py (3.2): models appended to a module.
+const MODELS = "from django.db import models\n\n\nclass UUIDPK(models.Model):\n" +
+  "    id = models.UUIDField(primary_key=True)\n\n\nclass UUID(models.Model):\n" +
+  "    uuid = models.UUIDField(null=True)\n    uuid_fk = models.ForeignKey(UUIDPK, models.CASCADE, null=True)\n";
+
+// pip/_internal/models/link.py (pip 23): a dataclass inserted between two classes.
+const LINK =
+  "import dataclasses\nfrom typing import Dict, Optional\n\n\nclass LinkHash:\n    name: str\n\n\n" +
+  "def _clean_url_path_part(part: str) -> str:\n    return part\n";
+const METADATA_FILE = "@dataclasses.dataclass(frozen=True)\nclass MetadataFile:\n" +
+  '    """Information about a core metadata file associated with a distribution."""\n\n' +
+  "    hashes: Optional[Dict[str, str]]\n\n    def __post_init__(self) -> None:\n" +
+  "        if self.hashes is not None:\n            assert all(name in _SUPPORTED for name in self.hashes)\n\n\n";
+
+// pip/_internal/utils/misc.py (pip 22.3): a class attribute that loses its default.
+const STREAM_WRAPPER =
+  "from io import StringIO\nfrom typing import TextIO\n\n\nclass StreamWrapper(StringIO):\n" +
+  '    orig_stream: TextIO = None\n\n    @classmethod\n    def from_stream(cls, orig_stream: TextIO) -> "StreamWrapper":\n' +
+  "        cls.orig_stream = orig_stream\n        return cls()\n";
+
+// django tests/aggregation/tests.py (3.2): a hand-wrapped import list ending in a trailing comma.
+const DJANGO_TESTS = "from django.db.models import (\n" +
+  "    Avg, Case, Count, DecimalField, DurationField, Exists, F, FloatField,\n" +
+  "    IntegerField, Max, Min, OuterRef, Subquery, Sum, Value, When,\n)\nfrom django.test import TestCase\n";
+
+// pip/_internal/cli/req_command.py (pip 23): a factory method's decorators.
+const REQ_COMMAND = "class RequirementCommand(IndexGroupCommand):\n    @staticmethod\n" +
+  '    def determine_resolver_variant(options: Values) -> str:\n        return "2020-resolver"\n\n' +
+  "    @classmethod\n    @functools.lru_cache(maxsize=None)\n    def make_resolver(\n        cls,\n" +
+  "        preparer: RequirementPreparer,\n    ) -> BaseResolver:\n        return cls(preparer)\n";
+
+const CASES: Case[] = [
+  {
+    name: "a form feed page break dropped between a constant and a comment",
+    steps: ["set_blank_lines"],
+    before: BASE64MIME,
+    after: BASE64MIME.replace("MISC_LEN = 7\n\n\n\f\n", "MISC_LEN = 7\n\n\n"),
+  },
+  {
+    name: "a blank line dropped elsewhere while the file's form feed lines stay",
+    steps: ["set_blank_lines"],
+    before: BASE64MIME,
+    after: BASE64MIME.replace("''\n\n# See", "''\n# See"),
+  },
+  {
+    name: "names dropped from a one-line and a one-per-line from-import",
+    steps: ["delete_node", "delete_node"],
+    before: REQ_INSTALL,
+    after: REQ_INSTALL.replace(", LegacyInstallFailure", "").replace("    BaseDistribution,\n", ""),
+  },
+  {
+    name: "a name added inside a sorted one-per-line import list",
+    steps: ["add_import_name"],
+    before: MISC,
+    after: MISC.replace("    TypeVar,\n", "    TypeVar,\n    Union,\n"),
+    check: (plan) => assert.deepEqual((plan[0].params as Record<string, unknown>).after, "TypeVar"),
+  },
+  {
+    name: "one name dropped from a one-line from-import and another added inside it",
+    steps: ["delete_node", "add_import_name"],
+    before: "from os.path import basename, exists, join, splitext\n\nSEP = '/'\n",
+    after: "from os.path import basename, dirname, exists, join\n\nSEP = '/'\n",
+  },
+  {
+    name: "a model class with a nested Meta class appended to a module",
+    steps: ["fragment"],
+    before: MODELS,
+    after: MODELS +
+      '\n\nclass JSONFieldModel(models.Model):\n    data = models.JSONField(null=True)\n\n    class Meta:\n        required_db_features = {"supports_json_field"}\n',
+    check: (plan) => assert.equal((plan[0].fragment as { kind: string }).kind, "class_definition"),
+  },
+  {
+    name: "a decorated class with a docstring, a declaration and a method inserted between definitions",
+    steps: ["fragment"],
+    before: LINK,
+    after: LINK.replace("def _clean", METADATA_FILE + "def _clean"),
+    check: (plan) => assert.equal((plan[0].fragment as { kind: string }).kind, "class_definition"),
+  },
+  {
+    name: "a class attribute's default dropped, its annotation kept",
+    steps: ["fragment"],
+    before: STREAM_WRAPPER,
+    after: STREAM_WRAPPER.replace("TextIO = None", "TextIO"),
+  },
+  {
+    name: "a name appended to a parenthesised import whose trailing comma becomes its separator",
+    steps: ["add_import_name"],
+    before: DJANGO_TESTS,
+    after: DJANGO_TESTS.replace("Sum, Value, When,\n", "Sum, Value, When,\n    Q\n"),
+    check: (plan) => assert.equal((plan[0].params as Record<string, unknown>).trailing_comma, false),
+  },
+  {
+    name: "a method's only decorator dropped (the definition is no longer decorated)",
+    steps: ["delete_node"],
+    before: REQ_COMMAND,
+    after: REQ_COMMAND.replace("    @staticmethod\n", ""),
+    check: (plan) =>
+      assert.equal(
+        ((plan[0].params as Record<string, unknown>).target as { kind: string }).kind,
+        "decorator",
+      ),
+  },
+  {
+    name: "one of two decorators dropped",
+    steps: ["delete_node"],
+    before: REQ_COMMAND,
+    after: REQ_COMMAND.replace("    @functools.lru_cache(maxsize=None)\n", ""),
+  },
+];
+
+for (const c of CASES) {
+  Deno.test({
+    name: `lift: ${c.name} becomes ${c.steps.join(", ")}, replayed and executed byte-exact`,
+    ignore: PYTHON_SKIP !== undefined,
+    async fn() {
+      const file = "pkg/mod.py";
+      const { dir, diff } = gitDiff({ [file]: c.before }, { [file]: c.after });
+      const result = await liftIn(dir, { diff });
+      assert.equal(result.exact, true, JSON.stringify(result.errors));
+      const tiers = result.hunks.flatMap((hunk) => hunk.tiers);
+      assert.ok(tiers.every((tier) => tier > 0), `tier 0 used: ${JSON.stringify(result.plan)}`);
+      const shape = result.plan.filter((step) =>
+        step.op !== "set_blank_lines" || c.steps[0] === "set_blank_lines"
+      );
+      assert.deepEqual(
+        shape.map((step) =>
+          "fragment" in step ? "fragment" : (step as { template?: string }).template ?? step.op
+        ),
+        c.steps,
+        JSON.stringify(result.plan),
+      );
+      c.check?.(shape);
+      const executed = await executeOnCopy({ [file]: c.before }, result.plan);
+      assert.equal(executed[file], c.after);
+      await assertPythonParses(executed[file]);
+    },
+  });
+}
