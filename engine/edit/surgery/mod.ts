@@ -42,7 +42,8 @@ export interface SurgeryOp extends CatalogEntry {
 }
 
 const EXAMPLE_FILE = "requests/auth.py";
-const ALL = ["python", "javascript", "typescript", "tsx"];
+/** Where the surgery ops (but `rename_identifier`) are tested: tests/engine/edit/surgery_languages_test.ts. */
+const ALL = ["python", "javascript", "typescript", "tsx", "go", "rust", "java"];
 
 const target = {
   name: "target",
