@@ -106,6 +106,10 @@ const js = (file: string) => {
       params: { target: { file, kind: "call", name: "readFileSync", parent: fn("loadCart") }, name: "text" },
     },
     delete_node: { op: "delete_node", params: { target: fn("cartName") } },
+    rename_identifier: {
+      op: "rename_identifier",
+      params: { target: { file, kind: "variable", name: "TAX_RATE" }, new_name: "VAT_RATE" },
+    },
     copy_node: {
       op: "copy_node",
       params: {
@@ -354,6 +358,13 @@ const GO_EXAMPLES: Step[] = Object.values({
     params: { target: goFn("Describe"), parameters: "item Item, prefix string" },
   },
   delete_node: { op: "delete_node", params: { target: goAdd } },
+  rename_identifier: {
+    op: "rename_identifier",
+    params: {
+      target: { file: GO, kind: "parameter", name: "item", parent: goFn("Describe") },
+      new_name: "entry",
+    },
+  },
   copy_node: {
     op: "copy_node",
     params: {
@@ -519,6 +530,13 @@ const RUST_EXAMPLES: Step[] = Object.values({
     params: { target: rsFn("describe"), parameters: "item: &Item, _prefix: &str" },
   },
   delete_node: { op: "delete_node", params: { target: { file: RS, kind: "impl", name: "Display" } } },
+  rename_identifier: {
+    op: "rename_identifier",
+    params: {
+      target: { file: RS, kind: "variable", name: "label", parent: rsFn("describe") },
+      new_name: "text",
+    },
+  },
   copy_node: {
     op: "copy_node",
     params: {
@@ -696,6 +714,10 @@ const JAVA_EXAMPLES: Step[] = (Object.values({
     },
   },
   delete_node: { op: "delete_node", params: { target: javaMethod("count") } },
+  rename_identifier: {
+    op: "rename_identifier",
+    params: { target: { file: JAVA, kind: "variable", name: "total" }, new_name: "sum" },
+  },
   copy_node: {
     op: "copy_node",
     params: {
