@@ -23,15 +23,6 @@
 
 import { dirOf, type NativeTarget, type Tool } from "./tool.ts";
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** `go vet` on the package of the changed file (see the module notes). */
 export const GO_VET: Tool = {
   label: "go vet",
@@ -93,7 +84,7 @@ async function nearest(target: NativeTarget, relative: string): Promise<string |
   let dir = dirOf(target.path);
   for (;;) {
     const candidate = `${target.root}/${dir ? `${dir}/` : ""}${relative}`;
-    if (await exists(candidate)) return candidate;
+    if (await Deno.stat(candidate).then(() => true, () => false)) return candidate;
     if (dir === "") return undefined;
     dir = dirOf(dir);
   }
