@@ -81,7 +81,9 @@ interface Variable {
 /** The scope of a definition token (see the module notes). */
 function scopeOf(token: Node, language: string): Node {
   const parent = token.parent;
-  const parameter = parent && (/parameter/.test(parent.type) || /parameter/.test(parent.parent?.type ?? ""));
+  // a parameter, also the lone one of `x => ...` (JS) and `x -> ...` (Java)
+  const parameter = parent && (/parameter/.test(parent.type) || /parameter/.test(parent.parent?.type ?? "") ||
+    parent.type === "arrow_function" || parent.type === "lambda_expression");
   const hoisted = language !== "go" && language !== "rust" && language !== "java" &&
     ancestors(token).find((up) => up.type === "variable_declaration" || FUNCTION.test(up.type))?.type ===
       "variable_declaration";

@@ -187,3 +187,16 @@ for (const [language, target, newName, code] of REFUSALS) {
     assert.equal(refused.text, source);
   });
 }
+
+Deno.test("rename_identifier javascript: an arrow's own parameter of the same name is another binding", async () => {
+  const source =
+    "const x = 1;\nexport const twice = (xs) => xs.map(x => x * 2);\nexport const plus = x + 1;\n";
+  const { text } = await run("rename_identifier", {
+    target: { file: "a.js", kind: "variable", name: "x" },
+    new_name: "base",
+  }, { "a.js": source });
+  assert.equal(
+    text,
+    "const base = 1;\nexport const twice = (xs) => xs.map(x => x * 2);\nexport const plus = base + 1;\n",
+  );
+});
