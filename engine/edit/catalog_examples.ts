@@ -106,6 +106,10 @@ const js = (file: string) => {
       params: { target: { file, kind: "call", name: "readFileSync", parent: fn("loadCart") }, name: "text" },
     },
     delete_node: { op: "delete_node", params: { target: fn("cartName") } },
+    rename_identifier: {
+      op: "rename_identifier",
+      params: { target: { file, kind: "variable", name: "TAX_RATE" }, new_name: "VAT_RATE" },
+    },
     copy_node: {
       op: "copy_node",
       params: {
@@ -353,7 +357,35 @@ const GO_EXAMPLES: Step[] = Object.values({
     template: "change_signature",
     params: { target: goFn("Describe"), parameters: "item Item, prefix string" },
   },
-  delete_node: { op: "delete_node", params: { target: { file: GO, kind: "variable", name: "ErrNegative" } } },
+  delete_node: { op: "delete_node", params: { target: goAdd } },
+  rename_identifier: {
+    op: "rename_identifier",
+    params: {
+      target: { file: GO, kind: "parameter", name: "item", parent: goFn("Describe") },
+      new_name: "entry",
+    },
+  },
+  copy_node: {
+    op: "copy_node",
+    params: {
+      target: { file: GO, kind: "field", name: "Count", parent: { kind: "struct", name: "Item" } },
+      destination: { file: GO, kind: "struct", name: "Inventory" },
+      position: "append_to_body",
+    },
+  },
+  move_node: {
+    op: "move_node",
+    params: { target: goFn("Describe"), destination: goFn("New"), position: "before" },
+  },
+  swap_nodes: {
+    op: "swap_nodes",
+    params: {
+      target: { file: GO, kind: "struct", name: "Item" },
+      other: { file: GO, kind: "struct", name: "Inventory" },
+    },
+  },
+  reorder_children: { op: "reorder_children", params: { target: goAdd, order: [0, 1, 3, 2, 4, 5] } },
+  set_blank_lines: { op: "set_blank_lines", params: { target: goFn("New"), before: 2 } },
   replace_node: {
     op: "replace_node",
     params: {
@@ -394,7 +426,7 @@ const GO_EXAMPLES: Step[] = Object.values({
   },
   locate: { op: "locate", params: { locator: { file: GO, kind: "struct", name: "Inventory" } } },
   locate_region: { op: "locate_region", params: { locator: goAdd } },
-  add_import: { op: "add_import", params: { file: GO, import_statement: 'import "sort"' } },
+  add_import: { op: "add_import", params: { file: GO, import_statement: 'import _ "embed"' } },
   replace_code: {
     op: "replace_code",
     params: {
@@ -498,6 +530,41 @@ const RUST_EXAMPLES: Step[] = Object.values({
     params: { target: rsFn("describe"), parameters: "item: &Item, _prefix: &str" },
   },
   delete_node: { op: "delete_node", params: { target: { file: RS, kind: "impl", name: "Display" } } },
+  rename_identifier: {
+    op: "rename_identifier",
+    params: {
+      target: { file: RS, kind: "variable", name: "label", parent: rsFn("describe") },
+      new_name: "text",
+    },
+  },
+  copy_node: {
+    op: "copy_node",
+    params: {
+      target: { file: RS, kind: "field", name: "items", parent: { kind: "struct", name: "Inventory" } },
+      destination: { file: RS, kind: "struct", name: "Item" },
+      position: "append_to_body",
+    },
+  },
+  move_node: {
+    op: "move_node",
+    params: {
+      target: { file: RS, kind: "struct", name: "Item" },
+      destination: rsFn("describe"),
+      position: "after",
+    },
+  },
+  swap_nodes: {
+    op: "swap_nodes",
+    params: {
+      target: { file: RS, kind: "struct", name: "Item" },
+      other: { file: RS, kind: "struct", name: "Inventory" },
+    },
+  },
+  reorder_children: {
+    op: "reorder_children",
+    params: { target: { file: RS, kind: "impl", name: "Inventory" }, order: ["count", "new", "add"] },
+  },
+  set_blank_lines: { op: "set_blank_lines", params: { target: rsFn("describe"), before: 2 } },
   replace_node: {
     op: "replace_node",
     params: {
@@ -647,6 +714,31 @@ const JAVA_EXAMPLES: Step[] = (Object.values({
     },
   },
   delete_node: { op: "delete_node", params: { target: javaMethod("count") } },
+  rename_identifier: {
+    op: "rename_identifier",
+    params: { target: { file: JAVA, kind: "variable", name: "total" }, new_name: "sum" },
+  },
+  copy_node: {
+    op: "copy_node",
+    params: {
+      target: { file: JAVA, kind: "expression_statement", parent: javaMethod("count"), index: 0 },
+      destination: javaMethod("describe"),
+      position: "prepend_to_body",
+    },
+  },
+  move_node: {
+    op: "move_node",
+    params: { target: javaMethod("describe"), destination: javaMethod("add"), position: "before" },
+  },
+  swap_nodes: { op: "swap_nodes", params: { target: javaMethod("add"), other: javaMethod("count") } },
+  reorder_children: {
+    op: "reorder_children",
+    params: {
+      target: { file: JAVA, kind: "class", name: "Inventory" },
+      order: [1, 0, "describe", "count", "add"],
+    },
+  },
+  set_blank_lines: { op: "set_blank_lines", params: { target: javaMethod("count"), before: 2 } },
   replace_node: {
     op: "replace_node",
     params: {

@@ -309,8 +309,12 @@ export async function listInsertEdit(
     inlineFirst: true,
   });
   const neighbour = list.next ?? list.previous;
-  const vertical = neighbour !== undefined && neighbour.startPosition.row !== anchor.startPosition.row &&
-    firstOnLine(text, anchor.startIndex);
+  // a lone element decides by itself: on a line of its own below the list's opening, the list is vertical
+  const apart = neighbour
+    ? neighbour.startPosition.row !== anchor.startPosition.row
+    : anchor.parent !== null && anchor.parent.startPosition.row !== anchor.startPosition.row &&
+      anchor.parent.endPosition.row !== anchor.endPosition.row;
+  const vertical = apart && firstOnLine(text, anchor.startIndex);
   const { eol } = style;
   if (where === "before") {
     const replacement = vertical ? `${element},${eol}${indent}` : `${element}, `;

@@ -27,6 +27,7 @@ import { PRIMITIVES } from "../primitives.ts";
 import { setBlankLines } from "./blank_lines.ts";
 import { copyNode, moveNode } from "./move.ts";
 import { renameIdentifier } from "./rename.ts";
+import { BRACED_RENAME_LANGUAGES } from "./rename_braced.ts";
 import { reorderChildren } from "./reorder.ts";
 import { swapNodes } from "./swap.ts";
 
@@ -42,7 +43,8 @@ export interface SurgeryOp extends CatalogEntry {
 }
 
 const EXAMPLE_FILE = "requests/auth.py";
-const ALL = ["python", "javascript", "typescript", "tsx"];
+/** Where the other surgery ops work (beyond Python: tests/engine/edit/surgery/languages_test.ts). */
+const ALL = ["python", "javascript", "typescript", "tsx", "go", "rust", "java"];
 
 const target = {
   name: "target",
@@ -95,7 +97,7 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
         new_name: "_basic_auth_header",
       },
     },
-    languages: ["python"],
+    languages: ["python", ...BRACED_RENAME_LANGUAGES],
     run: renameIdentifier,
     paramsSchema: planParams("rename_identifier"),
   },

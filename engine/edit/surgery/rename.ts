@@ -1,5 +1,6 @@
 /**
- * `rename_identifier` (Python): rename one binding and exactly its uses.
+ * `rename_identifier`: rename one binding and exactly its uses (Python here;
+ * the braced languages in `rename_braced.ts`).
  *
  * The target is the binding or any use of it: an identifier, or a node that
  * names one (a function or class, a parameter, an assignment, an import, an
@@ -57,8 +58,9 @@
  * name is an error (`rename-imported-elsewhere`) that lists the importing
  * uses: the rename would break them.
  *
- * Other languages: `not-supported` (use the legacy `rename_symbol`, which
- * renames by spelling per file).
+ * JavaScript, TypeScript, Go, Rust and Java: `rename_braced.ts`, by lexical
+ * scope within the file. Other languages: `not-supported` (use the legacy
+ * `rename_symbol`, which renames by spelling per file).
  *
  * @module
  */
@@ -82,6 +84,7 @@ import type { OperatorFn, StepContext } from "../operator.ts";
 import { importerEdits, importingPlaces } from "./rename_imports.ts";
 import type { TextEdit } from "../text_edit.ts";
 import { flagParam, locatedParam, stringParam } from "./params.ts";
+import { BRACED_RENAME_LANGUAGES, renameBraced } from "./rename_braced.ts";
 import { describe, unwrap } from "./units.ts";
 
 /** What a rename renames: a binding in a scope, and/or attributes of a class. */
@@ -332,8 +335,18 @@ export const renameIdentifier: OperatorFn = async (params, ctx) => {
   const { doc, node } = await locatedParam(ctx, params, { name: "target" });
   const file = doc.file.path;
   const language = doc.file.language;
+  if (language !== "python" && BRACED_RENAME_LANGUAGES.includes(language)) {
+    if (reach === "repository" || includeStrings || includeComments) {
+      fail(
+        "not-supported",
+        `rename_identifier in ${language} renames within the file, in code only ("${file}")`,
+        { path: ["params"], hint: 'leave out "scope", "include_strings" and "include_comments"' },
+      );
+    }
+    return await renameBraced(ctx, doc, node, newName);
+  }
   if (language !== "python") {
-    fail("not-supported", `rename_identifier supports Python only, not ${language} ("${file}")`, {
+    fail("not-supported", `rename_identifier does not support ${language} ("${file}")`, {
       path: ["op"],
       hint: "use the legacy rename_symbol (renames by spelling in one file) or replace_all_matching",
     });

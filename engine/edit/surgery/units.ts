@@ -80,7 +80,7 @@ export interface Unit {
   layout: "line" | "inline";
   /** Whether the node is an element of a comma-separated list. */
   listElement: boolean;
-  /** Whether the unit starts with TypeScript member decorators, which the grammar keeps outside the member. */
+  /** Whether the unit starts with TypeScript member decorators or Rust attributes, which the grammar keeps outside the node. */
   siblingDecorators?: boolean;
 }
 
@@ -117,8 +117,18 @@ export function unwrap(node: Node): Node {
   }
 }
 
-const DEFINITION =
-  /^(function_definition|class_definition|decorated_definition|function_declaration|generator_function_declaration|class_declaration|abstract_class_declaration|method_definition|interface_declaration|export_statement)$/;
+const DEFINITION = new RegExp(
+  "^(" + [
+    // Python, JavaScript, TypeScript
+    "function_definition|class_definition|decorated_definition|function_declaration",
+    "generator_function_declaration|class_declaration|abstract_class_declaration|method_definition",
+    "interface_declaration|export_statement",
+    // Go and Java
+    "method_declaration|type_declaration|constructor_declaration|enum_declaration|record_declaration",
+    // Rust
+    "function_item|struct_item|enum_item|union_item|impl_item|trait_item|mod_item|macro_definition",
+  ].join("|") + ")$",
+);
 
 /** Whether a node is a function, class or method definition (wrappers included). */
 export function isDefinition(node: Node): boolean {
@@ -182,9 +192,9 @@ export function unitOf(doc: Document, located: Node): Unit {
   const node = withWrapper(outermost(located, text));
   const listElement = isListElement(node);
   const end = endOf(node);
-  // TypeScript keeps a member's decorators as siblings before it in the class body
+  // TypeScript keeps a member's decorators, Rust an item's attributes, as siblings before it
   let head = node;
-  while (head.parent?.type === "class_body" && head.previousNamedSibling?.type === "decorator") {
+  while (head.previousNamedSibling && isSiblingPrefix(head.previousNamedSibling)) {
     head = head.previousNamedSibling;
   }
   if (!listElement && firstOnLine(text, head.startIndex) && lastOnLine(text, end, language)) {
@@ -201,7 +211,8 @@ export function unitText(doc: Document, unit: Unit): string {
   return doc.file.text.slice(unit.start, unit.end);
 }
 
-const BODY = /^(block|module|program|class_body|statement_block|declaration_list|enum_body|interface_body)$/;
+const BODY =
+  /^(block|module|program|source_file|translation_unit|class_body|statement_block|declaration_list|field_declaration_list|enum_body|interface_body|interface_type|enum_variant_list)$/;
 
 /** The body a node's children live in: a class's or function's body, or the node itself if it is one. */
 export function bodyOf(node: Node): Node | undefined {
@@ -209,15 +220,32 @@ export function bodyOf(node: Node): Node | undefined {
   if (BODY.test(inner.type)) return inner;
   const body = inner.childForFieldName("body") ?? inner.childForFieldName("consequence");
   if (body) return body;
+  // a Go type's struct or interface: its field list, or the interface itself
+  const type = inner.type === "type_declaration"
+    ? inner.namedChildren.find((c) => c?.type === "type_spec")
+    : inner;
+  const declared = type?.type === "type_spec" ? type.childForFieldName("type") : null;
+  if (declared?.type === "struct_type") {
+    return declared.namedChildren.find((c) => c?.type === "field_declaration_list") ?? undefined;
+  }
+  if (declared?.type === "interface_type") return declared;
   // clauses without a body field (a Python `except` clause): their block
   return members(inner).findLast((child) => child.type === "block" || child.type === "statement_block");
 }
 
-/** Named children of `node` other than comments (and TS member decorators, which go with their member). */
+/**
+ * Whether `node` belongs to the named sibling after it: a TypeScript member
+ * decorator in a class body, a Rust attribute (`#[derive(...)]`) before an
+ * item or a field.
+ */
+function isSiblingPrefix(node: Node): boolean {
+  return node.type === "attribute_item" || (node.type === "decorator" && node.parent?.type === "class_body");
+}
+
+/** Named children of `node` other than comments (and sibling decorators or attributes, which go with their member). */
 export function members(node: Node): Node[] {
-  const skipDecorators = node.type === "class_body";
   return node.namedChildren.filter((child): child is Node =>
-    child !== null && !/comment/.test(child.type) && !(skipDecorators && child.type === "decorator")
+    child !== null && !/comment/.test(child.type) && !isSiblingPrefix(child)
   );
 }
 

@@ -22,7 +22,8 @@
  * @module
  */
 
-import type { Node } from "../../parse/mod.ts";
+import { problemsWithoutMacros } from "../../analysis/macro_specifiers.ts";
+import { type Node, syntaxProblems } from "../../parse/mod.ts";
 import { firstOnLine, lastOnLine, lineIndent, lineStart, nextLineStart } from "../indent.ts";
 import { dedent } from "../params.ts";
 import { alreadyPresent, opName, refuse, str, type TemplateRun } from "./common.ts";
@@ -97,7 +98,13 @@ async function insertSibling(run: TemplateRun): Promise<Record<string, unknown>>
   let made: Node | null = trial.tree.rootNode.descendantForIndex(first, first);
   while (made?.parent && made.parent.startIndex === first) made = made.parent;
   const sibling = made?.startIndex === first && made.parent?.type === node.parent?.type;
-  const errors = errorCount(trial.tree.rootNode) > errorCount(run.doc.tree.rootNode);
+  let errors = errorCount(trial.tree.rootNode) > errorCount(run.doc.tree.rootNode);
+  // C/C++: a new declaration written like its neighbours, behind a macro the grammar cannot see through
+  const blind = errors ? await problemsWithoutMacros(run.language, trial.file.text) : undefined;
+  if (blind) {
+    const was = await problemsWithoutMacros(run.language, source) ?? syntaxProblems(run.doc.tree);
+    errors = blind.length > was.length;
+  }
   if (trial !== run.doc) trial.tree.delete();
   if (errors || !sibling) {
     refuse(

@@ -3,7 +3,8 @@
  * every changed Python file is compiled with the environment's CPython,
  * every changed JavaScript file is checked by Node, and C, C++, Java, Rust,
  * Go, Ruby and PHP files by their own tools when installed (`native.ts`:
- * gcc/g++, javac, rustfmt, gofmt, ruby, php, one process per check); Python
+ * gcc/g++, javac, rustfmt, gofmt and go vet, ruby, php, one process per
+ * check), TypeScript by the project's own `tsc` when it has one; Python
  * and Node run each through one
  * long-lived process per `Compilers` (a helper session keeps one for its
  * lifetime). The helper itself stays free of both: an interpreter that is
@@ -25,7 +26,7 @@ import { error, type Issue } from "../../issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { LineProcess } from "./process.ts";
 import { NODE_LOOP, PYTHON_LOOP } from "./scripts.ts";
-import { nativeCheck, nativeToolFor } from "./native.ts";
+import { nativeCheck, nativeToolsFor } from "./native.ts";
 
 /** One changed file to compile: its text before and after the plan. */
 export interface CompileInput {
@@ -74,7 +75,7 @@ export class Compilers {
     const errors: Issue[] = [];
     const used = new Set<string>();
     for (const file of files) {
-      if (options.root && nativeToolFor(file.language) && file.before !== file.after) {
+      if (options.root && nativeToolsFor(file.language).length > 0 && file.before !== file.after) {
         const found = await nativeError(file, options.root, this.#options.env);
         if (found.used) used.add(found.used);
         if (found.error) errors.push(found.error);
@@ -151,35 +152,43 @@ export class Compilers {
   }
 }
 
-/** One file checked by its language's own tool: a new failure is an error, no tool or no verdict is neither. */
+/**
+ * One file checked by its language's own tools in turn (a parser, then a
+ * type checker): the first new failure is an error; no tool or no verdict is
+ * neither. `used`: the tools that gave a verdict.
+ */
 async function nativeError(
   file: CompileInput,
   root: string,
   env: Record<string, string> | undefined,
 ): Promise<{ used?: string; error?: Issue }> {
   const target = { root, path: file.path, language: file.language };
-  const after = await nativeCheck(target, file.after, env);
-  if (!after) return {};
-  const used = nativeToolFor(file.language);
-  if (after.ok) return { used };
-  const before = file.before === "" ? { ok: true } : await nativeCheck(target, file.before, env);
-  if (!before || !before.ok) return { used }; // not new
-  return {
-    used,
-    error: error(
-      "compile-error",
-      `${used} refuses "${file.path}" after the plan${
-        after.line ? ` at line ${after.line}` : ""
-      }: ${after.message}`,
-      {
-        level: "L0",
-        file: file.path,
-        ...(after.line ? { line: after.line } : {}),
-        ...(file.step !== undefined ? { step: file.step } : {}),
-        hint: "the file passed this check before the plan: fix the code the plan writes there",
-      },
-    ),
-  };
+  const used: string[] = [];
+  for (const tool of nativeToolsFor(file.language)) {
+    const after = await nativeCheck(target, file.after, env, tool);
+    if (!after) continue;
+    used.push(tool);
+    if (after.ok) continue;
+    const before = file.before === "" ? { ok: true } : await nativeCheck(target, file.before, env, tool);
+    if (!before || !before.ok) continue; // not new
+    return {
+      used: used.join(", "),
+      error: error(
+        "compile-error",
+        `${tool} refuses "${file.path}" after the plan${
+          after.line ? ` at line ${after.line}` : ""
+        }: ${after.message}`,
+        {
+          level: "L0",
+          file: file.path,
+          ...(after.line ? { line: after.line } : {}),
+          ...(file.step !== undefined ? { step: file.step } : {}),
+          hint: "the file passed this check before the plan: fix the code the plan writes there",
+        },
+      ),
+    };
+  }
+  return used.length ? { used: used.join(", ") } : {};
 }
 
 function kindOf(file: CompileInput): Kind | undefined {

@@ -3,7 +3,9 @@
  * check: `gcc`/`g++ -fsyntax-only`, `javac` with the file's source root on
  * the source path, `rustfmt` as Rust's parser (stable `rustc` has no
  * parse-only mode, and `rustfmt` reading standard input parses one file
- * without following `mod x;`), `gofmt -e`, `ruby -c`, `php -l`. A tool that
+ * without following `mod x;`), `gofmt -e` then `go vet` on the file's
+ * package, `tsc` through the project's own TypeScript (`typed.ts`), `ruby
+ * -c`, `php -l`. A tool that
  * is not on PATH gives no verdict, and so does a check that fails both
  * before and after the plan (a header the temporary copy cannot find, a
  * dependency javac lacks): only new failures count, as with CPython and
@@ -19,6 +21,8 @@
  */
 
 import type { LanguageId } from "../../parse/mod.ts";
+import { dirOf, type NativeTarget, simple, type Tool } from "./tool.ts";
+import { GO_VET, TSC } from "./typed.ts";
 
 /** One tool's verdict on one text: null when the tool could not judge (absent, timed out). */
 export interface NativeVerdict {
@@ -27,32 +31,9 @@ export interface NativeVerdict {
   line?: number;
 }
 
-/** Where a file is, for the tools' search paths. */
-export interface NativeTarget {
-  /** Repository root (absolute). */
-  root: string;
-  /** Repository-relative path. */
-  path: string;
-  language: LanguageId;
-}
-
-interface Tool {
-  /** The program and its arguments for a copy at `copy` (absolute), or how to feed the text on stdin. */
-  command: (
-    target: NativeTarget,
-    copy: string,
-    text: string,
-  ) => { program: string; args: string[]; stdin?: boolean };
-  /** The tool's name and version (for `compiled`). */
-  label: string;
-}
+export type { NativeTarget } from "./tool.ts";
 
 const TIMEOUT_MS = 60_000;
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash === -1 ? "" : path.slice(0, slash);
-}
 
 /**
  * gcc and g++: syntax and types only (warnings do not fail a check); in C a
@@ -60,31 +41,28 @@ function dirOf(path: string): string {
  * warning, and the linker fails later).
  */
 function cFamily(program: string, standard: string, header: string, source: string, extra: string[]): Tool {
-  return {
-    label: program,
-    command: (target, copy) => {
-      const dir = `${target.root}/${dirOf(target.path)}`.replace(/\/$/, "");
-      return {
-        program,
-        args: [
-          "-fsyntax-only",
-          ...extra,
-          `-std=${standard}`,
-          "-x",
-          /\.(h|hh|hpp|hxx)$/.test(target.path) ? header : source,
-          "-iquote",
-          dir,
-          "-I",
-          dir,
-          "-I",
-          `${target.root}/include`,
-          "-I",
-          target.root,
-          copy,
-        ],
-      };
-    },
-  };
+  return simple(program, (target, copy) => {
+    const dir = `${target.root}/${dirOf(target.path)}`.replace(/\/$/, "");
+    return {
+      program,
+      args: [
+        "-fsyntax-only",
+        ...extra,
+        `-std=${standard}`,
+        "-x",
+        /\.(h|hh|hpp|hxx)$/.test(target.path) ? header : source,
+        "-iquote",
+        dir,
+        "-I",
+        dir,
+        "-I",
+        `${target.root}/include`,
+        "-I",
+        target.root,
+        copy,
+      ],
+    };
+  });
 }
 
 /** The source root of a Java file: its path less its package's directories. */
@@ -98,60 +76,72 @@ export function javaSourceRoot(root: string, path: string, text: string): string
   return `${root}/${dir}`.replace(/\/$/, "");
 }
 
-const TOOLS: Partial<Record<LanguageId, Tool>> = {
-  c: cFamily("gcc", "gnu11", "c-header", "c", ["-Werror=implicit-function-declaration"]),
-  cpp: cFamily("g++", "gnu++17", "c++-header", "c++", []),
-  java: {
-    label: "javac",
-    command: (target, copy, text) => ({
-      program: "javac",
-      args: [
-        "-proc:none",
-        "-implicit:none",
-        "-nowarn",
-        "-Xlint:none",
-        "-d",
-        `${dirOf(copy)}/classes`,
-        "-sourcepath",
-        javaSourceRoot(target.root, target.path, text),
-        copy,
-      ],
-    }),
-  },
-  rust: {
-    label: "rustfmt",
-    command: () => ({ program: "rustfmt", args: ["--edition", "2021", "--emit", "stdout"], stdin: true }),
-  },
-  go: { label: "gofmt", command: (_t, copy) => ({ program: "gofmt", args: ["-e", "-l", copy] }) },
-  ruby: { label: "ruby", command: (_t, copy) => ({ program: "ruby", args: ["-c", copy] }) },
-  php: { label: "php", command: (_t, copy) => ({ program: "php", args: ["-l", "-n", copy] }) },
+const TOOLS: Partial<Record<LanguageId, Tool[]>> = {
+  c: [cFamily("gcc", "gnu11", "c-header", "c", ["-Werror=implicit-function-declaration"])],
+  cpp: [cFamily("g++", "gnu++17", "c++-header", "c++", [])],
+  java: [simple("javac", (target, copy, text) => ({
+    program: "javac",
+    args: [
+      "-proc:none",
+      "-implicit:none",
+      "-nowarn",
+      "-Xlint:none",
+      "-d",
+      `${dirOf(copy)}/classes`,
+      "-sourcepath",
+      javaSourceRoot(target.root, target.path, text),
+      copy,
+    ],
+  }))],
+  rust: [
+    simple(
+      "rustfmt",
+      () => ({ program: "rustfmt", args: ["--edition", "2021", "--emit", "stdout"], stdin: true }),
+    ),
+  ],
+  go: [simple("gofmt", (_t, copy) => ({ program: "gofmt", args: ["-e", "-l", copy] })), GO_VET],
+  typescript: [TSC],
+  tsx: [TSC],
+  ruby: [simple("ruby", (_t, copy) => ({ program: "ruby", args: ["-c", copy] }))],
+  php: [simple("php", (_t, copy) => ({ program: "php", args: ["-l", "-n", copy] }))],
 };
 
-/** The tool that judges `language`, if this module has one. */
-export function nativeToolFor(language: LanguageId): string | undefined {
-  return TOOLS[language]?.label;
+/** The tools that judge `language`, in the order they run (a syntax check before a type check). */
+export function nativeToolsFor(language: LanguageId): string[] {
+  return (TOOLS[language] ?? []).map((tool) => tool.label);
 }
 
-/** Check one text with its language's tool; null when no verdict (no tool, no tool here, timeout). */
+/** The first tool that judges `language`, if this module has one. */
+export function nativeToolFor(language: LanguageId): string | undefined {
+  return TOOLS[language]?.[0].label;
+}
+
+/**
+ * Check one text with one of its language's tools (`tool`: its label; the
+ * first by default); null when no verdict (no tool, no tool here, timeout).
+ */
 export async function nativeCheck(
   target: NativeTarget,
   text: string,
   env?: Record<string, string>,
+  tool?: string,
 ): Promise<NativeVerdict | null> {
-  const tool = TOOLS[target.language];
-  if (!tool) return null;
+  const chosen = TOOLS[target.language]?.find((candidate) => tool === undefined || candidate.label === tool);
+  if (!chosen) return null;
   const dir = await Deno.makeTempDir({ prefix: "graphplan-compile-" });
   try {
     const name = target.path.slice(target.path.lastIndexOf("/") + 1);
     const copy = `${dir}/${name}`;
     await Deno.writeTextFile(copy, text);
-    const { program, args, stdin } = tool.command(target, copy, text);
+    const command = await chosen.command(target, copy, text);
+    if (!command) return null;
+    const { program, args, stdin } = command;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(program, {
         args,
         cwd: dir,
-        ...(env ? { env } : {}),
+        ...(env || command.env ? { env: { ...env, ...command.env } } : {}),
         stdin: stdin ? "piped" : "null",
         stdout: "null",
         stderr: "piped",
@@ -178,7 +168,10 @@ export async function nativeCheck(
 
 /** The first error line of a tool's output, and its line number where the tool gives one. */
 function firstError(stderr: string, name: string): { message: string; line?: number } {
-  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  // `# package` headers (go) are not messages
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) =>
+    line !== "" && !line.startsWith("# ")
+  );
   const chosen = lines.find((line) => /\berror\b/i.test(line)) ?? lines[0] ?? "failed";
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const located =

@@ -16,6 +16,13 @@
  * recovery often grows or shrinks an ERROR node around an edit nearby).
  * Whatever remains is new and an error.
  *
+ * In C and C++ an unknown macro before a declaration (`SPDLOG_INLINE
+ * std::string f()`, `EXPORT_API int g()`) is a parse error for the grammar
+ * but not for the compiler, which knows the macro: such problems are not new
+ * when they go away with the macros (`l0_macros.ts`), and a file that parses
+ * once its macros are blanked is broken for the checks below only as far as
+ * its bracket balance goes.
+ *
  * In a file that was broken before, error recovery may swallow what an
  * edit broke into an ERROR node the file already had; `l0_broken.ts` then
  * looks at the bracket balance and parses the sound node around the edit
@@ -38,7 +45,8 @@ import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 import { newContextIssues } from "./l0_context.ts";
 import { newTargetIssues } from "./l0_target.ts";
-import { brokenFileProblems } from "./l0_broken.ts";
+import { balanceProblems, brokenFileProblems } from "./l0_broken.ts";
+import { macroView } from "./l0_macros.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
@@ -49,8 +57,14 @@ export async function checkSyntax(
   env: CheckEnv,
 ): Promise<Issue[]> {
   let problems = newSyntaxProblems(change.before, change.after);
-  if (problems.length === 0 && change.before.tree.rootNode.hasError) {
-    problems = await brokenFileProblems(change.before, change.after);
+  const wasBroken = change.before.tree.rootNode.hasError;
+  const macros = problems.length > 0 || wasBroken ? await macroView(change.before, change.after) : undefined;
+  if (macros && macros.fresh === 0) problems = [];
+  if (problems.length === 0 && wasBroken) {
+    // broken only for the grammar (its macros): the bracket balance still holds the edit to account
+    problems = macros && !macros.broken
+      ? balanceProblems(change.before, change.after)
+      : await brokenFileProblems(change.before, change.after);
   }
   const issues = problems.slice(0, LIMIT).map((problem) => {
     const what = problem.kind === "missing"
@@ -81,7 +95,18 @@ export function newSyntaxProblems(before: Document, after: Document): SyntaxProb
   if (found.length === 0) return [];
   const old = syntaxProblems(before.tree);
   if (old.length === 0) return found;
-  const edit = editBetween(before, after);
+  return unmatchedProblems(old, found, editBetween(before, after));
+}
+
+/**
+ * The problems of `found` (after an edit) that no problem of `old` (before
+ * it) accounts for, once `old` is shifted by `edit` (see the module notes).
+ */
+export function unmatchedProblems(
+  old: SyntaxProblem[],
+  found: SyntaxProblem[],
+  edit: { startIndex: number; oldEndIndex: number; newEndIndex: number } | null,
+): SyntaxProblem[] {
   const start = edit?.startIndex ?? 0;
   const oldEnd = edit?.oldEndIndex ?? 0;
   const shift = edit ? edit.newEndIndex - edit.oldEndIndex : 0;

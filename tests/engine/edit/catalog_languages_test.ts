@@ -3,9 +3,10 @@
  * works in L, each entry with an example written in L, and every such
  * example runs as written on a small realistic file of L
  * (tests/fixtures/catalog/L/) and leaves code the language's own compiler
- * accepts: `node --check` (JavaScript), `rustc` (Rust), `javac` (Java);
- * TypeScript and Go, whose compilers are not installed here, are checked by
- * their grammar (no syntax error anywhere in the result).
+ * accepts: `node --check` (JavaScript), `rustc` (Rust), `javac` (Java), `go
+ * vet` (Go, where go is installed); TypeScript, whose compiler is not
+ * installed here, is checked by its grammar (no syntax error anywhere in the
+ * result), as every language is.
  */
 
 import assert from "node:assert/strict";
@@ -38,9 +39,15 @@ function toolSkip(tool: string, args: string[]): string | undefined {
 
 const RUSTC_SKIP = toolSkip("rustc", ["--version"]);
 const JAVAC_SKIP = toolSkip("javac", ["-version"]);
+const GO_SKIP = toolSkip("go", ["version"]);
 
-async function compiles(command: string, args: string[]): Promise<string | undefined> {
-  const out = await new Deno.Command(command, { args, stdout: "piped", stderr: "piped" }).output();
+async function compiles(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<string | undefined> {
+  const out = await new Deno.Command(command, { args, stdout: "piped", stderr: "piped", ...options })
+    .output();
   return out.success
     ? undefined
     : new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
@@ -90,6 +97,21 @@ async function compilerVerdicts(language: string, texts: Map<string, string>): P
       }
       const verdict = await compiles("javac", ["-d", `${dir}/out`, ...files]);
       return verdict ? [`javac rejects (package eN is the Nth of ${names.join(", ")}): ${verdict}`] : [];
+    }
+    if (language === "go" && !GO_SKIP) {
+      await Deno.writeTextFile(`${dir}/go.mod`, "module catalog\n\ngo 1.19\n");
+      for (const [k, name] of names.entries()) {
+        await Deno.mkdir(`${dir}/e${k}`, { recursive: true });
+        await Deno.writeTextFile(`${dir}/e${k}/inventory.go`, texts.get(name)!);
+      }
+      const env = {
+        GOCACHE: `${dir}/.cache`,
+        GOPATH: `${dir}/.gopath`,
+        GOFLAGS: "-mod=mod",
+        GO111MODULE: "on",
+      };
+      const verdict = await compiles("go", ["vet", "./..."], { cwd: dir, env });
+      return verdict ? [`go vet rejects (package eN is the Nth of ${names.join(", ")}): ${verdict}`] : [];
     }
     return [];
   } finally {

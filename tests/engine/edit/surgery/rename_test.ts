@@ -296,12 +296,17 @@ Deno.test("rename_identifier: a class member renamed to a name the class uses as
   assert.deepEqual(codes, ["rename-collision"]);
 });
 
-Deno.test("rename_identifier: other languages are not supported", async () => {
+Deno.test("rename_identifier: languages without a scope model are not supported (JS now is)", async () => {
   const { codes } = await failing("rename_identifier", {
+    target: { file: "a.rb", kind: "function", name: "f" },
+    new_name: "g",
+  }, { "a.rb": "def f\nend\nf\n" });
+  assert.deepEqual(codes, ["not-supported"]);
+  const { text } = await run("rename_identifier", {
     target: { file: "a.js", kind: "function", name: "f" },
     new_name: "g",
   }, { "a.js": "function f() {}\nf();\n" });
-  assert.deepEqual(codes, ["not-supported"]);
+  assert.equal(text, "function g() {}\ng();\n");
 });
 
 const AUTH = "requests/auth.py";

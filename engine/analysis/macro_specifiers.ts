@@ -1,0 +1,57 @@
+/**
+ * Unknown macros in C and C++ declarations, which the grammar cannot see
+ * through.
+ *
+ * Headers mark declarations with object-like macros defined elsewhere:
+ * `SPDLOG_INLINE void f()`, `FMT_CONSTEXPR int g()`, `EXPORT_API struct s
+ * *h()`. The preprocessor removes or expands them before the compiler reads
+ * the line; tree-sitter, which has no preprocessor, reads the macro as a type
+ * and what follows as an error. Whether that error appears depends on what
+ * follows (`SPDLOG_INLINE void` gives an ERROR node, `SPDLOG_INLINE
+ * std::string` a MISSING `::`), so a new declaration written exactly like its
+ * neighbours can bring a "new" syntax problem the compiler would never see.
+ *
+ * The test: blank every *macro specifier* (an upper-case identifier of two
+ * or more characters that opens a line, or follows a `template<...>` or an
+ * attribute `[[...]]` on it,
+ * and is followed by a space and a name) and every *macro qualifier* (one
+ * right after a parameter list's `)` and its `const`, before `{`, `;`, `:` or `->`, as in
+ * `f() SPDLOG_NOEXCEPT {`) with spaces of the same length, in
+ * the text before and after the edit, and parse both again. When the edit
+ * brings no new problem then, its problems were the macros'. Blanking keeps
+ * every offset, so the edit's span is the same in both texts. Only that
+ * pattern is blanked: a broken bracket, a missing `;` or a garbage token
+ * stays an error, since blanking a macro does not mend them.
+ *
+ * @module
+ */
+
+import type { LanguageId, SyntaxProblem } from "../parse/mod.ts";
+import { syntaxProblems, withTree } from "../parse/mod.ts";
+
+const MACRO_SPECIFIER =
+  /^([ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:\[\[[^\]\n]*\]\][ \t]*)?)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_:~])/gm;
+
+const MACRO_QUALIFIER =
+  /(\)(?:[ \t]*(?:const|volatile|override|final|noexcept|&&|&))*[ \t]*)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*(?:[{;:]|->|$|[A-Z]))/gm;
+
+/** `text` with every macro specifier and qualifier (see the module notes) replaced by as many spaces. */
+export function blankMacroSpecifiers(text: string): string {
+  const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
+  return text.replace(MACRO_SPECIFIER, blank).replace(MACRO_QUALIFIER, blank);
+}
+
+/**
+ * The syntax problems of a C or C++ text once its macro specifiers are
+ * blanked; undefined in other languages and when the text has none (its own
+ * problems are the answer then).
+ */
+export async function problemsWithoutMacros(
+  language: LanguageId,
+  text: string,
+): Promise<SyntaxProblem[] | undefined> {
+  if (language !== "c" && language !== "cpp") return undefined;
+  const blank = blankMacroSpecifiers(text);
+  if (blank === text) return undefined;
+  return await withTree(language, blank, (tree) => syntaxProblems(tree));
+}
