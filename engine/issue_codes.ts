@@ -199,6 +199,8 @@ export const ISSUE_CODES = {
   "python2-syntax": "Python: Python 2 syntax (`print x`, `exec x`, tuple parameters)",
   "query-too-costly": "An S-expression query is too costly to run",
   "rename-collision": "The new name collides with an existing name",
+  "rename-exported":
+    "The renamed name may be used by other files, which a one-file rename in this language does not change",
   "rename-imported-elsewhere": "The name is used by other files, so it cannot be renamed in one file alone",
   "rename-in-strings": "Plan check: the old name also appears in strings or comments",
   "rename-invalid-name": "The new name is not a valid identifier",
@@ -212,6 +214,8 @@ export const ISSUE_CODES = {
   "rename-strings-unchanged": "The old name also appears in strings, which were left unchanged",
   "rename-target-invalid": "The node cannot be renamed (an attribute not followed, a name not bound here)",
   "rename-unfollowed": "Attribute uses not known to belong to the class were left unchanged",
+  "rename-unsupported":
+    "The node is a member reached through receivers, which this language's rename does not follow",
   "rename-unresolved": "The name is a builtin or not bound in this file",
   "reorder-invalid": "The new order does not list each child exactly once",
   "reorder-no-children": "The node has no children to reorder",

@@ -111,11 +111,6 @@ export function nativeToolsFor(language: LanguageId): string[] {
   return (TOOLS[language] ?? []).map((tool) => tool.label);
 }
 
-/** The first tool that judges `language`, if this module has one. */
-export function nativeToolFor(language: LanguageId): string | undefined {
-  return TOOLS[language]?.[0].label;
-}
-
 /**
  * Check one text with one of its language's tools (`tool`: its label; the
  * first by default); null when no verdict (no tool, no tool here, timeout).
