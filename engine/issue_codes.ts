@@ -214,9 +214,9 @@ export const ISSUE_CODES = {
   "rename-strings-unchanged": "The old name also appears in strings, which were left unchanged",
   "rename-target-invalid": "The node cannot be renamed (an attribute not followed, a name not bound here)",
   "rename-unfollowed": "Attribute uses not known to belong to the class were left unchanged",
+  "rename-unresolved": "The name is a builtin or not bound in this file",
   "rename-unsupported":
     "The node is a member reached through receivers, which this language's rename does not follow",
-  "rename-unresolved": "The name is a builtin or not bound in this file",
   "reorder-invalid": "The new order does not list each child exactly once",
   "reorder-no-children": "The node has no children to reorder",
   "replay-failed": "A lifted plan failed when replayed",
