@@ -15,7 +15,10 @@
  * - otherwise the new run is inserted after the last old statement (its
  *   offsets and those of the old run stay valid), then the old statements
  *   are deleted, the last first; or, when a statement follows the run,
- *   inserted before that one.
+ *   inserted before that one;
+ * - when comments surround the run on both sides (a commented-out setting
+ *   that becomes real ones), where fragments cannot go, the new run's text
+ *   is an `insert_sibling` (tier 2) after the last old comment.
  *
  * The blank lines around the new run are left to the spacing steps that the
  * replay adds. The stretch may pair statements of the same type (a comment
@@ -28,6 +31,7 @@
  */
 
 import { alignNodes } from "../analysis/tree_diff.ts";
+import { lineStart } from "../edit/indent.ts";
 import type { Node } from "../parse/mod.ts";
 import type { StepBuilder } from "./replay.ts";
 import type { Candidate, Pair } from "./shape_types.ts";
@@ -97,6 +101,22 @@ export function replacementCandidates(pair: Pair, ctx: ReplaceContext): Candidat
   }
   if (next && next.type !== "comment") {
     out.push({ tier: 3, kind: "fragment", builders: [...inserted(next, "insert_before"), ...deletions] });
+  }
+  if (last.type === "comment" && (!next || next.type === "comment")) {
+    // Fragments go only next to statements: beside comments, the new run's text as `insert_sibling`.
+    const source = news[0].tree.rootNode.text;
+    const code = source.slice(lineStart(source, news[0].startIndex), news.at(-1)!.endIndex);
+    out.push({
+      tier: 2,
+      kind: "insert_sibling",
+      builders: [
+        ctx.at(
+          last,
+          (target) => ({ template: "insert_sibling", params: { target, position: "after", code } }),
+        ),
+        ...deletions,
+      ],
+    });
   }
   return out;
 }

@@ -120,6 +120,12 @@ const SUPPORTED_HASHES =
   "    # Remove any unsupported hash types from the mapping. If this leaves no\n" +
   "    # supported hashes, return None\n    if hashes is None:\n        return None\n    return hashes\n\n\n";
 
+// docs/conf.py of Django 3.2 (Sphinx's generated settings, most of them commented out).
+const SPHINX_CONF = "html_additional_pages = {}\n\n# If false, no index is generated.\n" +
+  "# html_use_index = True\n\n# If true, links to the reST sources are added to the pages.\n" +
+  "# html_show_sourcelink = True\n\n" +
+  '# If true, "Created using Sphinx" is shown in the HTML footer. Default is True.\n# html_show_sphinx = True\n';
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -234,6 +240,15 @@ const CASES: Case[] = [
     before: LINK,
     after: LINK.replace("def _clean", METADATA_FILE + SUPPORTED_HASHES + "def _clean"),
     check: (plan) => assert.equal((plan[2].fragment as { kind: string }).kind, "class_definition"),
+  },
+  {
+    name: "a commented-out setting among comments replaced by two settings and a comment",
+    steps: ["insert_sibling", "delete_node"],
+    before: SPHINX_CONF,
+    after: SPHINX_CONF.replace(
+      "# html_show_sourcelink = True\n",
+      "html_show_sourcelink = False\n\n# Do not ship a copy of the sources\nhtml_copy_source = False\n",
+    ),
   },
 ];
 
