@@ -250,6 +250,19 @@ const CASES: Case[] = [
       "html_show_sourcelink = False\n\n# Do not ship a copy of the sources\nhtml_copy_source = False\n",
     ),
   },
+  {
+    name: "a name added first to a sorted one-per-line import list",
+    steps: ["add_import_name"],
+    before: MISC,
+    after: MISC.replace("    Any,\n", "    AbstractSet,\n    Any,\n"),
+    check: (plan) => assert.equal((plan[0].params as Record<string, unknown>).first, true),
+  },
+  {
+    name: "a name added first to a one-line import list",
+    steps: ["add_import_name"],
+    before: MISC,
+    after: MISC.replace("import retry,", "import RetryError, retry,"),
+  },
 ];
 
 for (const c of CASES) {
