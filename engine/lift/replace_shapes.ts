@@ -73,6 +73,8 @@ export function replacementCandidates(pair: Pair, ctx: ReplaceContext): Candidat
   const run = replacedRun(named(pair.before), named(pair.after));
   if (!run) return [];
   const { old, news, next } = run;
+  // Comments reworded into other comments are `rewrite_comment`'s (shapes.ts), which says so.
+  if ([...old, ...news].every((node) => node.type === "comment")) return [];
   const plans = news.map((node) => ctx.plan(node));
   if (plans.some((plan) => plan === undefined)) return [];
   const ready = plans as InsertionPlan[];
