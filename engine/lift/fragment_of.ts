@@ -70,25 +70,36 @@ function props(entries: Record<string, unknown>): Record<string, unknown> {
 export function fragmentOf(node: Node, options: FragmentOptions = {}): FragmentValue | undefined {
   const fragment = literalFragmentOf(node, options);
   if (!fragment?.properties) return fragment;
+  return { ...fragment, properties: relativeProperties(node, fragment.properties) };
+}
+
+/**
+ * `properties` of a fragment for `node` with their multi-line source text
+ * made relative to the node's indentation (the serializer adds it back to
+ * every continuation line; lines inside a string literal stay as they are).
+ */
+export function relativeProperties(node: Node, properties: Record<string, unknown>): Record<string, unknown> {
   const text = node.tree.rootNode.text;
   const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(start))![0];
-  const properties: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fragment.properties)) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(properties)) {
     if (typeof value !== "string" || !value.includes("\n")) {
-      properties[key] = value;
+      out[key] = value;
       continue;
     }
     const lines = value.split("\n");
     const verbatim = stringContinuationRows(lines);
     const relative = lines.map((line, row) =>
-      row === 0 || verbatim.has(row) || line.trim() === "" || !line.startsWith(indent)
+      // A last line of blanks is the indentation of a closing bracket that follows the text.
+      row === 0 || verbatim.has(row) || (line.trim() === "" && row < lines.length - 1) ||
+        !line.startsWith(indent)
         ? line
         : line.slice(indent.length)
     );
-    properties[key] = relative.join("\n");
+    out[key] = relative.join("\n");
   }
-  return { ...fragment, properties };
+  return out;
 }
 
 function literalFragmentOf(node: Node, options: FragmentOptions): FragmentValue | undefined {

@@ -17,9 +17,11 @@
  *   target writes it so (`own_line`), in the target's order, so every
  *   anchor is already there when its step runs.
  *
- * A name added first has no name before it and is left to other shapes;
- * so is a list that was re-laid (parentheses added: `importNameCandidates`
- * in `shapes.ts`, which also covers names appended at the end).
+ * A name added first has no name before it: it is written with `first`
+ * before the list's first name (on its own line too when the target puts it
+ * there). A list that was re-laid (parentheses added: `importNameCandidates`
+ * in `shapes.ts`, which also covers names appended at the end) is left to
+ * other shapes.
  *
  * @module
  */
@@ -58,7 +60,6 @@ export function importListCandidates(pair: Pair, place: Placement): Candidate[] 
   const added = right.map((node, j) => ({ node, j })).filter(({ j }) => !keptRight.has(j));
   // Only appended names, nothing removed: `add_import_name`'s own shape (shapes.ts) says it without anchors.
   if (removed.length === 0 && added.every(({ j }) => j >= left.length)) return [];
-  if (added.some(({ j }) => j === 0)) return [];
   const builders: StepBuilder[] = removed.reverse().map((node) =>
     place.at(node, (target) => ({ op: "delete_node", params: { target } }))
   );
@@ -67,7 +68,7 @@ export function importListCandidates(pair: Pair, place: Placement): Candidate[] 
       ...(node.type === "aliased_import"
         ? { name: node.childForFieldName("name")?.text, alias: node.childForFieldName("alias")?.text }
         : { name: node.text }),
-      after: right[j - 1].text,
+      ...(j === 0 ? { first: true } : { after: right[j - 1].text }),
       ...(firstOnLine(node.tree.rootNode.text, node.startIndex) ? { own_line: true } : {}),
     };
     if (!params.name || params.name.includes(".")) return [];

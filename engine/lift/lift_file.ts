@@ -18,10 +18,13 @@
  * 3. **Candidates**: for each pair, innermost first, the tier 1–3 steps of
  *    its shape (`shapes.ts`); each is replayed on a scratch copy and kept
  *    when the file then reads exactly `T` and the post-checks pass.
- * 4. A change that inserts one new definition and that no candidate
+ * 4. One run of a body's statements replaced by another that no finer
+ *    candidate or split reproduces: the new statements as fragments and the
+ *    old ones deleted (`lateCandidates`, `replace_shapes.ts`).
+ * 5. A change that inserts one new definition and that no candidate
  *    reproduces: a `copy_node` of the definition beside it, then its
  *    differing lines lifted one by one (`clone.ts`).
- * 5. Only when no formal step reproduces the change: `replace_node` on the
+ * 6. Only when no formal step reproduces the change: `replace_node` on the
  *    innermost pair that works (tier 0), else the legacy `replace_code` on the
  *    region's lines (tier 0, reported as legacy).
  *
@@ -49,7 +52,14 @@ import { detectTier } from "../plan/tiers.ts";
 import type { Region } from "./apply.ts";
 import { liftAsCopy } from "./clone.ts";
 import type { Simulation } from "./replay.ts";
-import { type Candidate, fallbackCandidates, formalCandidates, orderPairs, type Pair } from "./shapes.ts";
+import {
+  type Candidate,
+  fallbackCandidates,
+  formalCandidates,
+  lateCandidates,
+  orderPairs,
+  type Pair,
+} from "./shapes.ts";
 
 /** The steps one region became. */
 export interface LiftedRegion {
@@ -340,6 +350,14 @@ async function liftRegion(
   for (const pair of pairs) {
     const done = await formalAt(pair) ?? await split(pair, true);
     if (done) return done;
+  }
+  // One run of statements replaced by another, where the split found no finer steps.
+  for (const pair of pairs) {
+    for (const candidate of lateCandidates(file, pair, { doc })) {
+      tried.add(candidate.kind);
+      const done = await accept(candidate);
+      if (done) return done;
+    }
   }
   // A new definition: a copy of its neighbour, adapted (`clone.ts`).
   const inserted = fresh.slice(prefix, fresh.length - suffix);

@@ -29,6 +29,7 @@
  * | outside Python: a comment rewritten                   | `replace_comment` (2), `comment_shapes`  |
  * | outside Python: new children beside unchanged ones    | `insert_sibling` (2), `insert_shapes`    |
  * | a statement wrapped in try / with                     | `wrap_try_except`, `wrap_context_manager`|
+ * | a run of statements replaced by another (late resort) | fragments, `delete_node` (3, 1)          |
  * | a comment (or a run of comment lines) reworded        | `rewrite_comment` (2)                    |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
@@ -38,15 +39,16 @@
 import { alignNodes } from "../analysis/tree_diff.ts";
 import { TABLES } from "../edit/templates/mod.ts";
 import type { LanguageTable } from "../edit/templates/lang/table.ts";
-import { firstOnLine, lineStart } from "../edit/indent.ts";
+import { firstOnLine, lineStart, nextLineStart } from "../edit/indent.ts";
 import { dedent } from "../edit/params.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { commentCandidates as commentTextCandidates } from "./comment_shapes.ts";
-import { fragmentOf } from "./fragment_of.ts";
+import { fragmentOf, relativeProperties } from "./fragment_of.ts";
 import { importListCandidates } from "./import_shapes.ts";
 import { insertCandidates } from "./insert_shapes.ts";
 import { locatorFor } from "./locators.ts";
+import { replacementCandidates } from "./replace_shapes.ts";
 import type { StepBuilder } from "./replay.ts";
 
 export type { Candidate, Pair } from "./shape_types.ts";
@@ -694,16 +696,17 @@ function insertionPlan(
   const returns = definition.childForFieldName("return_type")?.text;
   const fragment = {
     kind: "function_definition",
-    properties: {
+    properties: relativeProperties(node, {
       name,
       parameters: parameters.text.slice(1, -1),
       ...(returns ? { return_type: returns } : {}),
       ...(definition.text.startsWith("async") ? { async: true } : {}),
       ...(decorators.length ? { decorators } : {}),
-    },
+    }),
     children: [{ kind: "pass_statement" }],
   };
-  const bodyText = linesOf(body);
+  const bodyText = bodyLines(definition, body);
+  if (bodyText === undefined) return undefined;
   const then: StepBuilder[] = [async (state) => {
     const doc = await state.get(file);
     const found = doc.tree.rootNode.descendantsOfType(definition.type).filter((n): n is Node =>
@@ -716,6 +719,21 @@ function insertionPlan(
       : undefined;
   }];
   return { fragment, then };
+}
+
+/**
+ * A function body's lines as written, from the line after the header's
+ * colon: comments before the first statement lie outside the `body` node in
+ * the tree, yet belong to the body. Undefined when code or a comment follows
+ * the colon on its line (the header fragment would drop it).
+ */
+function bodyLines(definition: Node, body: Node): string | undefined {
+  const colon = definition.children.filter((c): c is Node => c?.type === ":").at(-1);
+  if (!colon || colon.endIndex > body.startIndex) return linesOf(body);
+  const text = body.tree.rootNode.text;
+  const from = nextLineStart(text, colon.endIndex);
+  if (text.slice(colon.endIndex, from).trim() !== "" || from > body.startIndex) return linesOf(body);
+  return text.slice(from, body.endIndex);
 }
 
 function wrapCandidates(file: string, old: Node, wrapper: Node): Candidate[] {
@@ -872,6 +890,19 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...(python ? commentCandidates(file, pair) : []),
     ...insertCandidates(pair, ctx.doc.file.language, (node, make) => at(file, node, make)),
   ];
+}
+
+/**
+ * Candidates tried only after the split of `lift_file.ts` failed: one run of
+ * a Python body's statements replaced by another (`replace_shapes.ts`).
+ */
+export function lateCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
+  const table = TABLES[ctx.doc.file.language];
+  if (!table || ctx.doc.file.language !== "python" || !BODY_TYPES.has(pair.before.type)) return [];
+  return replacementCandidates(pair, {
+    at: (node, make) => at(file, node, make),
+    plan: (node) => insertionPlan(file, node, table),
+  });
 }
 
 /** The tier-0 fallback for one pair: `replace_node` on the node with the target's text. */

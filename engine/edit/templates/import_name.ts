@@ -25,15 +25,19 @@
  * (an import list kept in alphabetical order grows in the middle); `NAME`
  * is the imported name as written (`x as y` for an aliased one).
  *
+ * With `first: true` the name is written before the first one instead
+ * (`name, ` on the first name's line, or a line `name,` of its own above it
+ * with `own_line`). Not with `after` or `trailing_comma`.
+ *
  * Refused: a target that is not a from-import, a `*` import, an `after`
- * name the statement does not import. A name already
+ * name the statement does not import, `first` with `after`. A name already
  * imported under the same alias is `already-present` (a no-op).
  *
  * @module
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { lineIndent } from "../indent.ts";
+import { firstOnLine, lineIndent, lineStart } from "../indent.ts";
 import { alreadyPresent, opName, refuse, str, type TemplateRun } from "./common.ts";
 
 /** The imported names of a from-import, in order (each a dotted_name or an aliased_import). */
@@ -69,8 +73,12 @@ export async function addImportName(run: TemplateRun): Promise<Record<string, un
     return own === name && as === alias;
   });
   if (existing) return alreadyPresent(run, `"${existing.text}" is already imported`);
-  const last = anchorName(run, statement, names);
   const written = alias ? `${name} as ${alias}` : name;
+  if (run.params.first === true) {
+    await run.ctx.edit(doc.file.path, opName(run), [firstEdit(run, statement, names[0], written)]);
+    return { changed: true, name: written };
+  }
+  const last = anchorName(run, statement, names);
   const comma = last.nextSibling?.type === "," ? last.nextSibling : undefined;
   const edit = run.params.trailing_comma === false && comma && last.id === names.at(-1)!.id
     ? afterCommaEdit(run, last, comma, written)
@@ -126,4 +134,34 @@ function ownLineEdit(run: TemplateRun, statement: Node, last: Node, written: str
   return comma
     ? { start: comma.endIndex, end: comma.endIndex, replacement: `${eol}${indent}${written},` }
     : { start: last.endIndex, end: last.endIndex, replacement: `,${eol}${indent}${written}` };
+}
+
+/** The edit writing `written` before the first name (see the module comment). */
+function firstEdit(run: TemplateRun, statement: Node, first: Node, written: string) {
+  if (str(run.params, "after") !== undefined || run.params.trailing_comma !== undefined) {
+    refuse(run, `Cannot combine "first" with "after" or "trailing_comma" in "${run.name}"`, {
+      node: statement,
+    });
+  }
+  if (run.params.own_line !== true) {
+    return { start: first.startIndex, end: first.startIndex, replacement: `${written}, ` };
+  }
+  if (
+    !statement.children.some((child) => child?.type === "(") ||
+    !firstOnLine(run.doc.file.text, first.startIndex)
+  ) {
+    refuse(
+      run,
+      `Cannot put a name on its own line in "${
+        statement.text.split("\n")[0]
+      }": its first name does not start a line`,
+      {
+        node: statement,
+      },
+    );
+  }
+  const text = run.doc.file.text;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const start = lineStart(text, first.startIndex);
+  return { start, end: start, replacement: `${lineIndent(text, first.startIndex)}${written},${eol}` };
 }

@@ -231,6 +231,7 @@ const ENTRIES: TemplateEntry[] = [
         "put it on a line of its own, indented like the last name (parentheses needed)",
       ),
       p("after", "string", false, "write it after this imported name, as written (default: after the last)"),
+      p("first", "boolean", false, "write it before the first name (not with `after` or `trailing_comma`)"),
       p(
         "trailing_comma",
         "boolean",

@@ -70,6 +70,62 @@ const REQ_COMMAND = "class RequirementCommand(IndexGroupCommand):\n    @staticme
   "    @classmethod\n    @functools.lru_cache(maxsize=None)\n    def make_resolver(\n        cls,\n" +
   "        preparer: RequirementPreparer,\n    ) -> BaseResolver:\n        return cls(preparer)\n";
 
+// dbm/gnu.py of CPython 3.11.2 (Debian): the import of the C module, wrapped to explain a missing package.
+const DBM_GNU = '"""Provide the _gdbm module as a dbm submodule."""\n\ntry:\n    from _gdbm import *\n' +
+  "except ImportError as msg:\n    raise ImportError(str(msg) + ', please install the python3-gdbm package')\n";
+
+// http/cookies.py of CPython 3.11.2: the unquoting pattern and its helper, replaced in 3.11.7 by two patterns.
+const COOKIES = "import re\n\n_is_legal_key = re.compile('[%s]+' % re.escape(_LegalChars)).fullmatch\n\n" +
+  "def _quote(str):\n    if str is None or _is_legal_key(str):\n        return str\n\n\n" +
+  "_unquote_sub = re.compile(r'\\\\(?:([0-3][0-7][0-7])|(.))').sub\n\ndef _unquote_replace(m):\n" +
+  "    if m[1]:\n        return chr(int(m[1], 8))\n    else:\n        return m[2]\n\ndef _unquote(str):\n" +
+  "    # If there aren't any doublequotes,\n    # then there can't be any special characters.\n" +
+  "    if str is None or len(str) < 2:\n        return str\n";
+const COOKIES_AFTER = COOKIES.replace(
+  /_unquote_sub = [^]*?return m\[2\]\n/,
+  '_OctalPatt = re.compile(r"\\\\[0-3][0-7][0-7]")\n_QuotePatt = re.compile(r"[\\\\].")\n',
+);
+
+// pip/_internal/commands/freeze.py of pip 23.0: a constant that became two functions in 23.1.
+const FREEZE = "import sys\nfrom typing import AbstractSet, List\n\n" +
+  "from pip._internal.utils.compat import stdlib_pkgs\n\n" +
+  'DEV_PKGS = {"pip", "setuptools", "distribute", "wheel"}\n\n\nclass FreezeCommand(Command):\n' +
+  '    """\n    Output installed packages in requirements format.\n    """\n\n    usage = "%prog [options]"\n';
+const DEV_PKGS =
+  "\ndef _should_suppress_build_backends() -> bool:\n    return sys.version_info < (3, 12)\n\n\n" +
+  'def _dev_pkgs() -> AbstractSet[str]:\n    pkgs = {"pip"}\n\n    if _should_suppress_build_backends():\n' +
+  '        pkgs |= {"setuptools", "distribute", "wheel"}\n\n    return pkgs\n';
+
+// pip/_internal/req/req_install.py of pip 23.0: properties, and a comment heading the next group of them.
+const REQ_PROPERTIES = "class InstallRequirement:\n    @property\n    def is_wheel(self) -> bool:\n" +
+  "        if not self.link:\n            return False\n        return self.link.is_wheel\n\n" +
+  "    # Things valid for sdists\n    @property\n    def unpacked_source_directory(self) -> str:\n" +
+  "        return os.path.join(self.source_dir)\n";
+const WHEEL_FROM_CACHE = "    @property\n    def is_wheel_from_cache(self) -> bool:\n" +
+  "        # When True, it means that this InstallRequirement is a local wheel file in the\n" +
+  "        # cache of locally built wheels.\n        return self.cached_wheel_source_link is not None\n\n";
+
+// pip/_internal/network/auth.py of pip 23.0: a method whose parameters a formatter put one per line.
+const AUTH = "class MultiDomainBasicAuth(AuthBase):\n    def __init__(self) -> None:\n" +
+  "        self._credentials_to_save: Optional[Credentials] = None\n\n" +
+  "    def _get_index_url(self, url: str) -> Optional[str]:\n        return None\n";
+const KEYRING_AUTH = "    def _get_keyring_auth(\n        self,\n        url: Optional[str],\n" +
+  "        username: Optional[str],\n    ) -> Optional[AuthInfo]:\n" +
+  '        """Return the tuple auth for a given url from keyring."""\n        # Do nothing if no url was provided\n' +
+  "        if not url:\n            return None\n        return None\n\n";
+
+// pip/_internal/models/link.py of pip 23.0: a class and a function added together in 23.1.
+const SUPPORTED_HASHES =
+  "def supported_hashes(hashes: Optional[Dict[str, str]]) -> Optional[Dict[str, str]]:\n" +
+  "    # Remove any unsupported hash types from the mapping. If this leaves no\n" +
+  "    # supported hashes, return None\n    if hashes is None:\n        return None\n    return hashes\n\n\n";
+
+// docs/conf.py of Django 3.2 (Sphinx's generated settings, most of them commented out).
+const SPHINX_CONF = "html_additional_pages = {}\n\n# If false, no index is generated.\n" +
+  "# html_use_index = True\n\n# If true, links to the reST sources are added to the pages.\n" +
+  "# html_show_sourcelink = True\n\n" +
+  '# If true, "Created using Sphinx" is shown in the HTML footer. Default is True.\n# html_show_sphinx = True\n';
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -147,6 +203,66 @@ const CASES: Case[] = [
     before: REQ_COMMAND,
     after: REQ_COMMAND.replace("    @functools.lru_cache(maxsize=None)\n", ""),
   },
+  {
+    name: "a module-level try around an import replaced by the import alone",
+    steps: ["fragment", "delete_node"],
+    before: DBM_GNU,
+    after: DBM_GNU.replace(/try:[^]*$/, "from _gdbm import *\n"),
+  },
+  {
+    // The split pairs the two assignments; the helper is the run replaced by the new pattern.
+    name: "a pattern and its helper function replaced by two patterns",
+    steps: ["fragment", "delete_node", "set_blank_lines", "fragment", "replace_expression"],
+    before: COOKIES,
+    after: COOKIES_AFTER,
+  },
+  {
+    name: "a constant replaced by two new functions",
+    steps: ["fragment", "replace_function_body", "fragment", "replace_function_body", "delete_node"],
+    before: FREEZE,
+    after: FREEZE.replace('DEV_PKGS = {"pip", "setuptools", "distribute", "wheel"}\n', DEV_PKGS),
+  },
+  {
+    name: "a property whose body starts with a comment inserted before a comment line",
+    steps: ["fragment", "replace_function_body"],
+    before: REQ_PROPERTIES,
+    after: REQ_PROPERTIES.replace("    # Things", WHEEL_FROM_CACHE + "    # Things"),
+  },
+  {
+    name: "a method with its parameters one per line inserted",
+    steps: ["fragment", "replace_function_body"],
+    before: AUTH,
+    after: AUTH.replace("    def _get_index_url", KEYRING_AUTH + "    def _get_index_url"),
+  },
+  {
+    name: "a new class and a new function inserted together between definitions",
+    steps: ["fragment", "replace_function_body", "fragment"],
+    before: LINK,
+    after: LINK.replace("def _clean", METADATA_FILE + SUPPORTED_HASHES + "def _clean"),
+    check: (plan) => assert.equal((plan[2].fragment as { kind: string }).kind, "class_definition"),
+  },
+  {
+    name: "a commented-out setting among comments replaced by two settings and a comment",
+    steps: ["insert_sibling", "delete_node"],
+    before: SPHINX_CONF,
+    after: SPHINX_CONF.replace(
+      "# html_show_sourcelink = True\n",
+      "html_show_sourcelink = False\n\n# Do not ship a copy of the sources\nhtml_copy_source = False\n",
+    ),
+  },
+  {
+    name: "a name added first to a sorted one-per-line import list",
+    steps: ["add_import_name"],
+    before: MISC,
+    after: MISC.replace("    Any,\n", "    AbstractSet,\n    Any,\n"),
+    check: (plan) => assert.equal((plan[0].params as Record<string, unknown>).first, true),
+  },
+  {
+    name: "a name added first to a one-line import list",
+    steps: ["add_import_name"],
+    before: MISC,
+    after: MISC.replace("import retry,", "import RetryError, retry,"),
+  },
 ];
 
 for (const c of CASES) {
@@ -161,7 +277,7 @@ for (const c of CASES) {
       const tiers = result.hunks.flatMap((hunk) => hunk.tiers);
       assert.ok(tiers.every((tier) => tier > 0), `tier 0 used: ${JSON.stringify(result.plan)}`);
       const shape = result.plan.filter((step) =>
-        step.op !== "set_blank_lines" || c.steps[0] === "set_blank_lines"
+        step.op !== "set_blank_lines" || c.steps.includes("set_blank_lines")
       );
       assert.deepEqual(
         shape.map((step) =>

@@ -56,6 +56,27 @@ Deno.test("add_import_name: after writes the name behind the one given, keeping 
   );
 });
 
+Deno.test("add_import_name: first writes the name before the first one, on its own line with own_line", async () => {
+  const inline = await apply("from pkg.errors import Closed, Timeout\n", { name: "Aborted", first: true });
+  assert.equal(inline.text, "from pkg.errors import Aborted, Closed, Timeout\n");
+  const vertical = "from pkg.errors import (\n    Closed,\n    Timeout,\n)\n";
+  const own = await apply(vertical, { name: "Aborted", first: true, own_line: true });
+  assert.equal(own.text, "from pkg.errors import (\n    Aborted,\n    Closed,\n    Timeout,\n)\n");
+  await assert.rejects(
+    () => apply(vertical, { name: "Aborted", first: true, after: "Closed" }),
+    (err) => err instanceof IssueError && /Cannot combine "first"/.test(err.message),
+  );
+  await assert.rejects(
+    () =>
+      apply("from pkg.errors import (Timeout,\n    Closed)\n", {
+        name: "Aborted",
+        first: true,
+        own_line: true,
+      }),
+    (err) => err instanceof IssueError && /does not start a line/.test(err.message),
+  );
+});
+
 Deno.test("add_import_name: trailing_comma false turns the list's trailing comma into the separator", async () => {
   const vertical = "from pkg.errors import (\n    Closed, Refused,\n    Timeout,\n)\n";
   const inline = await apply(vertical, { name: "Reset", trailing_comma: false });
