@@ -15,7 +15,7 @@ import { parse, YAMLParseError } from "yaml";
 import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
 import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
-import { GatePolicySchema } from "./rfsn/gate/policy.ts";
+import { GatePolicySchema } from "../engine/gate/mod.ts";
 import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
 import { readFailure } from "../engine/read_failure.ts";
 import { closestNames } from "../engine/suggest.ts";

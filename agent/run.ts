@@ -38,7 +38,8 @@ import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
-import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
+import { RfsnAgent } from "./rfsn/mod.ts";
+import { gateFinalPatch } from "./common/final_gate.ts";
 import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
 import { pruneHistory } from "./graphplan/history.ts";
 

@@ -28,7 +28,7 @@ import {
   Submitted,
 } from "./loop.ts";
 import { checkPatch } from "./patch.ts";
-import { type FinalGateRecord, gateFinalPatch } from "../rfsn/gate/final.ts";
+import { type FinalGateRecord, gateFinalPatch } from "../common/final_gate.ts";
 import { changesSince } from "./baseline.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";

@@ -41,6 +41,16 @@ const RULES: LayerRule[] = [
     from: under("engine/verify/"),
     to: under("engine/exec/"),
   },
+  {
+    name: "engine/gate judges a patch applied in memory: it never edits, verifies, executes or plans",
+    from: under("engine/gate/"),
+    to: under("engine/edit/", "engine/verify/", "engine/exec/", "engine/plan/", "engine/helper/"),
+  },
+  {
+    name: "engine/gate sits on top of what it reads: only the helper may import it from inside the engine",
+    from: (file) => file.startsWith("engine/") && !under("engine/gate/", "engine/helper/")(file),
+    to: under("engine/gate/"),
+  },
 ];
 
 /**
@@ -122,6 +132,10 @@ Deno.test("layering: the engine's imports follow its layers", async () => {
       assert.ok(graph.has(to) || !to.startsWith("engine/") || !to.endsWith(".ts"), `unresolved import ${to}`);
     }
   }
+  assert.ok(
+    graph.get("engine/gate/invariants.ts")?.some((edge) => edge.to === "engine/lift/apply.ts"),
+    "the scanner missed the gate applying patches with lift/apply.ts",
+  );
   const violations = layerViolations(graph, RULES);
   assert.deepEqual(violations, [], `layering violations:\n${violations.join("\n")}`);
 });
