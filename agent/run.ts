@@ -1,7 +1,7 @@
 /**
  * One task, start to end: the environment (a host directory or a container,
  * with the repository copied in when one is given; in a container its
- * history after HEAD is made unreachable, see graphplan/history.ts), the
+ * history after HEAD is made unreachable, see common/history.ts), the
  * helper deployed into it, the model, the phase machine, and the outputs:
  * `<out>/<id>/<id>.traj.json` and `<out>/preds.json`.
  *
@@ -22,26 +22,23 @@ import {
   type Helper,
   HelperError,
   type HelperLaunch,
-  Interrupted,
   limitArgs,
   operatorCatalog,
   plannedLaunch,
   rollBack,
   SessionHelper,
   sessionShell,
-  snapshotTree,
   type StepProgress,
-  workTreeProblem,
 } from "./graphplan/mod.ts";
+import { Interrupted, pruneHistory, snapshotTree, workTreeProblem } from "./common/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
 import { RfsnAgent } from "./rfsn/mod.ts";
-import { gateFinalPatch } from "./common/final_gate.ts";
+import { gateFinalPatch } from "./common/mod.ts";
 import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
-import { pruneHistory } from "./graphplan/history.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -225,7 +222,7 @@ async function runPrepared(
         await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
       }
       if (envConfig.type !== "local") {
-        // The container's copy keeps HEAD's history only: no later commit in reach of the model (history.ts).
+        // The container's copy keeps HEAD's history only: no later commit in reach of the model (common/history.ts).
         log(`[${instanceId}] setup: hiding the repository's later history`);
         trajectory.info.history = await pruneHistory(env);
       }
@@ -279,7 +276,7 @@ async function runPrepared(
       }
     }
     // The working tree as the run found it (the user's own untracked files
-    // and edits included): the patch is diffed from it (graphplan/baseline.ts).
+    // and edits included): the patch is diffed from it (common/baseline.ts).
     // In a container, the commands go through the helper's session (one exec each when it is gone).
     if (helper instanceof SessionHelper && env.type !== "local" && config.environment.shell !== "exec") {
       const shell = sessionShell(env, helper, config.environment);

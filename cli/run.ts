@@ -19,7 +19,7 @@ import { Workspace } from "../engine/workspace.ts";
 import { outputDirOption } from "./output_dir.ts";
 import { preflightIssue } from "./preflight.ts";
 import { LocalEnvironment } from "../agent/env/mod.ts";
-import { workTreeProblem } from "../agent/graphplan/mod.ts";
+import { workTreeProblem } from "../agent/common/mod.ts";
 import { INSTANCE_ID_RULE, instanceIdProblem, quoteId } from "../agent/instance_id.ts";
 
 /** Said on stderr when a run starts with `--env local`: the model's commands are not confined. */
@@ -223,7 +223,7 @@ included), 130/143 stopped by SIGINT/SIGTERM.`,
  * Give an output directory inside the repository (the default
  * `graphplan-runs` when run from the repository's root) a `.gitignore` of
  * `*`: the patch is every change to the working tree that `git add -A`
- * sees (agent/graphplan/baseline.ts), which would otherwise include the
+ * sees (agent/common/baseline.ts), which would otherwise include the
  * run's own trajectory and preds.json, written during the run.
  */
 async function keepOutOfPatch(outDir: string, repo: string): Promise<void> {

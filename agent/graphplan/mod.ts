@@ -19,27 +19,14 @@ import type { Trajectory } from "../trajectory/mod.ts";
 import { explore } from "./explore.ts";
 import type { Helper } from "./helper.ts";
 import { type FallbackPoint, issueLines, planAndExecute } from "./plan.ts";
-import {
-  FormatErrorLimit,
-  Interrupted,
-  LimitsExceeded,
-  StepLoop,
-  type StepProgress,
-  Submitted,
-} from "./loop.ts";
+import { StepLoop, type StepProgress } from "./loop.ts";
 import { checkPatch } from "./patch.ts";
 import { type FinalGateRecord, gateFinalPatch } from "../common/final_gate.ts";
-import { changesSince } from "./baseline.ts";
+import { changesSince } from "../common/baseline.ts";
+import { FormatErrorLimit, Interrupted, LimitsExceeded, Submitted } from "../common/run_end.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
-export {
-  FormatErrorLimit,
-  Interrupted,
-  LimitsExceeded,
-  StepLoop,
-  type StepProgress,
-  Submitted,
-} from "./loop.ts";
+export { StepLoop, type StepProgress } from "./loop.ts";
 export {
   findPlanInMessages,
   findPlanInText,
@@ -50,14 +37,6 @@ export {
 } from "./extract.ts";
 export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
-export {
-  BaselineError,
-  type ChangesOptions,
-  changesSince,
-  snapshotTree,
-  type WorkTreeProblem,
-  workTreeProblem,
-} from "./baseline.ts";
 export { operatorCatalog } from "./catalog.ts";
 export { sessionShell, type SessionShellEnvironment, type ShellCounts } from "./session_shell.ts";
 export {

@@ -27,13 +27,8 @@ import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
 import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
-import {
-  findChangeInText,
-  liftedSteps,
-  type LiftInput,
-  liftInputKind,
-  type LiftReport,
-} from "./lift_input.ts";
+import { findChangeInText, liftedSteps, liftInputKind } from "./lift_input.ts";
+import type { LiftInput, LiftReport } from "../common/lift_report.ts";
 
 /** How many of the attempt's latest messages (answers and tool outputs) are searched for a plan. */
 const PLAN_LOOKBACK = 6;

@@ -26,7 +26,7 @@
 
 import type { Environment } from "../env/mod.ts";
 import { shellQuote } from "../graphplan/deploy.ts";
-import { BaselineError, changesSince } from "../graphplan/baseline.ts";
+import { BaselineError, changesSince } from "../common/baseline.ts";
 import { type Helper, HelperError } from "../graphplan/helper.ts";
 import { extractEvidence } from "./evidence.ts";
 import type { Feedback } from "./meta_planner.ts";
