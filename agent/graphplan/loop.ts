@@ -15,6 +15,7 @@ import type { Message, Model } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
 import { findSubmission, isSubmitCommand } from "./extract.ts";
+import type { StepProgress } from "../common/strategy.ts";
 import {
   exceededLimit,
   FormatErrorLimit,
@@ -25,17 +26,6 @@ import {
 
 /** Output kept from one command before the observation is cut: a submitted patch must arrive whole. */
 export const FULL_OUTPUT_LIMIT = 50_000_000;
-
-/** A progress report after each step (for `graphplan run`'s stderr lines). */
-export interface StepProgress {
-  phase: string;
-  /** Model calls so far in the run. */
-  step: number;
-  /** Dollars spent so far. */
-  cost: number;
-  /** The commands this step ran. */
-  commands: string[];
-}
 
 /** What one step produced. */
 export interface StepResult {

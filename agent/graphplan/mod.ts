@@ -19,14 +19,15 @@ import type { Trajectory } from "../trajectory/mod.ts";
 import { explore } from "./explore.ts";
 import type { Helper } from "./helper.ts";
 import { type FallbackPoint, issueLines, planAndExecute } from "./plan.ts";
-import { StepLoop, type StepProgress } from "./loop.ts";
+import { StepLoop } from "./loop.ts";
+import type { StepProgress } from "../common/strategy.ts";
 import { checkPatch } from "./patch.ts";
 import { type FinalGateRecord, gateFinalPatch } from "../common/final_gate.ts";
 import { changesSince } from "../common/baseline.ts";
 import { FormatErrorLimit, Interrupted, LimitsExceeded, Submitted } from "../common/run_end.ts";
 
 export { type Helper, HelperError, SessionHelper } from "./helper.ts";
-export { StepLoop, type StepProgress } from "./loop.ts";
+export { StepLoop } from "./loop.ts";
 export {
   findPlanInMessages,
   findPlanInText,
