@@ -15,19 +15,17 @@
 import { resolve } from "../engine/node_builtins.ts";
 import type { Config } from "./config.ts";
 import { createEnvironment, type Environment, type EnvironmentConfig, onStop } from "./env/mod.ts";
+// The helper's client and deployment (shared plumbing; they join common/ once the deploy-main branch lands).
 import {
   deployHelper,
   type DeployInfo,
-  type Helper,
-  HelperError,
   type HelperLaunch,
   limitArgs,
   plannedLaunch,
-  rollBack,
-  SessionHelper,
-  sessionShell,
-} from "./graphplan/mod.ts";
-import { pruneHistory, snapshotTree, type StepProgress, workTreeProblem } from "./common/mod.ts";
+} from "./graphplan/deploy.ts";
+import { type Helper, HelperError, SessionHelper } from "./graphplan/helper.ts";
+import { sessionShell } from "./graphplan/session_shell.ts";
+import { pruneHistory, rollBack, snapshotTree, type StepProgress, workTreeProblem } from "./common/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";

@@ -1,10 +1,10 @@
 /**
  * What every strategy uses: the run's baseline and patch (`baseline.ts`),
- * the container's history cut at HEAD (`history.ts`), the exceptions that
- * end a run (`run_end.ts`), the gate on a final patch (`final_gate.ts`) and
- * the helper's lift report (`lift_report.ts`) and what a strategy is
- * (`strategy.ts`). Strategies import this
- * folder, never each other.
+ * the container's history cut at HEAD (`history.ts`), undoing an
+ * unfinished plan (`rollback.ts`), the exceptions that end a run
+ * (`run_end.ts`), the gate on a final patch (`final_gate.ts`), the
+ * helper's lift report (`lift_report.ts`) and what a strategy is
+ * (`strategy.ts`). Strategies import this folder, never each other.
  *
  * @module
  */
@@ -19,6 +19,7 @@ export {
 } from "./baseline.ts";
 export { type FinalGateOptions, type FinalGateRecord, gateFinalPatch } from "./final_gate.ts";
 export { pruneHistory } from "./history.ts";
+export { helperIssues, rollBack, type RollbackOutcome } from "./rollback.ts";
 export type { LiftInput, LiftReport } from "./lift_report.ts";
 export type { StepProgress, Strategy, StrategyOutcome, StrategyRun, StrategySection } from "./strategy.ts";
 export { exceededLimit, FormatErrorLimit, Interrupted, LimitsExceeded, Submitted } from "./run_end.ts";

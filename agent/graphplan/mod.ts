@@ -36,7 +36,7 @@ export {
   isSubmitCommand,
   isValidPlan,
 } from "./extract.ts";
-export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
+export type { FallbackPoint } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
 export { operatorCatalog } from "./catalog.ts";
 export { sessionShell, type SessionShellEnvironment, type ShellCounts } from "./session_shell.ts";
