@@ -94,6 +94,7 @@ const EnvironmentSchema = z.strictObject({
   image_template: z.string().min(1),
   helper_command: z.array(z.string()).min(1).nullable(),
   helper_mount: z.boolean(),
+  helper_main: z.boolean(),
   shell: z.enum(["session", "exec"]),
   helper_timeout: z.number().positive(),
   helper_limits: z.partialRecord(z.enum(Object.keys(DEFAULT_LIMITS) as [keyof Limits]), z.number().min(0)),
@@ -148,10 +149,6 @@ export const ConfigSchema = z.strictObject({
 
 /** A validated configuration. */
 export type Config = z.infer<typeof ConfigSchema>;
-/** The `agent` section. */
-export type AgentConfig = Config["agent"];
-/** The `verification` section. */
-export type VerificationConfig = Config["verification"];
 /** The `templates` section. */
 export type Templates = Config["templates"];
 

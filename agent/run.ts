@@ -14,13 +14,21 @@
 
 import { resolve } from "../engine/node_builtins.ts";
 import type { Config } from "./config.ts";
-import { createEnvironment, type Environment, type EnvironmentConfig, onStop } from "./env/mod.ts";
+import {
+  CONTAINER_DEFAULTS,
+  createEnvironment,
+  type Environment,
+  type EnvironmentConfig,
+  type MainSession,
+  onStop,
+} from "./env/mod.ts";
 // The helper's client and deployment (shared plumbing; they join common/ once the deploy-main branch lands).
 import {
   deployHelper,
   type DeployInfo,
   type HelperLaunch,
   limitArgs,
+  mainSession,
   plannedLaunch,
 } from "./graphplan/deploy.ts";
 import { type Helper, HelperError, SessionHelper } from "./graphplan/helper.ts";
@@ -164,6 +172,9 @@ async function runPrepared(
   let helperFailure: Error | undefined;
   let deployed: DeployInfo | undefined;
   let planned: { launch?: HelperLaunch; runArgs: string[] } = { runArgs: [] };
+  /** The container runs the helper's session as its main process. */
+  let viaMain = false;
+  const serveArgs = limitArgs(config.environment.helper_limits);
   const savePreds = options.savePreds ?? true;
   const timings = emptyTimings();
   const finishEarly = async (status: string, err: Error) => {
@@ -208,7 +219,12 @@ async function runPrepared(
         helperFailure = err as Error;
         return { runArgs: [] };
       });
-      env = await startEnvironment(envConfig, planned, options.container?.name);
+      const main = envConfig.type !== "local" && config.environment.helper_main
+        ? mainSession(planned.launch, envConfig.cwd ?? CONTAINER_DEFAULTS.cwd, serveArgs)
+        : undefined;
+      const started = await startEnvironment(envConfig, planned, { name: options.container?.name, main });
+      env = started.env;
+      viaMain = started.main;
       timings.container_start = (performance.now() - starting) / 1000;
       options.onEnvironment?.(env);
       if (envConfig.type !== "local" && options.repo) {
@@ -235,8 +251,9 @@ async function runPrepared(
       if (helperFailure) throw helperFailure;
       const result = await deployHelper(env, {
         timeout: config.environment.helper_timeout,
-        serveArgs: limitArgs(config.environment.helper_limits),
+        serveArgs,
         launch: planned.launch,
+        main: viaMain,
       });
       helper = result.helper;
       deployed = result.info;
@@ -396,18 +413,21 @@ async function gateSubmission<R extends { exitStatus: string; submission: string
 async function startEnvironment(
   config: EnvironmentConfig,
   planned: { launch?: HelperLaunch; runArgs: string[] },
-  name: string | undefined,
-): Promise<Environment> {
-  if (planned.runArgs.length === 0) return await createEnvironment(config, { name });
+  options: { name?: string; main?: MainSession },
+): Promise<{ env: Environment; main: boolean }> {
+  const { name, main } = options;
+  if (planned.runArgs.length === 0) return { env: await createEnvironment(config, { name }), main: false };
   try {
-    return await createEnvironment({ ...config, run_args: [...config.run_args ?? [], ...planned.runArgs] }, {
-      name,
-    });
+    const run_args = [...config.run_args ?? [], ...planned.runArgs];
+    return {
+      env: await createEnvironment({ ...config, run_args }, { name, main }),
+      main: main !== undefined,
+    };
   } catch (err) {
     if (!planned.launch?.fallback) throw err;
     planned.launch = planned.launch.fallback;
     planned.runArgs = [];
-    return await createEnvironment(config, { name });
+    return { env: await createEnvironment(config, { name }), main: false };
   }
 }
 

@@ -54,14 +54,14 @@ export function budgetExceeded(): boolean {
   return current.exceeded;
 }
 
-/** Milliseconds left in the budget (Infinity without one). */
-export function budgetLeftMs(): number {
-  return current ? Math.max(0, current.deadline - performance.now()) : Infinity;
-}
-
 /** Throw `budget-exceeded` when the budget in force has run out. */
 export function checkBudget(): void {
   if (budgetExceeded()) throw new IssueError(budgetIssue());
+}
+
+/** Whether `err` is the `budget-exceeded` stop `checkBudget` throws. */
+export function isBudgetStop(err: unknown): boolean {
+  return err instanceof IssueError && err.issues.some((issue) => issue.code === "budget-exceeded");
 }
 
 /** The issue for a request whose budget ran out. */

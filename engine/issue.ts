@@ -5,10 +5,12 @@
  * @module
  */
 
+import type { IssueCode } from "./issue_codes.ts";
+
 /** A problem found in a plan, a file or a request. */
 export interface Issue {
   /** Stable kebab-case identifier, e.g. `locator-ambiguous`. */
-  code: string;
+  code: IssueCode;
   severity: "error" | "warning";
   /** Sentence case, no trailing period, values quoted. */
   message: string;
@@ -44,12 +46,12 @@ export interface Candidate {
 export type IssueDetails = Omit<Issue, "code" | "message" | "severity">;
 
 /** An error-severity issue. */
-export function error(code: string, message: string, details: IssueDetails = {}): Issue {
+export function error(code: IssueCode, message: string, details: IssueDetails = {}): Issue {
   return { code, severity: "error", message, ...details };
 }
 
 /** A warning-severity issue. */
-export function warning(code: string, message: string, details: IssueDetails = {}): Issue {
+export function warning(code: IssueCode, message: string, details: IssueDetails = {}): Issue {
   return { code, severity: "warning", message, ...details };
 }
 
@@ -70,7 +72,7 @@ export class IssueError extends Error {
 }
 
 /** Throw a single error issue. */
-export function fail(code: string, message: string, details: IssueDetails = {}): never {
+export function fail(code: IssueCode, message: string, details: IssueDetails = {}): never {
   throw new IssueError(error(code, message, details));
 }
 
@@ -132,7 +134,7 @@ export function capIssues(issues: readonly Issue[], perCode: number): Issue[] {
   }
   for (const [key, seen] of counts) {
     if (seen <= perCode) continue;
-    const [severity, code] = key.split("\u0000") as [Issue["severity"], string];
+    const [severity, code] = key.split("\u0000") as [Issue["severity"], IssueCode];
     out.push({
       code,
       severity,

@@ -30,6 +30,7 @@
  */
 
 import { error, type Issue, IssueError } from "./issue.ts";
+import type { IssueCode } from "./issue_codes.ts";
 
 /** Every limit, by its key. */
 export interface Limits {
@@ -117,7 +118,7 @@ export function parseLimitOverrides(entries: readonly string[]): Partial<Limits>
 
 /** The issue for a limit a request went over. */
 export function overLimit(
-  code: string,
+  code: IssueCode,
   key: keyof Limits,
   message: string,
   details: Omit<Issue, "code" | "severity" | "message" | "hint"> & { hint?: string } = {},

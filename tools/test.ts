@@ -13,10 +13,33 @@
  * A run that skipped nothing ends with "no tests were skipped".
  * The exit code is the test run's.
  *
+ * `deno task test:quick` (`--quick`) is the fast tier: the unit tests
+ * without the slow outside world. It runs only the folders in
+ * `QUICK_FOLDERS` (not `tests/e2e`, which starts podman and Slurm, nor
+ * `tests/bundle`, which builds the bundle) unless paths are given, and sets
+ * `GRAPHPLAN_QUICK=1`, which makes the corpus sweeps and the Chromium tests
+ * skip with the reason "quick tier" (`tests/_support/quick.ts`).
+ *
  * @module
  */
 
 const SKIP_LOG_ENV = "GRAPHPLAN_SKIP_LOG";
+const QUICK_ENV = "GRAPHPLAN_QUICK";
+
+/** The test folders of the quick tier: everything but `tests/e2e` (podman, Slurm) and `tests/bundle`. */
+export const QUICK_FOLDERS = ["tests/engine", "tests/agent", "tests/cli", "tests/tools", "tests/grammars"];
+
+/**
+ * The `deno test` arguments and extra environment for the runner's own
+ * arguments: `--quick` picks the quick folders (unless a path is given) and
+ * sets `GRAPHPLAN_QUICK=1`; anything else passes through unchanged.
+ */
+export function testInvocation(args: readonly string[]): { args: string[]; env: Record<string, string> } {
+  if (args[0] !== "--quick") return { args: [...args], env: {} };
+  const rest = args.slice(1);
+  const hasPath = rest.some((arg) => !arg.startsWith("-"));
+  return { args: hasPath ? rest : [...rest, ...QUICK_FOLDERS], env: { [QUICK_ENV]: "1" } };
+}
 
 /** Skipped tests per test file, from a JUnit report of `deno test`. */
 export function skippedByFile(junit: string): Map<string, number> {
@@ -79,10 +102,11 @@ export async function runTests(args: string[]): Promise<number> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-test-run-" });
   const junit = `${dir}/junit.xml`;
   const log = `${dir}/skips.jsonl`;
+  const invocation = testInvocation(args);
   try {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["test", "-A", "--parallel", `--junit-path=${junit}`, ...args],
-      env: { [SKIP_LOG_ENV]: log },
+      args: ["test", "-A", "--parallel", `--junit-path=${junit}`, ...invocation.args],
+      env: { [SKIP_LOG_ENV]: log, ...invocation.env },
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",

@@ -19,6 +19,13 @@
 
 import { onInterrupt } from "./cleanup.ts";
 import { ProcessLineSession, type SpawnedProcess, spawnHost } from "./line_session.ts";
+import {
+  attachMain,
+  MAIN_SCRIPT,
+  mainOnlyVariables,
+  type MainSession,
+  mainSessionMatches,
+} from "./main_session.ts";
 import { type RunOptions, runProcess } from "./process.ts";
 import { KILLED_STATUS, shellArgv, TIMEOUT_STATUS } from "../../engine/helper/shell.ts";
 import {
@@ -66,6 +73,8 @@ export class ContainerEnvironment implements Environment {
   readonly #runner: Runner;
   readonly #executable: string;
   readonly #sessions = new Set<ProcessLineSession>();
+  /** The session started as the container's main process, until `startSession` hands it out. */
+  #main: { spec: MainSession; marker: string; process?: SpawnedProcess } | undefined;
   #unregister: () => void = () => {};
   #closing: Promise<void> | undefined;
 
@@ -78,35 +87,78 @@ export class ContainerEnvironment implements Environment {
     this.container = container;
   }
 
-  /** Start a container from `config.image`. */
+  /**
+   * Start a container from `config.image`. With `main` (and the default
+   * `container_command`), the container's main process runs that session
+   * first (`run -i`, attached: no `exec` to open it), see
+   * agent/env/main_session.ts; it is handed out by the first matching
+   * {@linkcode startSession}.
+   */
   static async start(
     config: EnvironmentConfig,
-    options: { runner?: Runner; name?: string } = {},
+    options: { runner?: Runner; name?: string; main?: MainSession } = {},
   ): Promise<ContainerEnvironment> {
     if (!config.image) throw new EnvironmentError(`Environment "${config.type}" needs "environment.image"`);
     const runner = options.runner ?? HOST_RUNNER;
     const name = options.name ?? `graphplan-${crypto.randomUUID().slice(0, 8)}`;
     const env = new ContainerEnvironment(config, runner, name);
     env.#unregister = onInterrupt(() => env.close(), { keepOnStop: true });
-    const result = await runner.run(env.runArgv(), { timeout: CONTAINER_DEFAULTS.start_timeout });
-    if (result.returncode !== 0 || result.timedOut) {
+    // Only where the main process would be `sleep infinity`: another one the image needs stays.
+    const held =
+      (config.container_command ?? CONTAINER_DEFAULTS.container_command).join(" ") === "sleep infinity";
+    const main = options.main && held ? options.main : undefined;
+    if (main) env.#main = { spec: main, marker: `graphplan-main-${crypto.randomUUID()}` };
+    let failure: string | undefined;
+    if (env.#main) {
+      try {
+        env.#main.process = await attachMain(
+          runner.spawn(env.runArgv()),
+          env.#main.marker,
+          CONTAINER_DEFAULTS.start_timeout,
+        );
+      } catch (err) {
+        failure = (err as Error).message;
+      }
+    } else {
+      const result = await runner.run(env.runArgv(), { timeout: CONTAINER_DEFAULTS.start_timeout });
+      if (result.returncode !== 0 || result.timedOut) {
+        failure = result.timedOut ? "timed out" : result.output.trim();
+      }
+    }
+    if (failure !== undefined) {
       await env.close();
       throw new EnvironmentError(
-        `Cannot start a container from image "${config.image}" with ${env.#executable}: ${
-          result.timedOut ? "timed out" : result.output.trim()
-        }`,
+        `Cannot start a container from image "${config.image}" with ${env.#executable}: ${failure}`,
       );
     }
     return env;
   }
 
-  /** The argv that starts the container. */
+  /**
+   * The argv that starts the container: detached (`run -d`) with
+   * `container_command`, or attached (`run -i`) with the main session's
+   * script when there is one.
+   */
   runArgv(): string[] {
     const config = this.#config;
+    const main = this.#main;
+    const command = main
+      ? [
+        "bash",
+        "-c",
+        MAIN_SCRIPT,
+        "bash",
+        main.marker,
+        ...mainOnlyVariables(this.#executable).map((name) => `-${name}`),
+        ...Object.entries({ ...config.env, ...main.spec.env }).map(([key, value]) => `${key}=${value}`),
+        "--",
+        ...main.spec.argv,
+      ]
+      : config.container_command ?? CONTAINER_DEFAULTS.container_command;
     return [
       this.#executable,
       "run",
-      "-d",
+      main ? "-i" : "-d",
       "--rm",
       "--name",
       this.container,
@@ -114,7 +166,7 @@ export class ContainerEnvironment implements Environment {
       this.cwd,
       ...(config.run_args ?? []),
       config.image!,
-      ...(config.container_command ?? CONTAINER_DEFAULTS.container_command),
+      ...command,
     ];
   }
 
@@ -171,10 +223,23 @@ export class ContainerEnvironment implements Environment {
     ];
   }
 
-  /** Start `argv` in the container as a line session (`exec -i`). */
+  /**
+   * Start `argv` in the container as a line session (`exec -i`). The
+   * session the container's main process runs is handed out instead, once,
+   * when `argv` and `options` are its own; its restarts are `exec -i`.
+   */
   startSession(argv: string[], options: SessionOptions = {}): LineSession {
     const full = this.sessionArgv(argv, options);
-    const session = new ProcessLineSession(() => this.#runner.spawn(full), `Session "${argv.join(" ")}"`);
+    let first = this.#main?.process && mainSessionMatches(this.#main.spec, argv, options)
+      ? this.#main.process
+      : undefined;
+    if (first) this.#main = undefined;
+    const spawn = () => {
+      const process = first ?? this.#runner.spawn(full);
+      first = undefined;
+      return process;
+    };
+    const session = new ProcessLineSession(spawn, `Session "${argv.join(" ")}"`);
     this.#sessions.add(session);
     return session;
   }
@@ -189,6 +254,10 @@ export class ContainerEnvironment implements Environment {
       this.#unregister();
       const sessions = [...this.#sessions];
       this.#sessions.clear();
+      // A main session nobody took: its helper waits on stdin; the client goes with the container.
+      const unused = this.#main?.process;
+      this.#main = undefined;
+      if (unused) sessions.push(new ProcessLineSession(() => unused, "The unused main session"));
       await Promise.allSettled(sessions.map((session) => session.close()));
       await this.#runner.run(removeArgv(this.#executable, [this.container]), { timeout: 120 }).catch(
         () => {},

@@ -7,11 +7,19 @@
 
 import { ContainerEnvironment, type Runner } from "./container.ts";
 import { LocalEnvironment } from "./local.ts";
+import type { MainSession } from "./main_session.ts";
 import { type Environment, type EnvironmentConfig, EnvironmentError } from "./types.ts";
 
 export * from "./types.ts";
-export { ContainerEnvironment, HOST_RUNNER, removeArgv, type Runner } from "./container.ts";
+export {
+  CONTAINER_DEFAULTS,
+  ContainerEnvironment,
+  HOST_RUNNER,
+  removeArgv,
+  type Runner,
+} from "./container.ts";
 export { LocalEnvironment } from "./local.ts";
+export { attachMain, MAIN_SCRIPT, type MainSession } from "./main_session.ts";
 export { ProcessLineSession, type SpawnedProcess, spawnHost, startLineSession } from "./line_session.ts";
 export { killGroup, runProcess } from "./process.ts";
 export { OutputCollector, truncateOutput } from "../../engine/helper/output.ts";
@@ -20,7 +28,7 @@ export { type InterruptOptions, onInterrupt, onStop, runCleanups, takeOverInterr
 /** Builds an environment from its config. */
 export type EnvironmentFactory = (
   config: EnvironmentConfig,
-  options?: { runner?: Runner; name?: string },
+  options?: { runner?: Runner; name?: string; main?: MainSession },
 ) => Promise<Environment>;
 
 /** Environments by `environment.type`. */
@@ -33,7 +41,7 @@ export const ENVIRONMENTS: Record<string, EnvironmentFactory> = {
 /** The environment `config.type` names. */
 export function createEnvironment(
   config: EnvironmentConfig,
-  options: { runner?: Runner; name?: string } = {},
+  options: { runner?: Runner; name?: string; main?: MainSession } = {},
 ): Promise<Environment> {
   const factory = ENVIRONMENTS[config.type];
   if (!factory) {

@@ -90,6 +90,8 @@ export interface EnvironmentConfig {
   executable?: string | null;
   /** Containers: bind-mount the helper read-only at creation instead of copying it (default true). */
   helper_mount?: boolean;
+  /** Containers: run a mounted helper as the container's main process (default true). */
+  helper_main?: boolean;
   /** Containers: `session` runs commands through the helper's session (exec as fallback), `exec` one exec each. */
   shell?: "session" | "exec";
 }

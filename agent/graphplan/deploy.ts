@@ -20,9 +20,9 @@
 
 import { buildBundle } from "../../tools/bundle.ts";
 import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/node_builtins.ts";
-import type { Environment, EnvironmentConfig } from "../env/mod.ts";
+import type { Environment, EnvironmentConfig, MainSession } from "../env/mod.ts";
 import { type DenoSeed, denoSeed } from "./deno_seed.ts";
-import { HelperError, SessionHelper } from "./helper.ts";
+import { HelperError, serveArgv, SessionHelper } from "./helper.ts";
 
 /** Where the helper's files go inside a container. */
 export const CONTAINER_HELPER_DIR = "/tmp/graphplan-helper";
@@ -240,6 +240,21 @@ export async function plannedLaunch(
   return mountedLaunch(launch, await launchSeed(launch));
 }
 
+/**
+ * The helper's session as the container's main process (agent/env/main_session.ts)
+ * for a mounted launch: what `deployHelper` will ask `startSession` for, so
+ * the container hands it the session its main process runs. Null for a
+ * launch that copies (its files are not there when the container starts).
+ */
+export function mainSession(
+  launch: HelperLaunch | undefined,
+  repo: string,
+  serveArgs: string[] = [],
+): MainSession | undefined {
+  if (!launch?.mounts || launch.copies.length > 0) return undefined;
+  return { argv: serveArgv(launch.argv, repo, serveArgs), env: launch.env };
+}
+
 /** The warm-cache seed of a bundle launch (made on first use); null for other launches or when it cannot be made. */
 export function launchSeed(launch: HelperLaunch): Promise<DenoSeed | null> {
   const [deno, bundle] = launch.copies.map((copy) => copy.from);
@@ -255,6 +270,8 @@ export interface DeployInfo {
   seconds: number;
   /** True when the helper's files were bind-mounted, not copied. */
   mounted?: boolean;
+  /** True when its session is the container's main process (opened without `exec`). */
+  main?: boolean;
 }
 
 /** Options of {@linkcode deployHelper}. */
@@ -265,6 +282,12 @@ export interface DeployOptions {
   launch?: HelperLaunch;
   /** More arguments for `helper --serve` (the helper's `--limit`s, from `environment.helper_limits`). */
   serveArgs?: string[];
+  /**
+   * The container was started with this launch's session as its main process
+   * ({@linkcode mainSession}): the first `startSession` gets it; if it does not
+   * answer, the launch is opened once more with `exec -i` before its fallback.
+   */
+  main?: boolean;
 }
 
 /** `--limit KEY=N` arguments for the helper (`--timeout N` for the work budget). */
@@ -289,21 +312,32 @@ export async function deployHelper(
 ): Promise<{ helper: SessionHelper; info: DeployInfo }> {
   const started = performance.now();
   const launch = options.launch ?? await helperLaunch(env.type);
-  let opened: { helper: SessionHelper; version: string; launch: HelperLaunch };
-  try {
-    opened = await openHelper(env, launch, options);
-  } catch (err) {
-    if (!launch.fallback) throw err;
-    opened = await openHelper(env, launch.fallback, options);
+  // The main process's session, then the same launch over `exec -i`, then the copy.
+  const attempts = [
+    ...(options.main ? [launch] : []),
+    launch,
+    ...(launch.fallback ? [launch.fallback] : []),
+  ];
+  let opened: { helper: SessionHelper; version: string; launch: HelperLaunch } | undefined;
+  let main = false;
+  for (const [i, attempt] of attempts.entries()) {
+    try {
+      opened = await openHelper(env, attempt, options);
+      main = options.main === true && i === 0;
+      break;
+    } catch (err) {
+      if (i === attempts.length - 1) throw err;
+    }
   }
   const info: DeployInfo = {
-    mode: opened.launch.mode,
-    version: opened.version,
-    argv: opened.launch.argv,
+    mode: opened!.launch.mode,
+    version: opened!.version,
+    argv: opened!.launch.argv,
     seconds: (performance.now() - started) / 1000,
-    ...(opened.launch.mounts ? { mounted: true } : {}),
+    ...(opened!.launch.mounts ? { mounted: true } : {}),
+    ...(main ? { main: true } : {}),
   };
-  return { helper: opened.helper, info };
+  return { helper: opened!.helper, info };
 }
 
 /** Copy `launch`'s files, start its session and ask `version`; on failure, the error says why. */

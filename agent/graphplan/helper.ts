@@ -28,6 +28,11 @@ export class HelperError extends Error {
   }
 }
 
+/** The argv of the helper's session: `argv --serve --repo REPO ARGS...`. */
+export function serveArgv(argv: string[], repo: string, args: string[] = []): string[] {
+  return [...argv, "--serve", "--repo", repo, ...args];
+}
+
 /** Options of {@linkcode SessionHelper}. */
 export interface SessionHelperOptions {
   /** Seconds to wait for one answer (default 300: a big plan on a big file takes a while). */
@@ -57,13 +62,7 @@ export class SessionHelper implements Helper {
     argv: string[],
     options: SessionHelperOptions & { repo?: string; env?: Record<string, string>; args?: string[] } = {},
   ): SessionHelper {
-    const session = env.startSession([
-      ...argv,
-      "--serve",
-      "--repo",
-      options.repo ?? env.cwd,
-      ...options.args ?? [],
-    ], {
+    const session = env.startSession(serveArgv(argv, options.repo ?? env.cwd, options.args), {
       env: options.env,
     });
     return new SessionHelper(session, { ...options, ownEnv: Object.keys(options.env ?? {}) });

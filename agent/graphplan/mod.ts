@@ -26,7 +26,7 @@ import { type FinalGateRecord, gateFinalPatch } from "../common/final_gate.ts";
 import { changesSince } from "../common/baseline.ts";
 import { FormatErrorLimit, Interrupted, LimitsExceeded, Submitted } from "../common/run_end.ts";
 
-export { type Helper, HelperError, SessionHelper } from "./helper.ts";
+export { type Helper, HelperError, serveArgv, SessionHelper } from "./helper.ts";
 export { StepLoop } from "./loop.ts";
 export {
   findPlanInMessages,
@@ -50,6 +50,7 @@ export {
   isCompiled,
   launchSeed,
   limitArgs,
+  mainSession,
   MOUNTED_HELPER_DIR,
   mountedLaunch,
   plannedLaunch,

@@ -386,8 +386,8 @@ async function obtainPlan(loop: StepLoop, attempt: number): Promise<Obtained | u
 const NO_VERIFY = new WeakSet<Helper>();
 
 /**
- * `verify_plan`; a helper that does not have it yet (`method-unknown`,
- * `method-unavailable`) verifies by `execute_plan` with `dry_run` instead:
+ * `verify_plan`; a helper that does not have it yet (`method-unknown`)
+ * verifies by `execute_plan` with `dry_run` instead:
  * the plan is validated, every locator resolved and every step run in
  * memory with its post-checks, and nothing is written.
  */
@@ -408,7 +408,7 @@ async function verifyPlan(
       };
     } catch (err) {
       const missing = err instanceof HelperError &&
-        err.issues.some((issue) => issue.code === "method-unknown" || issue.code === "method-unavailable");
+        err.issues.some((issue) => issue.code === "method-unknown");
       if (!missing) return { passed: false, errors: helperIssues(err), warnings: [], method: "verify_plan" };
       NO_VERIFY.add(helper);
     }

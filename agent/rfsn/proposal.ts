@@ -69,8 +69,6 @@ export const ProposalSchema = z.strictObject({
 
 /** A proposal (deeply frozen once parsed). */
 export type Proposal = Readonly<z.infer<typeof ProposalSchema>>;
-/** What a proposal's `action` holds. */
-export type ProposalAction = z.infer<typeof ActionSchema>;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {

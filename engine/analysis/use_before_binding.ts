@@ -37,6 +37,10 @@
  *    code that expects the error; a name some nested function declares
  *    `nonlocal` may be bound by calling it. Neither is reported.
  *
+ * 5. A read after a `return`, `raise`, `continue` or `break` of its block
+ *    (or of an enclosing block) never runs: dead code left behind, as when
+ *    a diff removes a `def` line and its body joins the function above.
+ *
  * Conditional bindings count as bindings (`if c: x = 1` then `print(x)` is
  * not reported), as pyflakes does: the rule finds what is certain, not what
  * may happen. The first early read of each name in each function is
@@ -124,7 +128,10 @@ function earlyUsesIn(doc: Document, fn: Node): EarlyUse[] {
       if (node.startIndex >= first.at) break;
       const read = role === "reference" || (role === "binding" && isAugmentedTarget(node));
       if (!read || !evaluatedIn(doc, node, scope, name)) continue;
-      if (inAnnotation(node, body) || inSharedLoop(node, body, bindings) || inGuardedTry(node, body)) {
+      if (
+        inAnnotation(node, body) || inSharedLoop(node, body, bindings) || inGuardedTry(node, body) ||
+        unreachable(node, body)
+      ) {
         continue;
       }
       out.push({ name, use: node, binding: first.binding, functionName: qualifiedName(fn) });
@@ -241,6 +248,21 @@ function skips(node: Node, child: Node): boolean {
     default:
       return false;
   }
+}
+
+const JUMPS = new Set(["return_statement", "raise_statement", "continue_statement", "break_statement"]);
+
+/** After a `return`, `raise`, `continue` or `break` of an enclosing block: the read never runs (rule 5). */
+function unreachable(node: Node, body: Node): boolean {
+  for (let current: Node | null = node; current && current.id !== body.parent?.id; current = current.parent) {
+    const block = current.parent;
+    if (block?.type !== "block") continue;
+    for (const sibling of block.namedChildren) {
+      if (!sibling || sibling.startIndex >= current.startIndex) break;
+      if (JUMPS.has(sibling.type)) return true;
+    }
+  }
+  return false;
 }
 
 /** Inside the body of a `try` whose handlers catch the error the read would raise (rule 4). */

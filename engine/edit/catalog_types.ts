@@ -49,9 +49,6 @@ export const CATALOG_GROUPS = [
   "legacy",
 ] as const;
 
-/** A catalog group name. */
-export type CatalogGroup = typeof CATALOG_GROUPS[number];
-
 /** One operator, template or fragment entry as the model sees it. */
 export interface CatalogEntry {
   /** Operator / template name used in plan steps. */

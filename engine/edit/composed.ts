@@ -25,6 +25,7 @@
  */
 
 import { fail, warning } from "../issue.ts";
+import { isIssueCode } from "../issue_codes.ts";
 import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { Document } from "../parse/documents.ts";
 import { compileQuery, type LanguageId, type Node, withTree } from "../parse/mod.ts";
@@ -328,14 +329,18 @@ async function emptyBody(
 }
 
 const warn: OperatorFn = (params, ctx) => {
-  const code = typeof params.code === "string" ? params.code : "dsl-warning";
+  // A code of the closed list passes through; the author's own label leads the message of a `dsl-warning`.
+  const given = typeof params.code === "string" ? params.code : undefined;
+  const code = given !== undefined && isIssueCode(given) ? given : "dsl-warning";
   // a whole `$var` reference hands over the value itself: an object is shown as JSON
   const message = typeof params.message === "string"
     ? params.message
     : params.message !== null && typeof params.message === "object"
     ? JSON.stringify(params.message)
     : String(params.message);
-  ctx.warnings.push(warning(code, message));
+  ctx.warnings.push(
+    warning(code, given !== undefined && code === "dsl-warning" ? `${given}: ${message}` : message),
+  );
   return Promise.resolve({ warned: true });
 };
 

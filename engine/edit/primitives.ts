@@ -668,6 +668,3 @@ export const PRIMITIVES: Record<string, OperatorFn> = {
   locate,
   locate_region: locateRegionOp,
 };
-
-/** Primitives that never edit (safe to run while verifying a plan). */
-export const READ_ONLY_PRIMITIVES: ReadonlySet<string> = new Set(["locate", "locate_region"]);

@@ -69,6 +69,16 @@
 
 import { fail, IssueError } from "../issue.ts";
 
+/** Whether anything, even a dangling symlink, has the name `path` (`lstat`: links are not followed). */
+export function entryExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Split an absolute path into its directory and its last name. */
 export function splitPath(abs: string): { dir: string; base: string } {
   const slash = abs.lastIndexOf("/");

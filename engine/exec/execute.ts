@@ -26,7 +26,14 @@ import { settleWarnings } from "../verify/levels/settle.ts";
 import { judgeDangling } from "../verify/levels/l3_dangling.ts";
 import { finalUsesBeforeBinding } from "../verify/levels/l3_use_before_binding.ts";
 import { atomicWrite, tempPathFor } from "./atomic_write.ts";
-import { checkDirectory, type ConfinedFile, readConfined, removeConfined, splitPath } from "./confined.ts";
+import {
+  checkDirectory,
+  type ConfinedFile,
+  entryExists,
+  readConfined,
+  removeConfined,
+  splitPath,
+} from "./confined.ts";
 import { gitModeOf } from "../file_mode.ts";
 import { deletedModuleImports } from "../verify/plan/deleted_modules.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "../verify/post_checks.ts";
@@ -202,7 +209,7 @@ export async function executePlan<S>(
       });
     }
     // As `verify` reports them: a step's name warning that a later step made untrue is dropped.
-    const judged = promoteWarnings(await settleWarnings(warnings, target), options.strict ?? []);
+    const judged = promoteWarnings(await settleWarnings(warnings, target, firstSeen), options.strict ?? []);
     if (judged.errors.length > 0) {
       const failed = await fail(judged.errors[0].step ?? steps.length - 1, judged.errors);
       return { ...failed, warnings: judged.warnings };
@@ -361,7 +368,7 @@ function writeChange(store: DocumentStore, journal: Journal, change: FileChange)
 function createFile(store: DocumentStore, journal: Journal, change: FileChange, abs: string): void {
   const dirs: string[] = [];
   for (let dir = splitPath(abs).dir; dir.length > store.workspace.root.length; dir = splitPath(dir).dir) {
-    if (exists(dir)) break;
+    if (entryExists(dir)) break;
     dirs.unshift(dir);
   }
   if (dirs.length === 0 && readConfined(abs) !== null) {
@@ -389,15 +396,6 @@ function createFile(store: DocumentStore, journal: Journal, change: FileChange, 
   });
   store.set({ ...change.after, file: { ...change.after.file, absPath: abs } }, true);
   maybePause(n, "rename");
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -42,7 +42,14 @@ import { error, fail, type Issue, IssueError } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
 import { VERSION } from "../../version.ts";
 import { atomicWrite, syncDirectory, writeFileDurable } from "./atomic_write.ts";
-import { type ConfinedFile, readConfined, removeConfined, splitPath, sweepConfined } from "./confined.ts";
+import {
+  type ConfinedFile,
+  entryExists,
+  readConfined,
+  removeConfined,
+  splitPath,
+  sweepConfined,
+} from "./confined.ts";
 import { sha256Hex } from "../node_builtins.ts";
 import { journalDirFor, stateHome } from "./state_dir.ts";
 
@@ -138,7 +145,7 @@ export class Journal {
           Deno.renameSync(fresh, dir);
           break;
         } catch (err) {
-          if (!exists(dir)) throw err;
+          if (!entryExists(dir)) throw err;
           const existing = readJournalDir(dir);
           assertNotBusy(existing.meta, dir);
           if (existing.records.some((record) => record.kind === "original")) failPending(workspace);
@@ -234,7 +241,7 @@ export function checkJournal(workspace: Workspace): void {
       hint: "set XDG_STATE_HOME to a writable directory outside the repository",
     });
   }
-  if (!exists(dir)) return;
+  if (!entryExists(dir)) return;
   assertNotBusy(readJournalDir(dir).meta, dir);
   if (hasPendingJournal(workspace)) failPending(workspace);
 }
@@ -332,7 +339,7 @@ function replayJournal(workspace: Workspace, dir: string, options: { force?: boo
       }
       const { abs } = workspace.resolve(path);
       // A file the plan was about to create in a directory not made yet: nothing there to read.
-      const now = record.existed || exists(splitPath(abs).dir) ? readConfined(abs) : null;
+      const now = record.existed || entryExists(splitPath(abs).dir) ? readConfined(abs) : null;
       const current = now?.bytes ?? null;
       const currentSha = current ? sha256(current) : null;
       if (currentSha === record.sha256) {
@@ -428,15 +435,6 @@ function removeStaleTemps(workspace: Workspace, paths: readonly string[]): void 
         return pid !== Deno.pid && !processAlive(pid);
       });
     } catch { /* the directory is gone or changed: nothing of ours to remove there */ }
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -18,6 +18,7 @@
  */
 
 import { error, type Issue, warning } from "../issue.ts";
+import type { IssueCode } from "../issue_codes.ts";
 import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
 import { compareFunctions, compareTestFiles, importIssues } from "./test_weakening.ts";
@@ -68,7 +69,7 @@ function roleOf(path: string, tests: TestFileRule): FileRole {
 const ROLE_ORDER: FileRole[] = ["test-config", "test", "test-support", "test-data", "source"];
 
 /** The gate's public codes for the engine's diff problems (`graphplan gate` reports these). */
-const GATE_CODES: Record<string, string> = {
+const GATE_CODES: Partial<Record<IssueCode, IssueCode>> = {
   "diff-invalid": "diff-malformed",
   "hunk-not-applicable": "patch-does-not-apply",
 };

@@ -219,16 +219,6 @@ export function compileRules(language: Language, rules: LanguageRules): Compiled
 
 // Small helpers the language tables share.
 
-/** The text of a node's field, or `undefined` when the field is absent. */
-export function fieldText(node: Node, field: string): string | undefined {
-  return node.childForFieldName(field)?.text;
-}
-
-/** The default symbol name: the `name` field's text. */
-export function nameField(node: Node): string | undefined {
-  return fieldText(node, "name");
-}
-
 /** The contents of a string literal node: its text without the surrounding quotes. */
 export function unquote(text: string): string {
   const first = text[0];

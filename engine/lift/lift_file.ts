@@ -25,10 +25,22 @@
  *    innermost pair that works (tier 0), else the legacy `replace_code` on the
  *    region's lines (tier 0, reported as legacy).
  *
+ * ## The work budget
+ *
+ * The search of one region can replay hundreds of candidates on a large
+ * file, so the budget (`engine/budget.ts`) is looked at inside it, not only
+ * between regions: before each candidate, each region and sub-region, and
+ * around each run of a step (`Simulation`). The first look that finds it
+ * spent throws `budget-exceeded`, which unwinds the whole search at once;
+ * `liftFile` rolls the hunk in progress back and leaves it and the hunks
+ * after it unlifted. A lift so passes its deadline by at most one step's
+ * run or one post-check of one file, never by the rest of a region's
+ * search.
+ *
  * @module
  */
 
-import { budgetExceeded } from "../budget.ts";
+import { checkBudget, isBudgetStop } from "../budget.ts";
 import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
 import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
 import { applyEdits } from "../edit/text_edit.ts";
@@ -63,32 +75,64 @@ export async function liftFile(sim: Simulation, file: string, given: Region[]): 
   const hunks = [...new Set(regions.map((region) => region.hunk))];
   const byHunk = hunks.map((hunk) => regions.filter((region) => region.hunk === hunk));
   byHunk.sort((a, b) => b[0].start - a[0].start);
-  for (const group of byHunk) {
+  for (const [k, group] of byHunk.entries()) {
     const mark = await sim.mark([file]);
-    let lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
-    const formal = (list: LiftedRegion[]) => list.every((r) => r.lifted && r.tiers.every((t) => t > 0));
-    if (group.length > 1 && !formal(lifted)) {
-      // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
-      const separate = lifted;
+    try {
+      out.push(...await liftHunk(sim, file, group, mark));
+    } catch (err) {
+      if (!isBudgetStop(err)) throw err;
+      // The budget ran out: this hunk and the ones not reached stay unlifted (the caller reports it).
       sim.rollback(mark);
-      const text = (await sim.doc(file)).file.text;
-      const sorted = [...group].sort((a, b) => a.start - b.start);
-      let replacement = "";
-      sorted.forEach((region, k) => {
-        replacement += region.replacement +
-          (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
-      });
-      const merged = { hunk: group[0].hunk, start: sorted[0].start, end: sorted.at(-1)!.end, replacement };
-      lifted = await liftRegions(sim, file, [merged], { left: ATTEMPTS });
-      const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
-      if (!better) {
-        sim.rollback(mark);
-        lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
-      }
+      out.push(...await unlifted(sim, file, byHunk.slice(k).flat()));
+      break;
     }
-    out.push(...lifted);
   }
   return out.sort((a, b) => a.line - b.line);
+}
+
+/** Regions left unlifted, each with its line in the current text. */
+async function unlifted(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
+  const text = (await sim.doc(file)).file.text;
+  return regions.map((region) => ({
+    hunk: region.hunk,
+    ...(region.alsoHunks ? { alsoHunks: region.alsoHunks } : {}),
+    steps: [],
+    tiers: [],
+    kinds: [],
+    line: text.slice(0, region.start).split("\n").length,
+    lifted: false,
+  }));
+}
+
+/** Lift the regions of one hunk: each alone, or the hunk as one region when that is better. */
+async function liftHunk(
+  sim: Simulation,
+  file: string,
+  group: Region[],
+  mark: Awaited<ReturnType<Simulation["mark"]>>,
+): Promise<LiftedRegion[]> {
+  let lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
+  const formal = (list: LiftedRegion[]) => list.every((r) => r.lifted && r.tiers.every((t) => t > 0));
+  if (group.length > 1 && !formal(lifted)) {
+    // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
+    const separate = lifted;
+    sim.rollback(mark);
+    const text = (await sim.doc(file)).file.text;
+    const sorted = [...group].sort((a, b) => a.start - b.start);
+    let replacement = "";
+    sorted.forEach((region, k) => {
+      replacement += region.replacement +
+        (k + 1 < sorted.length ? text.slice(region.end, sorted[k + 1].start) : "");
+    });
+    const merged = { hunk: group[0].hunk, start: sorted[0].start, end: sorted.at(-1)!.end, replacement };
+    lifted = await liftRegions(sim, file, [merged], { left: ATTEMPTS });
+    const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
+    if (!better) {
+      sim.rollback(mark);
+      lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
+    }
+  }
+  return lifted;
 }
 
 /** Whether a region changes only whitespace (blank lines, trailing spaces, indentation of nothing). */
@@ -149,7 +193,6 @@ async function liftRegions(
 ): Promise<LiftedRegion[]> {
   const out: LiftedRegion[] = [];
   for (const region of [...regions].sort((a, b) => b.start - a.start)) {
-    if (budgetExceeded()) break; // the work budget is spent: the caller reports it
     const before = sim.steps.length;
     const doc = await sim.doc(file);
     const line = doc.file.text.slice(0, region.start).split("\n").length;
@@ -216,6 +259,7 @@ async function liftRegion(
   region: Region,
   search: Search,
 ): Promise<RegionResult | undefined> {
+  checkBudget();
   const doc = await sim.doc(file);
   const text = doc.file.text;
   const expected = text.slice(0, region.start) + region.replacement + text.slice(region.end);
@@ -245,6 +289,7 @@ async function liftRegion(
   const pairs = orderPairs(around, doc.file.language);
 
   const accept = async (candidate: Candidate) => {
+    checkBudget();
     const steps = await sim.attempt(candidate.builders, file, expected);
     return steps
       ? { tiers: steps.map((step) => detectTier(step)), kinds: steps.map((step) => stepKind(step)) }

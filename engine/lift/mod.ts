@@ -108,6 +108,7 @@ export async function lift(store: DocumentStore, input: LiftInput): Promise<Lift
     }
   } else {
     for (const patch of await filePatches(store, input, issues)) {
+      if (budgetExceeded()) break; // a file's work is bounded, a diff of many files is not
       const planned = await planFile(store, patch);
       issues.push(...planned.issues);
       if (planned.work) work.push(planned.work);
@@ -327,7 +328,9 @@ async function syntaxTooNew(store: DocumentStore, item: FileWork): Promise<Issue
   const before = await store.get(item.path);
   if (before.file.language !== "python" || before.file.text === item.applied.after) return [];
   const after = await store.reparse(before, item.applied.after);
-  const found = newTargetIssues(item.path, before, after, { step: 0, root: store.workspace.root });
+  // a warning (no version declared) refuses nothing: verification reports it with the plan
+  const found = newTargetIssues(item.path, before, after, { step: 0, root: store.workspace.root })
+    .filter((issue) => issue.severity === "error");
   return found.map(({ step: _step, ...issue }) => ({
     ...issue,
     hint: `${issue.hint}; the hunks of "${item.path}" are not lifted`,

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { budgetExceeded } from "../budget.ts";
+import { checkBudget } from "../budget.ts";
 import { runStep } from "../edit/dispatch.ts";
 import { StepContext } from "../edit/operator.ts";
 import { noNewSyntaxProblems, type PostCheck } from "../verify/post_checks.ts";
@@ -114,13 +114,17 @@ export class Simulation {
    * Build and run one step on a scratch copy of the state and keep it when
    * it runs and its blocking post-checks pass, whatever text it leaves (the
    * first step of a candidate whose later steps are found afterwards, see
-   * `clone.ts`); undefined, and nothing changed, otherwise.
+   * `clone.ts`); undefined, and nothing changed, otherwise. Throws
+   * `budget-exceeded` once the work budget is spent (see `lift_file.ts`).
    */
   async apply(build: StepBuilder): Promise<Record<string, unknown> | undefined> {
-    if (budgetExceeded()) return undefined; // the work budget is spent: nothing more is tried
+    checkBudget();
     const scratch = this.state.overlay();
     const step = await build(scratch);
-    if (!step || (await runOne(scratch, step, this.steps.length, this.checks)).length) return undefined;
+    if (!step) return undefined;
+    const issues = await runOne(scratch, step, this.steps.length, this.checks);
+    checkBudget(); // a step refused for want of budget is no verdict on the step
+    if (issues.length) return undefined;
     await this.adopt(scratch);
     this.steps.push(step);
     return step;
@@ -153,6 +157,8 @@ export class Simulation {
    * every step runs and `file` then reads exactly `expected` (after
    * `set_blank_lines` steps when only blank lines differ, see `spacing.ts`),
    * keep them and return the steps, else return undefined and change nothing.
+   * Throws `budget-exceeded` once the work budget is spent, between any two
+   * runs of a step (`lift_file.ts`).
    */
   async attempt(
     builders: StepBuilder[],
@@ -162,11 +168,12 @@ export class Simulation {
     const scratch = this.state.overlay();
     const steps: Record<string, unknown>[] = [];
     for (const build of builders) {
-      if (budgetExceeded()) return undefined; // the work budget is spent: nothing more is tried
+      checkBudget();
       const step = await build(scratch);
       if (!step) return undefined;
       const text = (await scratch.get(file)).file.text;
       const issues = await runOne(scratch, step, this.steps.length + steps.length, []);
+      checkBudget(); // a step refused for want of budget is no verdict on the step
       if (issues.length || (await scratch.get(file)).file.text === text) return undefined;
       steps.push(step);
     }
@@ -184,7 +191,10 @@ export class Simulation {
     // The same post-checks as verification, on the accepted steps only (they cost more than a run).
     const check = this.state.overlay();
     for (const [k, step] of steps.entries()) {
-      if ((await runOne(check, step, this.steps.length + k, this.checks)).length) return undefined;
+      checkBudget();
+      const issues = await runOne(check, step, this.steps.length + k, this.checks);
+      checkBudget();
+      if (issues.length) return undefined;
     }
     await this.adopt(check);
     this.steps.push(...steps);

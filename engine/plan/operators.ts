@@ -23,6 +23,7 @@
 import * as z from "zod";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { GIT_MODES } from "../file_mode.ts";
+import type { IssueCode } from "../issue_codes.ts";
 
 /** How a step reaches its implementation. */
 export type OperatorKind = "primitive" | "surgery" | "composed" | "legacy" | "file";
@@ -50,7 +51,7 @@ export const FILE_PATH = z.string().superRefine((value, ctx) => {
 }).meta({ description: 'Path relative to the repository root (no absolute paths, no "..")' });
 
 /** Why `path` cannot name a file in the repository, or undefined. */
-export function pathProblem(path: string): { code: string; message: string } | undefined {
+export function pathProblem(path: string): { code: IssueCode; message: string } | undefined {
   if (path.trim() === "") return { code: "path-invalid", message: "must not be empty" };
   if (path.includes("\0")) return { code: "path-invalid", message: "must not contain a NUL byte" };
   if (path.length > 4096) return { code: "path-invalid", message: "is longer than 4096 characters" };

@@ -13,6 +13,7 @@
  */
 
 import { error, type Issue } from "../issue.ts";
+import type { IssueCode } from "../issue_codes.ts";
 
 /** Deepest nesting accepted (a locator's `parent` chain, fragment children...). */
 export const MAX_DEPTH = 64;
@@ -56,7 +57,7 @@ function copy(input: unknown, issues: Issue[]): unknown {
   const stack: Frame[] = [];
   const onPath = new Set<object>();
   let count = 0;
-  const report = (code: string, message: string, path: Path) => {
+  const report = (code: IssueCode, message: string, path: Path) => {
     if (issues.length < 20) issues.push(error(code, message, { path }));
   };
 

@@ -9,6 +9,7 @@
 
 import type { z } from "zod";
 import { error, type Issue } from "../issue.ts";
+import { isIssueCode } from "../issue_codes.ts";
 import { closestNames, didYouMean } from "../suggest.ts";
 
 /** Where the validated value sits in the plan, for messages and paths. */
@@ -102,7 +103,8 @@ function translateOne(issue: ZodIssue, prefixPath: Path, root: unknown, scope: S
     case "invalid_union":
       return translateUnion(issue, rel, root, scope);
     case "custom": {
-      const code = typeof issue.params?.code === "string" ? issue.params.code : "invalid-value";
+      const given = issue.params?.code;
+      const code = typeof given === "string" && isIssueCode(given) ? given : "invalid-value";
       const text = issue.message && !issue.message.startsWith("Invalid") ? issue.message : "is invalid";
       return [error(code, `${scope.prefix}: ${subject} ${text}, got ${describe(actual)}`, details)];
     }

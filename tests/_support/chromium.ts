@@ -12,6 +12,7 @@
  * @module
  */
 
+import { QUICK, quickSkip } from "./quick.ts";
 import { skipReason } from "./skips.ts";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
@@ -27,11 +28,12 @@ function findChromium(): string | undefined {
 }
 
 /** The Chromium executable, if any. */
-export const CHROMIUM = findChromium();
+export const CHROMIUM = QUICK ? undefined : findChromium();
 
 /** Reason to skip a browser test, or undefined. */
 export const CHROMIUM_SKIP = skipReason(
-  CHROMIUM ? undefined : `Chromium not found (looked at ${CANDIDATES.join(", ")})`,
+  quickSkip("browser tests") ??
+    (CHROMIUM ? undefined : `Chromium not found (looked at ${CANDIDATES.join(", ")})`),
 );
 
 type Json = Record<string, unknown>;

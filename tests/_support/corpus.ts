@@ -5,6 +5,7 @@
  * @module
  */
 
+import { QUICK, quickSkip } from "./quick.ts";
 import { skipReason } from "./skips.ts";
 
 /** One file touched by a gold patch. */
@@ -30,8 +31,9 @@ export const CORPUS_PATH = Deno.env.get("GRAPHPLAN_CORPUS") ??
 
 let cached: CorpusInstance[] | undefined;
 
-/** Whether the corpus file is present. */
+/** Whether the corpus file is present (never in the quick tier, which skips the corpus sweeps). */
 export function corpusAvailable(): boolean {
+  if (QUICK) return false;
   try {
     return Deno.statSync(CORPUS_PATH).isFile;
   } catch {
@@ -41,11 +43,12 @@ export function corpusAvailable(): boolean {
 
 /** Reason to skip a corpus test, or undefined when the corpus is there (recorded for the run's summary). */
 export const CORPUS_SKIP = skipReason(
-  corpusAvailable()
-    ? undefined
-    : Deno.env.get("GRAPHPLAN_CORPUS")
-    ? `corpus not found at ${CORPUS_PATH} (GRAPHPLAN_CORPUS)`
-    : `../shared/corpus not found (looked for ${CORPUS_PATH})`,
+  quickSkip("corpus sweeps") ??
+    (corpusAvailable()
+      ? undefined
+      : Deno.env.get("GRAPHPLAN_CORPUS")
+      ? `corpus not found at ${CORPUS_PATH} (GRAPHPLAN_CORPUS)`
+      : `../shared/corpus not found (looked for ${CORPUS_PATH})`),
 );
 
 /** Every instance of the corpus (read and decompressed once per process). */

@@ -69,7 +69,7 @@ export function heldOut(patch: Pick<ModelPatch, "instance_id" | "system">): bool
  * Write the files a patch applies to (every `before` that is not null) into
  * a fresh temporary repository and return its path (the caller removes it).
  */
-export async function materializeModelPatch(patch: ModelPatch): Promise<string> {
+export async function materializeModelPatch(patch: Pick<ModelPatch, "files">): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-model-patch-" });
   for (const file of patch.files) {
     if (file.before === null) continue;

@@ -62,6 +62,27 @@ export async function loadMultilang(): Promise<MultilangCommit[]> {
   return cached!;
 }
 
+/**
+ * Commits read from a file in the corpus format (`instance_id`, `repo`,
+ * `language`, `patch`, `files`), as `tests/bench/unseen_multilang.ts` writes
+ * them: each instance becomes a commit whose `sha` is its id.
+ */
+export async function loadInstances(path: string): Promise<MultilangCommit[]> {
+  const file = await Deno.open(path);
+  const text = await new Response(file.readable.pipeThrough(new DecompressionStream("gzip"))).text();
+  return text.split("\n").filter((line) => line.trim() !== "").map((line) => {
+    const row = JSON.parse(line);
+    return {
+      lang: row.language,
+      repo: row.repo,
+      sha: row.instance_id,
+      subject: "",
+      diff: row.patch,
+      files: row.files,
+    };
+  });
+}
+
 /** The seed of the held-out split (fixed: the split must not move between runs). */
 export const HOLDOUT_SEED = 27;
 

@@ -12,7 +12,10 @@
  *
  * Standalone: `deno run -A tests/bench/lift_multilang.ts [--part built|held] [--list]`
  * (`--list` prints every tier-0 step's reason per commit); from the harness
- * the rows join `deno task bench lift`.
+ * the rows join `deno task bench lift`. `--data PATH` lifts every instance of
+ * a corpus-format file instead (the unseen set `unseen_multilang.ts` writes),
+ * `--part` then ignored. `--lang L1,L2` keeps those languages, `--first N` each
+ * language's first N commits.
  *
  * @module
  */
@@ -22,6 +25,7 @@ import { DocumentStore } from "../../engine/parse/documents.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import {
   liftHeldOut as heldOut,
+  loadInstances,
   loadMultilang,
   MULTILANG_SKIP,
   type MultilangCommit,
@@ -33,6 +37,8 @@ import { round } from "./stats.ts";
 export interface MultilangOutcome {
   lang: string;
   sha: string;
+  /** A plan came out with no error (verified); `exact` also needs a byte-exact replay. */
+  lifted: boolean;
   exact: boolean;
   tiers: number[];
   /** `kind (tier)` of each step. */
@@ -41,8 +47,11 @@ export interface MultilangOutcome {
   reasons: string[];
 }
 
-/** Lift every commit of `commits`. */
-export async function liftCommits(commits: readonly MultilangCommit[]): Promise<MultilangOutcome[]> {
+/** Lift every commit of `commits` (`onEach` sees each outcome as it comes). */
+export async function liftCommits(
+  commits: readonly MultilangCommit[],
+  onEach?: (outcome: MultilangOutcome) => void,
+): Promise<MultilangOutcome[]> {
   const out: MultilangOutcome[] = [];
   for (const commit of commits) {
     const dir = await Deno.makeTempDir({ prefix: "graphplan-multilang-" });
@@ -56,6 +65,7 @@ export async function liftCommits(commits: readonly MultilangCommit[]): Promise<
       out.push({
         lang: commit.lang,
         sha: commit.sha,
+        lifted: result.errors.length === 0,
         exact: result.exact,
         tiers: result.hunks.flatMap((hunk) => hunk.tiers),
         kinds: result.hunks.flatMap((hunk) => hunk.kinds.map((kind, k) => `${kind} (${hunk.tiers[k]})`)),
@@ -63,6 +73,7 @@ export async function liftCommits(commits: readonly MultilangCommit[]): Promise<
           issue.message.replace(/^.*no tier 1-3 step reproduces /, "")
         ).concat(result.errors.map((issue) => `error ${issue.code}: ${issue.message}`)),
       });
+      onEach?.(out.at(-1)!);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -73,6 +84,7 @@ export async function liftCommits(commits: readonly MultilangCommit[]): Promise<
 /** Exact commits and the share of steps in tiers 1–3 of `outcomes`. */
 export function summarize(outcomes: readonly MultilangOutcome[]): {
   commits: number;
+  lifted: number;
   exact: number;
   steps: number;
   formal: number;
@@ -80,6 +92,7 @@ export function summarize(outcomes: readonly MultilangOutcome[]): {
   const tiers = outcomes.flatMap((o) => o.tiers);
   return {
     commits: outcomes.length,
+    lifted: outcomes.filter((o) => o.lifted).length,
     exact: outcomes.filter((o) => o.exact).length,
     steps: tiers.length,
     formal: tiers.filter((tier) => tier > 0).length,
@@ -130,26 +143,41 @@ export async function multilangRows(): Promise<BenchRow[]> {
 }
 
 if (import.meta.main) {
-  if (MULTILANG_SKIP) {
+  const dataAt = Deno.args.indexOf("--data");
+  if (MULTILANG_SKIP && dataAt < 0) {
     console.log(`skipped: ${MULTILANG_SKIP}`);
   } else {
-    const commits = await loadMultilang();
+    const commits = dataAt >= 0 ? await loadInstances(Deno.args[dataAt + 1]) : await loadMultilang();
     const held = heldOut(commits);
     const at = Deno.args.indexOf("--part");
-    const part = at >= 0 ? Deno.args[at + 1] : "built";
+    const part = dataAt >= 0 ? "all" : at >= 0 ? Deno.args[at + 1] : "built";
     const langAt = Deno.args.indexOf("--lang");
+    const firstAt = Deno.args.indexOf("--first");
+    const first = firstAt >= 0 ? Number(Deno.args[firstAt + 1]) : Infinity;
+    const seen = new Map<string, number>();
     const chosen = commits.filter((c) =>
       (part === "all" || held.has(c.sha) === (part === "held")) &&
-      (langAt < 0 || c.lang === Deno.args[langAt + 1])
+      (langAt < 0 || Deno.args[langAt + 1].split(",").includes(c.lang)) &&
+      (seen.set(c.lang, (seen.get(c.lang) ?? 0) + 1).get(c.lang)! <= first)
     );
-    const outcomes = await liftCommits(chosen);
+    const outcomes = await liftCommits(
+      chosen,
+      (o) =>
+        Deno.args.includes("--list") &&
+        console.log(`${o.lang} ${o.sha} lifted=${o.lifted} exact=${o.exact} ${o.kinds.join(", ")}`),
+    );
     for (const lang of [...new Set(outcomes.map((o) => o.lang))]) {
       const s = summarize(outcomes.filter((o) => o.lang === lang));
-      console.log(`${lang}: ${s.exact}/${s.commits} exact, ${s.formal}/${s.steps} steps tiers 1-3`);
+      console.log(
+        `${lang}: ${s.lifted}/${s.commits} lifted, ${s.exact}/${s.commits} exact, ` +
+          `${s.formal}/${s.steps} (${percent(s.formal, s.steps)}%) steps tiers 1-3`,
+      );
     }
     const s = summarize(outcomes);
     console.log(
-      `all (${part}): ${s.exact}/${s.commits} exact, ${s.formal}/${s.steps} (${percent(s.formal, s.steps)}%)`,
+      `all (${part}): ${s.lifted}/${s.commits} lifted, ${s.exact}/${s.commits} exact, ${s.formal}/${s.steps} (${
+        percent(s.formal, s.steps)
+      }%)`,
     );
     if (Deno.args.includes("--list")) {
       for (const o of outcomes) {

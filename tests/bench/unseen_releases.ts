@@ -87,13 +87,14 @@ async function pythonFiles(root: string, dir: string): Promise<string[]> {
   return found;
 }
 
-async function sha1Hex(text: string): Promise<string> {
+/** Lowercase hex sha1 of a text. */
+export async function sha1Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** `git diff --no-index -U3` of two texts, with `path` in the headers. */
-async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
+export async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
   const tmp = await Deno.makeTempDir();
   try {
     await Deno.mkdir(`${tmp}/a`);
@@ -116,7 +117,7 @@ async function unifiedDiff(path: string, before: string, after: string): Promise
 }
 
 /** One hunk applied alone to `before`, with its own diff regenerated. */
-async function hunkInstances(
+export async function hunkInstances(
   path: string,
   before: string,
   after: string,
@@ -136,7 +137,6 @@ async function hunkInstances(
       if (line.startsWith("\\")) continue;
       if (line.startsWith("+") || line.startsWith(" ")) added.push(line.slice(1));
     }
-    if (body.at(-1) === "") added.pop();
     const next = [...lines.slice(0, start), ...added, ...lines.slice(start + oldLength)].join("\n");
     if (next === before) continue;
     out.push({ after: next, patch: await unifiedDiff(path, before, next) });
@@ -175,7 +175,8 @@ async function pairInstances(pair: ReleasePair): Promise<Map<"dev" | "heldout", 
   return parts;
 }
 
-async function writeJsonlGz(path: string, rows: Record<string, unknown>[]): Promise<void> {
+/** Write `rows` as gzip-compressed JSON lines. */
+export async function writeJsonlGz(path: string, rows: Record<string, unknown>[]): Promise<void> {
   const bytes = new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   const gz = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")))
     .arrayBuffer();

@@ -86,16 +86,28 @@ test("2 workers run the selected instances in parallel, each in its own containe
     for (const id of expected) {
       assertFixed(preds[id].model_patch, id);
       assert.equal(preds[id].model_name_or_path, "scripted/demo");
-      const trajectory = await readJson<
-        { info: { exit_status: string; shell?: { session: number; exec: number; lost: number } } }
-      >(join(ctx.out, id, `${id}.traj.json`));
+      const trajectory = await readJson<{
+        info: {
+          exit_status: string;
+          shell?: { session: number; exec: number; lost: number };
+          phases: { name: string; helper?: { main?: boolean; mounted?: boolean } }[];
+        };
+      }>(join(ctx.out, id, `${id}.traj.json`));
       assert.equal(trajectory.info.exit_status, "Submitted");
-      // Through the helper's session, or (GRAPHPLAN_TEST_SHELL=exec) one exec per command.
+      const deployed = trajectory.info.phases.find((phase) => phase.name === "setup")?.helper;
+      // Through the helper's session, opened as the container's main process, or
+      // (GRAPHPLAN_TEST_SHELL=exec) one exec per command with the helper copied in.
       if (SHELL_PATH.length === 0) {
         assert.equal(trajectory.info.shell?.exec, 0, JSON.stringify(trajectory.info.shell));
         assert.ok(trajectory.info.shell!.session >= 7, JSON.stringify(trajectory.info.shell));
+        assert.deepEqual([deployed?.main, deployed?.mounted], [true, true], JSON.stringify(deployed));
       } else {
         assert.equal(trajectory.info.shell, undefined);
+        assert.deepEqual(
+          [deployed?.main, deployed?.mounted],
+          [undefined, undefined],
+          JSON.stringify(deployed),
+        );
       }
     }
     const records = (await batchJson(ctx.out)).instances;

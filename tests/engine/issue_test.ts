@@ -8,7 +8,12 @@ import { formatIssue } from "../../engine/issue.ts";
 import { runCli } from "../_support/cli.ts";
 
 Deno.test("formatIssue: the step is named once, at the end unless the message opens with it", () => {
-  const base = { code: "file-not-found", severity: "error" as const, file: "app/service.py", step: 2 };
+  const base = {
+    code: "file-not-found" as const,
+    severity: "error" as const,
+    file: "app/service.py",
+    step: 2,
+  };
   assert.equal(
     formatIssue({ ...base, message: 'Step 2 (replace_expression): File "app/service.py" does not exist' }),
     'error[file-not-found] app/service.py: Step 2 (replace_expression): File "app/service.py" does not exist',

@@ -8,7 +8,13 @@
  */
 
 import assert from "node:assert/strict";
-import { reasonsByFile, skippedByFile, skipSummary } from "../../tools/test.ts";
+import {
+  QUICK_FOLDERS,
+  reasonsByFile,
+  skippedByFile,
+  skipSummary,
+  testInvocation,
+} from "../../tools/test.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -16,7 +22,8 @@ async function runner(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "tools/test.ts", ...args],
     cwd: ROOT,
-    env: { NO_COLOR: "1", ...env },
+    // A quick run of this file must not make the runs it starts quick ones (only `--quick` does).
+    env: { NO_COLOR: "1", GRAPHPLAN_QUICK: "", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -74,4 +81,24 @@ Deno.test("skip summary: files grouped by their reasons, unexplained skips said 
     "skipped 3 tests: ../shared/corpus not found (2 files)",
     "skipped 1 test: no reason recorded (ignored in the file) (1 file)",
   ]);
+});
+
+Deno.test("quick tier: --quick runs the quick folders with GRAPHPLAN_QUICK=1; a path narrows it", () => {
+  assert.deepEqual(testInvocation(["--quick"]), { args: QUICK_FOLDERS, env: { GRAPHPLAN_QUICK: "1" } });
+  assert.ok(!QUICK_FOLDERS.includes("tests/e2e") && !QUICK_FOLDERS.includes("tests/bundle"));
+  for (const folder of QUICK_FOLDERS) assert.ok(Deno.statSync(`${ROOT}${folder}`).isDirectory, folder);
+  assert.deepEqual(testInvocation(["--quick", "--fail-fast", "tests/engine/plan"]), {
+    args: ["--fail-fast", "tests/engine/plan"],
+    env: { GRAPHPLAN_QUICK: "1" },
+  });
+  assert.deepEqual(testInvocation(["tests/engine"]), { args: ["tests/engine"], env: {} });
+});
+
+Deno.test("quick tier: the corpus tests skip and say why", async () => {
+  const { code, stdout } = await runner(["--quick", "tests/agent/dataset_test.ts"]);
+  assert.equal(code, 0, stdout);
+  assert.match(
+    stdout.trimEnd().split("\n").at(-1)!,
+    /^skipped 1 test: quick tier \(GRAPHPLAN_QUICK=1\): corpus sweeps/,
+  );
 });

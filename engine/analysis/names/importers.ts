@@ -20,7 +20,7 @@
 import type { DocumentStore } from "../../parse/documents.ts";
 import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import { filesMentioning } from "../repo_files.ts";
-import { fileNames, nameRules } from "./mod.ts";
+import { fileNames, type NameRules, nameRules } from "./mod.ts";
 
 /** Uses of a removed name in another file. */
 export interface ForeignLoss {
@@ -158,4 +158,44 @@ export function importsFile(from: string, spec: string, target: string): boolean
   // TypeScript imports "./m.js" for the source "./m.ts"
   const bases = /\.[cm]?js$/.test(base) ? [base, base.replace(/\.([cm]?)js$/, ".$1ts")] : [base];
   return bases.some((b) => SUFFIXES.some((suffix) => b + suffix === target));
+}
+
+/** At most this many mentioning files are read: a name in more is taken as declared somewhere among them. */
+const MAX_FILES = 40;
+
+const FAMILY: Partial<Record<LanguageId, LanguageId[]>> = {
+  c: ["c", "cpp"],
+  cpp: ["cpp", "c"],
+  javascript: ["javascript", "typescript", "tsx"],
+  typescript: ["typescript", "tsx", "javascript"],
+  tsx: ["tsx", "typescript", "javascript"],
+};
+
+/**
+ * Whether a file of the workspace other than `path`, in the language or its
+ * family, declares `name` (a function, a method of any type, a trait item):
+ * a call through a receiver may reach it (`receivers.ts`). A name mentioned
+ * in more than `MAX_FILES` files counts as declared.
+ */
+export async function declaredElsewhere(
+  store: DocumentStore,
+  path: string,
+  language: LanguageId,
+  name: string,
+): Promise<boolean> {
+  for (const family of FAMILY[language] ?? [language]) {
+    const files = await filesMentioning(store, family, [name], path);
+    if (files.length >= MAX_FILES) return true;
+    for (const file of files) {
+      const doc = await store.get(file);
+      const rules = nameRules(doc.file.language);
+      if (rules && declares(doc.tree, rules, name)) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether a tree declares `name` in any definition context of its rules (counted or not). */
+export function declares(tree: Tree, rules: NameRules, name: string): boolean {
+  return fileNames(tree, rules).declared.has(name);
 }

@@ -10,11 +10,24 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import { EXPRESSION_USES, type NameRules } from "./rules.ts";
+import { EXPRESSION_USES, type NameRules, objectReceiver, type Receiver, typeOfHolder } from "./rules.ts";
 
 const MEMBER_OWNERS = new Set(["method_declaration", "field_declaration"]);
 
-/** Whether a member definition stands in a class whose names may come from elsewhere. */
+/** The class, enum or record a member definition stands in, if it is one. */
+function ownerOf(parent: Node): Node | undefined {
+  const member = parent.type === "variable_declarator" ? parent.parent : parent;
+  if (!member || !MEMBER_OWNERS.has(member.type)) return undefined;
+  return member.parent?.parent ?? undefined;
+}
+
+/**
+ * Whether a member definition stands in a type whose names may come from
+ * elsewhere: an interface, a class extending another (its superclass may be
+ * outside the workspace), a file with static imports. A class implementing
+ * interfaces counts, but its losses are judged only where no other file
+ * declares the name (`inherits`: a default method may answer).
+ */
 function mayBeInherited(name: Node, parent: Node): boolean {
   const member = parent.type === "variable_declarator" ? parent.parent : parent;
   if (!member || !MEMBER_OWNERS.has(member.type)) return false;
@@ -26,9 +39,46 @@ function mayBeInherited(name: Node, parent: Node): boolean {
   ) {
     return true;
   }
-  if (type.childForFieldName("superclass") || type.childForFieldName("interfaces")) return true;
+  if (type.childForFieldName("superclass")) return true;
   return /^\s*import\s+static\b/m.test(name.tree.rootNode.text.slice(0, 20_000));
 }
+
+/** The receiver of `o.m()` (`name` is `m`): `this`, a name (a variable or a class), or another expression. */
+function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
+  if (parent.type !== "method_invocation" || field !== "name") return undefined;
+  const object = parent.childForFieldName("object");
+  if (!object) return undefined;
+  return object.type === "super" ? { kind: "foreign" } : objectReceiver(object, "this");
+}
+
+const HOLDERS = new Set([
+  "formal_parameter",
+  "local_variable_declaration",
+  "field_declaration",
+  "enhanced_for_statement",
+  "catch_formal_parameter",
+  "resource",
+]);
+
+/** What `java.lang.Object` gives every class: deleting an override leaves these. */
+const OBJECT_METHODS = [
+  "equals",
+  "hashCode",
+  "toString",
+  "getClass",
+  "clone",
+  "finalize",
+  "notify",
+  "notifyAll",
+  "wait",
+];
+
+/** Methods of the JDK's everyday types (strings, collections, streams, I/O, functional interfaces). */
+const KNOWN = [
+  ...OBJECT_METHODS,
+  ..."length charAt substring indexOf lastIndexOf isEmpty isBlank trim strip toUpperCase toLowerCase startsWith endsWith contains append insert delete deleteCharAt replace replaceAll split format valueOf get set add addAll put putAll putIfAbsent remove removeAll size clear iterator hasNext next stream map filter forEach collect reduce compareTo compare apply accept test run call close flush write read print println printf getMessage getCause getName getValue getKey keySet values entrySet containsKey containsValue toArray sort intValue longValue doubleValue booleanValue charValue getOrDefault computeIfAbsent of orElse isPresent ifPresent join start interrupt getClassLoader getMethod invoke newInstance getField getDeclaredField getModifiers getParameterTypes getReturnType isInstance cast getSimpleName getTime setTime getTimeInMillis setTimeInMillis getTimeZone getDefault"
+    .split(" "),
+];
 
 /** Java. */
 export const JAVA_RULES: NameRules = {
@@ -49,6 +99,7 @@ export const JAVA_RULES: NameRules = {
     enum_constant: ["name"],
   },
   countsAsDefinition: (name, parent) => !mayBeInherited(name, parent),
+  inherits: (_name, parent) => ownerOf(parent)?.childForFieldName("interfaces") != null,
   uses: {
     ...EXPRESSION_USES,
     method_invocation: ["name", "object"],
@@ -62,4 +113,15 @@ export const JAVA_RULES: NameRules = {
   },
   isUse: (_name, parent, field) =>
     parent.type !== "method_invocation" || field !== "name" || parent.childForFieldName("object") === null,
+  receiver,
+  types: new Set([
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+  ]),
+  declaredType: (name) => typeOfHolder(name, HOLDERS, 2),
+  knownMethods: new Set(KNOWN),
+  builtins: new Set(OBJECT_METHODS),
 };

@@ -2,14 +2,42 @@
  * Name rules of JavaScript and TypeScript (`analysis/names/mod.ts`).
  * Definitions: declarations, parameters, destructuring, imports. Uses: a
  * callee without a receiver, arguments, operands, the object of a member
- * access, values. A method (`m() {}`) is a property, reached through `this`
- * or an object: it never counts, and neither does a string mentioning a
- * name (`obj["f"]`, `exports["f"]`), which keeps it alive.
+ * access, values. A method (`m() {}`) counts unless its class extends
+ * another; `this.m()` and `o.m()` are calls through a receiver
+ * (`receivers.ts`). A string mentioning a name (`obj["f"]`) keeps it alive.
  *
  * @module
  */
 
-import { EXPRESSION_USES, type NameRules } from "./rules.ts";
+import type { Node } from "../../parse/mod.ts";
+import {
+  EXPRESSION_USES,
+  isCallee,
+  type NameRules,
+  objectReceiver,
+  type Receiver,
+  typeOfHolder,
+} from "./rules.ts";
+
+/** The receiver of `o.m()` (`name` is `m`): `this`, a name, or another expression; `super` and globals are not the file's. */
+function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
+  if (parent.type !== "member_expression" || field !== "property" || !isCallee(parent)) return undefined;
+  const object = parent.childForFieldName("object");
+  return object?.type === "super" ? { kind: "foreign" } : objectReceiver(object, "this");
+}
+
+/** A method of a class that extends another may be inherited; of an object literal, it is a property like any other. */
+function ownMethod(parent: Node): boolean {
+  if (parent.type !== "method_definition") return true;
+  const owner = parent.parent?.parent;
+  if (!owner || !owner.type.includes("class")) return false;
+  return !owner.namedChildren.some((child) => child?.type === "class_heritage");
+}
+
+/** Methods of the built-in objects (strings, arrays, maps, promises, events, the console). */
+const KNOWN =
+  "toString valueOf call apply bind then catch finally push pop shift unshift map filter forEach reduce join split slice splice indexOf includes get set has delete add clear keys values entries log error warn info debug emit on off once resolve reject test exec replace replaceAll match trim toLowerCase toUpperCase concat find findIndex some every sort reverse assign stringify parse startsWith endsWith charAt charCodeAt padStart padEnd flat flatMap fill next return throw write end close send json text append remove addEventListener removeEventListener dispatchEvent querySelector querySelectorAll getAttribute setAttribute toJSON toFixed"
+    .split(" ");
 
 const DEFINITIONS = {
   function_declaration: ["name"],
@@ -28,6 +56,7 @@ const DEFINITIONS = {
   catch_clause: ["parameter"],
   for_in_statement: ["left"],
   arrow_function: ["parameter"],
+  method_definition: ["name"],
 } as const;
 
 const USES = {
@@ -63,6 +92,12 @@ export const JAVASCRIPT_RULES: NameRules = {
   definitions: DEFINITIONS,
   uses: USES,
   words: new Set(["string_fragment"]),
+  countsAsDefinition: (_name, parent) => ownMethod(parent),
+  receiver,
+  types: new Set(["class_declaration"]),
+  knownMethods: new Set(KNOWN),
+  selfReachesOtherFiles: true,
+  undeclaredIsForeign: true,
 };
 
 /** TypeScript and TSX: JavaScript's rules, with type names and parameters. */
@@ -90,4 +125,17 @@ export const TYPESCRIPT_RULES: NameRules = {
     non_null_expression: "*",
   },
   words: JAVASCRIPT_RULES.words,
+  countsAsDefinition: JAVASCRIPT_RULES.countsAsDefinition,
+  receiver,
+  types: new Set([
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+  ]),
+  declaredType: (name) =>
+    typeOfHolder(name, new Set(["required_parameter", "optional_parameter"]), 1)?.replace(/^:\s*/, ""),
+  knownMethods: JAVASCRIPT_RULES.knownMethods,
+  selfReachesOtherFiles: true,
+  undeclaredIsForeign: true,
 };

@@ -21,9 +21,9 @@
  * `f`, a string `"f"` where the language looks names up by string (Ruby,
  * PHP, JavaScript), a macro body that mentions `f` (C, C++) each keep the
  * name alive. So a rule the tables lack can hide a lost name, never invent
- * one. Scope is the file: a definition anywhere in it keeps every use of
- * its name, which misses a local deleted in one function and still used in
- * another but never blames a use another scope binds.
+ * one. Scope is the file, refined per function where cheap (`locals.ts`):
+ * a local deleted from a function and still read there is lost although
+ * another function binds the same name.
  *
  * ## What a file may hide
  *
@@ -45,9 +45,11 @@ import { JAVASCRIPT_RULES, TYPESCRIPT_RULES } from "./javascript.ts";
 import { PHP_RULES } from "./php.ts";
 import { RUBY_RULES } from "./ruby.ts";
 import { RUST_RULES } from "./rust.ts";
-import type { NameRules } from "./rules.ts";
+import { lostLocally } from "./locals.ts";
+import { memberUses } from "./receivers.ts";
+import type { NameRules, Receiver } from "./rules.ts";
 
-export type { NameRules } from "./rules.ts";
+export type { NameRules, Receiver } from "./rules.ts";
 
 const RULES: Partial<Record<LanguageId, NameRules>> = {
   javascript: JAVASCRIPT_RULES,
@@ -77,6 +79,12 @@ export interface FileNames {
   others: Set<string>;
   /** Whether the file may supply any name at run time (`method_missing`): nothing is lost then. */
   open: boolean;
+  /** Every name a definition context declares, counted or not (what another file offers: `receivers.ts`). */
+  declared: Set<string>;
+  /** Methods called through a receiver or a path, per name (`receivers.ts` judges them). */
+  members: Map<string, { node: Node; receiver: Receiver }[]>;
+  /** Names of the types and modules the file defines (`rules.types`): a receiver naming one is the file's own. */
+  types: Set<string>;
 }
 
 const cache = new WeakMap<Tree, FileNames>();
@@ -85,7 +93,15 @@ const cache = new WeakMap<Tree, FileNames>();
 export function fileNames(tree: Tree, rules: NameRules): FileNames {
   const known = cache.get(tree);
   if (known) return known;
-  const names: FileNames = { definitions: new Map(), uses: new Map(), others: new Set(), open: false };
+  const names: FileNames = {
+    definitions: new Map(),
+    uses: new Map(),
+    others: new Set(),
+    open: false,
+    declared: new Set(),
+    members: new Map(),
+    types: new Set(),
+  };
   const cursor = tree.rootNode.walk();
   try {
     for (;;) {
@@ -113,8 +129,10 @@ function classify(node: Node, field: string | null, rules: NameRules, names: Fil
   if (text === "" || node.isMissing) return;
   const parent = node.parent;
   if (!parent) return;
+  if (field === "name" && rules.types?.has(parent.type)) names.types.add(text);
   const definedBy = rules.definitions[parent.type];
   if (definedBy && (definedBy === "*" || definedBy.includes(field ?? ""))) {
+    names.declared.add(text);
     if (rules.countsAsDefinition?.(node, parent) ?? true) push(names.definitions, text, node);
     else names.others.add(text);
     return;
@@ -126,6 +144,17 @@ function classify(node: Node, field: string | null, rules: NameRules, names: Fil
     push(names.uses, text, node);
     return;
   }
+  if (rules.isOtherUse?.(node, parent)) {
+    push(names.uses, text, node);
+    return;
+  }
+  const receiver = rules.receiver?.(node, parent, field);
+  if (receiver) {
+    const list = names.members.get(text);
+    if (list) list.push({ node, receiver });
+    else names.members.set(text, [{ node, receiver }]);
+    return;
+  }
   names.others.add(text);
 }
 
@@ -135,16 +164,26 @@ function push(map: Map<string, Node[]>, key: string, node: Node): void {
   else map.set(key, [node]);
 }
 
-/** A name an edit left without its definition, and its remaining uses. */
+/**
+ * A name an edit left without its definition, and its remaining uses: `via`
+ * says how the weakest-judged of them reach it (`bare`: called or read by
+ * name, certain; `self`: through the file's own object or type; `other`:
+ * through a receiver of unknown type), so the caller can look for another
+ * definition where one could answer (`receivers.ts`).
+ */
 export interface LostDefinition {
   name: string;
   uses: Node[];
+  via: "bare" | "self" | "other";
+  /** Whether a definition it lost stood in an owner that takes methods from other files (`rules.inherits`). */
+  inherits: boolean;
 }
 
 /**
  * The names whose last definition in the file is gone from `after` while
  * certain uses of them remain and nothing else in the file mentions them
- * (see the module notes). Empty for a language without rules.
+ * (see the module notes), bare uses and calls through receivers
+ * (`receivers.ts`). Empty for a language without rules.
  */
 export function lostDefinitions(language: LanguageId, before: Tree, after: Tree): LostDefinition[] {
   const rules = nameRules(language);
@@ -155,11 +194,24 @@ export function lostDefinitions(language: LanguageId, before: Tree, after: Tree)
   if (now.open || (after.rootNode.hasError && !before.rootNode.hasError)) return [];
   const out: LostDefinition[] = [];
   for (const [name, definitions] of was.definitions) {
-    if (definitions.length === 0 || now.definitions.has(name) || now.others.has(name)) continue;
-    if (rules.builtins?.has(name)) continue;
-    const uses = now.uses.get(name)?.filter((use) => !insideError(use));
-    if (!uses || uses.length === 0) continue;
-    out.push({ name, uses });
+    if (definitions.length === 0 || now.others.has(name) || rules.builtins?.has(name)) continue;
+    const remaining = now.definitions.get(name);
+    if (remaining) {
+      const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? []).filter((u) =>
+        !insideError(u)
+      );
+      if (uses.length > 0) out.push({ name, uses, via: "bare", inherits: false });
+      continue;
+    }
+    const uses = now.uses.get(name)?.filter((use) => !insideError(use)) ?? [];
+    const members = memberUses(rules, now, name).filter((use) => !insideError(use.node));
+    const inherits = definitions.some((node) => rules.inherits?.(node, node.parent!) ?? false);
+    if (uses.length > 0) {
+      out.push({ name, uses: [...uses, ...members.map((use) => use.node)], via: "bare", inherits });
+    } else if (members.length > 0) {
+      const via = members.some((use) => use.via === "self") ? "self" : "other";
+      out.push({ name, uses: members.map((use) => use.node), via, inherits });
+    }
   }
   return out;
 }

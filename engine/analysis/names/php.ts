@@ -1,7 +1,8 @@
 /**
  * Name rules of PHP (`analysis/names/mod.ts`): functions, classes,
  * interfaces, traits and enums by name, and methods reached through
- * `$this->m()`, `self::m()` or `static::m()`. A method counts only in a
+ * `$this->m()`, `self::m()` or `static::m()`; `$o->m()` and `T::m()` are
+ * calls through a receiver (`receivers.ts`). A method counts only in a
  * class without a parent class or traits (`extends`, `use T;`) in a file
  * without `__call`/`__callStatic`: elsewhere an inherited or magic method
  * may answer. Variables (`$x`) never count. A string naming a function
@@ -11,7 +12,7 @@
  */
 
 import type { Node } from "../../parse/mod.ts";
-import type { NameRules } from "./rules.ts";
+import type { NameRules, Receiver } from "./rules.ts";
 
 const MAGIC = new Set(["__call", "__callStatic"]);
 
@@ -31,6 +32,25 @@ function onSelf(call: Node): boolean {
   const scope = call.childForFieldName("scope");
   return scope?.type === "relative_scope" && (scope.text === "self" || scope.text === "static");
 }
+
+/** The receiver of `$o->m()` or `T::m()` when not the file's own object: a class by name, `parent`, or an expression. */
+function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
+  if (field !== "name") return undefined;
+  if (parent.type === "member_call_expression" || parent.type === "nullsafe_member_call_expression") {
+    return onSelf(parent) ? { kind: "self" } : { kind: "expression" };
+  }
+  if (parent.type !== "scoped_call_expression") return undefined;
+  const scope = parent.childForFieldName("scope");
+  if (!scope || scope.type === "relative_scope") return { kind: "foreign" };
+  return scope.type === "name" || scope.type === "qualified_name"
+    ? { kind: "type", name: scope.text.split("\\").pop()! }
+    : { kind: "expression" };
+}
+
+/** Methods PHP's own classes and interfaces give (iterators, `Countable`, exceptions, date, PDO). */
+const KNOWN =
+  "__construct __destruct __toString __get __set __isset __unset __invoke count current key next rewind valid offsetGet offsetSet offsetExists offsetUnset getIterator jsonSerialize getMessage getCode getPrevious getTrace getFile getLine format modify getTimestamp setTimezone getTimezone prepare execute fetch fetchAll query bindValue close write read"
+    .split(" ");
 
 /** PHP. */
 export const PHP_RULES: NameRules = {
@@ -53,6 +73,9 @@ export const PHP_RULES: NameRules = {
   isUse: (_name, parent) =>
     (parent.type !== "member_call_expression" && parent.type !== "scoped_call_expression") || onSelf(parent),
   words: new Set(["string_content", "string_value", "encapsed_string"]),
+  receiver,
+  types: new Set(["class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"]),
+  knownMethods: new Set(KNOWN),
   opens: (node) =>
     node.type === "method_declaration" && MAGIC.has(node.childForFieldName("name")?.text ?? ""),
 };

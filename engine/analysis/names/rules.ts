@@ -23,13 +23,50 @@ export interface NameRules {
   countsAsDefinition?: (name: Node, parent: Node) => boolean;
   /** A use the table matched counts only when this says so (default: it does). */
   isUse?: (name: Node, parent: Node, field: string | null) => boolean;
+  /** A certain use the parent-and-field table cannot express (a call inside a standard macro's tokens). */
+  isOtherUse?: (name: Node, parent: Node) => boolean;
   /** Token types whose words keep names alive (strings in dynamic languages, macro bodies). */
   words?: ReadonlySet<string>;
   /** Whether a node lets the file supply any name at run time (`def method_missing`). */
   opens?: (node: Node) => boolean;
   /** Names the language defines without the file (never reported as lost). */
   builtins?: ReadonlySet<string>;
+  /**
+   * Whether a name token is a method called through a receiver or a path
+   * (`obj.m()`, `self.m()`, `Type::m()`), and which receiver; undefined
+   * where it is no such call (`receivers.ts` resolves the receiver).
+   */
+  receiver?: (name: Node, parent: Node, field: string | null) => Receiver | undefined;
+  /** Parent types whose definitions name a type or module of the file (a receiver naming one is the file's own). */
+  types?: ReadonlySet<string>;
+  /** The declared type of a variable or parameter definition (its name token), where the code writes one. */
+  declaredType?: (name: Node) => string | undefined;
+  /** Methods every value may have (`toString`, `clone`, `each`): a receiver call of one is never judged. */
+  knownMethods?: ReadonlySet<string>;
+  /**
+   * Whether a counted definition's owner also takes methods from types in
+   * other files (a Java class implementing interfaces, whose defaults may
+   * answer): its loss is judged only where no other file declares the name.
+   */
+  inherits?: (name: Node, parent: Node) => boolean;
+  /** Whether a receiver the file never declares is a global or another file's (JavaScript's `console`, Go's package variables): not judged. */
+  undeclaredIsForeign?: boolean;
+  /** Whether a call on the file's own receiver (`this.m()`) may reach a definition in another file (Rust traits, reopened Ruby classes). */
+  selfReachesOtherFiles?: boolean;
 }
+
+/**
+ * The receiver of a method call, as the code writes it: the file's own
+ * object (`this`, `self`, `$this`, `Self::`), a type or module by name, a
+ * variable by name, a package or parent whose methods are never the file's
+ * (`fmt.Println`, `parent::f`), or any other expression.
+ */
+export type Receiver =
+  | { kind: "self" }
+  | { kind: "type"; name: string }
+  | { kind: "value"; name: string }
+  | { kind: "foreign" }
+  | { kind: "expression" };
 
 /** The `uses` contexts most C-like grammars share: arguments, operands, returned and assigned values. */
 export const EXPRESSION_USES: Readonly<Record<string, Fields>> = {
@@ -41,3 +78,28 @@ export const EXPRESSION_USES: Readonly<Record<string, Fields>> = {
   parenthesized_expression: "*",
   conditional_expression: ["condition", "consequence", "alternative"],
 };
+
+/** Whether `member` (`o.m`, `T::m`) is the callee of a call, directly or with type arguments (`o.m::<T>()`). */
+export function isCallee(member: Node): boolean {
+  let callee = member;
+  const up = member.parent;
+  if (up && (up.type === "generic_function" || up.type === "template_function")) callee = up;
+  const call = callee.parent;
+  return call?.type === "call_expression" && call.childForFieldName("function")?.id === callee.id;
+}
+
+/** The text of the `type` field of the first of `name`'s ancestors (at most `depth` up) whose type is in `holders`. */
+export function typeOfHolder(name: Node, holders: ReadonlySet<string>, depth = 4): string | undefined {
+  let at = name.parent;
+  for (let i = 0; at && i < depth; i++, at = at.parent) {
+    if (holders.has(at.type)) return at.childForFieldName("type")?.text;
+  }
+  return undefined;
+}
+
+/** The receiver an object expression is: the language's own-object keyword (`self`, `this`), a variable by name, or an expression. */
+export function objectReceiver(object: Node | null, own: string): Receiver {
+  if (object?.type === own) return { kind: "self" };
+  if (object?.type === "identifier") return { kind: "value", name: object.text };
+  return { kind: "expression" };
+}

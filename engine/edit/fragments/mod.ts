@@ -30,7 +30,7 @@ import { compileQuery, type Node } from "../../parse/mod.ts";
 import { closestNames, didYouMean } from "../../suggest.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import { detectIndentUnit, firstOnLine, lineIndent } from "../indent.ts";
-import type { OperatorFn, StepContext } from "../operator.ts";
+import type { StepContext } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
 import { FRAGMENT_KINDS } from "./kinds.ts";
 import { withArticle } from "../../analysis/quote.ts";
@@ -51,9 +51,6 @@ export { AUGMENTED_OPERATORS, checkFragment, type JsonPath, validateFragment } f
 
 /** What a fragment step does at its target (declared once, with the plan schema). */
 export { FRAGMENT_ACTIONS };
-
-/** A fragment step's action. */
-export type FragmentAction = typeof FRAGMENT_ACTIONS[number];
 
 /** A tier-3 step (the fields of `{"fragment", "action", "target"}`). */
 export interface FragmentStep {
@@ -221,9 +218,6 @@ export async function runFragment(
 function capital(text: string): string {
   return text[0].toUpperCase() + text.slice(1);
 }
-
-/** The fragment step as an operator (`params` = `{fragment, action, target}`), for the dispatcher. */
-export const FRAGMENT_OP: OperatorFn = (params, ctx) => runFragment(params, ctx);
 
 /** A statement: a child of a block or the module, or a decorated definition's definition. */
 function isStatement(node: Node): boolean {

@@ -16,6 +16,7 @@
  */
 
 import { fail, type Issue, warning } from "../../issue.ts";
+import type { IssueCode } from "../../issue_codes.ts";
 import { firstLine } from "../../parse/mod.ts";
 import { findText, type TextMatch } from "../fuzzy.ts";
 import type { OperatorFn } from "../operator.ts";
@@ -35,7 +36,7 @@ const LAYER_TEXT: Record<string, string> = {
   fuzzy: "by fuzzy matching",
 };
 
-const LAYER_CODE: Record<string, string> = {
+const LAYER_CODE: Record<string, IssueCode> = {
   whitespace: "match-whitespace",
   indentation: "match-indentation",
   fuzzy: "match-fuzzy",

@@ -15,6 +15,7 @@
  */
 
 import { error, fail, type Issue, IssueError } from "../../issue.ts";
+import type { IssueCode } from "../../issue_codes.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import { boundFunction } from "../../locate/bound_functions.ts";
 import type { Document } from "../../parse/documents.ts";
@@ -156,7 +157,7 @@ export function str(params: Record<string, unknown>, name: string): string | und
 export function refuse(
   run: TemplateRun,
   message: string,
-  details: { code?: string; node?: Node; hint?: string } = {},
+  details: { code?: IssueCode; node?: Node; hint?: string } = {},
 ): never {
   const node = details.node ?? run.node;
   throw new IssueError(error(details.code ?? "template-precondition", message, {

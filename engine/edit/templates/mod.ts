@@ -1,5 +1,6 @@
 /**
- * Tier 2: the 22 parameterized templates. Each entry is catalog data (name,
+ * Tier 2: the parameterized templates (`TEMPLATES`; `graphplan catalog`
+ * lists them, `examples_test.ts` pins how many). Each entry is catalog data (name,
  * group, summary, typed parameters, a worked example that really applies to
  * `tests/fixtures/templates/app/session.py` or a file beside it, languages) plus `run`, an
  * {@link OperatorFn} that validates every parameter in its grammatical role,

@@ -1,8 +1,16 @@
 /**
  * L0 target version: code an edit writes must run on the oldest Python the
  * repository declares (`engine/analysis/python_version.ts`; 3.8 when it
- * declares none). Syntax newer than that (`engine/analysis/syntax_features.ts`)
+ * declares none, see below). Syntax newer than that (`engine/analysis/syntax_features.ts`)
  * in the changed region is an error, `syntax-too-new`.
+ *
+ * ## Nothing declared: a warning
+ *
+ * A repository that declares no version (CPython's own standard library, a
+ * script folder, a checkout of a few files) has no minimum to violate:
+ * 3.8 is only assumed. There the finding is a `syntax-too-new` warning,
+ * which tells the writer and refuses nothing; CPython compiling the file is
+ * the judge. Declared versions keep the error.
  *
  * ## What the file already uses is the project's choice
  *
@@ -21,12 +29,12 @@
 
 import { compareVersions, formatVersion, repositoryPythonTarget } from "../../analysis/python_version.ts";
 import { pythonFeatures, type SyntaxFeature } from "../../analysis/syntax_features.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue, warning } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import { changedRange, newFindings } from "./novelty.ts";
 import { clip } from "./quote.ts";
 
-/** The `syntax-too-new` errors of a change to a Python file. */
+/** The `syntax-too-new` findings of a change to a Python file: errors, warnings when no version is declared. */
 export function newTargetIssues(
   path: string,
   before: Document,
@@ -53,8 +61,9 @@ export function newTargetIssues(
   const declared = target.source === "default"
     ? `no Python version is declared, ${formatVersion(target.version)} is assumed`
     : `the repository supports ${formatVersion(target.version)} (${target.source})`;
+  const severity = target.source === "default" ? warning : error;
   return fresh.filter((feature) => compareVersions(feature.since, effective) > 0).map((feature) =>
-    error(
+    severity(
       "syntax-too-new",
       `Edit uses ${feature.description} in "${path}" at line ${feature.line}, which needs Python ${
         formatVersion(feature.since)

@@ -1,7 +1,8 @@
 /**
  * L3 dangling references beyond Python: a use left without its definition
  * in the same file (`analysis/names/`: JavaScript, TypeScript, Go, Rust,
- * Java, Ruby, PHP, C, C++), `dangling-reference`, and in the other files
+ * Java, Ruby, PHP, C, C++; calls through receivers where no other file
+ * declares the method: `analysis/names/receivers.ts`), `dangling-reference`, and in the other files
  * that use the file's names (Go packages, JavaScript and TypeScript
  * imports: `analysis/names/importers.ts`), `dangling-import`. The same
  * codes as Python's, judged the same way: a warning of the step (a later step may restore the
@@ -15,7 +16,8 @@
 import { lostDefinitions, nameRules } from "../../analysis/names/mod.ts";
 import { error, type Issue } from "../../issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
-import { foreignLosses } from "../../analysis/names/importers.ts";
+import { declaredElsewhere, foreignLosses } from "../../analysis/names/importers.ts";
+import { answerableElsewhere } from "../../analysis/names/receivers.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 import { places } from "./l3_dangling.ts";
@@ -67,11 +69,23 @@ async function nameIssues(
       },
     )
   );
-  return [...issues, ...sameFile(path, before, after)];
+  return [...issues, ...await sameFile(path, before, after, store)];
 }
 
-function sameFile(path: string, before: Document, after: Document): Issue[] {
-  return lostDefinitions(after.file.language, before.tree, after.tree).map(({ name, uses }) =>
+async function sameFile(
+  path: string,
+  before: Document,
+  after: Document,
+  store: DocumentStore,
+): Promise<Issue[]> {
+  const language = after.file.language;
+  const lost = [];
+  for (const loss of lostDefinitions(language, before.tree, after.tree)) {
+    // a call through a receiver may reach another file's definition (analysis/names/receivers.ts)
+    const elsewhere = answerableElsewhere(nameRules(language)!, loss);
+    if (!elsewhere || !await declaredElsewhere(store, path, language, loss.name)) lost.push(loss);
+  }
+  return lost.map(({ name, uses }) =>
     error(
       "dangling-reference",
       `Name "${clip(name)}" is still used after its last definition was removed: ${places(path, uses)}`,

@@ -39,6 +39,14 @@
  * now comes before that binding is not this file's question:
  * `use-before-binding` asks it of the final state.
  *
+ * An `interface-mismatch` on a removed or renamed method settles when the
+ * final file no longer uses the old name. One on a changed signature
+ * settles when L5, asked about the whole plan (the defining file before the
+ * plan against after it), no longer finds that callable's calls broken in
+ * that file: a plan may drop a method's parameters in one step and rename
+ * it in the next (django's `Exact.process_rhs` becoming `get_prep_lookup()`),
+ * and the callers of the name then reach another class's method, unchanged.
+ *
  * Worked example (sympy-18835, lifted): step 0 inserts `if original_len is
  * not None ...` in the loop of `uniq`, step 1 inserts `original_len = ...`
  * above the `try`. After step 0 `original_len` resolves to nothing (a
@@ -52,6 +60,7 @@
 import type { Issue } from "../../issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { moduleScope, occurrencesOf, resolveName, wordOccurrences } from "../../analysis/scope.ts";
+import { checkInterface } from "./l5_interface.ts";
 
 /** The first quoted name of a message, unless it was clipped. */
 function subject(issue: Issue): string | undefined {
@@ -66,6 +75,36 @@ function brokenUse(issue: Issue): { file: string; name: string } | undefined {
   );
   if (!found || found[2].endsWith("...")) return undefined;
   return { file: found[1], name: found[2].slice(found[2].lastIndexOf(".") + 1) };
+}
+
+/** The callable and its defining file of an L5 warning on a changed signature. */
+function changedSignature(issue: Issue): { qualname: string; file: string } | undefined {
+  const found = /breaks: the signature of "([^"]+)" changed/.exec(issue.message);
+  const where = /is defined at "([^"]+):\d+"/.exec(issue.hint ?? "");
+  if (!found || !where || found[1].endsWith("...")) return undefined;
+  return { qualname: found[1], file: where[1] };
+}
+
+/** What the whole plan settles against: the files after it, and each changed file as it was before it. */
+interface Final {
+  store: DocumentStore;
+  originals?: ReadonlyMap<string, Document>;
+  /** L5 of the whole plan per defining file, computed once. */
+  interfaces: Map<string, Promise<Issue[]>>;
+}
+
+/** L5 on the whole plan's change of `path` (before the plan against after it); undefined when unknown. */
+async function wholePlanInterface(final: Final, path: string): Promise<Issue[] | undefined> {
+  const before = final.originals?.get(path);
+  const after = await finalDoc(final.store, path);
+  if (!before || !after) return undefined;
+  if (!final.interfaces.has(path)) {
+    final.interfaces.set(
+      path,
+      checkInterface({ path, before, after, records: [] }, { step: 0, store: final.store }),
+    );
+  }
+  return await final.interfaces.get(path)!;
 }
 
 async function finalDoc(store: DocumentStore, path: string | undefined): Promise<Document | undefined> {
@@ -85,7 +124,8 @@ function unboundUse(doc: Document, name: string): boolean {
 }
 
 /** Whether the problem a warning reports is gone from the files in `store` (the state after the plan). */
-async function settled(issue: Issue, store: DocumentStore): Promise<boolean> {
+async function settled(issue: Issue, final: Final): Promise<boolean> {
+  const store = final.store;
   if (issue.code === "unbound-name" || issue.code === "import-missing") {
     const name = subject(issue);
     const doc = await finalDoc(store, issue.file);
@@ -110,23 +150,39 @@ async function settled(issue: Issue, store: DocumentStore): Promise<boolean> {
   }
   if (issue.code === "interface-mismatch") {
     const use = brokenUse(issue);
-    const doc = use && await finalDoc(store, use.file);
-    // a later step updated (or removed) every use of the old name in that file
-    return !!doc && wordOccurrences(doc.file.text, use!.name).length === 0;
+    if (use) {
+      const doc = await finalDoc(store, use.file);
+      // a later step updated (or removed) every use of the old name in that file
+      return !!doc && wordOccurrences(doc.file.text, use.name).length === 0;
+    }
+    const changed = changedSignature(issue);
+    const whole = changed && await wholePlanInterface(final, changed.file);
+    // the whole plan leaves no call of that callable in that file broken
+    return !!whole &&
+      !whole.some((other) =>
+        other.file === issue.file && other.message.includes(`the signature of "${changed!.qualname}" changed`)
+      );
   }
   return false;
 }
 
 /**
  * The warnings of a plan's steps that still hold after the whole plan, in
- * order. `store` holds the files as the plan leaves them. Only L3–L5 name
- * warnings (unbound-name, import-missing, import-unused, interface-mismatch,
- * export-removed) can settle; every other warning is kept.
+ * order. `store` holds the files as the plan leaves them, `originals` each
+ * file the plan changed as it was before it (without them a changed
+ * signature never settles). Only L3–L5 name warnings (unbound-name,
+ * import-missing, import-unused, interface-mismatch, export-removed) can
+ * settle; every other warning is kept.
  */
-export async function settleWarnings(warnings: readonly Issue[], store: DocumentStore): Promise<Issue[]> {
+export async function settleWarnings(
+  warnings: readonly Issue[],
+  store: DocumentStore,
+  originals?: ReadonlyMap<string, Document>,
+): Promise<Issue[]> {
   const out: Issue[] = [];
+  const final: Final = { store, originals, interfaces: new Map() };
   for (const issue of warnings) {
-    if (issue.severity === "warning" && await settled(issue, store)) continue;
+    if (issue.severity === "warning" && await settled(issue, final)) continue;
     out.push(issue);
   }
   return out;

@@ -168,7 +168,10 @@ export async function verifyPlan(
   // a function left reading a local before binding it, judged on the final files too
   for (const issue of await finalUsesBeforeBinding(originals, state, walk.lastStep)) errors.push(issue);
   // warnings a later step resolved (a helper defined below its first use) are dropped; strict codes left count
-  const settled = promoteWarnings(await settleWarnings(dangling.warnings, state), options.strict ?? []);
+  const settled = promoteWarnings(
+    await settleWarnings(dangling.warnings, state, originals),
+    options.strict ?? [],
+  );
   for (const issue of settled.errors) errors.push(issue);
   errors.sort((a, b) => (a.step ?? -1) - (b.step ?? -1));
   const perCode = limits().max_issues_per_code;

@@ -12,6 +12,7 @@ import { ContainerEnvironment, type ExecOptions, type ExecResult } from "../../.
 import {
   CODE_CACHE_HIT,
   deployHelper,
+  mainSession,
   mountedLaunch,
   plannedLaunch,
   SEEDED_START,
@@ -57,25 +58,26 @@ async function withShell(
   body: (
     ctx: { env: ContainerEnvironment; shell: SessionShellEnvironment; helper: SessionHelper },
   ) => Promise<void>,
-  options: { mount?: boolean } = {},
-): Promise<{ mounted: boolean; argv: string[] }> {
+  options: { mount?: boolean; main?: boolean } = {},
+): Promise<{ mounted: boolean; main: boolean; argv: string[] }> {
   const planned = await plannedLaunch({ type: "podman", helper_mount: true });
+  const main = options.main ? mainSession(planned.launch, "/tmp") : undefined;
   const env = await ContainerEnvironment.start({
     type: "podman",
     image: await minimalImage(),
     cwd: "/tmp",
     run_args: ["--network", "none", ...(options.mount === false ? [] : planned.runArgs)],
     ...CONFIG,
-  });
+  }, { main });
   try {
     await env.execute("mkdir -p /tmp/sub");
-    const { helper, info } = await deployHelper(env, { launch: planned.launch });
+    const { helper, info } = await deployHelper(env, { launch: planned.launch, main: main !== undefined });
     try {
       await body({ env, shell: sessionShell(env, helper, CONFIG), helper });
     } finally {
       await helper.close();
     }
-    return { mounted: info.mounted === true, argv: info.argv };
+    return { mounted: info.mounted === true, main: info.main === true, argv: info.argv };
   } finally {
     await env.close();
   }
@@ -94,36 +96,45 @@ async function both(
   return { session, exec };
 }
 
-test("the session runs a command exactly as one exec does", async () => {
-  const { mounted } = await withShell(async (ctx) => {
-    const cases: [string, ExecOptions][] = [
-      ["pwd; echo out; echo err >&2; exit 3", { cwd: "sub" }],
-      ["env | sort", { env: { GIT_INDEX_FILE: "/tmp/index" } }],
-      ["cat; echo stdin=$?", {}],
-      ["for ((i = 1; i <= 50000; i++)); do echo $i; done", { outputLimit: 1000 }],
-      ["for ((i = 0; i < 3000; i++)); do printf 'caf\\xc3\\xa9 '; done", { outputLimit: 501 }],
-      ["echo started; sleep 10; echo never", { timeout: 1 }],
-      ["echo $0; set -o | grep -E '^(errexit|pipefail|nounset) '", {}],
-      ["sleep 30 >/dev/null 2>&1 & echo background", {}],
-      ["x=1; f() { return 4; }; f; echo status=$? x=$x", { cwd: "/" }],
-    ];
-    for (const [command, options] of cases) {
-      const { session, exec } = await both(ctx, command, options);
-      assert.deepEqual(session, exec, `"${command}"`);
-    }
-    const timed = await ctx.shell.execute("echo started; sleep 10", { timeout: 1 });
-    assert.deepEqual([timed.returncode, timed.timedOut, timed.output], [124, true, "started\n"]);
-    const cut = await ctx.shell.execute("for ((i = 1; i <= 50000; i++)); do echo $i; done", {
-      outputLimit: 1000,
-    });
-    assert.equal(cut.truncated, true);
-    assert.match(cut.output, /^1\n2\n[\s\S]*output cut here[\s\S]*\n50000\n$/);
-    const environment = (await ctx.shell.execute("env")).output;
-    assert.match(environment, /^PAGER=cat$/m, "the config's variables");
-    assert.doesNotMatch(environment, /DENO_|node_compat_bin/, "none of the helper's own");
+for (const main of [false, true]) {
+  const how = main ? "the container's main process" : "exec -i";
+  test(`the session opened by ${how} runs a command exactly as one exec does`, async () => {
+    const opened = await withShell(equalToExec, { main });
+    assert.equal(opened.mounted, true, "the helper was found through the read-only mounts");
+    assert.equal(opened.main, main, `the session was opened by ${how}`);
   });
-  assert.equal(mounted, true, "the helper was found through the read-only mounts");
-});
+}
+
+/** The same commands through the session and as one exec each: equal results. */
+async function equalToExec(
+  ctx: { env: ContainerEnvironment; shell: SessionShellEnvironment },
+): Promise<void> {
+  const cases: [string, ExecOptions][] = [
+    ["pwd; echo out; echo err >&2; exit 3", { cwd: "sub" }],
+    ["env | sort", { env: { GIT_INDEX_FILE: "/tmp/index" } }],
+    ["cat; echo stdin=$?", {}],
+    ["for ((i = 1; i <= 50000; i++)); do echo $i; done", { outputLimit: 1000 }],
+    ["for ((i = 0; i < 3000; i++)); do printf 'caf\\xc3\\xa9 '; done", { outputLimit: 501 }],
+    ["echo started; sleep 10; echo never", { timeout: 1 }],
+    ["echo $0; set -o | grep -E '^(errexit|pipefail|nounset) '", {}],
+    ["sleep 30 >/dev/null 2>&1 & echo background", {}],
+    ["x=1; f() { return 4; }; f; echo status=$? x=$x", { cwd: "/" }],
+  ];
+  for (const [command, options] of cases) {
+    const { session, exec } = await both(ctx, command, options);
+    assert.deepEqual(session, exec, `"${command}"`);
+  }
+  const timed = await ctx.shell.execute("echo started; sleep 10", { timeout: 1 });
+  assert.deepEqual([timed.returncode, timed.timedOut, timed.output], [124, true, "started\n"]);
+  const cut = await ctx.shell.execute("for ((i = 1; i <= 50000; i++)); do echo $i; done", {
+    outputLimit: 1000,
+  });
+  assert.equal(cut.truncated, true);
+  assert.match(cut.output, /^1\n2\n[\s\S]*output cut here[\s\S]*\n50000\n$/);
+  const environment = (await ctx.shell.execute("env")).output;
+  assert.match(environment, /^PAGER=cat$/m, "the config's variables");
+  assert.doesNotMatch(environment, /DENO_|node_compat_bin/, "none of the helper's own");
+}
 
 test("SIGTERM ignored: SIGKILL 5 s later, status 137 both ways", async () => {
   await withShell(async (ctx) => {

@@ -4,7 +4,7 @@ import type { Document } from "../../../engine/parse/documents.ts";
 import { parse } from "../../../engine/parse/mod.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { PYTHON_SKIP, runPythonJson } from "../../_support/python.ts";
-import { loadVerdictInstances } from "../../bench/lift_verdicts.ts";
+import { goldPatches, modelPatches } from "../../bench/lift_patches.ts";
 
 async function pythonDoc(text: string, path = "a.py"): Promise<Document> {
   return {
@@ -48,6 +48,18 @@ const CASES: { title: string; source: string; early: [string, number, number][] 
     title: "a list comprehension run at once",
     source: "def f():\n    r = [c for _ in range(1)]\n    c = 1\n",
     early: [["c", 2, 3]],
+  },
+  {
+    // setuptools' fancy_getopt with print_help's `def` line removed: its body joins generate_help
+    title: "dead code after a return reads before binding",
+    source: "def f():\n    return []\n    if file is None:\n        file = 1\n",
+    early: [],
+  },
+  {
+    title: "a read after a raise in a branch, the same read before it",
+    source:
+      "def f():\n    if True:\n        print(q)\n        raise ValueError\n        print(q)\n    q = 1\n",
+    early: [["q", 3, 6]],
   },
   { title: "del of a name bound later", source: "def f():\n    del u\n    u = 1\n", early: [["u", 2, 3]] },
   {
@@ -200,7 +212,7 @@ Deno.test({
     const seen = new Set<string>();
     const findings: string[] = [];
     let files = 0;
-    for (const instance of await loadVerdictInstances()) {
+    for (const instance of [...await goldPatches(), ...await modelPatches()]) {
       for (const file of instance.files) {
         if (!file.path.endsWith(".py") || file.after === null || seen.has(file.after)) continue;
         seen.add(file.after);

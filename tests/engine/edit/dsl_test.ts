@@ -346,10 +346,15 @@ Deno.test({
         }],
         plan: [{ op: "report_methods", params: { file: AUTH_FILE, class_name: "HTTPDigestAuth" } }],
       });
-      const warned = result.warnings.find((issue) => issue.code === "methods");
+      const warned = result.warnings.find((issue) => issue.code === "dsl-warning");
       assert.ok(warned, JSON.stringify(result));
       assert.doesNotMatch(warned.message, /\[object Object\]/);
-      const shown = JSON.parse(warned.message.replace(/^Step 0 \([^)]*\): /, ""));
+      assert.match(
+        warned.message,
+        /^Step 0 \([^)]*\): methods: /,
+        "the author's own label leads the message",
+      );
+      const shown = JSON.parse(warned.message.replace(/^Step 0 \([^)]*\): methods: /, ""));
       assert.equal(shown.count, 4); // __init__, build_digest_header, handle_401, __call__
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -57,7 +57,7 @@ export async function runTestStep(step: unknown, ctx: StepContext): Promise<unkn
       await ctx.edit(s.file, "edits", s.edits);
       return null;
     case "fail":
-      fail("precheck-failed", "The test operator's pre-check failed");
+      fail("template-precondition", "The test operator's pre-check failed");
       break;
     case "external":
       Deno.writeTextFileSync(`${ctx.store.workspace.root}/${s.file}`, s.text);
@@ -74,7 +74,7 @@ export async function runTestStep(step: unknown, ctx: StepContext): Promise<unkn
       await ctx.setMode(s.file, s.mode);
       return null;
   }
-  fail("op-unknown", `Unknown test op "${(s as { op: string }).op}"`);
+  fail("unknown-operator", `Unknown test op "${(s as { op: string }).op}"`);
 }
 
 /** A plan parser for test steps: the plan is the array itself, unvalidated, run by `runTestStep`. */

@@ -28,7 +28,7 @@ Deno.test("a plan editing a file under two names, then failing, restores the ori
   assert.equal(result.success, false);
   assert.equal(result.failed_step, 3);
   assert.equal(result.rolled_back, true, JSON.stringify(result.errors));
-  assert.deepEqual(result.errors.map((issue) => issue.code), ["precheck-failed"]);
+  assert.deepEqual(result.errors.map((issue) => issue.code), ["template-precondition"]);
   assert.deepEqual(Deno.readFileSync(`${dir}/app/service.py`), original);
   assert.deepEqual(snapshot(dir), before);
   assert.equal(Deno.lstatSync(`${dir}/alias.py`).isSymlink, true, "the alias stays a symlink");

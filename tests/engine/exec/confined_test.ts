@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { makeRepo, snapshot } from "./_support.ts";
 import { runTestStep } from "./_test_operator.ts";
 import { atomicWrite } from "../../../engine/exec/atomic_write.ts";
-import { readConfined, removeConfined } from "../../../engine/exec/confined.ts";
+import { entryExists, readConfined, removeConfined } from "../../../engine/exec/confined.ts";
 import { executePlan, hasPendingJournal, rollbackRepository } from "../../../engine/exec/mod.ts";
 import { IssueError } from "../../../engine/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
@@ -217,4 +217,13 @@ Deno.test("isolates of one process writing at once (test files run in parallel, 
       `worker ${tag}: only its own files`,
     );
   });
+});
+
+Deno.test("entryExists: a dangling symlink is an entry (lstat), a missing name is not", () => {
+  const dir = makeRepo({ "app/service.py": SERVICE });
+  Deno.symlinkSync(`${dir}/gone`, `${dir}/link`);
+  assert.equal(entryExists(`${dir}/link`), true, "the journal must not take a dangling link's name for free");
+  assert.equal(entryExists(`${dir}/app`), true);
+  assert.equal(entryExists(`${dir}/gone`), false);
+  Deno.removeSync(dir, { recursive: true });
 });

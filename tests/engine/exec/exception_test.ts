@@ -52,7 +52,7 @@ Deno.test("a step whose checks report 200,000 warnings does not crash the plan h
   const flood: PostCheck = (change) =>
     Promise.resolve(
       change.path === "app/models.py"
-        ? Array.from({ length: 200_000 }, (_, i) => warning("test-warning", `Warning ${i}`))
+        ? Array.from({ length: 200_000 }, (_, i) => warning("no-op-edit", `Warning ${i}`))
         : [],
     );
   const result = await executePlan(new DocumentStore(Workspace.open(dir)), [...STEPS, { op: "fail" }], {

@@ -100,7 +100,7 @@ Deno.test("a failing pre-check and an unknown file fail with the step number, no
   const before = snapshot(dir);
   const first = await run(dir, [{ op: "replace", file: "a.py", old: "os", new: "sys" }, { op: "fail" }]);
   assert.equal(first.failed_step, 1);
-  assert.equal(first.errors[0].code, "precheck-failed");
+  assert.equal(first.errors[0].code, "template-precondition");
   assert.equal(first.errors[0].step, 1);
   const second = await run(dir, [{ op: "replace", file: "missing.py", old: "a", new: "b" }]);
   assert.equal(second.errors[0].code, "file-not-found");
@@ -211,18 +211,24 @@ Deno.test("post-checks are pluggable: an error blocks, a warning is reported", a
   const dir = makeRepo({ "a.py": PY });
   const blockTodo: PostCheck = (change, ctx) =>
     change.after.file.text.includes("TODO")
-      ? [{ code: "todo-added", severity: "error", message: "No TODOs", step: ctx.step, level: "L3" }]
-      : [warning("checked", `Checked "${change.path}"`)];
+      ? [{
+        code: "postcondition-failed",
+        severity: "error",
+        message: "No TODOs",
+        step: ctx.step,
+        level: "L3",
+      }]
+      : [warning("no-op-edit", `Checked "${change.path}"`)];
   const ok = await run(dir, [{ op: "replace", file: "a.py", old: "os", new: "sys" }], {
     checks: [blockTodo],
   });
   assert.equal(ok.success, true);
-  assert.deepEqual(ok.warnings.map((w) => [w.code, w.step]), [["checked", 0]]);
+  assert.deepEqual(ok.warnings.map((w) => [w.code, w.step]), [["no-op-edit", 0]]);
   const blocked = await run(dir, [{ op: "replace", file: "a.py", old: "sys", new: "sys  # TODO" }], {
     checks: [blockTodo],
   });
   assert.equal(blocked.success, false);
-  assert.equal(blocked.errors[0].code, "todo-added");
+  assert.equal(blocked.errors[0].code, "postcondition-failed");
   assert.equal(Deno.readTextFileSync(`${dir}/a.py`), PY.replace("os", "sys"));
 });
 

@@ -177,7 +177,7 @@ Deno.test("a plan whose rollback meets a file changed by someone else says rolle
   assert.equal(result.success, false);
   assert.equal(result.rolled_back, false);
   assert.equal(result.failed_step, 3);
-  assert.deepEqual(result.errors.map((e) => e.code), ["precheck-failed", "rollback-conflict"]);
+  assert.deepEqual(result.errors.map((e) => e.code), ["template-precondition", "rollback-conflict"]);
   assert.equal(Deno.readTextFileSync(`${dir}/b.py`), "b = 1\n");
   assert.equal(Deno.readTextFileSync(`${dir}/a.py`), "a = 'theirs'\n");
   assert.equal(hasPendingJournal(ws), true);

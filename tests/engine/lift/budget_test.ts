@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { withBudget } from "../../../engine/budget.ts";
+import { Simulation } from "../../../engine/lift/replay.ts";
 import { lift } from "../../../engine/lift/mod.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
-import { loadVerdictInstances } from "../../bench/lift_verdicts.ts";
+import { modelPatches } from "../../bench/lift_patches.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 
@@ -33,11 +34,47 @@ function diffOf(path: string, before: string, after: string): string {
   return out;
 }
 
+/**
+ * Run `fn` under a 60 s budget whose deadline a fake clock brings forward
+ * into the middle of a region's search: when candidate try `jumpAt + 1`
+ * (`Simulation.attempt` or `apply`) begins, the clock (`performance.now`,
+ * which the budget reads) jumps an hour ahead. Counts the tries that ran
+ * to their end before and after the jump (one that throws
+ * `budget-exceeded` at once does not). The machine's speed plays no part.
+ */
+async function withDeadlineInSearch<T>(
+  jumpAt: number,
+  fn: () => Promise<T>,
+): Promise<{ result: T; before: number; after: number }> {
+  const counts = { before: 0, after: 0 };
+  const proto = Simulation.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const originals = { attempt: proto.attempt, apply: proto.apply };
+  const now = performance.now;
+  let skew = 0;
+  performance.now = () => now.call(performance) + skew;
+  for (const [name, original] of Object.entries(originals)) {
+    proto[name] = async function (this: unknown, ...args: unknown[]) {
+      if (counts.before >= jumpAt) skew = 3_600_000;
+      const out = await original.apply(this, args);
+      counts[skew > 0 ? "after" : "before"]++;
+      return out;
+    };
+  }
+  try {
+    return { result: await withBudget(60, fn), ...counts };
+  } finally {
+    Object.assign(proto, originals);
+    performance.now = now;
+  }
+}
+
 Deno.test({
-  name: "lift budget: a large diff stops at its work budget with budget-exceeded, not minutes later",
+  name:
+    "lift budget: a deadline passing inside a region's search stops it at the next candidate, with budget-exceeded",
   ignore,
   async fn() {
-    // sympy's polytools.py (183 KB): a trailing comma added to 23 calls, each its own hunk (~5 s of CPU to lift)
+    // sympy's polytools.py (183 KB): a trailing comma added to 23 calls, each its own hunk that one
+    // candidate lifts (about a second each); the deadline passes when the sixth hunk's try begins
     const file = (await loadCorpus()).flatMap((instance) => instance.files)
       .find((item) => item.path === "sympy/polys/polytools.py")!;
     let k = 0;
@@ -46,14 +83,20 @@ Deno.test({
     ).join("\n");
     const diff = diffOf(file.path, file.before, after);
     await withRepo({ [file.path]: file.before }, async (dir) => {
-      const started = performance.now();
-      const result = await withBudget(0.5, () => lift(new DocumentStore(Workspace.open(dir)), { diff }));
-      const seconds = (performance.now() - started) / 1000;
+      const { result, before, after: late } = await withDeadlineInSearch(
+        5,
+        () => lift(new DocumentStore(Workspace.open(dir)), { diff }),
+      );
       assert.equal(result.success, false);
       assert.deepEqual(result.errors.map((issue) => issue.code), ["budget-exceeded"]);
-      assert.ok(result.plan.length < 23, `${result.plan.length} steps`);
-      // before the fix the candidates refused for want of budget kept lifting for minutes
-      assert.ok(seconds < 20, `took ${seconds} s`);
+      assert.equal(before, 5);
+      // before the fix the search of the region in progress went on past the deadline, every try coming
+      // back empty-handed, until the region's candidates ran out (a 3 s budget took 4.9 s)
+      assert.equal(late, 0, `${late} candidate tries after the deadline`);
+      // the hunk in progress was rolled back: the plan holds the steps of whole hunks only
+      const lifted = result.hunks.filter((hunk) => hunk.lifted);
+      assert.equal(lifted.length, 5);
+      assert.equal(result.plan.length, lifted.flatMap((hunk) => hunk.steps).length);
     });
   },
 });
@@ -63,7 +106,7 @@ Deno.test({
     "lift: an f-string in a repository declaring Python 2.7 is syntax-too-new at once (pytest-5221, swe-agent)",
   ignore,
   async fn() {
-    const instance = (await loadVerdictInstances()).find((item) =>
+    const instance = (await modelPatches()).find((item) =>
       item.id === "pytest-dev__pytest-5221@swe-agent-gpt4"
     )!;
     const files: Record<string, string> = {

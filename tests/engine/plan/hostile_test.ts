@@ -748,7 +748,7 @@ Deno.test("hostile plans asking for unbounded work (a sample of the fuzz bench's
       }
       checkIssues(
         verified.errors.length ? verified.errors : verified.warnings.length ? verified.warnings : [
-          { code: "ok", severity: "warning", message: "passed" },
+          { code: "no-op-edit", severity: "warning", message: "passed" },
         ],
         label,
       );

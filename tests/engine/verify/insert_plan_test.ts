@@ -42,7 +42,7 @@ Deno.test({
         new Set([...report.errors, ...report.warnings].map((issue) => issue.code));
       // the plans exercise the levels that read the module scope, and the settle step
       const withStars = await verified(plan);
-      for (const code of ["syntax-error", "line-drift"]) {
+      for (const code of ["syntax-error", "line-drift"] as const) {
         assert.ok(codesOf(withStars).has(code), `expected a "${code}" issue, got ${[...codesOf(withStars)]}`);
       }
       assert.ok(!withStars.warnings.some((issue) => issue.message.includes("gp_missing_0")));

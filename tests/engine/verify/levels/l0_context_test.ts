@@ -183,6 +183,34 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "L0 target: with no Python version declared, newer syntax is a syntax-too-new warning, not a refusal; declared 3.8 refuses it",
+  ignore: CORPUS_SKIP !== undefined,
+  async fn() {
+    // CPython's standard library declares no version and uses 3.10's `match` (a release pair's fix did);
+    // only an assumed 3.8 stood against it, and CPython compiles the result
+    const text = await corpusText(REQUESTS, AUTH);
+    const dispatch = {
+      op: "insert_after_node",
+      params: {
+        locator: fn("_basic_auth_str"),
+        code: "\n\ndef _auth_kind(auth):\n    match auth:\n        case (user, password):\n" +
+          "            return _basic_auth_str(user, password)\n        case _:\n            return auth\n",
+      },
+    };
+    const undeclared = await repoWith({ [AUTH]: text });
+    const told = await verifyIn(undeclared, [dispatch]);
+    assert.deepEqual(told.errors, []);
+    const warned = told.warnings.filter((issue) => issue.code === "syntax-too-new");
+    assert.equal(warned.length, 1);
+    assert.match(warned[0].message, /needs Python 3\.10: no Python version is declared, 3\.8 is assumed/);
+    const declared = await repoWith({ [AUTH]: text, "setup.cfg": "[options]\npython_requires = >=3.8\n" });
+    assert.deepEqual(l0(await verifyIn(declared, [dispatch])), ["syntax-too-new"]);
+    for (const dir of [undeclared, declared]) await Deno.remove(dir, { recursive: true });
+  },
+});
+
 const PYTEST = ["pytest-dev__pytest-11143", "src/_pytest/assertion/rewrite.py"] as const;
 /** pytest's setup.cfg at that commit declares `python_requires = >=3.8`. */
 const PYTEST_CFG = "[options]\npython_requires = >=3.8\n";

@@ -296,3 +296,39 @@ Deno.test({
     assert.deepEqual(found, []);
   },
 });
+
+Deno.test({
+  name:
+    "names javascript: a local deleted from findKey and still read there is refused though other functions bind the same name",
+  ignore,
+  async fn() {
+    const path = "lib/utils.js";
+    const text = await fileOf("23a25af0", path);
+    const start = text.indexOf("function findKey(");
+    const cut = "  const keys = Object.keys(obj);\n";
+    const at = text.indexOf(cut, start);
+    assert.ok(start > 0 && at > start);
+    // the name stays bound elsewhere in the file: the file-wide view alone would not see the loss
+    assert.ok(text.slice(0, start).includes("const keys = "));
+    const dir = await writeTree({ [path]: text });
+    try {
+      const drop = (pattern: string) =>
+        verifyIn(dir, [{ op: "replace_code", params: { file: path, pattern, replacement: "" } }]);
+      const removed = `  key = key.toLowerCase();\n${cut}`;
+      const result = await drop(removed);
+      const edited = text.replace(removed, "");
+      const dangling = result.errors.filter((issue) => issue.code === "dangling-reference");
+      assert.equal(dangling.length, 1, JSON.stringify(result.errors));
+      assert.match(dangling[0].message, /^Name "keys" is still used after its last definition was removed: /);
+      const line = edited.slice(0, edited.indexOf("let i = keys.length", start)).split("\n").length;
+      assert.equal(dangling[0].line, line);
+      // deleting the whole function leaves no use of its local (only of the function itself, called elsewhere)
+      const whole = text.slice(start, text.indexOf("\n}\n", start) + 3);
+      const gone = await drop(whole);
+      const names = gone.errors.filter((issue) => issue.code === "dangling-reference").map((i) => i.message);
+      assert.deepEqual(names.map((message) => message.match(/^Name "(\w+)"/)?.[1]), ["findKey"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -6,7 +6,7 @@ import { verifyPlan } from "../../../../engine/verify/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus, materialize } from "../../../_support/corpus.ts";
 import { planFromPatch } from "../../../bench/verify_plan.ts";
-import { judgePatch, loadVerdictInstances, VERDICTS_SKIP } from "../../../bench/lift_verdicts.ts";
+import { judgePatch, modelPatches, VERDICTS_SKIP } from "../../../bench/lift_patches.ts";
 import { Compilers } from "../../../../engine/verify/compile/mod.ts";
 import { DEFAULT_STRICT_CODES } from "../../../../engine/verify/strict.ts";
 
@@ -112,7 +112,7 @@ Deno.test({
   async fn() {
     // step 0 reads `original_len` in the loop of `uniq`, a later step assigns it above the `try`;
     // the final file binds every read, and CPython and pyflakes find nothing new in it
-    const instance = (await loadVerdictInstances()).find((item) => item.id === "sympy__sympy-18835@coder")!;
+    const instance = (await modelPatches()).find((item) => item.id === "sympy__sympy-18835@coder")!;
     const compilers = new Compilers();
     try {
       const outcome = await judgePatch(instance, compilers);
@@ -148,6 +148,72 @@ Deno.test("settle: a parameter a later step adds settles its use, a name bound n
     assert.equal(both.passed, true);
     const alone = await verifyPlan(store, [guard], { strict: DEFAULT_STRICT_CODES });
     assert.deepEqual(codes(alone.errors), ["0 unbound-name"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("settle: a method whose parameters one step drops and the next renames leaves no interface-mismatch; dropped alone it stays", async () => {
+  // django's lookups (Debian's 0008 patch): Exact.process_rhs(compiler, connection) becomes
+  // get_prep_lookup(); the calls `self.process_rhs(compiler, connection)` then reach Lookup's, unchanged
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-settle-" });
+  await Deno.writeTextFile(
+    `${dir}/lookups.py`,
+    [
+      "class Lookup:",
+      "    def process_rhs(self, compiler, connection):",
+      "        return compiler.compile(self.rhs)",
+      "",
+      "    def as_sql(self, compiler, connection):",
+      "        return self.process_rhs(compiler, connection)",
+      "",
+      "",
+      "class Exact(Lookup):",
+      "    def process_rhs(self, compiler, connection):",
+      "        if self.rhs is None:",
+      "            raise ValueError('no rhs')",
+      "        return super().process_rhs(compiler, connection)",
+      "",
+    ].join("\n"),
+  );
+  const store = new DocumentStore(Workspace.open(dir));
+  const method = {
+    file: "lookups.py",
+    kind: "method",
+    name: "process_rhs",
+    parent: { kind: "class", name: "Exact" },
+  };
+  const drop = (name: string) => ({
+    op: "delete_node",
+    params: { target: { file: "lookups.py", kind: "parameter", name, parent: method } },
+  });
+  const body = {
+    template: "replace_function_body",
+    params: {
+      target: method,
+      body:
+        "        if self.rhs is None:\n            raise ValueError('no rhs')\n        return super().get_prep_lookup()\n",
+    },
+  };
+  const rename = {
+    template: "replace_expression",
+    params: {
+      target: { file: "lookups.py", kind: "identifier", name: "process_rhs", parent: method },
+      expression: "get_prep_lookup",
+    },
+  };
+  try {
+    const renamed = await verifyPlan(store, [body, drop("connection"), drop("compiler"), rename], {
+      strict: DEFAULT_STRICT_CODES,
+    });
+    assert.deepEqual(codes(renamed.errors), []);
+    assert.equal(renamed.passed, true);
+    // without the rename Exact.process_rhs() takes no arguments at the end: the call in as_sql breaks
+    const dropped = await verifyPlan(store, [body, drop("connection"), drop("compiler")], {
+      strict: DEFAULT_STRICT_CODES,
+    });
+    assert.deepEqual(codes(dropped.errors), ["1 interface-mismatch"]);
+    assert.match(dropped.errors[0].message, /lookups\.py:6" breaks: the signature of "Exact\.process_rhs"/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

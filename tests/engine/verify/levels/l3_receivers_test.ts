@@ -1,0 +1,427 @@
+/**
+ * Deleting a method still called through a receiver (issue 27), judged
+ * against each language's compiler or interpreter as the oracle: where the
+ * name check refuses the plan (`dangling-reference`), the oracle rejects the
+ * edited file too and accepts the unmodified one; where another definition
+ * still answers the call (an overload, a trait default, a base class's
+ * method, a superclass, an embedded struct), the oracle accepts the edited
+ * file and the check passes it. The sources follow the shapes of the
+ * multilang corpus's files (spdlog sinks, ripgrep's `Dir`, commons-lang's
+ * `CharRange`, rack's `Cascade`, monolog's handlers, gin's router groups);
+ * `l3_names_test.ts` deletes in the corpus files themselves. An oracle that
+ * is not installed skips its language with a reason.
+ */
+
+import assert from "node:assert/strict";
+import { writeTree } from "../../../_support/multilang.ts";
+import { skipReason } from "../../../_support/skips.ts";
+import { verifyIn } from "../plan/_support.ts";
+import "../../exec/_support.ts";
+
+/** One language: a file, the oracle's command on it, and deletions with the verdict both must give. */
+interface Case {
+  lang: string;
+  path: string;
+  text: string;
+  /** The oracle's program and arguments, run in the file's directory. */
+  oracle: string[];
+  /** Text to delete → whether it must be refused (`true`: the call is left without any method). */
+  deletions: [string, boolean][];
+}
+
+const CASES: Case[] = [
+  {
+    lang: "rust",
+    path: "src/dir.rs",
+    oracle: [
+      "rustc",
+      "--edition",
+      "2021",
+      "--crate-type",
+      "lib",
+      "--emit=metadata",
+      "-o",
+      "dir.rmeta",
+      "dir.rs",
+    ],
+    text: `pub struct Dir {
+    root: String,
+    pcre2: bool,
+}
+
+pub trait Describe {
+    fn describe(&self) -> String {
+        String::from("dir")
+    }
+}
+
+impl Dir {
+    pub fn new(root: &str) -> Dir {
+        Dir { root: root.to_string(), pcre2: false }
+    }
+
+    fn is_pcre2(&self) -> bool {
+        self.pcre2
+    }
+
+    pub fn flags(&self) -> Vec<String> {
+        let mut out = vec![self.root.clone()];
+        if self.is_pcre2() {
+            out.push("-P".to_string());
+        }
+        out
+    }
+}
+
+impl Describe for Dir {
+    fn describe(&self) -> String {
+        format!("dir {}", self.root)
+    }
+}
+
+pub fn summary(dir: &Dir) -> String {
+    dir.describe()
+}
+
+pub fn make() -> Dir {
+    Dir::new("tests")
+}
+`,
+    deletions: [
+      ["    fn is_pcre2(&self) -> bool {\n        self.pcre2\n    }\n", true],
+      [
+        "    pub fn new(root: &str) -> Dir {\n        Dir { root: root.to_string(), pcre2: false }\n    }\n",
+        true,
+      ],
+      // the trait's default answers `dir.describe()`
+      ['    fn describe(&self) -> String {\n        format!("dir {}", self.root)\n    }\n', false],
+    ],
+  },
+  {
+    lang: "java",
+    path: "CharRange.java",
+    oracle: ["javac", "-d", "classes", "CharRange.java"],
+    text: `public final class CharRange {
+    private final char start;
+    private final char end;
+    private final boolean negated;
+
+    public CharRange(char start, char end, boolean negated) {
+        this.start = start;
+        this.end = end;
+        this.negated = negated;
+    }
+
+    public boolean isNegated() {
+        return negated;
+    }
+
+    public boolean contains(char ch) {
+        return (ch >= start && ch <= end) != negated;
+    }
+
+    public boolean contains(CharRange range) {
+        return contains(range.start) && contains(range.end);
+    }
+
+    public String describe(CharRange other) {
+        String prefix = this.isNegated() ? "^" : "";
+        return prefix + other.contains(start);
+    }
+}
+`,
+    deletions: [
+      ["    public boolean isNegated() {\n        return negated;\n    }\n", true],
+      // the overload taking a char still answers other.contains(start)
+      [
+        "    public boolean contains(CharRange range) {\n        return contains(range.start) && contains(range.end);\n    }\n",
+        false,
+      ],
+    ],
+  },
+  {
+    lang: "cpp",
+    path: "sink.h",
+    oracle: ["g++", "-fsyntax-only", "-x", "c++", "sink.h"],
+    text: `#pragma once
+
+namespace sinks {
+class base_sink {
+public:
+    virtual ~base_sink() = default;
+    void flush() { flush_(); }
+
+protected:
+    virtual void flush_() {}
+};
+
+class eventlog_sink : public base_sink {
+public:
+    int report() const { return this->event_log_handle() + 1; }
+
+protected:
+    void flush_() override {}
+
+private:
+    int event_log_handle() const { return handle_; }
+    int handle_ = 0;
+};
+}  // namespace sinks
+`,
+    deletions: [
+      ["    int event_log_handle() const { return handle_; }\n", true],
+      // the base class's flush_ answers flush()
+      ["    void flush_() override {}\n", false],
+    ],
+  },
+  {
+    lang: "go",
+    path: "routergroup.go",
+    oracle: ["go", "vet", "./routergroup.go"],
+    text: `package gin
+
+type HandlerFunc func() int
+
+type Engine struct{ routes int }
+
+func (engine *Engine) addRoute(path string) { engine.routes++ }
+
+type RouterGroup struct {
+	base   string
+	engine *Engine
+}
+
+func (group *RouterGroup) handle(path string) *RouterGroup {
+	group.engine.addRoute(group.base + path)
+	return group
+}
+
+func (group *RouterGroup) GET(path string) *RouterGroup {
+	return group.handle(path)
+}
+
+type Router struct {
+	RouterGroup
+}
+
+func (router *Router) handle(path string) *RouterGroup {
+	return router.RouterGroup.handle(path)
+}
+
+func (router *Router) Any(path string) *RouterGroup {
+	return router.handle(path)
+}
+`,
+    deletions: [
+      [
+        "func (group *RouterGroup) GET(path string) *RouterGroup {\n\treturn group.handle(path)\n}\n",
+        false,
+      ],
+      [
+        "func (engine *Engine) addRoute(path string) { engine.routes++ }\n",
+        true,
+      ],
+      // RouterGroup's handle, embedded in Router, answers router.handle(path)
+      [
+        "func (router *Router) handle(path string) *RouterGroup {\n\treturn router.RouterGroup.handle(path)\n}\n",
+        false,
+      ],
+    ],
+  },
+  {
+    lang: "ruby",
+    path: "cascade.rb",
+    oracle: ["ruby", "cascade.rb"],
+    text: `class Base
+  def apps_count
+    0
+  end
+end
+
+class Cascade
+  def initialize(apps)
+    @apps = apps
+  end
+
+  def summary
+    "#{self.apps_count} apps"
+  end
+
+  def apps_count
+    @apps.size
+  end
+end
+
+class Chain < Base
+  def summary
+    "#{self.apps_count} links"
+  end
+
+  def apps_count
+    2
+  end
+end
+
+puts Cascade.new([1, 2]).summary
+puts Chain.new.summary
+`,
+    deletions: [
+      // Base's apps_count answers self.apps_count in Chain
+      ["  def apps_count\n    2\n  end\n", false],
+    ],
+  },
+  {
+    lang: "ruby",
+    path: "utils.rb",
+    oracle: ["ruby", "utils.rb"],
+    text: `module Utils
+  def self.build_query(params)
+    params.map { |k, v| "#{Utils.escape(k)}=#{Utils.escape(v)}" }.join("&")
+  end
+
+  def self.escape(s)
+    s.gsub(" ", "+")
+  end
+end
+
+puts Utils.build_query({ "a b" => "c d" })
+`,
+    deletions: [['  def self.escape(s)\n    s.gsub(" ", "+")\n  end\n', true]],
+  },
+  {
+    lang: "php",
+    path: "StreamHandler.php",
+    oracle: ["php", "StreamHandler.php"],
+    text: `<?php
+class Handler
+{
+    public function close(): string
+    {
+        return 'base';
+    }
+}
+
+class StreamHandler
+{
+    public function write(string $line): string
+    {
+        return $this->streamWrite($line);
+    }
+
+    private function streamWrite(string $line): string
+    {
+        return strtoupper($line);
+    }
+}
+
+class BufferHandler extends Handler
+{
+    public function flush(): string
+    {
+        return $this->close();
+    }
+
+    public function close(): string
+    {
+        return 'buffer';
+    }
+}
+
+echo (new StreamHandler())->write('x'), (new BufferHandler())->flush(), "\\n";
+`,
+    deletions: [
+      [
+        "    private function streamWrite(string $line): string\n    {\n        return strtoupper($line);\n    }\n",
+        true,
+      ],
+      // Handler's close answers $this->close()
+      ["    public function close(): string\n    {\n        return 'buffer';\n    }\n", false],
+    ],
+  },
+  {
+    lang: "javascript",
+    path: "axios.js",
+    oracle: ["node", "axios.js"],
+    text: `class InterceptorManager {
+  constructor() {
+    this.handlers = [];
+  }
+
+  use(fulfilled) {
+    this.handlers.push(fulfilled);
+    return this.size();
+  }
+
+  size() {
+    return this.handlers.length;
+  }
+}
+
+const manager = new InterceptorManager();
+console.log(manager.use(() => 1));
+`,
+    deletions: [["  size() {\n    return this.handlers.length;\n  }\n", true]],
+  },
+];
+
+function available(program: string): boolean {
+  try {
+    new Deno.Command(program, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the oracle accepts the file (exit 0) in `dir`. */
+async function oracleAccepts(dir: string, command: string[]): Promise<boolean> {
+  const output = await new Deno.Command(command[0], {
+    args: command.slice(1),
+    cwd: dir,
+    stdout: "null",
+    stderr: "null",
+    env: { GOFLAGS: "-mod=mod", GO111MODULE: "off", GOCACHE: `${dir}/.gocache` },
+  }).output();
+  return output.success;
+}
+
+for (const { lang, path, text, oracle, deletions } of CASES) {
+  const missing = available(oracle[0]) ? undefined : skipReason(`${oracle[0]} is not installed`);
+  Deno.test({
+    name: `names ${lang} (${path}): a deletion leaving a receiver call unanswered is refused with ${
+      oracle[0]
+    }, one another definition answers is not`,
+    ignore: missing !== undefined,
+    async fn() {
+      const file = path.split("/").pop()!;
+      const plain = await writeTree({ [file]: text });
+      try {
+        assert.ok(await oracleAccepts(plain, oracle), `${oracle[0]} rejects the unmodified ${file}`);
+      } finally {
+        await Deno.remove(plain, { recursive: true });
+      }
+      for (const [cut, refused] of deletions) {
+        assert.ok(text.includes(cut), cut);
+        const edited = await writeTree({ [file]: text.replace(cut, "") });
+        const dir = await writeTree({ [path]: text });
+        try {
+          assert.equal(
+            await oracleAccepts(edited, oracle),
+            !refused,
+            `${oracle[0]} on ${file} without:\n${cut}`,
+          );
+          const result = await verifyIn(dir, [{
+            op: "replace_code",
+            params: { file: path, pattern: cut, replacement: "" },
+          }]);
+          const dangling = result.errors.filter((issue) => issue.code === "dangling-reference");
+          assert.equal(dangling.length, refused ? 1 : 0, `${cut}\n${JSON.stringify(result.errors)}`);
+          assert.equal(result.errors.length, dangling.length, JSON.stringify(result.errors));
+        } finally {
+          await Deno.remove(edited, { recursive: true });
+          await Deno.remove(dir, { recursive: true });
+        }
+      }
+    },
+  });
+}
