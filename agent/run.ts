@@ -22,25 +22,30 @@ import {
   type MainSession,
   onStop,
 } from "./env/mod.ts";
-// The helper's client and deployment (shared plumbing; they join common/ once the deploy-main branch lands).
 import {
   deployHelper,
   type DeployInfo,
+  gateFinalPatch,
+  type Helper,
+  HelperError,
   type HelperLaunch,
   limitArgs,
   mainSession,
   plannedLaunch,
-} from "./graphplan/deploy.ts";
-import { type Helper, HelperError, SessionHelper } from "./graphplan/helper.ts";
-import { sessionShell } from "./graphplan/session_shell.ts";
-import { pruneHistory, rollBack, snapshotTree, type StepProgress, workTreeProblem } from "./common/mod.ts";
+  pruneHistory,
+  rollBack,
+  SessionHelper,
+  sessionShell,
+  snapshotTree,
+  type StepProgress,
+  workTreeProblem,
+} from "./common/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
 import { strategyNamed } from "./strategies.ts";
-import { gateFinalPatch } from "./common/mod.ts";
 import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
 
 /** What {@linkcode runTask} needs. */

@@ -8,7 +8,7 @@
  */
 
 import type { Issue } from "../../engine/issue.ts";
-import { type Helper, HelperError } from "../graphplan/helper.ts";
+import { type Helper, HelperError } from "./helper.ts";
 
 /** Ask the helper to roll back a pending journal; never throws. */
 export async function rollBack(helper: Helper): Promise<RollbackOutcome> {

@@ -14,7 +14,7 @@ import type { Config } from "../config.ts";
 import type { Environment } from "../env/mod.ts";
 import type { Model } from "../model/mod.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
-import type { Helper } from "../graphplan/helper.ts";
+import type { Helper } from "./helper.ts";
 
 /** A progress report after each step (for `graphplan run`'s stderr lines). */
 export interface StepProgress {

@@ -32,7 +32,7 @@ import type { LiftInput, LiftReport } from "../common/lift_report.ts";
 
 /** How many of the attempt's latest messages (answers and tool outputs) are searched for a plan. */
 const PLAN_LOOKBACK = 6;
-import { type Helper, HelperError } from "./helper.ts";
+import { type Helper, HelperError } from "../common/helper.ts";
 import { helperIssues, rollBack } from "../common/rollback.ts";
 import type { StepLoop } from "./loop.ts";
 

@@ -32,7 +32,7 @@
 
 import type { Config } from "../config.ts";
 import type { Environment } from "../env/mod.ts";
-import type { Helper } from "../graphplan/helper.ts";
+import type { Helper } from "../common/helper.ts";
 import type { StepProgress } from "../common/strategy.ts";
 import { exceededLimit, Interrupted, LimitsExceeded } from "../common/run_end.ts";
 import { type Model, type ModelStats, totalStats } from "../model/mod.ts";

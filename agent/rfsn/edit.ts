@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type Helper, HelperError } from "../graphplan/helper.ts";
+import { type Helper, HelperError } from "../common/helper.ts";
 import type { LiftReport } from "../common/lift_report.ts";
 import { detectTier } from "../../engine/plan/tiers.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError } from "../../../agent/common/mod.ts";
 import { snapshotTree } from "../../../agent/common/mod.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { AuthenticationError, type Model, ScriptedModel } from "../../../agent/model/mod.ts";

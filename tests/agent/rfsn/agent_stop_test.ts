@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig } from "../../../agent/config.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import type { Helper } from "../../../agent/graphplan/mod.ts";
+import type { Helper } from "../../../agent/common/mod.ts";
 import { Interrupted } from "../../../agent/common/mod.ts";
 import type { Message, Model, ModelResponse, QueryOptions } from "../../../agent/model/mod.ts";
 import { RfsnAgent } from "../../../agent/rfsn/mod.ts";
