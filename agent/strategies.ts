@@ -21,12 +21,19 @@ export const STRATEGIES = {
   rfsn: RFSN_STRATEGY,
 } satisfies Record<string, Strategy>;
 
+/**
+ * The strategy `agent.strategy` names by default (config/graphplan.yaml, which a test holds to this),
+ * known without parsing YAML: help texts are built when their command loads, before any permission
+ * the YAML parser needs to read its debug variable.
+ */
+export const DEFAULT_STRATEGY = "graphplan";
+
 /** The registered names, in registration order. */
 export function strategyNames(): string[] {
   return Object.keys(STRATEGIES);
 }
 
-/** The names as a choice for messages and help: `graphplan or rfsn`, `(default)` after `defaultName`. */
+/** The names as a choice for messages and help: `graphplan or rfsn`, `(default)` after `defaultName` if given. */
 export function strategyChoices(defaultName?: string): string {
   const names = strategyNames().map((name) => name === defaultName ? `${name} (default)` : name);
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;

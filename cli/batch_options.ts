@@ -8,15 +8,14 @@
 
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 import { stringOption, UsageError } from "./command.ts";
+import { type Config, ConfigError, isOverride, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
 import {
-  type Config,
-  ConfigError,
-  defaultConfigData,
-  isOverride,
-  mergeConfigSpecs,
-  validateConfig,
-} from "../agent/config.ts";
-import { findStrategy, STRATEGIES, strategyChoices, unknownStrategyMessage } from "../agent/strategies.ts";
+  DEFAULT_STRATEGY,
+  findStrategy,
+  STRATEGIES,
+  strategyChoices,
+  unknownStrategyMessage,
+} from "../agent/strategies.ts";
 // The modules themselves, not swebench/mod.ts: `run` imports this file, and the batch runner's live view
 // (log-update) reads the terminal's environment when it loads, which `run --help` must not need.
 import { PREDS_FORMATS, type PredsFormat } from "../agent/swebench/preds.ts";
@@ -154,9 +153,8 @@ export function strategyOption(args: ParsedArgs): string | undefined {
  * one is; a strategy's own defaults go under the `-c` specs.
  */
 export function strategyOptionHelp(): string {
-  const base = (defaultConfigData().agent ?? {}) as { strategy?: string };
   return [
-    `  --strategy NAME      ${strategyChoices(base.strategy)} (= -c agent.strategy=NAME, its defaults`,
+    `  --strategy NAME      ${strategyChoices(DEFAULT_STRATEGY)} (= -c agent.strategy=NAME, its defaults`,
     `                       under the -c specs):`,
     ...Object.entries(STRATEGIES).map(([name, { summary }]) =>
       `                         ${name}: ${summary}`

@@ -6,8 +6,14 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { ConfigError, loadConfig, parseConfigText, validateConfig } from "../../agent/config.ts";
-import { STRATEGIES, strategyNamed, strategyNames } from "../../agent/strategies.ts";
+import {
+  ConfigError,
+  defaultConfigData,
+  loadConfig,
+  parseConfigText,
+  validateConfig,
+} from "../../agent/config.ts";
+import { DEFAULT_STRATEGY, STRATEGIES, strategyNamed, strategyNames } from "../../agent/strategies.ts";
 import type { Strategy } from "../../agent/common/strategy.ts";
 import batch from "../../cli/batch.ts";
 import run from "../../cli/run.ts";
@@ -78,7 +84,10 @@ Deno.test("strategies: each section a strategy registers is validated, and its d
   }
 });
 
-Deno.test("strategies: run and batch help list every registered name with its summary", () => {
+Deno.test("strategies: run and batch help list every registered name with its summary, the default marked", () => {
+  // The help marks the default without parsing config/graphplan.yaml: the two must agree.
+  assert.equal((defaultConfigData().agent as { strategy: string }).strategy, DEFAULT_STRATEGY);
+  assert.ok(BATCH_OPTIONS_HELP.includes(`--strategy NAME      ${DEFAULT_STRATEGY} (default)`));
   const runHelp = `${run.usage}\n${run.help}`;
   for (const [name, { summary }] of registered) {
     for (const help of [runHelp, BATCH_OPTIONS_HELP]) {
