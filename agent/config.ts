@@ -3,10 +3,11 @@
  * merged with user files and `key.path=value` overrides in the order given
  * (`-c FILE`, `-c agent.step_limit=100`), then validated with zod. Mappings
  * merge key by key; lists and scalars replace. Override values are read as
- * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. With
- * `agent.strategy: rfsn`, `config/rfsn.yaml` is merged over the defaults
- * before the user's files and overrides. An
- * unknown key or a value of the wrong type is an error naming the key.
+ * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. The
+ * strategy `agent.strategy` names (`strategies.ts`) may own a section of
+ * its own (`rfsn:`) whose defaults (`config/rfsn.yaml`) are merged over the
+ * base defaults before the user's files and overrides. An unknown key, an
+ * unknown strategy or a value of the wrong type is an error naming the key.
  *
  * @module
  */
@@ -15,8 +16,9 @@ import { parse, YAMLParseError } from "yaml";
 import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
 import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
-import { GatePolicySchema } from "./rfsn/gate/policy.ts";
-import { RFSN_CONFIG_TEXT, RfsnConfigSchema } from "./rfsn/config.ts";
+import { GatePolicySchema } from "../engine/gate/mod.ts";
+import type { StrategySection } from "./common/strategy.ts";
+import { findStrategy, STRATEGIES, unknownStrategyMessage } from "./strategies.ts";
 import { readFailure } from "../engine/read_failure.ts";
 import { closestNames } from "../engine/suggest.ts";
 
@@ -42,9 +44,6 @@ export const TEMPLATE_NAMES = [
   "gate_refused",
 ] as const;
 
-/** The run strategies: the phase machine, or the proposal planner (seed 004). */
-export const STRATEGIES = ["graphplan", "rfsn"] as const;
-
 const count = z.number().int().min(0);
 const seconds = z.number().min(0);
 const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
@@ -62,7 +61,9 @@ const AgentSchema = z.strictObject({
   submit_marker: z.string().min(1),
   max_format_errors: count,
   max_patch_rejections: count,
-  strategy: z.enum(STRATEGIES),
+  strategy: z.string().refine((name) => findStrategy(name) !== undefined, {
+    error: (issue) => unknownStrategyMessage(String(issue.input)),
+  }),
 });
 
 const ModelSchema = z.strictObject({
@@ -114,6 +115,22 @@ const TemplatesSchema = z.strictObject(
   >,
 );
 
+/** The sections the registered strategies own, each optional, by key (`rfsn`). */
+type SectionShapes<T> = {
+  [N in keyof T as T[N] extends { section: StrategySection<z.ZodType, infer K> } ? K : never]: T[N] extends
+    { section: StrategySection<infer S, string> } ? z.ZodOptional<S> : never;
+};
+
+function sectionShapes<T extends Record<string, { section?: StrategySection }>>(
+  strategies: T,
+): SectionShapes<T> {
+  return Object.fromEntries(
+    Object.values(strategies).flatMap(({ section }) =>
+      section ? [[section.key, section.schema.optional()]] : []
+    ),
+  ) as SectionShapes<T>;
+}
+
 /** The schema of a complete configuration. */
 export const ConfigSchema = z.strictObject({
   agent: AgentSchema,
@@ -126,8 +143,8 @@ export const ConfigSchema = z.strictObject({
   verification: VerificationSchema,
   templates: TemplatesSchema,
   gate: z.strictObject({ mode: GatePolicySchema.shape.mode, allow: GatePolicySchema.shape.allow }),
-  /** The proposal planner's settings (config/rfsn.yaml); only with `agent.strategy: rfsn`. */
-  rfsn: RfsnConfigSchema.optional(),
+  /** The strategies' own sections (`rfsn:`, config/rfsn.yaml), each set only when it applies. */
+  ...sectionShapes(STRATEGIES),
 });
 
 /** A validated configuration. */
@@ -184,9 +201,10 @@ export async function loadConfig(specs: string[] = []): Promise<Config> {
 
 /**
  * The defaults with `specs` (files and overrides) merged in order, not yet
- * validated; with `agent.strategy: rfsn`, config/rfsn.yaml goes between the
- * defaults and the specs (its `rfsn` section alone when the specs set rfsn
- * keys for the graphplan strategy).
+ * validated. The chosen strategy's defaults (config/rfsn.yaml for `rfsn`)
+ * go between the base defaults and the specs; the section of another
+ * strategy that the specs set is checked against that section's defaults
+ * alone (unused: a file shared by both strategies stays valid).
  */
 export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, unknown>> {
   const layers: Record<string, unknown>[] = [];
@@ -195,18 +213,21 @@ export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, 
   }
   const apply = (base: Record<string, unknown>) =>
     layers.reduce((data, layer) => mergeConfig(data, layer), base);
-  let data = apply(defaultConfigData());
-  // The rfsn strategy's defaults (config/rfsn.yaml) go under the user's files and overrides. For the
-  // other strategy, rfsn keys (a file shared by both) are checked against the defaults of the rfsn
-  // section alone (unused there): rfsn.yaml's strategy, gate and verification settings stay out.
-  const agent = data.agent as Record<string, unknown> | undefined;
-  if (agent?.strategy === "rfsn") {
-    data = apply(mergeConfig(defaultConfigData(), parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml")));
-  } else if (layers.some((layer) => "rfsn" in layer)) {
-    const rfsn = parseConfigText(RFSN_CONFIG_TEXT, "rfsn.yaml").rfsn;
-    data = apply(mergeConfig(defaultConfigData(), { rfsn }));
+  const data = apply(defaultConfigData());
+  const name = (data.agent as Record<string, unknown> | undefined)?.strategy;
+  const chosen = typeof name === "string" ? findStrategy(name) : undefined;
+  // The chosen strategy's defaults go under the user's files and overrides, whole (its gate and
+  // verification settings too); another strategy's only as its section, where the specs set it.
+  let base: Record<string, unknown> | undefined;
+  for (const { section } of Object.values(STRATEGIES) as { section?: StrategySection }[]) {
+    if (!section) continue;
+    const defaults = parseConfigText(section.defaults, section.file);
+    if (chosen?.section === section) base = mergeConfig(base ?? defaultConfigData(), defaults);
+    else if (layers.some((layer) => section.key in layer)) {
+      base = mergeConfig(base ?? defaultConfigData(), { [section.key]: defaults[section.key] });
+    }
   }
-  return data;
+  return base ? apply(base) : data;
 }
 
 /** Read a YAML config file (a mapping). */

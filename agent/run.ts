@@ -1,7 +1,7 @@
 /**
  * One task, start to end: the environment (a host directory or a container,
  * with the repository copied in when one is given; in a container its
- * history after HEAD is made unreachable, see graphplan/history.ts), the
+ * history after HEAD is made unreachable, see common/history.ts), the
  * helper deployed into it, the model, the phase machine, and the outputs:
  * `<out>/<id>/<id>.traj.json` and `<out>/preds.json`.
  *
@@ -25,30 +25,28 @@ import {
 import {
   deployHelper,
   type DeployInfo,
-  GraphPlanAgent,
+  gateFinalPatch,
   type Helper,
   HelperError,
   type HelperLaunch,
-  Interrupted,
   limitArgs,
   mainSession,
-  operatorCatalog,
   plannedLaunch,
+  pruneHistory,
   rollBack,
   SessionHelper,
   sessionShell,
   snapshotTree,
   type StepProgress,
   workTreeProblem,
-} from "./graphplan/mod.ts";
+} from "./common/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
 import { renderTemplate } from "./template.ts";
 import { savePrediction, Trajectory } from "./trajectory/mod.ts";
 import { dockerInstanceId } from "./dataset.ts";
 import { emptyTimings, type RunTimings, timedEnvironment, timedHelper } from "./timings.ts";
-import { gateFinalPatch, RfsnAgent } from "./rfsn/mod.ts";
+import { strategyNamed } from "./strategies.ts";
 import { type RunPlanPath, runPlanPath } from "./run_dir.ts";
-import { pruneHistory } from "./graphplan/history.ts";
 
 /** What {@linkcode runTask} needs. */
 export interface RunTaskOptions {
@@ -102,7 +100,7 @@ export interface RunTaskOutcome {
   signal?: Deno.Signal;
   /** Where the wall time went (container start, helper deployment and requests, commands). */
   timings: RunTimings;
-  /** Calls, tokens and dollars of every model the run asked (the rfsn strategy may ask several). */
+  /** Calls, tokens and dollars of every model the run asked (a strategy may ask several candidates). */
   stats: ModelStats;
 }
 
@@ -156,7 +154,7 @@ async function runPrepared(
     if (!(err instanceof ModelError)) throw err;
     modelError = err;
   }
-  // The models the run asks: the run's own, or the rfsn strategy's candidates (set below).
+  // The models the run asks: the run's own, or the strategy's candidates (set below).
   let asked: Model[] = model ? [model] : [];
   const stats = model ? () => totalStats(asked) : undefined;
   const trajectory = new Trajectory(outDir, instanceId, {
@@ -240,7 +238,7 @@ async function runPrepared(
         await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
       }
       if (envConfig.type !== "local") {
-        // The container's copy keeps HEAD's history only: no later commit in reach of the model (history.ts).
+        // The container's copy keeps HEAD's history only: no later commit in reach of the model (common/history.ts).
         log(`[${instanceId}] setup: hiding the repository's later history`);
         trajectory.info.history = await pruneHistory(env);
       }
@@ -295,7 +293,7 @@ async function runPrepared(
       }
     }
     // The working tree as the run found it (the user's own untracked files
-    // and edits included): the patch is diffed from it (graphplan/baseline.ts).
+    // and edits included): the patch is diffed from it (common/baseline.ts).
     // In a container, the commands go through the helper's session (one exec each when it is gone).
     if (helper instanceof SessionHelper && env.type !== "local" && config.environment.shell !== "exec") {
       const shell = sessionShell(env, helper, config.environment);
@@ -324,42 +322,22 @@ async function runPrepared(
       const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
       log(`[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`);
     };
-    let result: { exitStatus: string; submission: string; fallback?: { point: string; reason: string } };
-    if (config.agent.strategy === "rfsn") {
-      const models = config.rfsn?.candidate_models.length
-        ? await Promise.all(
-          config.rfsn.candidate_models.map((extra) => createModel({ ...config.model, ...extra })),
-        )
-        : [model];
-      asked = models;
-      result = await runRfsn(
-        new RfsnAgent({
-          models,
-          env: timedEnv,
-          config,
-          trajectory,
-          helper: helperOf,
-          stop,
-          onStep,
-          baseline,
-        }),
-        options.task,
-        trajectory,
-      );
-    } else {
-      const agent = new GraphPlanAgent({
-        model,
-        env: timedEnv,
-        config,
-        trajectory,
-        helper: helperOf,
-        operatorCatalog: operatorCatalog(),
-        stop,
-        onStep,
-        baseline,
-      });
-      result = await agent.run(options.task);
-    }
+    const strategy = strategyNamed(config.agent.strategy);
+    const candidates = strategy.candidateModels?.(config) ?? [];
+    asked = candidates.length > 0
+      ? await Promise.all(candidates.map((candidate) => createModel(candidate)))
+      : [model];
+    let result = await strategy.run({
+      task: options.task,
+      config,
+      models: asked,
+      env: timedEnv,
+      trajectory,
+      helper: helperOf,
+      stop,
+      onStep,
+      baseline,
+    });
     result = await gateSubmission(env, { config, trajectory, baseline }, result);
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
     if (savePreds) {
@@ -399,31 +377,6 @@ async function savePredictionSaying(
       `[${prediction.instance_id}] "${damage.file}" was damaged (${damage.problem}): kept it as ` +
         `"${damage.keptAs}"; the new file holds this run's prediction (merge the old one by hand if needed)`,
     );
-  }
-}
-
-/** The rfsn strategy's run, its errors recorded like the phase machine's. */
-async function runRfsn(agent: RfsnAgent, task: string, trajectory: Trajectory) {
-  try {
-    const result = await agent.run(task);
-    trajectory.finish(result.exitStatus, result.submission);
-    return result;
-  } catch (err) {
-    const status = err instanceof ModelError
-      ? err.exitStatus
-      : err instanceof Error
-      ? err.name
-      : "InternalError";
-    // An outcome (stopped, a model that cannot go on) is a sentence; only a bug keeps its stack.
-    trajectory.info.error = err instanceof Interrupted || err instanceof ModelError
-      ? err.message
-      : err instanceof Error
-      ? (err.stack ?? err.message)
-      : String(err);
-    trajectory.finish(status);
-    return { exitStatus: status, submission: "" };
-  } finally {
-    await trajectory.save();
   }
 }
 

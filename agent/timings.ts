@@ -8,7 +8,7 @@
  */
 
 import type { Environment, ExecOptions, ExecResult, LineSession, SessionOptions } from "./env/mod.ts";
-import type { Helper } from "./graphplan/mod.ts";
+import type { Helper } from "./common/helper.ts";
 
 /** Seconds and counts of one run. */
 export interface RunTimings {

@@ -8,14 +8,14 @@
 
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 import { stringOption, UsageError } from "./command.ts";
+import { type Config, ConfigError, isOverride, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
 import {
-  type Config,
-  ConfigError,
-  isOverride,
-  mergeConfigSpecs,
+  DEFAULT_STRATEGY,
+  findStrategy,
   STRATEGIES,
-  validateConfig,
-} from "../agent/config.ts";
+  strategyChoices,
+  unknownStrategyMessage,
+} from "../agent/strategies.ts";
 // The modules themselves, not swebench/mod.ts: `run` imports this file, and the batch runner's live view
 // (log-update) reads the terminal's environment when it loads, which `run --help` must not need.
 import { PREDS_FORMATS, type PredsFormat } from "../agent/swebench/preds.ts";
@@ -76,8 +76,7 @@ Run:
                        docker.io/swebench/sweb.eval.x86_64.{id}:latest; the repository in /testbed)
   --image-template T   the image per instance, with {{instance_id}} or {{instance_id_docker}}
   --model NAME         provider/model (= -c model.name=NAME)
-  --strategy NAME      graphplan (default) or rfsn, the proposal planner (= -c agent.strategy=NAME,
-                       with config/rfsn.yaml under the -c specs; set rfsn.tests / rfsn.test_command)
+${strategyOptionHelp()}
   --gate MODE          refuse (default): a final patch that weakens the tests goes back to the agent
                        with the gate's reasons and is withdrawn if it still does (GateRefused);
                        report: only record the gate's verdict (info.gate) (= -c gate.mode=MODE)
@@ -141,14 +140,26 @@ export function moneyOption(args: ParsedArgs, name: string, fallback: number): n
   return n;
 }
 
-/** The `--strategy` option (`graphplan` or `rfsn`), or undefined when it is not given. */
-export function strategyOption(args: ParsedArgs): (typeof STRATEGIES)[number] | undefined {
+/** The `--strategy` option (a registered name), or undefined when it is not given. */
+export function strategyOption(args: ParsedArgs): string | undefined {
   const strategy = stringOption(args, "strategy");
   if (strategy === undefined) return undefined;
-  if (!(STRATEGIES as readonly string[]).includes(strategy)) {
-    throw new UsageError(`Unknown strategy "${strategy}": use ${STRATEGIES.join(" or ")}`);
-  }
-  return strategy as (typeof STRATEGIES)[number];
+  if (!findStrategy(strategy)) throw new UsageError(unknownStrategyMessage(strategy));
+  return strategy;
+}
+
+/**
+ * The `--strategy` lines of a help text: the registered names (the default marked) and what each
+ * one is; a strategy's own defaults go under the `-c` specs.
+ */
+export function strategyOptionHelp(): string {
+  return [
+    `  --strategy NAME      ${strategyChoices(DEFAULT_STRATEGY)} (= -c agent.strategy=NAME, its defaults`,
+    `                       under the -c specs):`,
+    ...Object.entries(STRATEGIES).map(([name, { summary }]) =>
+      `                         ${name}: ${summary}`
+    ),
+  ].join("\n");
 }
 
 /** The modes of `--gate`. */

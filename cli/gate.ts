@@ -15,8 +15,7 @@ import {
   UsageError,
 } from "./command.ts";
 import { Workspace } from "../engine/workspace.ts";
-import { checkInvariants } from "../agent/rfsn/gate/invariants.ts";
-import { DEFAULT_POLICY, parsePolicy } from "../agent/rfsn/gate/policy.ts";
+import { checkInvariants, DEFAULT_POLICY, parsePolicy } from "../engine/gate/mod.ts";
 
 const command: Command = {
   name: "gate",

@@ -10,19 +10,17 @@
 
 import type { Config } from "../agent/config.ts";
 import { createModel, ModelError } from "../agent/model/mod.ts";
+import { strategyNamed } from "../agent/strategies.ts";
 import type { Issue } from "../engine/issue.ts";
 import { join } from "../engine/node_builtins.ts";
 
 /**
  * The first problem that would stop a run of `config` at its start: every model it would ask
- * (the run's own, and the rfsn strategy's candidates) must be buildable (known provider, key,
+ * (the run's own, and the strategy's candidates) must be buildable (known provider, key,
  * price), and a container environment's CLI must be on PATH. Undefined when none.
  */
 export async function preflightIssue(config: Config): Promise<Issue | undefined> {
-  const models = [
-    config.model,
-    ...(config.rfsn?.candidate_models ?? []).map((extra) => ({ ...config.model, ...extra })),
-  ];
+  const models = [config.model, ...(strategyNamed(config.agent.strategy).candidateModels?.(config) ?? [])];
   for (const model of models) {
     try {
       await createModel(model);

@@ -11,7 +11,8 @@
 import { basename, join, resolve } from "../engine/node_builtins.ts";
 import { type Command, EXIT, refuse, stringOption, UsageError } from "./command.ts";
 import { readFailure } from "../engine/read_failure.ts";
-import { strategyOption } from "./batch_options.ts";
+import { strategyOption, strategyOptionHelp } from "./batch_options.ts";
+import { strategyNames } from "../agent/strategies.ts";
 import { ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask } from "../agent/run.ts";
@@ -19,7 +20,7 @@ import { Workspace } from "../engine/workspace.ts";
 import { outputDirOption } from "./output_dir.ts";
 import { preflightIssue } from "./preflight.ts";
 import { LocalEnvironment } from "../agent/env/mod.ts";
-import { workTreeProblem } from "../agent/graphplan/mod.ts";
+import { workTreeProblem } from "../agent/common/mod.ts";
 import { INSTANCE_ID_RULE, instanceIdProblem, quoteId } from "../agent/instance_id.ts";
 
 /** Said on stderr when a run starts with `--env local`: the model's commands are not confined. */
@@ -32,7 +33,9 @@ const command: Command = {
   name: "run",
   summary: "Run the GraphPlan agent on a task and print the patch it submits",
   usage: "(--repo DIR --task TEXT | --task-file FILE | --instance ID --dataset FILE)\n" +
-    "       [--strategy graphplan|rfsn] [--env local|docker|podman] [--image IMAGE] [--model NAME]\n" +
+    `       [--strategy ${
+      strategyNames().join("|")
+    }] [--env local|docker|podman] [--image IMAGE] [--model NAME]\n` +
     "       [-c FILE|key=value]... [-o OUT]",
   help: `
 Runs EXPLORE → GRAPH → PLAN → VERIFY → EXECUTE → SUBMIT (falling back to a
@@ -51,8 +54,7 @@ Options:
   --env TYPE           local (default), docker or podman (= -c environment.type=TYPE)
   --image IMAGE        container image (= -c environment.image=IMAGE)
   --model NAME         provider/model, e.g. openai/gpt-5-mini (= -c model.name=NAME)
-  --strategy NAME      graphplan (default) or rfsn: the proposal planner (config/rfsn.yaml:
-                       reproduce, localize, patch, verify, expand; every proposal gated)
+${strategyOptionHelp()}
   -c, --config SPEC    a YAML file or a key.path=value override; repeatable, applied in order
   -o, --output OUT     output directory (default: graphplan-runs): OUT/ID/ID.traj.json, OUT/preds.json
 
@@ -223,7 +225,7 @@ included), 130/143 stopped by SIGINT/SIGTERM.`,
  * Give an output directory inside the repository (the default
  * `graphplan-runs` when run from the repository's root) a `.gitignore` of
  * `*`: the patch is every change to the working tree that `git add -A`
- * sees (agent/graphplan/baseline.ts), which would otherwise include the
+ * sees (agent/common/baseline.ts), which would otherwise include the
  * run's own trajectory and preds.json, written during the run.
  */
 async function keepOutOfPatch(outDir: string, repo: string): Promise<void> {

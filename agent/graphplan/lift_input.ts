@@ -7,25 +7,7 @@
  * @module
  */
 
-/** What the helper's `lift` method takes. */
-export type LiftInput = { diff: string } | { search_replace: string } | { apply_patch: string };
-
-/** The helper's `lift` result, as far as the agent reads it. */
-export interface LiftReport {
-  success: boolean;
-  plan: unknown[];
-  hunks: {
-    file: string;
-    index: number;
-    steps: number[];
-    lifted: boolean;
-    tiers: number[];
-    kinds?: string[];
-  }[];
-  exact: boolean;
-  errors: { code: string; message: string }[];
-  warnings: { code: string; message: string }[];
-}
+import type { LiftInput, LiftReport } from "../common/lift_report.ts";
 
 const FENCED_DIFF = /```(?:diff|patch)[^\n]*\n([\s\S]*?)```/g;
 

@@ -1,7 +1,7 @@
 /**
  * The step every phase is made of: check the limits, ask the model, run the
  * commands it called, answer each call with its output, save the
- * trajectory. Leaving the loop is an exception carrying why: the model
+ * trajectory. Leaving the loop is an exception carrying why (common/run_end.ts): the model
  * submitted ({@linkcode Submitted}) or a limit ran out
  * ({@linkcode LimitsExceeded}); model errors (bad key, context window) pass
  * through with their own exit status.
@@ -11,83 +11,21 @@
 
 import type { Config } from "../config.ts";
 import { type Environment, type ExecResult, truncateOutput } from "../env/mod.ts";
-import type { Message, Model, ModelStats } from "../model/mod.ts";
+import type { Message, Model } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
 import { findSubmission, isSubmitCommand } from "./extract.ts";
+import type { StepProgress } from "../common/strategy.ts";
+import {
+  exceededLimit,
+  FormatErrorLimit,
+  Interrupted,
+  LimitsExceeded,
+  Submitted,
+} from "../common/run_end.ts";
 
 /** Output kept from one command before the observation is cut: a submitted patch must arrive whole. */
 export const FULL_OUTPUT_LIMIT = 50_000_000;
-
-/** The model submitted: the run is over. */
-export class Submitted extends Error {
-  readonly submission: string;
-  constructor(submission: string) {
-    super("Submitted");
-    this.name = "Submitted";
-    this.submission = submission;
-  }
-}
-
-/** A step, cost or time limit ran out. */
-export class LimitsExceeded extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = "LimitsExceeded";
-  }
-}
-
-/**
- * The run was asked to stop (SIGINT, SIGTERM): thrown at the next safe
- * point, never while the helper is applying a plan.
- */
-export class Interrupted extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = "Interrupted";
-  }
-}
-
-/** Too many answers in a row could not be acted on. */
-export class FormatErrorLimit extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = "FormatError";
-  }
-}
-
-/**
- * Which of the run's limits (`agent.step_limit` model calls, `agent.cost_limit`
- * dollars, `agent.wall_time_limit` seconds; 0 = none) has run out for
- * `stats` after `elapsed` seconds, as the reason {@linkcode LimitsExceeded}
- * carries, or null. Both strategies stop on it before a model call.
- */
-export function exceededLimit(
-  agent: Pick<Config["agent"], "step_limit" | "cost_limit" | "wall_time_limit">,
-  stats: ModelStats,
-  elapsed: number,
-): string | null {
-  const { step_limit, cost_limit, wall_time_limit } = agent;
-  if (step_limit > 0 && stats.calls >= step_limit) return `step limit of ${step_limit} model calls reached`;
-  if (cost_limit > 0 && stats.cost >= cost_limit) {
-    return `cost limit of $${cost_limit} reached ($${stats.cost.toFixed(4)} spent)`;
-  }
-  if (wall_time_limit > 0 && elapsed >= wall_time_limit) {
-    return `wall time limit of ${wall_time_limit} s reached`;
-  }
-  return null;
-}
-
-/** A progress report after each step (for `graphplan run`'s stderr lines). */
-export interface StepProgress {
-  phase: string;
-  /** Model calls so far in the run. */
-  step: number;
-  /** Dollars spent so far. */
-  cost: number;
-  /** The commands this step ran. */
-  commands: string[];
-}
 
 /** What one step produced. */
 export interface StepResult {
@@ -116,7 +54,7 @@ export interface LoopDeps {
   checkSubmission?: (submission: string) => Promise<string | null>;
   /**
    * Computes the submission when the model submits (the run's own patch,
-   * `baseline.ts`): a command that starts by echoing the marker is then not
+   * `common/baseline.ts`): a command that starts by echoing the marker is then not
    * run, and any other command's output after the marker is not used.
    * Without it the submission is the output after the marker line.
    */

@@ -17,29 +17,16 @@ import type { Environment } from "../env/mod.ts";
 import { type Model, ModelError } from "../model/mod.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
 import { explore } from "./explore.ts";
-import type { Helper } from "./helper.ts";
+import type { Helper } from "../common/helper.ts";
 import { type FallbackPoint, issueLines, planAndExecute } from "./plan.ts";
-import {
-  FormatErrorLimit,
-  Interrupted,
-  LimitsExceeded,
-  StepLoop,
-  type StepProgress,
-  Submitted,
-} from "./loop.ts";
+import { StepLoop } from "./loop.ts";
+import type { StepProgress } from "../common/strategy.ts";
 import { checkPatch } from "./patch.ts";
-import { type FinalGateRecord, gateFinalPatch } from "../rfsn/gate/final.ts";
-import { changesSince } from "./baseline.ts";
+import { type FinalGateRecord, gateFinalPatch } from "../common/final_gate.ts";
+import { changesSince } from "../common/baseline.ts";
+import { FormatErrorLimit, Interrupted, LimitsExceeded, Submitted } from "../common/run_end.ts";
 
-export { type Helper, HelperError, serveArgv, SessionHelper } from "./helper.ts";
-export {
-  FormatErrorLimit,
-  Interrupted,
-  LimitsExceeded,
-  StepLoop,
-  type StepProgress,
-  Submitted,
-} from "./loop.ts";
+export { StepLoop } from "./loop.ts";
 export {
   findPlanInMessages,
   findPlanInText,
@@ -48,36 +35,9 @@ export {
   isSubmitCommand,
   isValidPlan,
 } from "./extract.ts";
-export { type FallbackPoint, rollBack, type RollbackOutcome } from "./plan.ts";
+export type { FallbackPoint } from "./plan.ts";
 export { checkPatch, checkPatchFormat, type PatchCheck } from "./patch.ts";
-export {
-  BaselineError,
-  type ChangesOptions,
-  changesSince,
-  snapshotTree,
-  type WorkTreeProblem,
-  workTreeProblem,
-} from "./baseline.ts";
 export { operatorCatalog } from "./catalog.ts";
-export { sessionShell, type SessionShellEnvironment, type ShellCounts } from "./session_shell.ts";
-export {
-  CONTAINER_HELPER_DIR,
-  deployHelper,
-  type DeployInfo,
-  ensureBundle,
-  type HelperLaunch,
-  helperLaunch,
-  isCompiled,
-  launchSeed,
-  limitArgs,
-  mainSession,
-  MOUNTED_HELPER_DIR,
-  mountedLaunch,
-  plannedLaunch,
-  SEEDED_START,
-  shellQuote,
-} from "./deploy.ts";
-export { CODE_CACHE_HIT, type DenoSeed, denoSeed } from "./deno_seed.ts";
 
 /** What the agent is built from. */
 export interface AgentDeps {

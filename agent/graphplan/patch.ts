@@ -2,7 +2,7 @@
  * Post-submission patch checks (seed 002, "Phase 5"): the submitted text is
  * a git patch with a `diff --git` header, `---`/`+++` markers and `@@`
  * hunks, it adds something, and `git apply --check` accepts it against the
- * files as the run found them (the baseline tree, `baseline.ts`; `HEAD`
+ * files as the run found them (the baseline tree, `common/baseline.ts`; `HEAD`
  * without one), through a throw-away index, so the working tree that
  * already holds the change is not involved. No test is run.
  *
@@ -11,7 +11,7 @@
 
 import { join } from "../../engine/node_builtins.ts";
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "./deploy.ts";
+import { shellQuote } from "../common/deploy.ts";
 
 /** What the checks found. */
 export interface PatchCheck {

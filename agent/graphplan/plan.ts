@@ -27,17 +27,13 @@ import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
 import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
-import {
-  findChangeInText,
-  liftedSteps,
-  type LiftInput,
-  liftInputKind,
-  type LiftReport,
-} from "./lift_input.ts";
+import { findChangeInText, liftedSteps, liftInputKind } from "./lift_input.ts";
+import type { LiftInput, LiftReport } from "../common/lift_report.ts";
 
 /** How many of the attempt's latest messages (answers and tool outputs) are searched for a plan. */
 const PLAN_LOOKBACK = 6;
-import { type Helper, HelperError } from "./helper.ts";
+import { type Helper, HelperError } from "../common/helper.ts";
+import { helperIssues, rollBack } from "../common/rollback.ts";
 import type { StepLoop } from "./loop.ts";
 
 /** How the plan phases ended. */
@@ -434,27 +430,6 @@ async function verifyPlan(
   }
 }
 
-/** Ask the helper to roll back a pending journal; never throws. */
-export async function rollBack(helper: Helper): Promise<RollbackOutcome> {
-  try {
-    const report = await helper.call("rollback", {}) as Partial<RollbackOutcome>;
-    return {
-      success: report.success === true,
-      restored: Array.isArray(report.restored) ? report.restored : [],
-      errors: report.errors ?? [],
-    };
-  } catch (err) {
-    return { success: false, restored: [], errors: helperIssues(err) };
-  }
-}
-
-/** What the helper's `rollback` answered. */
-export interface RollbackOutcome {
-  success: boolean;
-  restored: string[];
-  errors: Issue[];
-}
-
 async function executePlan(helper: Helper, plan: unknown, strict: readonly string[]): Promise<ExecuteReport> {
   try {
     const report = await helper.call("execute_plan", {
@@ -470,11 +445,6 @@ async function executePlan(helper: Helper, plan: unknown, strict: readonly strin
   } catch (err) {
     return { success: false, errors: helperIssues(err), warnings: [] };
   }
-}
-
-function helperIssues(err: unknown): Issue[] {
-  if (err instanceof HelperError && err.issues.length > 0) return err.issues;
-  return [{ code: "helper-failed", severity: "error", message: (err as Error).message }];
 }
 
 /** Issues as lines for a prompt. */

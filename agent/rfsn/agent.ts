@@ -32,8 +32,9 @@
 
 import type { Config } from "../config.ts";
 import type { Environment } from "../env/mod.ts";
-import type { Helper } from "../graphplan/helper.ts";
-import { exceededLimit, Interrupted, LimitsExceeded, type StepProgress } from "../graphplan/loop.ts";
+import type { Helper } from "../common/helper.ts";
+import type { StepProgress } from "../common/strategy.ts";
+import { exceededLimit, Interrupted, LimitsExceeded } from "../common/run_end.ts";
 import { type Model, type ModelStats, totalStats } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
@@ -41,8 +42,8 @@ import type { RfsnConfig } from "./config.ts";
 import { Controller } from "./controller.ts";
 import { diffFacts } from "./diff_facts.ts";
 import type { PreparedEdit } from "./edit.ts";
-import { type GateVerdict, validateProposal } from "./gate/mod.ts";
-import { readTestFileRule } from "./gate/test_files.ts";
+import { type GateVerdict, validateProposal } from "./gate.ts";
+import { readTestFileRule } from "../../engine/gate/mod.ts";
 import { MetaPlanner } from "./meta_planner.ts";
 import { parseProposal, type Proposal } from "./proposal.ts";
 import { type Candidate, ScoringEngine } from "./scoring.ts";

@@ -7,6 +7,7 @@
 
 import * as z from "zod";
 import rfsnText from "../../config/rfsn.yaml" with { type: "text" };
+import type { StrategySection } from "../common/strategy.ts";
 
 const count = z.number().int().min(0);
 
@@ -27,5 +28,10 @@ export const RfsnConfigSchema = z.strictObject({
 /** The `rfsn` section. */
 export type RfsnConfig = z.infer<typeof RfsnConfigSchema>;
 
-/** The text of `config/rfsn.yaml` (embedded), merged over the defaults for `--strategy rfsn`. */
-export const RFSN_CONFIG_TEXT: string = rfsnText;
+/** The `rfsn` section as the strategy registers it: its schema and config/rfsn.yaml (embedded). */
+export const RFSN_SECTION: StrategySection<typeof RfsnConfigSchema, "rfsn"> = {
+  key: "rfsn",
+  schema: RfsnConfigSchema,
+  defaults: rfsnText,
+  file: "rfsn.yaml",
+};

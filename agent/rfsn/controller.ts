@@ -25,9 +25,9 @@
  */
 
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "../graphplan/deploy.ts";
-import { BaselineError, changesSince } from "../graphplan/baseline.ts";
-import { type Helper, HelperError } from "../graphplan/helper.ts";
+import { shellQuote } from "../common/deploy.ts";
+import { BaselineError, changesSince } from "../common/baseline.ts";
+import { type Helper, HelperError } from "../common/helper.ts";
 import { extractEvidence } from "./evidence.ts";
 import type { Feedback } from "./meta_planner.ts";
 import type { Proposal } from "./proposal.ts";

@@ -17,8 +17,8 @@
  * @module
  */
 
-import { type Helper, HelperError } from "../graphplan/helper.ts";
-import type { LiftReport } from "../graphplan/lift_input.ts";
+import { type Helper, HelperError } from "../common/helper.ts";
+import type { LiftReport } from "../common/lift_report.ts";
 import { detectTier } from "../../engine/plan/tiers.ts";
 
 /** The change of an `edit_file` action: exactly one of the two is set. */

@@ -9,13 +9,13 @@
  * `site-packages`/`dist-packages`, pytest's and unittest's own machinery,
  * `<frozen ...>` and `<string>` are skipped, and so are test files when a
  * project frame outside the tests exists. Test files are the ones the
- * repository's pytest configuration names (`gate/test_files.ts`), which
+ * repository's pytest configuration names (`engine/gate/test_files.ts`), which
  * the caller reads once and passes in; without it, the default names.
  *
  * @module
  */
 
-import { DEFAULT_TEST_FILES, type TestFileRule } from "./gate/test_files.ts";
+import { DEFAULT_TEST_FILES, type TestFileRule } from "../../engine/gate/mod.ts";
 
 /** One traceback frame: a file (repository-relative when it could be made so), a line and a function. */
 export interface Frame {

@@ -42,8 +42,8 @@ import type { Phase, RejectionType } from "./phases.ts";
 import * as planner from "./planner.ts";
 import type { Proposal } from "./proposal.ts";
 import { failureSignature, PIVOT_AFTER, type StateTracker } from "./state.ts";
-import type { GateBounds } from "./gate/mod.ts";
-import { DEFAULT_TEST_FILES, type TestFileRule } from "./gate/test_files.ts";
+import type { GateBounds } from "./gate.ts";
+import { DEFAULT_TEST_FILES, type TestFileRule } from "../../engine/gate/mod.ts";
 
 /** Refusals in a row before safe mode (and, once in safe mode, before STUCK). */
 export const SAFE_MODE_AFTER = 3;

@@ -7,10 +7,9 @@
  */
 
 export { RfsnAgent, type RfsnAgentOptions, type RfsnResult } from "./agent.ts";
-export { RFSN_CONFIG_TEXT, type RfsnConfig, RfsnConfigSchema } from "./config.ts";
+export { RFSN_SECTION, type RfsnConfig, RfsnConfigSchema } from "./config.ts";
 export { Controller } from "./controller.ts";
-export { type FinalGateRecord, gateFinalPatch } from "./gate/final.ts";
-export { checkInvariants, type GateVerdict, validateProposal } from "./gate/mod.ts";
+export { type GateVerdict, validateProposal } from "./gate.ts";
 export { MetaPlanner } from "./meta_planner.ts";
 export { parseProposal, type Proposal } from "./proposal.ts";
 export { ScoringEngine } from "./scoring.ts";

@@ -19,7 +19,7 @@
  */
 
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "../graphplan/deploy.ts";
+import { shellQuote } from "../common/deploy.ts";
 
 /** One file's recorded bytes. */
 export interface PreImage {

@@ -7,9 +7,9 @@
  */
 
 import { fileURLToPath } from "../../engine/node_builtins.ts";
-import { isCompiled } from "../graphplan/deploy.ts";
+import { isCompiled } from "../common/deploy.ts";
 
-export { shellQuote } from "../graphplan/deploy.ts";
+export { shellQuote } from "../common/deploy.ts";
 
 /** The argv that runs `graphplan` as this process does. */
 export function selfCommand(): string[] {

@@ -3,7 +3,7 @@
  * files are test modules or `conftest.py`, which names mark a test as
  * skipped or expected to fail, and how strictly an assertion checks.
  *
- * The gate (`agent/rfsn/gate/`) builds each test's meaning from these
+ * The gate (`engine/gate/`) builds each test's meaning from these
  * pieces; text is whitespace-normalized (`normalizeCode`) so two versions of
  * a file compare. Assertion strength is a small scale: 3 exact (`==`, `is`,
  * `assertEqual`, `pytest.raises(ValueError)`), 2 partial (`in`, `<`,

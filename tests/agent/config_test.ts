@@ -202,7 +202,7 @@ Deno.test("config: every default template renders with its documented variables,
 });
 
 Deno.test("environment.helper_limits: checked against the helper's limit keys and passed as --limit/--timeout", async () => {
-  const { limitArgs } = await import("../../agent/graphplan/mod.ts");
+  const { limitArgs } = await import("../../agent/common/mod.ts");
   const config = await loadConfig([
     "environment.helper_limits.timeout=5",
     "environment.helper_limits.max_expanded_steps=20000",

@@ -8,7 +8,7 @@
  *    session's median at most 10 ms).
  *    The session's bare round trip (`version`) is timed in the same turns.
  * 2. Deployment: the helper made ready in a fresh container, bind-mounted
- *    read-only with the warm Deno cache seeded (agent/graphplan/deno_seed.ts)
+ *    read-only with the warm Deno cache seeded (agent/common/deno_seed.ts)
  *    and running as the container's main process (agent/env/main_session.ts),
  *    checked over its session, against the same opened with `exec -i`, mounted
  *    with an empty cache, and copied in (mkdir, cp, chmod); 3 containers
@@ -40,7 +40,7 @@ import {
   mountedLaunch,
   plannedLaunch,
   sessionShell,
-} from "../../agent/graphplan/mod.ts";
+} from "../../agent/common/mod.ts";
 import type { InstanceRecord } from "../../agent/swebench/report.ts";
 import {
   batchScratch,

@@ -40,8 +40,8 @@ import { parseArgs } from "node:util";
 import type { Node } from "../../engine/parse/mod.ts";
 import { withTree } from "../../engine/parse/mod.ts";
 import { CORPUS_SKIP } from "../_support/corpus.ts";
-import { corpusTestPatchFiles, type TestPatchFile } from "../agent/rfsn/_corpus_tests.ts";
-import { type Change, gateChanges } from "../agent/rfsn/_gate_support.ts";
+import { corpusTestPatchFiles, type TestPatchFile } from "../engine/gate/_corpus_tests.ts";
+import { type Change, gateChanges } from "../engine/gate/_gate_support.ts";
 import type { BenchSection } from "./context.ts";
 import { round } from "./stats.ts";
 

@@ -17,7 +17,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ContainerEnvironment, type Environment, LocalEnvironment } from "../../agent/env/mod.ts";
-import { deployHelper, type HelperLaunch, helperLaunch, shellQuote } from "../../agent/graphplan/mod.ts";
+import { deployHelper, type HelperLaunch, helperLaunch, shellQuote } from "../../agent/common/mod.ts";
 import { buildMinimalImage } from "../../tools/minimal_image.ts";
 import type { BenchContext, BenchSection } from "./context.ts";
 import { type BenchRow, round, spread, summarize } from "./stats.ts";

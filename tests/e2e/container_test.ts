@@ -27,7 +27,7 @@ import {
   writePlan,
 } from "./_support.ts";
 import { skipReason } from "../_support/skips.ts";
-import { SEEDED_START } from "../../agent/graphplan/mod.ts";
+import { SEEDED_START } from "../../agent/common/mod.ts";
 
 function has(name: string): boolean {
   try {

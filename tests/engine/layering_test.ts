@@ -41,6 +41,16 @@ const RULES: LayerRule[] = [
     from: under("engine/verify/"),
     to: under("engine/exec/"),
   },
+  {
+    name: "engine/gate judges a patch applied in memory: it never edits, verifies, executes or plans",
+    from: under("engine/gate/"),
+    to: under("engine/edit/", "engine/verify/", "engine/exec/", "engine/plan/", "engine/helper/"),
+  },
+  {
+    name: "engine/gate sits on top of what it reads: only the helper may import it from inside the engine",
+    from: (file) => file.startsWith("engine/") && !under("engine/gate/", "engine/helper/")(file),
+    to: under("engine/gate/"),
+  },
 ];
 
 /**
@@ -122,6 +132,10 @@ Deno.test("layering: the engine's imports follow its layers", async () => {
       assert.ok(graph.has(to) || !to.startsWith("engine/") || !to.endsWith(".ts"), `unresolved import ${to}`);
     }
   }
+  assert.ok(
+    graph.get("engine/gate/invariants.ts")?.some((edge) => edge.to === "engine/lift/apply.ts"),
+    "the scanner missed the gate applying patches with lift/apply.ts",
+  );
   const violations = layerViolations(graph, RULES);
   assert.deepEqual(violations, [], `layering violations:\n${violations.join("\n")}`);
 });
@@ -155,4 +169,68 @@ Deno.test("layering: no folder-level import cycle beyond the known ones", async 
   };
   const cycles = importCycles(graph, folder).map((cycle) => cycle.join(" <-> ")).sort();
   assert.deepEqual(cycles, KNOWN_FOLDER_CYCLES.map((cycle) => cycle.join(" <-> ")).sort());
+});
+
+/** The strategy folder (`agent/NAME/`, whose `strategy.ts` `agent/strategies.ts` registers) `file` is in, or undefined. */
+function strategyFolderOf(file: string, folders: readonly string[]): string | undefined {
+  return folders.find((folder) => file.startsWith(folder));
+}
+
+/** The orchestrator's layers: strategies stand side by side on `agent/common/`, registered in one place. */
+function agentRules(folders: readonly string[]): LayerRule[] {
+  const inStrategy = (file: string) => strategyFolderOf(file, folders) !== undefined;
+  return [
+    {
+      name: "a strategy never reaches into another strategy's folder (shared code belongs in agent/common/)",
+      from: inStrategy,
+      to: inStrategy,
+      allow: (file, edge) => strategyFolderOf(file, folders) === strategyFolderOf(edge.to, folders),
+    },
+    {
+      name: "shared agent code and the CLI never import a strategy: they go through agent/strategies.ts",
+      from: (file) => under("agent/", "cli/")(file) && !inStrategy(file) && file !== "agent/strategies.ts",
+      to: inStrategy,
+    },
+    {
+      name: "agent/strategies.ts registers each strategy through its strategy.ts alone",
+      from: (file) => file === "agent/strategies.ts",
+      to: (file) => inStrategy(file) && !file.endsWith("/strategy.ts"),
+    },
+    {
+      name:
+        "agent/common/ is below the strategies and the run: it never imports run.ts, the registry or the CLI",
+      from: under("agent/common/"),
+      to: (file) =>
+        ["agent/run.ts", "agent/strategies.ts"].includes(file) || under("cli/", "agent/swebench/")(file),
+    },
+  ];
+}
+
+Deno.test("layering: strategies import agent/common/, never each other; only the registry imports them", async () => {
+  const graph = await readImportGraph(ROOT, ["agent", "cli"]);
+  // A strategy's folder is the folder of a file the registry imports.
+  const folders = (graph.get("agent/strategies.ts") ?? []).flatMap(({ to }) => {
+    const match = /^agent\/([^/]+)\/[^/]+\.ts$/.exec(to);
+    return match && match[1] !== "common" ? [`agent/${match[1]}/`] : [];
+  });
+  assert.deepEqual(folders.sort(), ["agent/graphplan/", "agent/rfsn/"]);
+  assert.ok(
+    graph.get("agent/strategies.ts")?.some((edge) => edge.to === "agent/rfsn/strategy.ts"),
+    "the scanner missed the registry importing rfsn/strategy.ts",
+  );
+  const rules = agentRules(folders);
+  // The rules catch what the code did before the move: rfsn importing the phase machine's loop and the helper
+  // client from its folder, run.ts the rfsn agent.
+  const before: ImportGraph = new Map([
+    ["agent/rfsn/agent.ts", [{ to: "agent/graphplan/loop.ts", typeOnly: false, line: 36 }]],
+    ["agent/run.ts", [{ to: "agent/rfsn/mod.ts", typeOnly: false, line: 41 }]],
+    ["agent/rfsn/controller.ts", [{ to: "agent/graphplan/helper.ts", typeOnly: false, line: 30 }]],
+  ]);
+  assert.deepEqual(layerViolations(before, rules), [
+    `${rules[0].name}: agent/rfsn/agent.ts:36 imports agent/graphplan/loop.ts`,
+    `${rules[1].name}: agent/run.ts:41 imports agent/rfsn/mod.ts`,
+    `${rules[0].name}: agent/rfsn/controller.ts:30 imports agent/graphplan/helper.ts`,
+  ]);
+  const violations = layerViolations(graph, rules);
+  assert.deepEqual(violations, [], `layering violations:\n${violations.join("\n")}`);
 });

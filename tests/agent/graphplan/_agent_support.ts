@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { type Config, loadConfig } from "../../../agent/config.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import { GraphPlanAgent, type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { GraphPlanAgent } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError } from "../../../agent/common/mod.ts";
 import type { Model } from "../../../agent/model/mod.ts";
 import { readTrajectory, Trajectory } from "../../../agent/trajectory/mod.ts";
 

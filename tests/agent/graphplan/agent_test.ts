@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Helper, HelperError, snapshotTree } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError } from "../../../agent/common/mod.ts";
+import { snapshotTree } from "../../../agent/common/mod.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
 import { AuthenticationError, type Model, ScriptedModel } from "../../../agent/model/mod.ts";
 import { fakeHelper, git, planCommand, runAgent, setup, SUBMIT } from "./_agent_support.ts";

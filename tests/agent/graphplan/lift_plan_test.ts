@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError } from "../../../agent/common/mod.ts";
 import { findChangeInText } from "../../../agent/graphplan/lift_input.ts";
 import { ScriptedModel } from "../../../agent/model/mod.ts";
 import { handleRequest, Session } from "../../../engine/helper/mod.ts";

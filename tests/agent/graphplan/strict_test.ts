@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Helper, HelperError } from "../../../agent/graphplan/mod.ts";
+import { type Helper, HelperError } from "../../../agent/common/mod.ts";
 import { ScriptedModel } from "../../../agent/model/mod.ts";
 import { handleRequest, Session } from "../../../engine/helper/mod.ts";
 import { fakeHelper, planCommand, runAgent, setup, SUBMIT } from "./_agent_support.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Controller, countFailures, testCommandProblem } from "../../../agent/rfsn/controller.ts";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import { type Helper, SessionHelper } from "../../../agent/graphplan/helper.ts";
+import { type Helper, SessionHelper } from "../../../agent/common/helper.ts";
 import * as planner from "../../../agent/rfsn/planner.ts";
 import { DEFAULT_STRICT_CODES } from "../../../engine/verify/strict.ts";
 import { unifiedDiff } from "../../../engine/exec/diff.ts";

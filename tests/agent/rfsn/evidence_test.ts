@@ -8,7 +8,7 @@ import {
   parseFailingTests,
   parseFrames,
 } from "../../../agent/rfsn/evidence.ts";
-import { readTestFileRule } from "../../../agent/rfsn/gate/test_files.ts";
+import { readTestFileRule } from "../../../engine/gate/test_files.ts";
 import { PYTEST_SKIP, runPython, STATS_REPO, writeRepo } from "./_pyrepo.ts";
 
 if (PYTEST_SKIP) console.log(`evidence_test: real-pytest tests skipped: ${PYTEST_SKIP}`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type GateContext, validateProposal } from "../../../agent/rfsn/gate/mod.ts";
+import { type GateContext, validateProposal } from "../../../agent/rfsn/gate.ts";
 import { StateTracker } from "../../../agent/rfsn/state.ts";
 import * as planner from "../../../agent/rfsn/planner.ts";
 import { candidate, GUARD_DIFF, STATS, statsDiff, TESTS, testsDiff } from "./_fixtures.ts";

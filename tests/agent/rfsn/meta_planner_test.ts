@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type Feedback, MetaPlanner, type Next, SAFE_MODE_AFTER } from "../../../agent/rfsn/meta_planner.ts";
 import { StateTracker } from "../../../agent/rfsn/state.ts";
 import type { Evidence } from "../../../agent/rfsn/evidence.ts";
-import { type TestFileRule, testFileRule } from "../../../agent/rfsn/gate/test_files.ts";
+import { type TestFileRule, testFileRule } from "../../../engine/gate/test_files.ts";
 import type { Proposal } from "../../../agent/rfsn/proposal.ts";
 import { candidate, GUARD_DIFF } from "./_fixtures.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The warm Deno cache for the helper bundle (agent/graphplan/deno_seed.ts):
+ * The warm Deno cache for the helper bundle (agent/common/deno_seed.ts):
  * made once at a path that is the same on the host and in a container, and
  * found by Deno when it is copied to another `DENO_DIR`. Deno's own debug
  * log is the oracle: it says whether the bundle's V8 code cache was a hit,
@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { CODE_CACHE_HIT, denoSeed, ensureBundle } from "../../../agent/graphplan/mod.ts";
+import { CODE_CACHE_HIT, denoSeed, ensureBundle } from "../../../agent/common/mod.ts";
 
 /** `helper version` of `bundle` with `denoDir`: its answer and whether its code cache was a hit. */
 async function start(bundle: string, denoDir: string): Promise<{ version: string; hit: boolean }> {
@@ -61,7 +61,7 @@ Deno.test("deno seed: while another process makes it there is none, and the next
       args: [
         "eval",
         `const m = await import(${
-          JSON.stringify(new URL("../../../agent/graphplan/deno_seed.ts", import.meta.url).href)
+          JSON.stringify(new URL("../../../agent/common/deno_seed.ts", import.meta.url).href)
         });
         await Deno.mkdir(${JSON.stringify(root)});
         const busy = await m.denoSeed(Deno.execPath(), ${JSON.stringify(bundle)});

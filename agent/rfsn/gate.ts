@@ -1,6 +1,6 @@
 /**
- * The gate: the authority every proposal passes before the controller runs
- * it. The planner cannot bypass it; it can only learn from its refusals.
+ * The proposal gate: the authority every proposal passes before the
+ * controller runs it. The planner cannot bypass it; it can only learn from its refusals.
  *
  * Checks, in order, the first failing one deciding the rejection type:
  * 1. schema (`SCHEMA_VIOLATION`): the proposal parses (`proposal.ts`), its
@@ -9,8 +9,8 @@
  *    suspect, no expanded test run before the targeted tests passed;
  * 3. bounds (`BOUNDS_VIOLATION`): an edit changes at most `max_files` files
  *    and `max_lines` lines; a medium risk fits the risk budget;
- * 4. invariants (`INVARIANT_VIOLATION`): no test weakening
- *    (`invariants.ts`), under the configured policy.
+ * 4. invariants (`INVARIANT_VIOLATION`): no test weakening (the engine's
+ *    gate, `engine/gate/`), under the configured policy.
  *
  * An edit is judged by its unified diff: the proposal's own, or for a plan
  * the diff of the helper's dry run, which the caller passes in.
@@ -18,16 +18,17 @@
  * @module
  */
 
-import { error, type Issue } from "../../../engine/issue.ts";
-import { diffFacts } from "../diff_facts.ts";
-import type { Phase, RejectionType } from "../phases.ts";
-import { parseProposal, type Proposal } from "../proposal.ts";
-import type { StateTracker } from "../state.ts";
-import { checkInvariants, type InvariantReport } from "./invariants.ts";
-import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
-
-export { checkInvariants, type InvariantReport } from "./invariants.ts";
-export { DEFAULT_POLICY, type GatePolicy, parsePolicy, WEAKENING_CODES } from "./policy.ts";
+import { error, type Issue } from "../../engine/issue.ts";
+import { diffFacts } from "./diff_facts.ts";
+import type { Phase, RejectionType } from "./phases.ts";
+import { parseProposal, type Proposal } from "./proposal.ts";
+import type { StateTracker } from "./state.ts";
+import {
+  checkInvariants,
+  DEFAULT_POLICY,
+  type GatePolicy,
+  type InvariantReport,
+} from "../../engine/gate/mod.ts";
 
 /** Limits on one edit. */
 export interface GateBounds {

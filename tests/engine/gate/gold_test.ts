@@ -1,12 +1,12 @@
 /** The gate on the corpus gold patches (how they parse and apply: tests/engine/lift/unified_diff_test.ts). */
 
 import assert from "node:assert/strict";
-import { checkInvariants } from "../../../agent/rfsn/gate/invariants.ts";
+import { checkInvariants } from "../../../engine/gate/invariants.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 import { corpusTestPatchFiles } from "./_corpus_tests.ts";
 import { gateChanges } from "./_gate_support.ts";
 
-if (CORPUS_SKIP) console.log(`gate_gold_test: skipped: ${CORPUS_SKIP}`);
+if (CORPUS_SKIP) console.log(`gate/gold_test: skipped: ${CORPUS_SKIP}`);
 
 Deno.test({
   name: "gate: every corpus gold patch (it fixes source, not tests) is admissible: false-positive rate 0",

@@ -33,7 +33,7 @@
  */
 
 import { parse as parseToml } from "smol-toml";
-import { isPythonTestFile } from "../../../engine/analysis/python_tests.ts";
+import { isPythonTestFile } from "../analysis/python_tests.ts";
 
 /** How test modules are recognised in one repository. */
 export interface TestFileRule {

@@ -23,9 +23,9 @@
  * @module
  */
 
-import type { Node } from "../../../engine/parse/mod.ts";
-import type { Document } from "../../../engine/parse/documents.ts";
-import { resolveName } from "../../../engine/analysis/scope.ts";
+import type { Node } from "../parse/mod.ts";
+import type { Document } from "../parse/documents.ts";
+import { resolveName } from "../analysis/scope.ts";
 
 /** The member name standing for a `getattr` whose name is not a constant. */
 export const DYNAMIC = "<dynamic>";

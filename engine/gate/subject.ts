@@ -28,8 +28,8 @@
  * @module
  */
 
-import type { Node } from "../../../engine/parse/mod.ts";
-import { normalizeCode } from "../../../engine/analysis/python_tests.ts";
+import type { Node } from "../parse/mod.ts";
+import { normalizeCode } from "../analysis/python_tests.ts";
 
 /** Whether `node` is a literal whose value is fixed (a string, number, constant or a container of them). */
 export function isLiteral(node: Node | null): boolean {

@@ -1,17 +1,17 @@
 /**
  * Test modules as the repository's pytest configuration names them
- * (`agent/rfsn/gate/test_files.ts`), checked against real pytest's own
+ * (`engine/gate/test_files.ts`), checked against real pytest's own
  * collection on the same files, and the gate (`graphplan gate`) refusing a
  * skip added to a module only the configuration makes a test module.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readTestFileRule } from "../../../agent/rfsn/gate/test_files.ts";
+import { readTestFileRule } from "../../../engine/gate/test_files.ts";
 import { graphplan } from "../../e2e/_support.ts";
-import { PYTEST_SKIP, runPython, writeRepo } from "./_pyrepo.ts";
+import { PYTEST_SKIP, runPython, writeRepo } from "../../agent/rfsn/_pyrepo.ts";
 
-if (PYTEST_SKIP) console.log(`gate_test_files_test: the pytest oracle is skipped: ${PYTEST_SKIP}`);
+if (PYTEST_SKIP) console.log(`gate/test_files_test: the pytest oracle is skipped: ${PYTEST_SKIP}`);
 
 const TEST_BODY = "def test_it():\n    assert 1 + 1 == 2\n";
 

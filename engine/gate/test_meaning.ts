@@ -18,11 +18,11 @@
  * @module
  */
 
-import type { Node, Tree } from "../../../engine/parse/mod.ts";
-import { withTree } from "../../../engine/parse/mod.ts";
-import type { Document } from "../../../engine/parse/documents.ts";
-import { resolveName } from "../../../engine/analysis/scope.ts";
-import { markerKind, normalizeCode, type Swallower } from "../../../engine/analysis/python_tests.ts";
+import type { Node, Tree } from "../parse/mod.ts";
+import { withTree } from "../parse/mod.ts";
+import type { Document } from "../parse/documents.ts";
+import { resolveName } from "../analysis/scope.ts";
+import { markerKind, normalizeCode, type Swallower } from "../analysis/python_tests.ts";
 import { DYNAMIC, lastSegment, meaning, quickMeaning } from "./names.ts";
 import { type Check, isCheckName, reachOf, truthOf, weightOf } from "./reach.ts";
 

@@ -33,7 +33,7 @@ export const MOUNTED_HELPER_DIR = "/tmp/graphplan-helper-ro";
 /** Deno's cache for a mounted helper: a directory of its own the container's user can create. */
 const MOUNTED_DENO_DIR = "/tmp/graphplan-helper-deno";
 
-/** The checkout root (this file is agent/graphplan/deploy.ts), when running from sources. */
+/** The checkout root (this file is agent/common/deploy.ts), when running from sources. */
 const SOURCE_ROOT = (() => {
   try {
     const url = new URL("../../", import.meta.url);
@@ -75,7 +75,7 @@ export const SEEDED_START =
  * The launch that finds the helper's files bind-mounted read-only in the
  * container, and the `run` arguments that mount them (`-v HOST:PATH:ro`);
  * `launch` itself (it copies) is kept as its fallback. A launch that copies
- * nothing is returned as it is. With a `seed` (agent/graphplan/deno_seed.ts)
+ * nothing is returned as it is. With a `seed` (agent/common/deno_seed.ts)
  * the bundle is its copy, mounted at the same path as on the host, and the
  * warm cache is mounted beside it and copied to `DENO_DIR` at the start.
  */

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { checkInvariants, type InvariantReport } from "../../../agent/rfsn/gate/invariants.ts";
+import { checkInvariants, type InvariantReport } from "../../../engine/gate/invariants.ts";
 import { unifiedDiff } from "../../../engine/exec/diff.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { corpusTestModule } from "./_corpus_tests.ts";
 
-if (CORPUS_SKIP) console.log(`gate_weakening_test: corpus cases skipped: ${CORPUS_SKIP}`);
+if (CORPUS_SKIP) console.log(`gate/weakening_test: corpus cases skipped: ${CORPUS_SKIP}`);
 
 /** A file's text before and after a hand-made change (null: absent on that side). */
 interface Change {

@@ -17,8 +17,8 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../../../engine/issue.ts";
-import type { IssueCode } from "../../../engine/issue_codes.ts";
+import { error, type Issue, warning } from "../issue.ts";
+import type { IssueCode } from "../issue_codes.ts";
 import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
 import { compareFunctions, compareTestFiles, importIssues } from "./test_weakening.ts";
@@ -26,8 +26,8 @@ import { type FileMeaning, fileMeaning } from "./test_meaning.ts";
 import { lastSegment } from "./names.ts";
 import { compareTestData, configuredModule, testCodeRole } from "./test_code.ts";
 import { DEFAULT_TEST_FILES, readTestFileRule, type TestFileRule } from "./test_files.ts";
-import { applyHunks } from "../../../engine/lift/apply.ts";
-import { parseUnifiedDiff } from "../../../engine/lift/unified_diff.ts";
+import { applyHunks } from "../lift/apply.ts";
+import { parseUnifiedDiff } from "../lift/unified_diff.ts";
 
 /**
  * What a touched file is to the gate: a collected test module, test

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import { HelperError, SessionHelper } from "../../../agent/graphplan/mod.ts";
+import { HelperError, SessionHelper } from "../../../agent/common/mod.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;

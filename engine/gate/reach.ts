@@ -28,9 +28,9 @@
  * @module
  */
 
-import type { Node } from "../../../engine/parse/mod.ts";
-import type { Document } from "../../../engine/parse/documents.ts";
-import { resolveName } from "../../../engine/analysis/scope.ts";
+import type { Node } from "../parse/mod.ts";
+import type { Document } from "../parse/documents.ts";
+import { resolveName } from "../analysis/scope.ts";
 import {
   callStrength,
   conditionStrength,
@@ -38,7 +38,7 @@ import {
   normalizeCode,
   type Swallower,
   type Tolerance,
-} from "../../../engine/analysis/python_tests.ts";
+} from "../analysis/python_tests.ts";
 import { constantString, lastSegment, meaning, namesOf, quickMeaning } from "./names.ts";
 import {
   derivedSubjects,

@@ -8,7 +8,7 @@ import {
   HelperError,
   helperLaunch,
   isCompiled,
-} from "../../../agent/graphplan/mod.ts";
+} from "../../../agent/common/mod.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
 const PY = "import os\n\n\nclass Box:\n    def size(self):\n        return os.sep\n";

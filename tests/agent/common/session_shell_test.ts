@@ -20,7 +20,7 @@ import {
   sessionShell,
   type SessionShellEnvironment,
   shellQuote,
-} from "../../../agent/graphplan/mod.ts";
+} from "../../../agent/common/mod.ts";
 import { buildMinimalImage } from "../../../tools/minimal_image.ts";
 import { podmanEnv } from "../../e2e/_support.ts";
 import { skipReason } from "../../_support/skips.ts";

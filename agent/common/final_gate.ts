@@ -7,10 +7,9 @@
  * @module
  */
 
-import type { Environment } from "../../env/mod.ts";
-import { shellQuote } from "../../graphplan/deploy.ts";
-import { checkInvariants, type InvariantReport } from "./invariants.ts";
-import type { GatePolicy } from "./policy.ts";
+import type { Environment } from "../env/mod.ts";
+import { shellQuote } from "./deploy.ts";
+import { checkInvariants, type GatePolicy, type InvariantReport } from "../../engine/gate/mod.ts";
 
 /** What the trajectory records: the report, or why the check could not run. */
 export type FinalGateRecord = InvariantReport | { skipped: string; policy: GatePolicy; refused: false };

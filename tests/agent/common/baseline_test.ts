@@ -1,5 +1,5 @@
 /**
- * The run's baseline and patch (agent/graphplan/baseline.ts) on real git
+ * The run's baseline and patch (agent/common/baseline.ts) on real git
  * repositories in the local environment: the patch holds the changes made
  * after the baseline and nothing the user had before; the index is never
  * written; in a clean checkout the patch is byte for byte what
@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { LocalEnvironment } from "../../../agent/env/mod.ts";
-import { BaselineError, changesSince, snapshotTree } from "../../../agent/graphplan/baseline.ts";
-import { git } from "./_agent_support.ts";
+import { BaselineError, changesSince, snapshotTree } from "../../../agent/common/baseline.ts";
+import { git } from "../graphplan/_agent_support.ts";
 
 const SERVICE = `def total(items):
     return sum(item.price for item in items)

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { error, type Issue } from "../../../engine/issue.ts";
+import { error, type Issue } from "../issue.ts";
 import { added } from "./test_weakening.ts";
 
 const TEST_DIRECTORY = /(^|\/)(tests?|testing)\//;

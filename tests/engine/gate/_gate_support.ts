@@ -6,9 +6,9 @@
  * @module
  */
 
-import { checkInvariants, type InvariantReport } from "../../../agent/rfsn/gate/invariants.ts";
+import { checkInvariants, type InvariantReport } from "../../../engine/gate/invariants.ts";
 import { unifiedDiff } from "../../../engine/exec/diff.ts";
-import type { GatePolicy } from "../../../agent/rfsn/gate/policy.ts";
+import type { GatePolicy } from "../../../engine/gate/policy.ts";
 
 /** A file's text before and after a change (null: absent on that side); `from`: renamed from. */
 export interface Change {

@@ -6,12 +6,12 @@
  */
 
 import assert from "node:assert/strict";
-import type { InvariantReport } from "../../../agent/rfsn/gate/invariants.ts";
+import type { InvariantReport } from "../../../engine/gate/invariants.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { corpusTestModule } from "./_corpus_tests.ts";
 import { type Change, gateChanges, replaceOnce } from "./_gate_support.ts";
 
-if (CORPUS_SKIP) console.log(`gate_meaning_test: corpus cases skipped: ${CORPUS_SKIP}`);
+if (CORPUS_SKIP) console.log(`gate/meaning_test: corpus cases skipped: ${CORPUS_SKIP}`);
 
 const CLI = { instance: "pallets__flask-5063", path: "tests/test_cli.py" };
 const SKIPPING = { instance: "pytest-dev__pytest-7432", path: "testing/test_skipping.py" };
@@ -542,7 +542,7 @@ Deno.test({
     "gate: assertions after `if True: return` no longer run; the return itself is refused as an early return",
   ignore: CORPUS_SKIP !== undefined,
   async fn() {
-    const { fileMeaning } = await import("../../../agent/rfsn/gate/test_meaning.ts");
+    const { fileMeaning } = await import("../../../engine/gate/test_meaning.ts");
     const module = await corpusTestModule(CLI.instance, CLI.path);
     const after = replaceOnce(module, HOST_ASSERTS, "    if True:\n        return\n" + HOST_ASSERTS);
     const host = (await fileMeaning(CLI.path, after))!.tests.find((test) => test.id === "test_host")!;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { checkInvariants, type InvariantReport } from "../../../agent/rfsn/gate/invariants.ts";
-import { parsePolicy } from "../../../agent/rfsn/gate/policy.ts";
+import { checkInvariants, type InvariantReport } from "../../../engine/gate/invariants.ts";
+import { parsePolicy } from "../../../engine/gate/policy.ts";
 import { unifiedDiff } from "../../../engine/exec/diff.ts";
-import type { GatePolicy } from "../../../agent/rfsn/gate/policy.ts";
+import type { GatePolicy } from "../../../engine/gate/policy.ts";
 
 async function gate(
   path: string,

@@ -1,0 +1,77 @@
+/**
+ * What a strategy is to the code that runs it: a short name in the
+ * registry (`agent/strategies.ts`), a one-line summary for `--help`, an
+ * optional section of the configuration it owns (its schema, and its
+ * defaults merged over the base config when the strategy is chosen), the
+ * models it asks besides the run's own, and how it runs one task. `run`,
+ * `batch`, `slurm` and `k8s` read these hooks and never a strategy's name.
+ *
+ * @module
+ */
+
+import type * as z from "zod";
+import type { Config } from "../config.ts";
+import type { Environment } from "../env/mod.ts";
+import type { Model } from "../model/mod.ts";
+import type { Trajectory } from "../trajectory/mod.ts";
+import type { Helper } from "./helper.ts";
+
+/** A progress report after each step (for `graphplan run`'s stderr lines). */
+export interface StepProgress {
+  phase: string;
+  /** Model calls so far in the run. */
+  step: number;
+  /** Dollars spent so far. */
+  cost: number;
+  /** The commands this step ran. */
+  commands: string[];
+}
+
+/** A section of the configuration a strategy owns (`rfsn:` for the rfsn strategy). */
+export interface StrategySection<S extends z.ZodType = z.ZodType, K extends string = string> {
+  /** The top-level key. */
+  key: K;
+  /** Its schema (the section is optional in every config; the strategy checks it is there). */
+  schema: S;
+  /** YAML merged over the base defaults when the strategy is chosen (its own section and any others it sets). */
+  defaults: string;
+  /** The name errors in `defaults` are reported under. */
+  file: string;
+}
+
+/** Everything a strategy gets to solve one task. */
+export interface StrategyRun {
+  task: string;
+  config: Config;
+  /** The models to ask: the run's own, or the strategy's candidates ({@linkcode Strategy.candidateModels}). */
+  models: Model[];
+  env: Environment;
+  trajectory: Trajectory;
+  /** The helper in the environment; throws when it was not deployed. */
+  helper: () => Helper;
+  /** Aborted to stop the run at its next safe point (exit status `Interrupted`). */
+  stop: AbortSignal;
+  onStep: (progress: StepProgress) => void;
+  /** The git tree of the working tree when the run started (the patch is diffed from it). */
+  baseline?: string;
+}
+
+/** How a strategy's run ended (the trajectory is finished and saved). */
+export interface StrategyOutcome {
+  exitStatus: string;
+  submission: string;
+  /** Where a structured path fell back to a plainer one, and why. */
+  fallback?: { point: string; reason: string };
+}
+
+/** A strategy, as the registry holds it. */
+export interface Strategy {
+  /** One line for `--help`: what it does. */
+  summary: string;
+  /** The configuration section it owns, if any. */
+  section?: StrategySection;
+  /** The model configs the run asks instead of `config.model` alone (empty: the run's own model). */
+  candidateModels?: (config: Config) => Config["model"][];
+  /** Solve `run.task`, recording the trajectory; a model error or a stop is an outcome, not an exception. */
+  run: (run: StrategyRun) => Promise<StrategyOutcome>;
+}

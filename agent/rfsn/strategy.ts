@@ -1,0 +1,61 @@
+/**
+ * The `rfsn` strategy as the registry (`agent/strategies.ts`) holds it:
+ * the proposal planner over its candidate models (`rfsn.candidate_models`,
+ * each merged over `model`; the run's own model when there are none), with
+ * its `rfsn:` section and config/rfsn.yaml. Its errors end the run the way
+ * the phase machine's do: a model error with its exit status, a stop as
+ * `Interrupted`, a bug with its stack in the trajectory.
+ *
+ * @module
+ */
+
+import type { Strategy, StrategyOutcome, StrategyRun, StrategySection } from "../common/strategy.ts";
+import { Interrupted } from "../common/run_end.ts";
+import { ModelError } from "../model/mod.ts";
+import { RfsnAgent } from "./agent.ts";
+import { RFSN_SECTION, type RfsnConfigSchema } from "./config.ts";
+
+/** The proposal planner, registered as `rfsn`. */
+export const RFSN_STRATEGY: Strategy & { section: StrategySection<typeof RfsnConfigSchema, "rfsn"> } = {
+  summary: "the proposal planner, every proposal gated (config/rfsn.yaml)",
+  section: RFSN_SECTION,
+  candidateModels: (config) =>
+    (config.rfsn?.candidate_models ?? []).map((extra) => ({ ...config.model, ...extra })),
+  run: runRfsn,
+};
+
+/** One rfsn run, its errors recorded like the phase machine's. */
+async function runRfsn(run: StrategyRun): Promise<StrategyOutcome> {
+  const { trajectory } = run;
+  const agent = new RfsnAgent({
+    models: run.models,
+    env: run.env,
+    config: run.config,
+    trajectory,
+    helper: run.helper,
+    stop: run.stop,
+    onStep: run.onStep,
+    baseline: run.baseline,
+  });
+  try {
+    const result = await agent.run(run.task);
+    trajectory.finish(result.exitStatus, result.submission);
+    return result;
+  } catch (err) {
+    const status = err instanceof ModelError
+      ? err.exitStatus
+      : err instanceof Error
+      ? err.name
+      : "InternalError";
+    // An outcome (stopped, a model that cannot go on) is a sentence; only a bug keeps its stack.
+    trajectory.info.error = err instanceof Interrupted || err instanceof ModelError
+      ? err.message
+      : err instanceof Error
+      ? (err.stack ?? err.message)
+      : String(err);
+    trajectory.finish(status);
+    return { exitStatus: status, submission: "" };
+  } finally {
+    await trajectory.save();
+  }
+}
