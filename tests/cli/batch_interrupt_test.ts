@@ -60,7 +60,10 @@ async function stoppedBatch(signals: Deno.Signal[], code: number) {
     );
     const out = join(dir, "out");
     child = new Deno.Command(Deno.execPath(), {
-      args: graphplanArgs(scriptedBatch(dataset, docker, out, ["-w", "2"])),
+      // The stand-in CLI models commands over `exec`, so the helper does not start as the container's main process.
+      args: graphplanArgs(
+        scriptedBatch(dataset, docker, out, ["-w", "2", "-c", "environment.helper_main=false"]),
+      ),
       cwd: ROOT,
       stdout: "null",
       stderr: "piped",
