@@ -17,27 +17,13 @@
  * @module
  */
 
+import { run } from "./unseen_releases.ts";
+
 /** Whole projects per part: a project is never split between parts. */
 export const UNSEEN_PARTS: Record<string, string[]> = {
   dev: ["python-django", "python-pip"],
   heldout: ["jinja2", "python-cryptography", "python-xmltodict"],
 };
-
-async function run(cmd: string[], cwd?: string): Promise<{ ok: boolean; out: string }> {
-  const output = await new Deno.Command(cmd[0], { args: cmd.slice(1), cwd, stdout: "piped", stderr: "piped" })
-    .output();
-  return { ok: output.success, out: new TextDecoder().decode(output.stdout) };
-}
-
-async function pythonFiles(root: string, dir = ""): Promise<string[]> {
-  const found: string[] = [];
-  for await (const entry of Deno.readDir(`${root}/${dir}`)) {
-    const rel = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory && !entry.name.startsWith(".")) found.push(...await pythonFiles(root, rel));
-    else if (entry.isFile && entry.name.endsWith(".py")) found.push(rel);
-  }
-  return found;
-}
 
 async function snapshot(root: string, paths: string[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();

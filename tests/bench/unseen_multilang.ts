@@ -31,7 +31,7 @@
  * @module
  */
 
-import { hunkInstances, sha1Hex, unifiedDiff, writeJsonlGz } from "./unseen_releases.ts";
+import { filesUnder, hunkInstances, run, sha1Hex, unifiedDiff, writeJsonlGz } from "./unseen_releases.ts";
 
 /** A package whose consecutive npm releases are diffed. */
 interface NpmSource {
@@ -246,28 +246,6 @@ function npm(language: string, repo: string, pkg: string, versions: string[], in
 
 function debian(language: string, pkgs: string[], include: RegExp): DebianSource[] {
   return pkgs.map((pkg) => ({ kind: "debian", repo: `debian/${pkg}`, language, pkg, include }));
-}
-
-async function run(cmd: string[], cwd?: string): Promise<{ ok: boolean; out: string }> {
-  const output = await new Deno.Command(cmd[0], { args: cmd.slice(1), cwd, stdout: "piped", stderr: "piped" })
-    .output();
-  return { ok: output.success, out: new TextDecoder().decode(output.stdout) };
-}
-
-async function filesUnder(root: string, dir = ""): Promise<string[]> {
-  const found: string[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir ? `${root}/${dir}` : root)];
-  } catch {
-    return found;
-  }
-  for (const entry of entries) {
-    const rel = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory) found.push(...await filesUnder(root, rel));
-    else if (entry.isFile) found.push(rel);
-  }
-  return found;
 }
 
 async function readOr(path: string): Promise<string | undefined> {

@@ -70,7 +70,22 @@ const SKIP_DIRS = new Set([
   "config-3.11-x86_64-linux-gnu",
 ]);
 
-async function pythonFiles(root: string, dir: string): Promise<string[]> {
+/** Run a command; its success and standard output (stderr is read and dropped). */
+export async function run(cmd: string[], cwd?: string): Promise<{ ok: boolean; out: string }> {
+  const output = await new Deno.Command(cmd[0], { args: cmd.slice(1), cwd, stdout: "piped", stderr: "piped" })
+    .output();
+  return { ok: output.success, out: new TextDecoder().decode(output.stdout) };
+}
+
+/**
+ * Every file under `root/dir`, relative to `root`; directories `skipDir` names
+ * are not entered. An unreadable directory gives nothing.
+ */
+export async function filesUnder(
+  root: string,
+  dir = "",
+  skipDir: (name: string) => boolean = () => false,
+): Promise<string[]> {
   const found: string[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -80,11 +95,15 @@ async function pythonFiles(root: string, dir: string): Promise<string[]> {
   }
   for (const entry of entries) {
     const rel = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith(".")) {
-      found.push(...await pythonFiles(root, rel));
-    } else if (entry.isFile && entry.name.endsWith(".py")) found.push(rel);
+    if (entry.isDirectory && !skipDir(entry.name)) found.push(...await filesUnder(root, rel, skipDir));
+    else if (entry.isFile) found.push(rel);
   }
   return found;
+}
+
+async function pythonFiles(root: string, dir: string): Promise<string[]> {
+  const skip = (name: string) => SKIP_DIRS.has(name) || name.startsWith(".");
+  return (await filesUnder(root, dir, skip)).filter((rel) => rel.endsWith(".py"));
 }
 
 /** Lowercase hex sha1 of a text. */
