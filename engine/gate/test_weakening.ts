@@ -10,7 +10,9 @@
  * - its weight (checks that run, times parametrize cases) must not drop:
  *   a check deleted, made unreachable, moved into a function nobody calls,
  *   turned into a tautology, or a case dropped is `assertion-removed`
- *   (`test-deleted` for a parametrize case), naming the test and the check;
+ *   (`test-deleted` for a parametrize case), naming the test and each
+ *   check no new check stands in for (the old checks the pairing below
+ *   leaves alone);
  * - the checks only in "before" are paired with those only in "after", by
  *   shape (`Check.skeleton`) and then in order: a weaker one (a lower
  *   strength, a tolerance moved the loose way) is `assertion-loosened`,
@@ -110,9 +112,19 @@ function where(check: Check): string {
   return check.via ? ` (in "${check.via}")` : "";
 }
 
-/** Pair the checks only in `old` with those only in `now`; report weaker ones. */
-function pairChecks(file: string, id: string, old: Check[], now: Check[], what: string): Issue[] {
+/**
+ * Pair the checks only in `old` with those only in `now`; report weaker ones.
+ * `unpaired`: the old checks no new check stands in for.
+ */
+function pairChecks(
+  file: string,
+  id: string,
+  old: Check[],
+  now: Check[],
+  what: string,
+): { issues: Issue[]; unpaired: Check[] } {
   const issues: Issue[] = [];
+  const alone: Check[] = [];
   const gone = added(now, old, (c) => c.text).filter((c) => c.weight > 0);
   const fresh = added(old, now, (c) => c.text);
   const unpaired = [...fresh];
@@ -122,7 +134,10 @@ function pairChecks(file: string, id: string, old: Check[], now: Check[], what: 
     if (at === -1) at = unpaired.findIndex((c) => c.derived.slice(1).some((d) => check.derived.includes(d)));
     if (at === -1) at = 0;
     const replacement = unpaired[at];
-    if (!replacement) continue;
+    if (!replacement) {
+      alone.push(check);
+      continue;
+    }
     unpaired.splice(at, 1);
     const tolerance = widened(check, replacement);
     if (replacement.strength < check.strength) {
@@ -151,11 +166,19 @@ function pairChecks(file: string, id: string, old: Check[], now: Check[], what: 
       ));
     }
   }
-  return issues;
+  return { issues, unpaired: alone };
 }
 
-/** The check whose runs dropped the most from `old` to `now` (by text). */
-function droppedCheck(old: Check[], now: Check[]): { check: Check; runs: number } | undefined {
+/**
+ * The checks whose runs dropped from `old` to `now` (by text), with the
+ * runs left: those among `texts` when any of them dropped (the checks no
+ * new check stands in for), else every one, in the order of `old`.
+ */
+function droppedChecks(
+  old: Check[],
+  now: Check[],
+  texts: ReadonlySet<string>,
+): { check: Check; runs: number; weight: number }[] {
   const runs = new Map<string, number>();
   for (const check of now) runs.set(check.text, (runs.get(check.text) ?? 0) + check.weight);
   const before = new Map<string, { check: Check; weight: number }>();
@@ -164,14 +187,19 @@ function droppedCheck(old: Check[], now: Check[]): { check: Check; runs: number 
     if (entry) entry.weight += check.weight;
     else before.set(check.text, { check, weight: check.weight });
   }
-  let best: { check: Check; runs: number } | undefined;
-  for (const { check, weight } of before.values()) {
-    const left = runs.get(check.text) ?? 0;
-    if (weight > left && (!best || weight - left > best.check.weight - best.runs)) {
-      best = { check, runs: left };
-    }
-  }
-  return best;
+  const dropped = [...before.values()]
+    .map(({ check, weight }) => ({ check, weight, runs: runs.get(check.text) ?? 0 }))
+    .filter(({ weight, runs }) => weight > runs);
+  const named = dropped.filter(({ check }) => texts.has(check.text));
+  return named.length > 0 ? named : dropped;
+}
+
+function droppedText({ check, runs, weight }: { check: Check; runs: number; weight: number }): string {
+  return `"${check.text}"${where(check)} (line ${check.line} of the original) ${
+    runs === 0
+      ? `no longer runs${weight > 1 ? ` (it ran ${weight} times)` : ""}`
+      : `runs ${runs} time(s) instead of ${weight}`
+  }`;
 }
 
 function weightIssues(
@@ -183,7 +211,7 @@ function weightIssues(
 ) {
   const decided = decidedBy(now.checks, added(now.checks, old.checks, (c) => c.subject));
   const kept = old.checks.filter((check) => !decided.includes(check));
-  const issues = pairChecks(file, id, kept, now.checks, what);
+  const { issues, unpaired } = pairChecks(file, id, kept, now.checks, what);
   const loosened = issues.some((issue) => issue.severity === "error");
   const cases = "cases" in old ? old.cases : 1;
   for (const check of decided) {
@@ -196,13 +224,9 @@ function weightIssues(
     ));
   }
   if (now.weight >= old.weight - weightOf(decided) * cases || loosened) return issues;
-  const dropped = droppedCheck(old.checks, now.checks);
-  const detail = dropped
-    ? `"${dropped.check.text}"${where(dropped.check)} (line ${dropped.check.line} of the original) ${
-      dropped.runs === 0
-        ? "no longer runs"
-        : `runs ${dropped.runs} time(s) instead of ${dropped.check.weight}`
-    }`
+  const dropped = droppedChecks(old.checks, now.checks, new Set(unpaired.map((check) => check.text)));
+  const detail = dropped.length > 0
+    ? dropped.map(droppedText).join("; ")
     : `its checks run ${now.weight} time(s) instead of ${old.weight}`;
   issues.push(error("assertion-removed", `Check removed from ${what} "${id}": ${detail}`, {
     file,

@@ -126,6 +126,18 @@ const CASES: Case[] = [
     names: ["test_host", "result.exit_code == 0", "no longer runs"],
   },
   {
+    name: "both assertions deleted: the refusal names each check that no longer runs",
+    module: CLI,
+    edit: (t) => replaceOnce(t, HOST_ASSERTS, ""),
+    codes: ["assertion-removed"],
+    names: [
+      "test_host",
+      '"assert result.exit_code == 0"',
+      '"assert "Host" in result.output"',
+      "no longer runs;",
+    ],
+  },
+  {
     name: "the assertions moved into a loop over nothing",
     module: CLI,
     edit: (t) =>
