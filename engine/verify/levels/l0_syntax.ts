@@ -13,13 +13,17 @@
  * the change in length. An after-problem is old when a before-problem of the
  * same kind maps to the same offset; failing that, when a still unmatched
  * before-problem's mapped range overlaps or touches it (tree-sitter's error
- * recovery often grows or shrinks an ERROR node around an edit nearby).
+ * recovery often grows or shrinks an ERROR node around an edit nearby). A
+ * before-problem inside the replaced text maps to the whole text written in
+ * its place: a problem the file had there may sit anywhere in it now (the
+ * same broken declaration, indented).
  * Whatever remains is new and an error.
  *
  * In a file that was broken before, error recovery may swallow what an
  * edit broke into an ERROR node the file already had; `l0_broken.ts` then
  * looks at the bracket balance and parses the sound node around the edit
- * alone.
+ * alone. In C and C++, problems an annotation macro the edit wrote
+ * (`YAML_CPP_API int x;`) caused are not the edit's (`l0_macros.ts`).
  *
  * ## Beyond the grammar
  *
@@ -39,6 +43,7 @@ import { clip } from "./quote.ts";
 import { newContextIssues } from "./l0_context.ts";
 import { newTargetIssues } from "./l0_target.ts";
 import { brokenFileProblems } from "./l0_broken.ts";
+import { withoutAnnotationMacros } from "./l0_macros.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
@@ -48,10 +53,12 @@ export async function checkSyntax(
   change: Pick<FileChange, "path" | "before" | "after">,
   env: CheckEnv,
 ): Promise<Issue[]> {
-  let problems = newSyntaxProblems(change.before, change.after);
-  if (problems.length === 0 && change.before.tree.rootNode.hasError) {
-    problems = await brokenFileProblems(change.before, change.after);
-  }
+  const problems = await withoutAnnotationMacros(
+    change.before,
+    change.after,
+    await grammarProblems(change.before, change.after),
+    grammarProblems,
+  );
   const issues = problems.slice(0, LIMIT).map((problem) => {
     const what = problem.kind === "missing"
       ? `missing "${clip(problem.text)}"`
@@ -75,6 +82,13 @@ export async function checkSyntax(
   return issues;
 }
 
+/** New problems by the error regions, then, in a file broken before, by `l0_broken.ts`. */
+async function grammarProblems(before: Document, after: Document): Promise<SyntaxProblem[]> {
+  const problems = newSyntaxProblems(before, after);
+  if (problems.length > 0 || !before.tree.rootNode.hasError) return problems;
+  return await brokenFileProblems(before, after);
+}
+
 /** The syntax problems of `after` that `before` did not have (see the module notes). */
 export function newSyntaxProblems(before: Document, after: Document): SyntaxProblem[] {
   const found = syntaxProblems(after.tree);
@@ -85,11 +99,14 @@ export function newSyntaxProblems(before: Document, after: Document): SyntaxProb
   const start = edit?.startIndex ?? 0;
   const oldEnd = edit?.oldEndIndex ?? 0;
   const shift = edit ? edit.newEndIndex - edit.oldEndIndex : 0;
-  const map = (offset: number) => (offset < start ? offset : offset >= oldEnd ? offset + shift : start);
+  // an offset inside the replaced text maps to the whole text written there: to its start, or its end
+  const map = (offset: number, inside: number) =>
+    offset < start ? offset : offset >= oldEnd ? offset + shift : inside;
+  const newEnd = oldEnd + shift;
   const mapped = old.map((problem) => ({
     kind: problem.kind,
-    start: map(problem.startIndex),
-    end: Math.max(map(problem.startIndex), map(problem.endIndex)),
+    start: map(problem.startIndex, start),
+    end: Math.max(map(problem.startIndex, start), map(problem.endIndex, newEnd)),
     used: false,
   }));
   const unmatched: SyntaxProblem[] = [];
