@@ -213,9 +213,10 @@ export function lostDefinitions(language: LanguageId, before: Tree, after: Tree)
     if (definitions.length === 0 || now.others.has(name) || rules.builtins?.has(name)) continue;
     const remaining = now.definitions.get(name);
     if (remaining) {
-      const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? []).filter((u) =>
-        !insideError(u)
-      );
+      const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? [], was.uses.get(name) ?? [])
+        .filter((
+          u,
+        ) => !insideError(u));
       if (uses.length > 0) out.push({ name, uses, via: "bare", inherits: false });
       continue;
     }

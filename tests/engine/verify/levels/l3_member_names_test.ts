@@ -95,3 +95,56 @@ Deno.test("member names javascript: an assignment to a member still keeps a same
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("member names java: a nested class reading an inherited field is not judged by an outer method's parameter", async () => {
+  // the shape of guava's ByteStreams: `in` is FilterInputStream's field in LimitedInputStream, a parameter of
+  // the outer `read`; inserting a method elsewhere loses nothing
+  const text = `package p;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+public final class ByteStreams {
+  public static int read(InputStream in, byte[] b, int off, int len) throws IOException {
+    return in.read(b, off, len);
+  }
+
+  private static final class LimitedInputStream extends FilterInputStream {
+    private long left;
+
+    LimitedInputStream(InputStream in, long limit) {
+      super(in);
+      left = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (left == 0) {
+        return -1;
+      }
+      int result = in.read();
+      if (result != -1) {
+        --left;
+      }
+      return result;
+    }
+  }
+}
+`;
+  const dir = await writeTree({ "src/p/ByteStreams.java": text });
+  try {
+    const result = await verifyIn(dir, [{
+      op: "replace_code",
+      params: {
+        file: "src/p/ByteStreams.java",
+        pattern: "  }\n}\n",
+        replacement:
+          "  }\n\n  public static long skip(InputStream in, long n) throws IOException {\n    return in.skip(n);\n  }\n}\n",
+      },
+    }]);
+    assert.deepEqual(result.errors, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
