@@ -16,7 +16,9 @@
  * attribute `[[...]]` on it,
  * and is followed by a space and a name) and every *macro qualifier* (one
  * right after a parameter list's `)` and its `const`, before `{`, `;`, `:` or `->`, as in
- * `f() SPDLOG_NOEXCEPT {`) with spaces of the same length, in
+ * `f() SPDLOG_NOEXCEPT {`) and every *macro class annotation* (one between
+ * `class` or `struct` and the name of a class being defined, as in `class
+ * TINYXML2_LIB XMLNode : public ...`) with spaces of the same length, in
  * the text before and after the edit, and parse both again. When the edit
  * brings no new problem then, its problems were the macros'. Blanking keeps
  * every offset, so the edit's span is the same in both texts. Only that
@@ -35,10 +37,16 @@ const MACRO_SPECIFIER =
 const MACRO_QUALIFIER =
   /(\)(?:[ \t]*(?:const|volatile|override|final|noexcept|&&|&))*[ \t]*)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*(?:[{;:]|->|$|[A-Z]))/gm;
 
-/** `text` with every macro specifier and qualifier (see the module notes) replaced by as many spaces. */
+const MACRO_CLASS_ANNOTATION =
+  /(\b(?:class|struct)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b|$))/gm;
+
+/** `text` with every macro specifier, qualifier and class annotation (see the module notes) replaced by as many spaces. */
 export function blankMacroSpecifiers(text: string): string {
   const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
-  return text.replace(MACRO_SPECIFIER, blank).replace(MACRO_QUALIFIER, blank);
+  return [MACRO_SPECIFIER, MACRO_QUALIFIER, MACRO_CLASS_ANNOTATION].reduce(
+    (blanked, pattern) => blanked.replace(pattern, blank),
+    text,
+  );
 }
 
 /**

@@ -89,6 +89,7 @@ export const C_RULES: NameRules = {
   definitions: DEFINITIONS,
   uses: USES,
   words: new Set(["preproc_arg"]),
+  memberAccess: { field_expression: ["field", "argument"] },
 };
 
 /** C++: C's rules, with namespaces, aliases and template calls. */
@@ -97,6 +98,7 @@ export const CPP_RULES: NameRules = {
   definitions: { ...DEFINITIONS, alias_declaration: ["name"] },
   uses: { ...USES, template_function: ["name"] },
   words: C_RULES.words,
+  memberAccess: C_RULES.memberAccess,
   inherits: overrides,
   receiver,
   types: new Set([

@@ -104,6 +104,7 @@ export const GO_RULES: NameRules = {
     expression_statement: "*",
   },
   receiver,
+  memberAccess: { selector_expression: ["field", "operand"] },
   types: new Set(["type_spec", "type_alias"]),
   declaredType: (name) =>
     typeName(

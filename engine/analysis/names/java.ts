@@ -114,6 +114,7 @@ export const JAVA_RULES: NameRules = {
   isUse: (_name, parent, field) =>
     parent.type !== "method_invocation" || field !== "name" || parent.childForFieldName("object") === null,
   receiver,
+  memberAccess: { field_access: ["field", "object"], method_invocation: ["name", "object"] },
   types: new Set([
     "class_declaration",
     "interface_declaration",

@@ -94,6 +94,7 @@ export const JAVASCRIPT_RULES: NameRules = {
   words: new Set(["string_fragment"]),
   countsAsDefinition: (_name, parent) => ownMethod(parent),
   receiver,
+  memberAccess: { member_expression: ["property", "object"] },
   types: new Set(["class_declaration"]),
   knownMethods: new Set(KNOWN),
   selfReachesOtherFiles: true,
@@ -127,6 +128,7 @@ export const TYPESCRIPT_RULES: NameRules = {
   words: JAVASCRIPT_RULES.words,
   countsAsDefinition: JAVASCRIPT_RULES.countsAsDefinition,
   receiver,
+  memberAccess: { member_expression: ["property", "object"] },
   types: new Set([
     "class_declaration",
     "abstract_class_declaration",

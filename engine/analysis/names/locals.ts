@@ -8,8 +8,11 @@
  * or in any function around it (closures see their parents' locals), or
  * anywhere outside every function (a global, a field, a constant). Only a
  * use whose function bound the name before the edit is judged (the edit
- * removed that binding); functions are matched before and after by their
- * kind and name, so a function the edit renamed or moved is not judged.
+ * removed that binding), and not where the function already read the name
+ * unbound before (an inherited field `in` beside a parameter `in`);
+ * functions are matched before and after by their kind and name and the
+ * names of the types around them, so a function the edit renamed or moved
+ * is not judged.
  *
  * @module
  */
@@ -56,32 +59,57 @@ function functionsAround(node: Node): Node[] {
   return out;
 }
 
-/** A function's key: its kind, name and the names of the functions around it (anonymous ones have none). */
+/** Types of the nodes that own methods (classes, modules, impls), which tell same-named methods apart. */
+const OWNER =
+  /(^|_)(class|struct|interface|enum|trait|impl|module|object|record)(_declaration|_definition|_item|_specifier)?$|^(class|module)$/;
+
+/**
+ * A function's key: its kind, name and the names of the functions and types
+ * around it (anonymous functions have none), so `read` of a nested class is
+ * not its outer class's `read`.
+ */
 function keyOf(fn: Node): string | undefined {
   const parts: string[] = [];
   for (let at: Node | null = fn; at; at = enclosing(at)) {
     const name = at.childForFieldName("name") ?? at.childForFieldName("declarator");
     if (!name) return undefined;
     parts.push(`${at.type}:${name.text}`);
+    for (let up = at.parent; up && !FUNCTIONS.has(up.type); up = up.parent) {
+      if (OWNER.test(up.type)) parts.push(`${up.type}:${up.childForFieldName("name")?.text ?? ""}`);
+    }
   }
   return parts.join("/");
+}
+
+/** Whether a definition of `use`'s name stands in a function around `use`. */
+function boundAround(use: Node, definitions: Node[]): boolean {
+  const ids = new Set(functionsAround(use).map((fn) => fn.id));
+  return definitions.some((definition) => ids.has(scopeOf(definition)?.id ?? -1));
 }
 
 /**
  * The uses in `after` of a name that `after` still defines elsewhere but no
  * longer in scope of the use, where the use's function defined it before.
  */
-export function lostLocally(beforeDefinitions: Node[], afterDefinitions: Node[], uses: Node[]): Node[] {
+export function lostLocally(
+  beforeDefinitions: Node[],
+  afterDefinitions: Node[],
+  uses: Node[],
+  beforeUses: Node[],
+): Node[] {
   if (afterDefinitions.some((definition) => scopeOf(definition) === null)) return [];
   const boundBefore = new Set(
     beforeDefinitions.map(scopeOf).filter((fn) => fn !== null).map(keyOf),
   );
+  // a function that already read the name unbound before (an inherited field) lost nothing
+  const unboundBefore = new Set(
+    beforeUses.filter((use) => !boundAround(use, beforeDefinitions)).map((use) => enclosing(use))
+      .filter((fn) => fn !== null).map(keyOf),
+  );
   return uses.filter((use) => {
     const around = functionsAround(use);
-    if (around.length === 0) return false;
-    const ids = new Set(around.map((fn) => fn.id));
-    if (afterDefinitions.some((definition) => ids.has(scopeOf(definition)?.id ?? -1))) return false;
+    if (around.length === 0 || boundAround(use, afterDefinitions)) return false;
     const key = keyOf(around[0]);
-    return key !== undefined && boundBefore.has(key);
+    return key !== undefined && boundBefore.has(key) && !unboundBefore.has(key);
   });
 }

@@ -21,7 +21,12 @@
  * `f`, a string `"f"` where the language looks names up by string (Ruby,
  * PHP, JavaScript), a macro body that mentions `f` (C, C++) each keep the
  * name alive. So a rule the tables lack can hide a lost name, never invent
- * one. Scope is the file, refined per function where cheap (`locals.ts`):
+ * one. A member of an access on another object (`lexer->advance`,
+ * `os.OpenFile`: `rules.memberAccess`) is no such occurrence: it cannot bind
+ * the free name, so it keeps alive only what is called through receivers
+ * (where it may be a field the rules do not see), never a name still used
+ * bare; assigned to (`o.f = g`), it stays an other occurrence, since a
+ * dynamic language may bind a global that way. Scope is the file, refined per function where cheap (`locals.ts`):
  * a local deleted from a function and still read there is lost although
  * another function binds the same name.
  *
@@ -77,6 +82,8 @@ export interface FileNames {
   uses: Map<string, Node[]>;
   /** Names that occur otherwise (fields, strings where names are looked up by string, macro bodies, ...). */
   others: Set<string>;
+  /** Members of accesses on other objects (`o.f`, `pkg.F`): they keep alive only losses through receivers. */
+  accessed: Set<string>;
   /** Whether the file may supply any name at run time (`method_missing`): nothing is lost then. */
   open: boolean;
   /** Every name a definition context declares, counted or not (what another file offers: `receivers.ts`). */
@@ -97,6 +104,7 @@ export function fileNames(tree: Tree, rules: NameRules): FileNames {
     definitions: new Map(),
     uses: new Map(),
     others: new Set(),
+    accessed: new Set(),
     open: false,
     declared: new Set(),
     members: new Map(),
@@ -155,7 +163,15 @@ function classify(node: Node, field: string | null, rules: NameRules, names: Fil
     else names.members.set(text, [{ node, receiver }]);
     return;
   }
-  names.others.add(text);
+  if (isMemberAccess(parent, field, rules)) names.accessed.add(text);
+  else names.others.add(text);
+}
+
+/** Whether a token under `parent` and `field` is the member of an access on an object (`rules.memberAccess`) not assigned to. */
+function isMemberAccess(parent: Node, field: string | null, rules: NameRules): boolean {
+  const access = rules.memberAccess?.[parent.type];
+  if (!access || field !== access[0] || !parent.childForFieldName(access[1])) return false;
+  return parent.parent?.childForFieldName("left")?.id !== parent.id;
 }
 
 function push(map: Map<string, Node[]>, key: string, node: Node): void {
@@ -197,9 +213,10 @@ export function lostDefinitions(language: LanguageId, before: Tree, after: Tree)
     if (definitions.length === 0 || now.others.has(name) || rules.builtins?.has(name)) continue;
     const remaining = now.definitions.get(name);
     if (remaining) {
-      const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? []).filter((u) =>
-        !insideError(u)
-      );
+      const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? [], was.uses.get(name) ?? [])
+        .filter((
+          u,
+        ) => !insideError(u));
       if (uses.length > 0) out.push({ name, uses, via: "bare", inherits: false });
       continue;
     }
@@ -208,7 +225,7 @@ export function lostDefinitions(language: LanguageId, before: Tree, after: Tree)
     const inherits = definitions.some((node) => rules.inherits?.(node, node.parent!) ?? false);
     if (uses.length > 0) {
       out.push({ name, uses: [...uses, ...members.map((use) => use.node)], via: "bare", inherits });
-    } else if (members.length > 0) {
+    } else if (members.length > 0 && !now.accessed.has(name)) {
       const via = members.some((use) => use.via === "self") ? "self" : "other";
       out.push({ name, uses: members.map((use) => use.node), via, inherits });
     }

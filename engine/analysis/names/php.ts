@@ -74,6 +74,12 @@ export const PHP_RULES: NameRules = {
     (parent.type !== "member_call_expression" && parent.type !== "scoped_call_expression") || onSelf(parent),
   words: new Set(["string_content", "string_value", "encapsed_string"]),
   receiver,
+  memberAccess: {
+    member_access_expression: ["name", "object"],
+    nullsafe_member_access_expression: ["name", "object"],
+    member_call_expression: ["name", "object"],
+    nullsafe_member_call_expression: ["name", "object"],
+  },
   types: new Set(["class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"]),
   knownMethods: new Set(KNOWN),
   opens: (node) =>

@@ -109,6 +109,7 @@ export const RUBY_RULES: NameRules = {
   isUse: (_name, parent, field) =>
     parent.type !== "call" || field !== "method" || parent.childForFieldName("receiver") === null,
   receiver,
+  memberAccess: { call: ["method", "receiver"] },
   types: new Set(["class", "module"]),
   knownMethods: new Set(KNOWN),
   selfReachesOtherFiles: true,

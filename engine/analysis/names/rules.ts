@@ -25,6 +25,14 @@ export interface NameRules {
   isUse?: (name: Node, parent: Node, field: string | null) => boolean;
   /** A certain use the parent-and-field table cannot express (a call inside a standard macro's tokens). */
   isOtherUse?: (name: Node, parent: Node) => boolean;
+  /**
+   * Parent type → the field of the member and the field of the object of an
+   * access on an object or package (`o.f`, `p->f`, `pkg.F`): such a member
+   * neither defines nor uses a free name `f`, so it keeps no same-spelled
+   * definition alive against a bare use (an assignment to one, `o.f = ...`,
+   * still may: see `mod.ts`). Without its object the token is no access.
+   */
+  memberAccess?: Readonly<Record<string, readonly [member: string, object: string]>>;
   /** Token types whose words keep names alive (strings in dynamic languages, macro bodies). */
   words?: ReadonlySet<string>;
   /** Whether a node lets the file supply any name at run time (`def method_missing`). */

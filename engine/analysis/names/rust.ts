@@ -125,6 +125,7 @@ export const RUST_RULES: NameRules = {
   countsAsDefinition: (_name, parent) => !inTraitImpl(parent),
   isOtherUse: macroCall,
   receiver,
+  memberAccess: { field_expression: ["field", "value"] },
   types: new Set(["struct_item", "enum_item", "union_item", "trait_item", "type_item", "mod_item"]),
   declaredType: (name) => typeOfHolder(name, new Set(["parameter", "let_declaration"]), 1),
   knownMethods: new Set(KNOWN),

@@ -56,13 +56,6 @@ export async function brokenFileProblems(before: Document, after: Document): Pro
   return await aloneProblems(before, after, edit);
 }
 
-/** The bracket-balance check alone (a file broken only for the grammar, `l0_macros.ts`). */
-export function balanceProblems(before: Document, after: Document): SyntaxProblem[] {
-  const edit = editBetween(before, after);
-  const unbalanced = edit && balanceProblem(before, after, edit.startIndex, edit.newEndIndex);
-  return unbalanced ? [unbalanced] : [];
-}
-
 function balanceProblem(before: Document, after: Document, start: number, end: number): SyntaxProblem | null {
   const was = bracketBalance(before.tree);
   const now = bracketBalance(after.tree);

@@ -1,30 +1,68 @@
 /**
- * L0's view of unknown C and C++ macros before declarations
- * (`analysis/macro_specifiers.ts`): an edit's new syntax problems are the
- * macros' when, with the macro specifiers blanked on both sides, the edit
- * brings none.
+ * L0 in C and C++ around unknown macros before declarations. Projects put a
+ * macro in front of a declaration to set its visibility, linkage or
+ * inlining (`SPDLOG_INLINE std::string f()`, `YAML_CPP_API
+ * std::atomic<size_t> x;`, `TINYXML2_PRIVATE XMLUnknown(const XMLUnknown&);`,
+ * `class TINYXML2_LIB XMLNode`); the preprocessor turns it into an attribute
+ * or nothing, but tree-sitter, which does not expand macros, reads it as a
+ * type and the real type as garbage. An edit that writes such a declaration
+ * exactly like its neighbours so leaves an ERROR node the grammar's reading
+ * calls new, though the compiler sees no change of syntax; and in a file the
+ * grammar already fails on for its macros, the broken-file checks would
+ * read the macro in the edit's own sound node as the edit's fault.
+ *
+ * ## Reading the macros as blanks
+ *
+ * When L0 found new problems in a C or C++ file, every macro specifier and
+ * qualifier (`analysis/macro_specifiers.ts` says which words those are; the
+ * pattern is shared with `insert_sibling`) is replaced by spaces of the same
+ * length in the texts before and after the edit, so offsets, lines and the
+ * edit's span stay. Both are parsed again and compared by the same two
+ * checks as the originals (`l0_syntax.ts` passes them: error regions, then
+ * `brokenFileProblems` when the blanked file was still broken before). Only
+ * the problems left then are the edit's. A word that is not such a macro
+ * (lower case, function-like as `CJSON_PUBLIC(int)`) and anything that is not
+ * an identifier (an inserted `@@ )`, a lost `}`) are never blanked, so
+ * garbage stays refused; an undefined macro the edit invents passes L0 as
+ * any unknown type name does, and is the compiler oracle's to refuse
+ * (`verify/compile/`).
  *
  * @module
  */
 
-import { problemsWithoutMacros } from "../../analysis/macro_specifiers.ts";
-import { type Document, editBetween } from "../../parse/documents.ts";
-import { syntaxProblems } from "../../parse/mod.ts";
-import { unmatchedProblems } from "./l0_syntax.ts";
+import { blankMacroSpecifiers } from "../../analysis/macro_specifiers.ts";
+import type { Document } from "../../parse/documents.ts";
+import { parse, type SyntaxProblem } from "../../parse/mod.ts";
 
-/** What an edit of a C or C++ file looks like with its macro specifiers blanked. */
-export interface MacroView {
-  /** The edit's new syntax problems then. */
-  fresh: number;
-  /** Whether the file had syntax problems before the edit even then. */
-  broken: boolean;
+/** The problems the checks find between two documents (`l0_syntax.ts` passes its own). */
+export type Compare = (before: Document, after: Document) => Promise<SyntaxProblem[]>;
+
+/**
+ * The new problems of a C or C++ edit once the macros before declarations
+ * are read as blanks (see the module notes); `problems` unchanged elsewhere
+ * and where neither text has such a macro.
+ */
+export async function withoutMacros(
+  before: Document,
+  after: Document,
+  problems: SyntaxProblem[],
+  compare: Compare,
+): Promise<SyntaxProblem[]> {
+  const language = after.file.language;
+  if (problems.length === 0 || (language !== "c" && language !== "cpp")) return problems;
+  const was = blankMacroSpecifiers(before.file.text);
+  const now = blankMacroSpecifiers(after.file.text);
+  if (was === before.file.text && now === after.file.text) return problems;
+  const blankBefore = await blanked(before, was);
+  const blankAfter = await blanked(after, now);
+  try {
+    return await compare(blankBefore, blankAfter);
+  } finally {
+    blankBefore.tree.delete();
+    blankAfter.tree.delete();
+  }
 }
 
-/** The edit seen with macro specifiers blanked on both sides; undefined outside C/C++ or without any. */
-export async function macroView(before: Document, after: Document): Promise<MacroView | undefined> {
-  const language = after.file.language;
-  const found = await problemsWithoutMacros(language, after.file.text);
-  if (!found) return undefined;
-  const old = await problemsWithoutMacros(language, before.file.text) ?? syntaxProblems(before.tree);
-  return { fresh: unmatchedProblems(old, found, editBetween(before, after)).length, broken: old.length > 0 };
+async function blanked(document: Document, text: string): Promise<Document> {
+  return { file: { ...document.file, text }, tree: await parse(document.file.language, text) };
 }

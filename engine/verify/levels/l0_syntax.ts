@@ -13,20 +13,22 @@
  * the change in length. An after-problem is old when a before-problem of the
  * same kind maps to the same offset; failing that, when a still unmatched
  * before-problem's mapped range overlaps or touches it (tree-sitter's error
- * recovery often grows or shrinks an ERROR node around an edit nearby).
+ * recovery often grows or shrinks an ERROR node around an edit nearby). A
+ * before-problem inside the replaced text maps to the whole text written in
+ * its place: a problem the file had there may sit anywhere in it now (the
+ * same broken declaration, indented).
  * Whatever remains is new and an error.
- *
- * In C and C++ an unknown macro before a declaration (`SPDLOG_INLINE
- * std::string f()`, `EXPORT_API int g()`) is a parse error for the grammar
- * but not for the compiler, which knows the macro: such problems are not new
- * when they go away with the macros (`l0_macros.ts`), and a file that parses
- * once its macros are blanked is broken for the checks below only as far as
- * its bracket balance goes.
  *
  * In a file that was broken before, error recovery may swallow what an
  * edit broke into an ERROR node the file already had; `l0_broken.ts` then
  * looks at the bracket balance and parses the sound node around the edit
  * alone.
+ *
+ * In C and C++ an unknown macro before a declaration (`SPDLOG_INLINE
+ * std::string f()`, `YAML_CPP_API int x;`) is a parse error for the grammar
+ * but not for the compiler, which knows the macro: when both checks above
+ * found something, they run again on the texts with such macros blanked
+ * (`l0_macros.ts`), and only what they find then is the edit's.
  *
  * ## Beyond the grammar
  *
@@ -45,8 +47,8 @@ import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 import { newContextIssues } from "./l0_context.ts";
 import { newTargetIssues } from "./l0_target.ts";
-import { balanceProblems, brokenFileProblems } from "./l0_broken.ts";
-import { macroView } from "./l0_macros.ts";
+import { brokenFileProblems } from "./l0_broken.ts";
+import { withoutMacros } from "./l0_macros.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
@@ -56,16 +58,12 @@ export async function checkSyntax(
   change: Pick<FileChange, "path" | "before" | "after">,
   env: CheckEnv,
 ): Promise<Issue[]> {
-  let problems = newSyntaxProblems(change.before, change.after);
-  const wasBroken = change.before.tree.rootNode.hasError;
-  const macros = problems.length > 0 || wasBroken ? await macroView(change.before, change.after) : undefined;
-  if (macros && macros.fresh === 0) problems = [];
-  if (problems.length === 0 && wasBroken) {
-    // broken only for the grammar (its macros): the bracket balance still holds the edit to account
-    problems = macros && !macros.broken
-      ? balanceProblems(change.before, change.after)
-      : await brokenFileProblems(change.before, change.after);
-  }
+  const problems = await withoutMacros(
+    change.before,
+    change.after,
+    await grammarProblems(change.before, change.after),
+    grammarProblems,
+  );
   const issues = problems.slice(0, LIMIT).map((problem) => {
     const what = problem.kind === "missing"
       ? `missing "${clip(problem.text)}"`
@@ -89,6 +87,13 @@ export async function checkSyntax(
   return issues;
 }
 
+/** New problems by the error regions, then, in a file broken before, by `l0_broken.ts`. */
+async function grammarProblems(before: Document, after: Document): Promise<SyntaxProblem[]> {
+  const problems = newSyntaxProblems(before, after);
+  if (problems.length > 0 || !before.tree.rootNode.hasError) return problems;
+  return await brokenFileProblems(before, after);
+}
+
 /** The syntax problems of `after` that `before` did not have (see the module notes). */
 export function newSyntaxProblems(before: Document, after: Document): SyntaxProblem[] {
   const found = syntaxProblems(after.tree);
@@ -98,11 +103,8 @@ export function newSyntaxProblems(before: Document, after: Document): SyntaxProb
   return unmatchedProblems(old, found, editBetween(before, after));
 }
 
-/**
- * The problems of `found` (after an edit) that no problem of `old` (before
- * it) accounts for, once `old` is shifted by `edit` (see the module notes).
- */
-export function unmatchedProblems(
+/** The problems of `found` (after an edit) no problem of `old` (before it) accounts for, `old` shifted by `edit`. */
+function unmatchedProblems(
   old: SyntaxProblem[],
   found: SyntaxProblem[],
   edit: { startIndex: number; oldEndIndex: number; newEndIndex: number } | null,
@@ -110,11 +112,14 @@ export function unmatchedProblems(
   const start = edit?.startIndex ?? 0;
   const oldEnd = edit?.oldEndIndex ?? 0;
   const shift = edit ? edit.newEndIndex - edit.oldEndIndex : 0;
-  const map = (offset: number) => (offset < start ? offset : offset >= oldEnd ? offset + shift : start);
+  // an offset inside the replaced text maps to the whole text written there: to its start, or its end
+  const map = (offset: number, inside: number) =>
+    offset < start ? offset : offset >= oldEnd ? offset + shift : inside;
+  const newEnd = oldEnd + shift;
   const mapped = old.map((problem) => ({
     kind: problem.kind,
-    start: map(problem.startIndex),
-    end: Math.max(map(problem.startIndex), map(problem.endIndex)),
+    start: map(problem.startIndex, start),
+    end: Math.max(map(problem.startIndex, start), map(problem.endIndex, newEnd)),
     used: false,
   }));
   const unmatched: SyntaxProblem[] = [];

@@ -16,7 +16,8 @@
  * edit mapped through it) and the chain of block-level ancestors
  * (statements, blocks, definitions), each by type and mapped start (a block
  * by its owner's start: a block begins at its first statement, which the
- * edit may have replaced). Ancestor ends are not compared: an edit that
+ * edit may have replaced; so is a statement list that starts at its first
+ * statement, as Ruby's `body_statement` of a module). Ancestor ends are not compared: an edit that
  * appends a method to a class legitimately grows the class, and an
  * expression edit may wrap a neighbour (`im(a)` → `im(a).is_zero`).
  *
@@ -158,6 +159,8 @@ const CONTAINER_TYPES = new Set([
   "enum_body",
   "interface_body",
   "object_type",
+  // Ruby's body of a method, class or module: it starts at its first statement, like a block
+  "body_statement",
 ]);
 
 /** One tree's view: tokens near the spans, ancestor chains memoized. */
@@ -238,7 +241,7 @@ class Side {
     let chain: string;
     if ((category && BLOCK_CATEGORIES.has(category)) || clause) {
       // a block starts at its first statement, which may be new: name it by its owner
-      const anchor = category === "block" && parent ? parent : node;
+      const anchor = (category === "block" || CONTAINER_TYPES.has(node.type)) && parent ? parent : node;
       if (this.startsInSpan(anchor.startIndex)) {
         let up = parent;
         while (up && !this.isContainer(up)) up = up.parent;

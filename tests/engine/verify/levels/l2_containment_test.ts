@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { CORPUS_SKIP } from "../../../_support/corpus.ts";
 import { corpusFile, editAndCheck, type EditFn, insertAfter, ofLevel, replace } from "./_support.ts";
+import { loadMultilang, MULTILANG_SKIP, writeTree } from "../../../_support/multilang.ts";
+import { verifyIn } from "../plan/_support.ts";
+import "../../exec/_support.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 if (CORPUS_SKIP) console.log(`skipping L2 tests: ${CORPUS_SKIP}`);
@@ -163,4 +166,61 @@ Deno.test("L2 (TypeScript): `} else if (` split into a new `if` passes; an early
   // the `if` body moved out of the function by a brace the edit closes early
   const closed = await tsContainment('  } else if (path.startsWith("/admin")) {', "  }\n}\n{\n  if (true) {");
   assert.equal(closed.l2[0]?.code, "containment-violated", JSON.stringify(closed));
+});
+
+Deno.test({
+  name: "L2 (Ruby): deleting the first method of a module or class body does not move the code after it",
+  ignore: MULTILANG_SKIP !== undefined,
+  async fn() {
+    // Ruby's `body_statement` starts at its first statement: deleting that one must not re-name the body
+    let checked = 0;
+    const seen = new Set<string>();
+    for (const commit of await loadMultilang()) {
+      if (commit.lang !== "ruby") continue;
+      for (const file of commit.files) {
+        const first = file.before.match(
+          /^( *)(?:module|class) [^\n]+\n\1 {2}(def [^\n]+\n[\s\S]*?\n\1 {2}end\n)/m,
+        );
+        if (!first || seen.has(file.before)) continue;
+        seen.add(file.before);
+        const dir = await writeTree({ [file.path]: file.before });
+        try {
+          const result = await verifyIn(dir, [{
+            op: "replace_code",
+            params: { file: file.path, pattern: `${first[1]}  ${first[2]}`, replacement: "" },
+          }]);
+          const l2 = [...result.errors, ...result.warnings].filter((issue) => issue.level === "L2");
+          assert.deepEqual(l2.map((issue) => issue.message), [], `${commit.sha.slice(0, 8)} ${file.path}`);
+          checked++;
+        } finally {
+          await Deno.remove(dir, { recursive: true });
+        }
+      }
+    }
+    assert.ok(checked >= 3, `only ${checked} Ruby bodies checked`);
+  },
+});
+
+Deno.test({
+  name:
+    "L2 (Ruby): rack's Handler.get, deleted from its module, is refused as dangling, not as a containment leak",
+  ignore: MULTILANG_SKIP !== undefined,
+  async fn() {
+    const commit = (await loadMultilang()).find((c) => c.sha.startsWith("e0993d47"));
+    const file = commit?.files.find((f) => f.path === "lib/rack/handler.rb");
+    assert.ok(file, "rack e0993d47 lib/rack/handler.rb not in the corpus");
+    const start = file.before.indexOf("    def self.get(server)");
+    const end = file.before.indexOf("\n    end\n", start) + "\n    end\n".length;
+    const dir = await writeTree({ [file.path]: file.before });
+    try {
+      const result = await verifyIn(dir, [{
+        op: "replace_code",
+        params: { file: file.path, pattern: file.before.slice(start, end), replacement: "" },
+      }]);
+      assert.deepEqual(result.errors.map((issue) => issue.code), ["dangling-reference"]);
+      assert.match(result.errors[0].message, /^Name "get" is still used/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
