@@ -26,6 +26,7 @@ import { detectTier } from "../../engine/plan/tiers.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
 import {
   findChangeInText,
@@ -572,8 +573,4 @@ async function readEnvFile(env: Environment, path: string): Promise<string | nul
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
