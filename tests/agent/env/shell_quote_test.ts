@@ -60,3 +60,23 @@ Deno.test("shellQuote: a word that means itself stays bare, anything else is sin
   assert.equal(shellQuote("a b"), "'a b'");
   assert.equal(shellQuote("it's"), `'it'\\''s'`);
 });
+
+Deno.test("shellQuote: the orchestrator has one quoting, no second copy of it", async () => {
+  const copies: string[] = [];
+  for (const dir of ["agent", "cli"]) {
+    for await (const file of walk(new URL(`../../../${dir}/`, import.meta.url))) {
+      const text = await Deno.readTextFile(file);
+      if (/'\\\\''/.test(text) && !file.pathname.endsWith("agent/env/shell_quote.ts")) {
+        copies.push(file.pathname);
+      }
+    }
+  }
+  assert.deepEqual(copies, []);
+});
+
+async function* walk(dir: URL): AsyncGenerator<URL> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory) yield* walk(new URL(`${entry.name}/`, dir));
+    else if (entry.name.endsWith(".ts")) yield new URL(entry.name, dir);
+  }
+}
