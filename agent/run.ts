@@ -13,6 +13,7 @@
  */
 
 import { resolve } from "../engine/node_builtins.ts";
+import { shellQuote } from "./env/shell_quote.ts";
 import type { Config } from "./config.ts";
 import {
   CONTAINER_DEFAULTS,
@@ -38,6 +39,7 @@ import {
   sessionShell,
   snapshotTree,
   type StepProgress,
+  type StrategyOutcome,
   workTreeProblem,
 } from "./common/mod.ts";
 import { createModel, type Model, ModelError, type ModelStats, totalStats } from "./model/mod.ts";
@@ -139,229 +141,355 @@ async function runStoppable(options: RunTaskOptions, stop: AbortSignal): Promise
   }
 }
 
+/** A run with its plan path: setup, the strategy, the outputs; the helper and environment closed at the end. */
 async function runPrepared(
   options: RunTaskOptions,
   planPath: RunPlanPath,
   stop: AbortSignal,
 ): Promise<RunTaskOutcome> {
-  const { config, instanceId, outDir } = options;
-  const log = options.log ?? (() => {});
-  let model: Model | undefined = options.model;
-  let modelError: ModelError | undefined;
+  const run = await TaskRun.open(options, planPath, stop);
   try {
-    model ??= await createModel(config.model);
-  } catch (err) {
-    if (!(err instanceof ModelError)) throw err;
-    modelError = err;
+    return await run.run();
+  } finally {
+    await run.close();
   }
-  // The models the run asks: the run's own, or the strategy's candidates (set below).
-  let asked: Model[] = model ? [model] : [];
-  const stats = model ? () => totalStats(asked) : undefined;
-  const trajectory = new Trajectory(outDir, instanceId, {
-    config,
-    stats,
-    onPhase: (record) => {
-      if (record.status === "running") options.onProgress?.({ phase: record.name });
-      if (record.name === "setup") return;
-      if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
-        return;
-      }
-      log(`[${instanceId}] ${record.name}: ${phaseDetail(record)}`);
-    },
-  });
-  // Recorded first: a run that fails in setup still shows what it was asked to do.
-  trajectory.info.task = options.task;
-  const setup = trajectory.startPhase("setup", { environment: config.environment.type });
-  let env: Environment | undefined;
-  let helper: Helper | undefined;
-  let helperFailure: Error | undefined;
-  let deployed: DeployInfo | undefined;
-  let planned: { launch?: HelperLaunch; runArgs: string[] } = { runArgs: [] };
+}
+
+/** One task's run: its model, trajectory, environment and helper, from setup to the outputs. */
+class TaskRun {
+  readonly #options: RunTaskOptions;
+  readonly #planPath: RunPlanPath;
+  readonly #stop: AbortSignal;
+  readonly #log: (line: string) => void;
+  readonly #model: Model | undefined;
+  readonly #modelError: ModelError | undefined;
+  /** The models the run asks: the run's own, or the strategy's candidates (set when it starts). */
+  #asked: Model[];
+  readonly #trajectory: Trajectory;
+  readonly #setup: ReturnType<Trajectory["startPhase"]>;
+  readonly #timings = emptyTimings();
+  readonly #serveArgs: string[];
+  #env: Environment | undefined;
+  #helper: Helper | undefined;
+  #helperFailure: Error | undefined;
+  #deployed: DeployInfo | undefined;
+  #planned: { launch?: HelperLaunch; runArgs: string[] } = { runArgs: [] };
   /** The container runs the helper's session as its main process. */
-  let viaMain = false;
-  const serveArgs = limitArgs(config.environment.helper_limits);
-  const savePreds = options.savePreds ?? true;
-  const timings = emptyTimings();
-  const finishEarly = async (status: string, err: Error) => {
-    trajectory.endPhase(setup, "failed", { error: err.message });
-    trajectory.info.error = err.message;
-    trajectory.finish(status);
-    await trajectory.save();
-    if (savePreds) {
-      await savePredictionSaying(outDir, log, {
-        instance_id: instanceId,
-        model_name_or_path: config.model.name,
-        model_patch: "",
-      });
-    }
-    return {
-      exitStatus: status,
-      submission: "",
-      trajectoryPath: trajectory.path,
-      predsPath: resolve(outDir, "preds.json"),
-      patched: false,
-      error: err.message,
-      timings,
-      stats: totalStats(asked),
-    };
-  };
-  try {
-    if (!model) return await finishEarly(modelError!.exitStatus, modelError!);
-    const envConfig = { ...config.environment };
-    if (envConfig.type === "local") {
-      envConfig.cwd = resolve(options.repo ?? envConfig.cwd ?? Deno.cwd());
-    } else if (options.repo && !envConfig.cwd) {
-      envConfig.cwd = "/repo";
-    }
-    log(`[${instanceId}] setup: starting the ${envConfig.type} environment`);
+  #viaMain = false;
+
+  private constructor(
+    options: RunTaskOptions,
+    context: { planPath: RunPlanPath; stop: AbortSignal; model?: Model; modelError?: ModelError },
+  ) {
+    this.#options = options;
+    this.#planPath = context.planPath;
+    this.#stop = context.stop;
+    this.#log = options.log ?? (() => {});
+    this.#model = context.model;
+    this.#modelError = context.modelError;
+    this.#asked = context.model ? [context.model] : [];
+    this.#serveArgs = limitArgs(options.config.environment.helper_limits);
+    this.#trajectory = this.#openTrajectory();
+    // Recorded first: a run that fails in setup still shows what it was asked to do.
+    this.#trajectory.info.task = options.task;
+    this.#setup = this.#trajectory.startPhase("setup", { environment: options.config.environment.type });
+  }
+
+  /** The run with its model (a model that cannot be made ends the run in setup, with its exit status). */
+  static async open(options: RunTaskOptions, planPath: RunPlanPath, stop: AbortSignal): Promise<TaskRun> {
+    let model: Model | undefined = options.model;
+    let modelError: ModelError | undefined;
     try {
-      if (options.container?.labels && envConfig.type !== "local") {
-        const labels = Object.entries(options.container.labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
-        envConfig.run_args = [...(envConfig.run_args ?? []), ...labels];
-      }
-      const starting = performance.now();
-      planned = await plannedLaunch(config.environment).catch((err) => {
-        helperFailure = err as Error;
-        return { runArgs: [] };
-      });
-      const main = envConfig.type !== "local" && config.environment.helper_main
-        ? mainSession(planned.launch, envConfig.cwd ?? CONTAINER_DEFAULTS.cwd, serveArgs)
-        : undefined;
-      const started = await startEnvironment(envConfig, planned, { name: options.container?.name, main });
-      env = started.env;
-      viaMain = started.main;
-      timings.container_start = (performance.now() - starting) / 1000;
-      options.onEnvironment?.(env);
-      if (envConfig.type !== "local" && options.repo) {
-        const made = await env.execute(`mkdir -p '${env.cwd.replace(/'/g, `'\\''`)}'`, { timeout: 60 });
-        if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
-        await env.copyIn(`${resolve(options.repo)}/.`, env.cwd);
-      }
-      if (envConfig.type !== "local") {
-        // The container's copy keeps HEAD's history only: no later commit in reach of the model (common/history.ts).
-        log(`[${instanceId}] setup: hiding the repository's later history`);
-        trajectory.info.history = await pruneHistory(env);
-      }
-      await planPath.prepare(env);
+      model ??= await createModel(options.config.model);
     } catch (err) {
-      return await finishEarly("EnvironmentError", err as Error);
+      if (!(err instanceof ModelError)) throw err;
+      modelError = err;
+    }
+    return new TaskRun(options, { planPath, stop, model, modelError });
+  }
+
+  /** The trajectory, with the models' stats and the progress lines of its phases. */
+  #openTrajectory(): Trajectory {
+    const { config, instanceId, outDir } = this.#options;
+    return new Trajectory(outDir, instanceId, {
+      config,
+      stats: this.#model ? () => totalStats(this.#asked) : undefined,
+      onPhase: (record) => {
+        if (record.status === "running") this.#options.onProgress?.({ phase: record.name });
+        if (record.name === "setup") return;
+        if (record.status === "running" && !["explore", "plan", "submit", "fallback"].includes(record.name)) {
+          return;
+        }
+        this.#log(`[${instanceId}] ${record.name}: ${phaseDetail(record)}`);
+      },
+    });
+  }
+
+  /** SETUP (environment, work tree, helper, journal, shell, baseline), the strategy, the gate, the outputs. */
+  async run(): Promise<RunTaskOutcome> {
+    if (!this.#model) return await this.#finishEarly(this.#modelError!.exitStatus, this.#modelError!);
+    let env: Environment;
+    try {
+      env = await this.#startEnvironment();
+    } catch (err) {
+      return await this.#finishEarly("EnvironmentError", err as Error);
     }
     // Before any model call or edit: without a git work tree every patch would be empty.
     const noWorkTree = await workTreeProblem(env);
     if (noWorkTree?.kind === "not-a-work-tree") {
-      return await finishEarly("NotAGitRepository", new Error(noWorkTree.message));
+      return await this.#finishEarly("NotAGitRepository", new Error(noWorkTree.message));
     }
-    log(`[${instanceId}] setup: deploying the helper`);
+    await this.#deployHelper(env);
+    const unfinished = await this.#recoverJournal(env);
+    if (unfinished) return await this.#finishEarly("JournalPending", unfinished);
+    env = this.#throughSession(env);
+    const baseline = await this.#endSetup(env);
+    let result = await this.#runStrategy(env, this.#model, baseline);
+    result = await gateSubmission(env, {
+      config: this.#options.config,
+      trajectory: this.#trajectory,
+      baseline,
+    }, result);
+    return await this.#outputs(result);
+  }
+
+  /** The helper's session and the environment closed (the run's very end). */
+  async close(): Promise<void> {
+    if (this.#helper instanceof SessionHelper) await this.#helper.close().catch(() => {});
+    await this.#env?.close().catch(() => {});
+  }
+
+  /**
+   * The environment started (with the helper's files mounted when it can be),
+   * the repository copied in, a container's later history hidden, the plan
+   * path made.
+   */
+  async #startEnvironment(): Promise<Environment> {
+    const { config, instanceId } = this.#options;
+    const envConfig = this.#environmentConfig();
+    this.#log(`[${instanceId}] setup: starting the ${envConfig.type} environment`);
+    const starting = performance.now();
+    this.#planned = await plannedLaunch(config.environment).catch((err) => {
+      this.#helperFailure = err as Error;
+      return { runArgs: [] };
+    });
+    const main = envConfig.type !== "local" && config.environment.helper_main
+      ? mainSession(this.#planned.launch, envConfig.cwd ?? CONTAINER_DEFAULTS.cwd, this.#serveArgs)
+      : undefined;
+    const started = await startEnvironment(envConfig, this.#planned, {
+      name: this.#options.container?.name,
+      main,
+    });
+    const env = this.#env = started.env;
+    this.#viaMain = started.main;
+    this.#timings.container_start = (performance.now() - starting) / 1000;
+    this.#options.onEnvironment?.(env);
+    if (envConfig.type !== "local" && this.#options.repo) {
+      const made = await env.execute(`mkdir -p ${shellQuote(env.cwd)}`, { timeout: 60 });
+      if (made.returncode !== 0) throw new Error(`Cannot create "${env.cwd}": ${made.output.trim()}`);
+      await env.copyIn(`${resolve(this.#options.repo)}/.`, env.cwd);
+    }
+    if (envConfig.type !== "local") {
+      // The container's copy keeps HEAD's history only: no later commit in reach of the model (common/history.ts).
+      this.#log(`[${instanceId}] setup: hiding the repository's later history`);
+      this.#trajectory.info.history = await pruneHistory(env);
+    }
+    await this.#planPath.prepare(env);
+    return env;
+  }
+
+  /** The environment's settings for this run: its directory (the repository's) and the batch's labels. */
+  #environmentConfig(): EnvironmentConfig {
+    const { config, repo, container } = this.#options;
+    const envConfig = { ...config.environment };
+    if (envConfig.type === "local") {
+      envConfig.cwd = resolve(repo ?? envConfig.cwd ?? Deno.cwd());
+    } else if (repo && !envConfig.cwd) {
+      envConfig.cwd = "/repo";
+    }
+    if (container?.labels && envConfig.type !== "local") {
+      const labels = Object.entries(container.labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
+      envConfig.run_args = [...(envConfig.run_args ?? []), ...labels];
+    }
+    return envConfig;
+  }
+
+  /** The helper deployed; when it cannot be, the run goes on without it (the reason kept for the strategy). */
+  async #deployHelper(env: Environment): Promise<void> {
+    const { config, instanceId } = this.#options;
+    this.#log(`[${instanceId}] setup: deploying the helper`);
     try {
-      if (helperFailure) throw helperFailure;
+      if (this.#helperFailure) throw this.#helperFailure;
       const result = await deployHelper(env, {
         timeout: config.environment.helper_timeout,
-        serveArgs,
-        launch: planned.launch,
-        main: viaMain,
+        serveArgs: this.#serveArgs,
+        launch: this.#planned.launch,
+        main: this.#viaMain,
       });
-      helper = result.helper;
-      deployed = result.info;
-      timings.helper_deploy = deployed.seconds;
-      log(
+      this.#helper = result.helper;
+      const deployed = this.#deployed = result.info;
+      this.#timings.helper_deploy = deployed.seconds;
+      this.#log(
         `[${instanceId}] setup: helper ${deployed.version} (${deployed.mode}) ready in ${
           deployed.seconds.toFixed(1)
         } s`,
       );
     } catch (err) {
-      helperFailure = err as Error;
-      log(`[${instanceId}] setup: the helper is unavailable: ${helperFailure.message}`);
+      this.#helperFailure = err as Error;
+      this.#log(`[${instanceId}] setup: the helper is unavailable: ${this.#helperFailure.message}`);
     }
-    if (helper) {
-      // A plan an earlier run left unfinished (killed mid-EXECUTE) is rolled
-      // back before anything else, so it cannot leak into this run's patch;
-      // if it cannot be, the run does not start.
-      const recovery = await rollBack(helper);
-      if (recovery.restored.length > 0) {
-        log(`[${instanceId}] setup: rolled back an unfinished plan: ${recovery.restored.join(", ")}`);
-        trajectory.info.recovered_journal = recovery;
-      }
-      if (!recovery.success) {
-        const why = recovery.errors.map((issue) => issue.message).join("; ");
-        return await finishEarly(
-          "JournalPending",
-          new Error(
-            `An unfinished plan on this repository could not be rolled back: ${why}; ` +
-              `run "graphplan rollback --repo ${env.cwd}" (see its hint), then start again`,
-          ),
-        );
-      }
-    }
-    // The working tree as the run found it (the user's own untracked files
-    // and edits included): the patch is diffed from it (common/baseline.ts).
-    // In a container, the commands go through the helper's session (one exec each when it is gone).
-    if (helper instanceof SessionHelper && env.type !== "local" && config.environment.shell !== "exec") {
-      const shell = sessionShell(env, helper, config.environment);
-      // By reference: every save of the trajectory has the counts so far.
-      trajectory.info.shell = shell.counts;
-      env = shell;
-    }
-    const baseline = await recordBaseline(env, trajectory);
-    trajectory.endPhase(setup, helper ? "done" : "helper_unavailable", {
-      cwd: env.cwd,
-      ...(deployed ? { helper: deployed } : { helper_error: helperFailure?.message }),
-    });
-    await trajectory.save();
+  }
 
-    // The run closes the helper at its very end: its session also runs the gate's commands.
-    const timedHelperCalls = helper
-      ? timedHelper({ call: helper.call.bind(helper), close: () => Promise.resolve() }, timings)
-      : undefined;
-    const helperOf = () => {
-      if (timedHelperCalls) return timedHelperCalls;
-      throw helperFailure ?? new HelperError("The helper was not deployed");
-    };
-    const timedEnv = timedEnvironment(env, timings);
-    const onStep = (progress: StepProgress) => {
-      options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
-      const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
-      log(`[${instanceId}] ${progress.phase} step ${progress.step} $${progress.cost.toFixed(4)}: ${command}`);
-    };
+  /**
+   * A plan an earlier run left unfinished (killed mid-EXECUTE) rolled back
+   * before anything else, so it cannot leak into this run's patch; the error
+   * that keeps the run from starting when it cannot be.
+   */
+  async #recoverJournal(env: Environment): Promise<Error | undefined> {
+    if (!this.#helper) return undefined;
+    const recovery = await rollBack(this.#helper);
+    if (recovery.restored.length > 0) {
+      this.#log(
+        `[${this.#options.instanceId}] setup: rolled back an unfinished plan: ${
+          recovery.restored.join(", ")
+        }`,
+      );
+      this.#trajectory.info.recovered_journal = recovery;
+    }
+    if (recovery.success) return undefined;
+    const why = recovery.errors.map((issue) => issue.message).join("; ");
+    return new Error(
+      `An unfinished plan on this repository could not be rolled back: ${why}; ` +
+        `run "graphplan rollback --repo ${env.cwd}" (see its hint), then start again`,
+    );
+  }
+
+  /** In a container, the commands go through the helper's session (one exec each when it is gone). */
+  #throughSession(env: Environment): Environment {
+    const { config } = this.#options;
+    if (
+      !(this.#helper instanceof SessionHelper) || env.type === "local" || config.environment.shell === "exec"
+    ) {
+      return env;
+    }
+    const shell = sessionShell(env, this.#helper, config.environment);
+    // By reference: every save of the trajectory has the counts so far.
+    this.#trajectory.info.shell = shell.counts;
+    // The run closes the wrapper, as it closes the environment it wraps.
+    return this.#env = shell;
+  }
+
+  /**
+   * The working tree as the run found it (the user's own untracked files and
+   * edits included) recorded: the patch is diffed from it
+   * (common/baseline.ts). The setup phase ends.
+   */
+  async #endSetup(env: Environment): Promise<string | undefined> {
+    const baseline = await recordBaseline(env, this.#trajectory);
+    this.#trajectory.endPhase(this.#setup, this.#helper ? "done" : "helper_unavailable", {
+      cwd: env.cwd,
+      ...(this.#deployed ? { helper: this.#deployed } : { helper_error: this.#helperFailure?.message }),
+    });
+    await this.#trajectory.save();
+    return baseline;
+  }
+
+  /** The strategy `agent.strategy` names (agent/strategies.ts) on the task, with the environment and helper timed. */
+  async #runStrategy(env: Environment, model: Model, baseline: string | undefined): Promise<StrategyOutcome> {
+    const { config, task } = this.#options;
     const strategy = strategyNamed(config.agent.strategy);
     const candidates = strategy.candidateModels?.(config) ?? [];
-    asked = candidates.length > 0
+    this.#asked = candidates.length > 0
       ? await Promise.all(candidates.map((candidate) => createModel(candidate)))
       : [model];
-    let result = await strategy.run({
-      task: options.task,
+    return await strategy.run({
+      task,
       config,
-      models: asked,
-      env: timedEnv,
-      trajectory,
-      helper: helperOf,
-      stop,
-      onStep,
+      models: this.#asked,
+      env: timedEnvironment(env, this.#timings),
+      trajectory: this.#trajectory,
+      helper: this.#timedHelper(),
+      stop: this.#stop,
+      onStep: (progress) => this.#onStep(progress),
       baseline,
     });
-    result = await gateSubmission(env, { config, trajectory, baseline }, result);
+  }
+
+  /**
+   * The helper for the strategy, its calls timed; throws why it is missing
+   * when it was not deployed. The run closes the helper at its very end: its
+   * session also runs the gate's commands.
+   */
+  #timedHelper(): () => Helper {
+    const helper = this.#helper;
+    const timedHelperCalls = helper
+      ? timedHelper({ call: helper.call.bind(helper), close: () => Promise.resolve() }, this.#timings)
+      : undefined;
+    return () => {
+      if (timedHelperCalls) return timedHelperCalls;
+      throw this.#helperFailure ?? new HelperError("The helper was not deployed");
+    };
+  }
+
+  /** One model step: a progress event and a progress line with its first command. */
+  #onStep(progress: StepProgress): void {
+    this.#options.onProgress?.({ phase: progress.phase, step: progress.step, cost: progress.cost });
+    const command = progress.commands[0]?.split("\n")[0].slice(0, 80) ?? "(no command)";
+    this.#log(
+      `[${this.#options.instanceId}] ${progress.phase} step ${progress.step} $${
+        progress.cost.toFixed(4)
+      }: ${command}`,
+    );
+  }
+
+  /** The prediction written (unless a batch keeps its own) and the outcome. */
+  async #outputs(result: StrategyOutcome): Promise<RunTaskOutcome> {
     const patched = /^(Fallback)?Submitted$/.test(result.exitStatus) && result.submission.trim() !== "";
-    if (savePreds) {
-      await savePredictionSaying(outDir, log, {
-        instance_id: instanceId,
-        model_name_or_path: config.model.name,
-        model_patch: result.submission,
-      });
-    }
+    await this.#savePrediction(result.submission);
+    const trajectory = this.#trajectory;
     return {
       exitStatus: result.exitStatus,
       submission: result.submission,
       trajectoryPath: trajectory.path,
-      predsPath: resolve(outDir, "preds.json"),
+      predsPath: resolve(this.#options.outDir, "preds.json"),
       patched,
       ...(result.fallback ? { fallback: result.fallback } : {}),
-      ...(deployed ? { helper: deployed } : {}),
+      ...(this.#deployed ? { helper: this.#deployed } : {}),
       ...(typeof trajectory.info.error === "string" ? { error: firstLineOf(trajectory.info.error) } : {}),
-      timings,
-      stats: totalStats(asked),
+      timings: this.#timings,
+      stats: totalStats(this.#asked),
     };
-  } finally {
-    if (helper instanceof SessionHelper) await helper.close().catch(() => {});
-    await env?.close().catch(() => {});
+  }
+
+  /** A run that ends in setup: the setup phase failed, an empty prediction, the outcome saying why. */
+  async #finishEarly(status: string, err: Error): Promise<RunTaskOutcome> {
+    const trajectory = this.#trajectory;
+    trajectory.endPhase(this.#setup, "failed", { error: err.message });
+    trajectory.info.error = err.message;
+    trajectory.finish(status);
+    await trajectory.save();
+    await this.#savePrediction("");
+    return {
+      exitStatus: status,
+      submission: "",
+      trajectoryPath: trajectory.path,
+      predsPath: resolve(this.#options.outDir, "preds.json"),
+      patched: false,
+      error: err.message,
+      timings: this.#timings,
+      stats: totalStats(this.#asked),
+    };
+  }
+
+  /** `<outDir>/preds.json` gets this run's prediction (`savePreds`, default true). */
+  async #savePrediction(patch: string): Promise<void> {
+    const { config, instanceId, outDir } = this.#options;
+    if (!(this.#options.savePreds ?? true)) return;
+    await savePredictionSaying(outDir, this.#log, {
+      instance_id: instanceId,
+      model_name_or_path: config.model.name,
+      model_patch: patch,
+    });
   }
 }
 

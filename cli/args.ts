@@ -55,16 +55,84 @@ export class ArgsError extends Error {
 
 /** Parse `args` against `options` (strict, positionals allowed). */
 export function parseOptions(args: readonly string[], options: OptionSpec): ParsedOptions {
-  const values: ParsedOptions["values"] = {};
-  const positionals: string[] = [];
-  const declared = (name: string) => Object.hasOwn(options, name) ? options[name] : undefined;
-  // As parseArgs: a letter no option claims stands for an option of that name (unknown, as a rule).
-  const longFor = (short: string) =>
-    Object.keys(options).find((name) => options[name].short === short) ?? short;
-  const isString = (name: string) => declared(name)?.type === "string";
+  const reader = new OptionReader(options);
+  const queue = [...args];
+  while (queue.length > 0) {
+    const arg = queue.shift() as string;
+    if (arg === "--") {
+      reader.positionals.push(...queue);
+      break;
+    }
+    if (arg.length === 2 && arg[0] === "-" && arg[1] !== "-") {
+      // -x: a string option takes the next argument, whatever it looks like.
+      const name = reader.longFor(arg[1]);
+      reader.store(name, arg, reader.isString(name) ? queue.shift() : undefined, false);
+    } else if (arg.length > 2 && arg[0] === "-" && arg[1] !== "-") {
+      const name = reader.longFor(arg[1]);
+      if (reader.isString(name)) {
+        // -xVALUE
+        reader.store(name, `-${arg[1]}`, arg.slice(2), true);
+      } else {
+        // -abc is -a -b -c; a string option inside the group takes the rest: -abVALUE is -a -bVALUE.
+        const expanded: string[] = [];
+        for (let at = 1; at < arg.length; at++) {
+          if (!reader.isString(reader.longFor(arg[at])) || at === arg.length - 1) {
+            expanded.push(`-${arg[at]}`);
+          } else {
+            expanded.push(`-${arg.slice(at)}`);
+            break;
+          }
+        }
+        queue.unshift(...expanded);
+      }
+    } else if (arg.length > 2 && arg.startsWith("--")) {
+      const eq = arg.indexOf("=", 3);
+      if (eq === -1) {
+        const name = arg.slice(2);
+        reader.store(name, arg, reader.isString(name) ? queue.shift() : undefined, false);
+      } else {
+        const name = arg.slice(2, eq);
+        reader.store(name, `--${name}`, arg.slice(eq + 1), true);
+      }
+    } else {
+      reader.positionals.push(arg);
+    }
+  }
+  return { values: reader.values, positionals: reader.positionals };
+}
 
-  const store = (name: string, rawName: string, value: string | undefined, inline: boolean) => {
-    const declaration = declared(name);
+/** The values and positionals read so far, and the checks of one option as it is stored. */
+class OptionReader {
+  readonly values: ParsedOptions["values"] = {};
+  readonly positionals: string[] = [];
+  readonly #options: OptionSpec;
+
+  constructor(options: OptionSpec) {
+    this.#options = options;
+  }
+
+  #declared(name: string) {
+    return Object.hasOwn(this.#options, name) ? this.#options[name] : undefined;
+  }
+
+  /** As parseArgs: a letter no option claims stands for an option of that name (unknown, as a rule). */
+  longFor(short: string): string {
+    return Object.keys(this.#options).find((name) => this.#options[name].short === short) ?? short;
+  }
+
+  /** Whether `name` is a declared string option (it takes a value). */
+  isString(name: string): boolean {
+    return this.#declared(name)?.type === "string";
+  }
+
+  /**
+   * Store `value` (undefined for a flag) for option `name`, typed as
+   * `rawName`; `inline` when the value was glued to it (`--x=V`, `-xV`).
+   * An unknown option, a missing or unwanted value, or a value that looks
+   * like an option is an {@linkcode ArgsError}.
+   */
+  store(name: string, rawName: string, value: string | undefined, inline: boolean): void {
+    const declaration = this.#declared(name);
     if (!declaration) {
       throw new ArgsError(
         `Unknown option '${rawName}'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- ${
@@ -89,54 +157,10 @@ export function parseOptions(args: readonly string[], options: OptionSpec): Pars
     if (name === "__proto__") return;
     const parsed = value ?? true;
     if (declaration.multiple) {
-      const list = values[name];
-      values[name] = Array.isArray(list) ? [...list, parsed] : [parsed];
+      const list = this.values[name];
+      this.values[name] = Array.isArray(list) ? [...list, parsed] : [parsed];
     } else {
-      values[name] = parsed;
-    }
-  };
-
-  const queue = [...args];
-  while (queue.length > 0) {
-    const arg = queue.shift() as string;
-    if (arg === "--") {
-      positionals.push(...queue);
-      break;
-    }
-    if (arg.length === 2 && arg[0] === "-" && arg[1] !== "-") {
-      // -x: a string option takes the next argument, whatever it looks like.
-      const name = longFor(arg[1]);
-      store(name, arg, isString(name) ? queue.shift() : undefined, false);
-    } else if (arg.length > 2 && arg[0] === "-" && arg[1] !== "-") {
-      const name = longFor(arg[1]);
-      if (isString(name)) {
-        // -xVALUE
-        store(name, `-${arg[1]}`, arg.slice(2), true);
-      } else {
-        // -abc is -a -b -c; a string option inside the group takes the rest: -abVALUE is -a -bVALUE.
-        const expanded: string[] = [];
-        for (let at = 1; at < arg.length; at++) {
-          if (!isString(longFor(arg[at])) || at === arg.length - 1) {
-            expanded.push(`-${arg[at]}`);
-          } else {
-            expanded.push(`-${arg.slice(at)}`);
-            break;
-          }
-        }
-        queue.unshift(...expanded);
-      }
-    } else if (arg.length > 2 && arg.startsWith("--")) {
-      const eq = arg.indexOf("=", 3);
-      if (eq === -1) {
-        const name = arg.slice(2);
-        store(name, arg, isString(name) ? queue.shift() : undefined, false);
-      } else {
-        const name = arg.slice(2, eq);
-        store(name, `--${name}`, arg.slice(eq + 1), true);
-      }
-    } else {
-      positionals.push(arg);
+      this.values[name] = parsed;
     }
   }
-  return { values, positionals };
 }

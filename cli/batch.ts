@@ -6,10 +6,19 @@
  * @module
  */
 
-import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
+import {
+  type Command,
+  EXIT,
+  type ParsedArgs,
+  printJson,
+  refuse,
+  stringOption,
+  UsageError,
+} from "./command.ts";
 import { BATCH_OPTIONS, BATCH_OPTIONS_HELP, batchConfig, checkBatchOptions } from "./batch_options.ts";
 import {
   BatchBusyError,
+  type BatchSummary,
   DatasetError,
   LineProgress,
   LiveProgress,
@@ -70,61 +79,17 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
     const { workers, costLimit, maxSetupFailures, format, seed } = checkBatchOptions(args);
-
+    const json = args.values.json === true;
     const outDir = (await outputDirOption(args, "graphplan-batch"))!;
     const config = await batchConfig(args);
     const source = stringOption(args, "subset", "lite")!;
     const split = stringOption(args, "split", "test")!;
-    let rows: TaskRow[];
-    let all: TaskRow[];
-    try {
-      all = await loadInstances(source, { split, log: (line) => console.error(line) });
-      const instancesFile = stringOption(args, "instances");
-      const instances = instancesFile === undefined ? undefined : (await readInstancesFile(instancesFile))
-        .split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
-      rows = selectInstances(all, {
-        instances,
-        shuffle: args.values.shuffle === true,
-        seed,
-        filter: stringOption(args, "filter"),
-        slice: stringOption(args, "slice"),
-        shard: stringOption(args, "shard"),
-      });
-    } catch (err) {
-      if (
-        err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound ||
-        err instanceof InstancesFileError
-      ) {
-        return refuse("batch", {
-          code: "dataset-invalid",
-          severity: "error",
-          message: (err as Error).message,
-        }, { json: args.values.json === true, exit: EXIT.usage });
-      }
-      throw err;
-    }
-    if (rows.length === 0 && !args.values.json) {
-      // Not an error (a shard of a short list can be empty), but a typo in a pattern usually is why.
-      console.error(
-        `batch: no instance selected from the ${all.length} in "${source}": check --filter, --slice, ` +
-          `--instances and --shard`,
-      );
-    }
-    const empty = rows.filter((row) =>
-      typeof row.problem_statement !== "string" || !row.problem_statement.trim()
-    );
-    if (empty.length > 0) {
-      const message = `${empty.length} instance(s) have no "problem_statement": ` +
-        empty.slice(0, 5).map((row) => `"${row.instance_id}"`).join(", ");
-      return refuse("batch", { code: "dataset-invalid", severity: "error", message }, {
-        json: args.values.json === true,
-        exit: EXIT.usage,
-      });
-    }
+    const rows = await selectedRows(args, { source, split, seed });
+    if (typeof rows === "number") return rows;
     // A missing key, an unknown price or no container CLI fails here once, not once per instance.
     const problem = await preflightIssue(config);
-    if (problem) return refuse("batch", problem, { json: args.values.json === true, exit: EXIT.usage });
-    const live = !args.values.json &&
+    if (problem) return refuse("batch", problem, { json, exit: EXIT.usage });
+    const live = !json &&
       liveViewFits({ terminal: Deno.stderr.isTerminal(), rows: terminalRows(), term: Deno.env.get("TERM") });
     const summary = await runBatch({
       config,
@@ -149,34 +114,96 @@ error (another batch is running in OUT included), 130/143 interrupted.`,
     );
     if (summary instanceof BatchBusyError) {
       return refuse("batch", { code: "batch-busy", severity: "error", message: summary.message }, {
-        json: args.values.json === true,
+        json,
         exit: EXIT.usage,
       });
     }
     if (summary instanceof OutputWriteError) {
-      return refuse("batch", unwritable(summary), { json: args.values.json === true, exit: EXIT.rejected });
+      return refuse("batch", unwritable(summary), { json, exit: EXIT.rejected });
     }
-    if (args.values.json) {
-      // snake_case, as every other command's document, with where the outputs are.
-      printJson({
-        success: summary.exitCode === 0,
-        out: resolve(outDir),
-        preds: resolve(predsFile(outDir, format)),
-        selected: summary.selected,
-        skipped: summary.skipped,
-        ended: summary.ended,
-        not_started: summary.notStarted,
-        interrupted: summary.interrupted,
-        cost: summary.cost,
-        exit_statuses: summary.exitStatuses,
-        exit_code: summary.exitCode,
-        errors: summary.writeStop ? [unwritable(summary.writeStop)] : [],
-        warnings: [],
-      });
-    }
+    if (json) printSummary(summary, resolve(outDir), resolve(predsFile(outDir, format)));
     return summary.exitCode;
   },
 };
+
+/**
+ * The instances of the dataset that `--instances`, `--shuffle`, `--filter`,
+ * `--slice` and `--shard` select (an empty selection is said, not refused);
+ * a refusal's exit code for a dataset or selection that does not work or an
+ * instance with no problem statement.
+ */
+async function selectedRows(
+  args: ParsedArgs,
+  { source, split, seed }: { source: string; split: string; seed?: number },
+): Promise<TaskRow[] | number> {
+  const json = args.values.json === true;
+  let rows: TaskRow[];
+  let all: TaskRow[];
+  try {
+    all = await loadInstances(source, { split, log: (line) => console.error(line) });
+    const instancesFile = stringOption(args, "instances");
+    const instances = instancesFile === undefined ? undefined : (await readInstancesFile(instancesFile))
+      .split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+    rows = selectInstances(all, {
+      instances,
+      shuffle: args.values.shuffle === true,
+      seed,
+      filter: stringOption(args, "filter"),
+      slice: stringOption(args, "slice"),
+      shard: stringOption(args, "shard"),
+    });
+  } catch (err) {
+    if (
+      err instanceof DatasetError || err instanceof SelectionError || err instanceof Deno.errors.NotFound ||
+      err instanceof InstancesFileError
+    ) {
+      return refuse("batch", {
+        code: "dataset-invalid",
+        severity: "error",
+        message: (err as Error).message,
+      }, { json, exit: EXIT.usage });
+    }
+    throw err;
+  }
+  if (rows.length === 0 && !args.values.json) {
+    // Not an error (a shard of a short list can be empty), but a typo in a pattern usually is why.
+    console.error(
+      `batch: no instance selected from the ${all.length} in "${source}": check --filter, --slice, ` +
+        `--instances and --shard`,
+    );
+  }
+  const empty = rows.filter((row) =>
+    typeof row.problem_statement !== "string" || !row.problem_statement.trim()
+  );
+  if (empty.length > 0) {
+    const message = `${empty.length} instance(s) have no "problem_statement": ` +
+      empty.slice(0, 5).map((row) => `"${row.instance_id}"`).join(", ");
+    return refuse("batch", { code: "dataset-invalid", severity: "error", message }, {
+      json,
+      exit: EXIT.usage,
+    });
+  }
+  return rows;
+}
+
+/** The `--json` document of a batch: snake_case, as every other command's, with where the outputs are. */
+function printSummary(summary: BatchSummary, out: string, preds: string): void {
+  printJson({
+    success: summary.exitCode === 0,
+    out,
+    preds,
+    selected: summary.selected,
+    skipped: summary.skipped,
+    ended: summary.ended,
+    not_started: summary.notStarted,
+    interrupted: summary.interrupted,
+    cost: summary.cost,
+    exit_statuses: summary.exitStatuses,
+    exit_code: summary.exitCode,
+    errors: summary.writeStop ? [unwritable(summary.writeStop)] : [],
+    warnings: [],
+  });
+}
 
 /** The issue of an output that could not be written (a full disk), saying what to do. */
 function unwritable(err: OutputWriteError): Issue {

@@ -9,13 +9,13 @@
  */
 
 import { basename, join, resolve } from "../engine/node_builtins.ts";
-import { type Command, EXIT, refuse, stringOption, UsageError } from "./command.ts";
+import { type Command, EXIT, type ParsedArgs, refuse, stringOption, UsageError } from "./command.ts";
 import { readFailure } from "../engine/read_failure.ts";
 import { strategyOption, strategyOptionHelp } from "./batch_options.ts";
 import { strategyNames } from "../agent/strategies.ts";
-import { ConfigError, loadConfig } from "../agent/config.ts";
+import { type Config, ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
-import { instanceImage, runTask } from "../agent/run.ts";
+import { instanceImage, runTask, type RunTaskOutcome } from "../agent/run.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { outputDirOption } from "./output_dir.ts";
 import { preflightIssue } from "./preflight.ts";
@@ -95,101 +95,28 @@ included), 130/143 stopped by SIGINT/SIGTERM.`,
     if (args.positionals.length > 0) {
       throw new UsageError(`Unexpected arguments: ${args.positionals.map((a) => `"${a}"`).join(" ")}`);
     }
-    const text = stringOption(args, "task");
-    const taskFile = stringOption(args, "task-file");
-    const instance = stringOption(args, "instance");
-    const dataset = stringOption(args, "dataset");
-    const sources = [text, taskFile, instance].filter((value) => value !== undefined).length;
-    if (sources !== 1) throw new UsageError("Give exactly one of --task, --task-file and --instance");
-    if (instance !== undefined && dataset === undefined) {
-      throw new UsageError("--instance needs --dataset FILE");
-    }
-    const repoArg = stringOption(args, "repo");
+    checkTaskSource(args);
     const outDir = (await outputDirOption(args, "graphplan-runs"))!;
-    const specs = [...((args.values.config as string[] | undefined) ?? [])];
-    const envType = stringOption(args, "env");
-    if (envType) specs.push(`environment.type=${envType}`);
-    const image = stringOption(args, "image");
-    if (image) specs.push(`environment.image=${JSON.stringify(image)}`);
-    const strategy = strategyOption(args);
-    if (strategy) specs.unshift(`agent.strategy=${strategy}`);
-    const modelName = stringOption(args, "model");
-    if (modelName) specs.push(`model.name=${JSON.stringify(modelName)}`);
-
-    let task: string;
-    let instanceId = stringOption(args, "id");
-    const idProblem = instanceId === undefined ? undefined : instanceIdProblem(instanceId);
-    if (idProblem) {
-      throw new UsageError(`Invalid --id ${quoteId(instanceId)}: ${idProblem}; ${INSTANCE_ID_RULE}`);
-    }
-    let repo = repoArg;
-    let imageDefault: ((config: Awaited<ReturnType<typeof loadConfig>>) => string) | undefined;
-    try {
-      if (instance !== undefined) {
-        const row = await findInstance(dataset!, instance);
-        task = row.problem_statement;
-        instanceId = row.instance_id;
-        imageDefault = (config) => instanceImage(config, row.instance_id);
-      } else if (taskFile !== undefined) {
-        task = await Deno.readTextFile(taskFile).catch((err) => {
-          if (err instanceof Deno.errors.NotCapable) throw err;
-          throw new UsageError(`Cannot read the task file "${taskFile}": ${readFailure(err)}`);
-        });
-      } else {
-        task = text!;
-      }
-    } catch (err) {
-      if (err instanceof DatasetError || err instanceof Deno.errors.NotFound) {
-        return refuse(
-          "run",
-          { code: "dataset-invalid", severity: "error", message: (err as Error).message },
-          { json: args.values.json === true, exit: EXIT.usage },
-        );
-      }
-      throw err;
-    }
-    if (task.trim() === "") throw new UsageError("The task is empty");
-
-    let config;
-    try {
-      config = await loadConfig(specs);
-      if (config.environment.type !== "local" && !config.environment.image && imageDefault) {
-        config = await loadConfig([...specs, `environment.image=${JSON.stringify(imageDefault(config))}`]);
-      }
-      if (instance !== undefined && config.environment.type !== "local" && !config.environment.cwd && !repo) {
-        config = await loadConfig([...specs, "environment.cwd=/testbed"]);
-      }
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        return refuse("run", { code: "config-invalid", severity: "error", message: err.message }, {
-          json: args.values.json === true,
-          exit: EXIT.usage,
-        });
-      }
-      throw err;
-    }
+    const specs = configSpecs(args);
     const json = args.values.json === true;
+    const source = await readTask(args);
+    if (typeof source === "number") return source;
+    const { task } = source;
+    let repo = stringOption(args, "repo");
+    const config = await loadRunConfig(specs, { ...source, repo, json });
+    if (typeof config === "number") return config;
     const local = config.environment.type === "local";
     if (local) {
       repo ??= config.environment.cwd ?? ".";
       // Checked before the environment starts: a missing directory would otherwise fail its first command.
       Workspace.open(repo);
     }
-    if (repo !== undefined) {
-      // A container copies the repository with its .git: the host's answer holds there too.
-      const problem = await workTreeProblem(new LocalEnvironment({ cwd: resolve(repo) }));
-      if (problem && (local || problem.kind === "not-a-work-tree")) {
-        const code = problem.kind === "not-a-work-tree" ? "repo-not-git" : "git-unavailable";
-        return refuse("run", { code, severity: "error", message: problem.message }, {
-          json,
-          exit: EXIT.rejected,
-        });
-      }
-    }
+    const refused = await repoRefusal(repo, local, json);
+    if (refused !== undefined) return refused;
     const problem = await preflightIssue(config);
     if (problem) return refuse("run", problem, { json, exit: EXIT.usage });
     if (local) console.error(LOCAL_NOTICE);
-    instanceId ??= sanitizeId(basename(resolve(repo ?? ".")));
+    const instanceId = source.instanceId ?? sanitizeId(basename(resolve(repo ?? ".")));
     if (config.environment.type === "local" && repo !== undefined) await keepOutOfPatch(outDir, repo);
 
     const outcome = await runTask({
@@ -200,26 +127,160 @@ included), 130/143 stopped by SIGINT/SIGTERM.`,
       repo,
       log: (line) => console.error(line),
     });
-    if (outcome.submission.trim() !== "") {
-      await Deno.stdout.write(
-        new TextEncoder().encode(
-          outcome.submission.endsWith("\n") ? outcome.submission : outcome.submission + "\n",
-        ),
-      );
-    }
-    const via = outcome.fallback
-      ? ` (after falling back at ${outcome.fallback.point}: ${outcome.fallback.reason})`
-      : "";
-    console.error(`[${instanceId}] exit status: ${outcome.exitStatus}${via}`);
-    if (outcome.error) console.error(`[${instanceId}] error: ${outcome.error}`);
-    console.error(`[${instanceId}] trajectory: ${resolve(outcome.trajectoryPath)}`);
-    console.error(`[${instanceId}] predictions: ${outcome.predsPath}`);
-    if (!outcome.patched) console.error(`[${instanceId}] no patch was submitted`);
-    // Stopped by a signal: the shell's convention (128 + the signal's number).
-    if (outcome.signal) return outcome.signal === "SIGTERM" ? 143 : 130;
-    return outcome.patched ? EXIT.ok : EXIT.rejected;
+    return await reportOutcome(instanceId, outcome);
   },
 };
+
+/** Exactly one of `--task`, `--task-file` and `--instance` (with `--dataset`), or a usage error. */
+function checkTaskSource(args: ParsedArgs): void {
+  const sources =
+    [stringOption(args, "task"), stringOption(args, "task-file"), stringOption(args, "instance")]
+      .filter((value) => value !== undefined).length;
+  if (sources !== 1) throw new UsageError("Give exactly one of --task, --task-file and --instance");
+  if (stringOption(args, "instance") !== undefined && stringOption(args, "dataset") === undefined) {
+    throw new UsageError("--instance needs --dataset FILE");
+  }
+}
+
+/** The `-c` settings with the flags that stand for settings (`--env`, `--image`, `--strategy`, `--model`). */
+function configSpecs(args: ParsedArgs): string[] {
+  const specs = [...((args.values.config as string[] | undefined) ?? [])];
+  const envType = stringOption(args, "env");
+  if (envType) specs.push(`environment.type=${envType}`);
+  const image = stringOption(args, "image");
+  if (image) specs.push(`environment.image=${JSON.stringify(image)}`);
+  const strategy = strategyOption(args);
+  if (strategy) specs.unshift(`agent.strategy=${strategy}`);
+  const modelName = stringOption(args, "model");
+  if (modelName) specs.push(`model.name=${JSON.stringify(modelName)}`);
+  return specs;
+}
+
+/** The run's task and its source: the instance (with its id and image) or the text. */
+interface TaskSource {
+  task: string;
+  instanceId?: string;
+  /** The instance's image, when the task is a dataset instance. */
+  imageDefault?: (config: Config) => string;
+  /** Whether the task is a dataset instance. */
+  instance: boolean;
+}
+
+/** The task from `--task`, `--task-file` or `--instance`, with `--id` checked; a refusal's exit code for a bad dataset. */
+async function readTask(args: ParsedArgs): Promise<TaskSource | number> {
+  const text = stringOption(args, "task");
+  const taskFile = stringOption(args, "task-file");
+  const instance = stringOption(args, "instance");
+  const instanceId = stringOption(args, "id");
+  const idProblem = instanceId === undefined ? undefined : instanceIdProblem(instanceId);
+  if (idProblem) {
+    throw new UsageError(`Invalid --id ${quoteId(instanceId)}: ${idProblem}; ${INSTANCE_ID_RULE}`);
+  }
+  let source: TaskSource;
+  try {
+    if (instance !== undefined) {
+      const row = await findInstance(stringOption(args, "dataset")!, instance);
+      source = {
+        task: row.problem_statement,
+        instanceId: row.instance_id,
+        imageDefault: (config) => instanceImage(config, row.instance_id),
+        instance: true,
+      };
+    } else if (taskFile !== undefined) {
+      const task = await Deno.readTextFile(taskFile).catch((err) => {
+        if (err instanceof Deno.errors.NotCapable) throw err;
+        throw new UsageError(`Cannot read the task file "${taskFile}": ${readFailure(err)}`);
+      });
+      source = { task, instanceId, instance: false };
+    } else {
+      source = { task: text!, instanceId, instance: false };
+    }
+  } catch (err) {
+    if (err instanceof DatasetError || err instanceof Deno.errors.NotFound) {
+      return refuse(
+        "run",
+        { code: "dataset-invalid", severity: "error", message: (err as Error).message },
+        { json: args.values.json === true, exit: EXIT.usage },
+      );
+    }
+    throw err;
+  }
+  if (source.task.trim() === "") throw new UsageError("The task is empty");
+  return source;
+}
+
+/**
+ * The config of `specs`, with an instance's image and `/testbed` as its
+ * directory in a container when the settings give none; a refusal's exit
+ * code when the config is invalid.
+ */
+async function loadRunConfig(
+  specs: string[],
+  source: TaskSource & { repo?: string; json: boolean },
+): Promise<Config | number> {
+  try {
+    let config = await loadConfig(specs);
+    if (config.environment.type !== "local" && !config.environment.image && source.imageDefault) {
+      config = await loadConfig([
+        ...specs,
+        `environment.image=${JSON.stringify(source.imageDefault(config))}`,
+      ]);
+    }
+    if (source.instance && config.environment.type !== "local" && !config.environment.cwd && !source.repo) {
+      config = await loadConfig([...specs, "environment.cwd=/testbed"]);
+    }
+    return config;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      return refuse("run", { code: "config-invalid", severity: "error", message: err.message }, {
+        json: source.json,
+        exit: EXIT.usage,
+      });
+    }
+    throw err;
+  }
+}
+
+/** The refusal's exit code when `repo` is not a git work tree (or, locally, git cannot run there). */
+async function repoRefusal(
+  repo: string | undefined,
+  local: boolean,
+  json: boolean,
+): Promise<number | undefined> {
+  if (repo === undefined) return undefined;
+  // A container copies the repository with its .git: the host's answer holds there too.
+  const problem = await workTreeProblem(new LocalEnvironment({ cwd: resolve(repo) }));
+  if (problem && (local || problem.kind === "not-a-work-tree")) {
+    const code = problem.kind === "not-a-work-tree" ? "repo-not-git" : "git-unavailable";
+    return refuse("run", { code, severity: "error", message: problem.message }, {
+      json,
+      exit: EXIT.rejected,
+    });
+  }
+  return undefined;
+}
+
+/** The patch on stdout, the run's end on stderr, and the exit code (130/143 after a signal). */
+async function reportOutcome(instanceId: string, outcome: RunTaskOutcome): Promise<number> {
+  if (outcome.submission.trim() !== "") {
+    await Deno.stdout.write(
+      new TextEncoder().encode(
+        outcome.submission.endsWith("\n") ? outcome.submission : outcome.submission + "\n",
+      ),
+    );
+  }
+  const via = outcome.fallback
+    ? ` (after falling back at ${outcome.fallback.point}: ${outcome.fallback.reason})`
+    : "";
+  console.error(`[${instanceId}] exit status: ${outcome.exitStatus}${via}`);
+  if (outcome.error) console.error(`[${instanceId}] error: ${outcome.error}`);
+  console.error(`[${instanceId}] trajectory: ${resolve(outcome.trajectoryPath)}`);
+  console.error(`[${instanceId}] predictions: ${outcome.predsPath}`);
+  if (!outcome.patched) console.error(`[${instanceId}] no patch was submitted`);
+  // Stopped by a signal: the shell's convention (128 + the signal's number).
+  if (outcome.signal) return outcome.signal === "SIGTERM" ? 143 : 130;
+  return outcome.patched ? EXIT.ok : EXIT.rejected;
+}
 
 /**
  * Give an output directory inside the repository (the default

@@ -18,6 +18,7 @@
  * @module
  */
 
+import { shellQuote } from "../env/shell_quote.ts";
 import { buildBundle } from "../../tools/bundle.ts";
 import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/node_builtins.ts";
 import type { Environment, EnvironmentConfig, MainSession } from "../env/mod.ts";
@@ -391,7 +392,5 @@ async function whyNotRunning(env: Environment, launch: HelperLaunch): Promise<He
   );
 }
 
-/** `text` quoted for bash. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
+/** `text` as one shell word (see env/shell_quote.ts). */
+export { shellQuote };

@@ -26,6 +26,7 @@ import { detectTier } from "../../engine/plan/tiers.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";
 import type { Environment } from "../env/mod.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 import { findPlanInMessages, findPlanInText, isValidPlan, parsePlanText } from "./extract.ts";
 import { findChangeInText, liftedSteps, liftInputKind } from "./lift_input.ts";
 import type { LiftInput, LiftReport } from "../common/lift_report.ts";
@@ -65,7 +66,18 @@ export async function planAndExecute(
   helper: Helper,
   options: { files: string[]; operatorCatalog: string },
 ): Promise<PlanOutcome> {
-  const { files } = options;
+  const graph = await graphPhase(loop, helper, options.files);
+  if ("ok" in graph) return graph;
+  askForPlan(loop, graph.view, options);
+  return await reviseUntilExecuted(loop, helper, options.files);
+}
+
+/** GRAPH: the helper's graph of `files` rendered for the model, or why there is none. */
+async function graphPhase(
+  loop: StepLoop,
+  helper: Helper,
+  files: string[],
+): Promise<{ view: string } | PlanOutcome> {
   const graphPhase = loop.trajectory.startPhase("graph", { files });
   let graph: CodeGraph;
   try {
@@ -87,20 +99,34 @@ export async function planAndExecute(
   }
   const view = renderGraphView(graph);
   loop.trajectory.endPhase(graphPhase, "done", { symbols: graph.symbols.length, view });
+  return { view };
+}
 
-  const { plan_path, max_plan_revisions } = loop.config.agent;
+/** The model's first plan request: the graph view and the `plan` template with the operator catalog. */
+function askForPlan(
+  loop: StepLoop,
+  view: string,
+  options: { files: string[]; operatorCatalog: string },
+): void {
   loop.add(
     "user",
     loop.render("graph_view", { graph_view: view }) + "\n" +
       loop.render("plan", {
         operator_catalog: options.operatorCatalog,
-        plan_path,
-        files,
+        plan_path: loop.config.agent.plan_path,
+        files: options.files,
         accept_diff: loop.config.agent.plan_input !== "plan",
       }),
     "plan",
   );
-  const attempts = Math.max(1, max_plan_revisions);
+}
+
+/** What one attempt came to: the outcome to return, or the reason it failed and the model tries again. */
+type AttemptEnd = { outcome: PlanOutcome } | { retry: string; point: FallbackPoint };
+
+/** The revision loop: PLAN → VERIFY → (CONFIRM) → EXECUTE, `max_plan_revisions` plans in all. */
+async function reviseUntilExecuted(loop: StepLoop, helper: Helper, files: string[]): Promise<PlanOutcome> {
+  const attempts = Math.max(1, loop.config.agent.max_plan_revisions);
   const { verification } = loop.config;
   const strict = verification.strict ? verification.strict_codes : [];
   let reason = "";
@@ -111,63 +137,19 @@ export async function planAndExecute(
     // a plan revised when its warnings were shown (confirm_warnings) is taken as written
     const obtained = revised !== undefined ? { plan: revised } : await obtainPlan(loop, attempt);
     revised = undefined;
-    if (obtained === undefined) {
-      const nudges = loop.config.agent.max_plan_nudges;
-      return {
-        ok: false,
-        point: "plan",
-        reason: `no plan was written after ${nudges} reminder${nudges === 1 ? "" : "s"}`,
-      };
+    if (obtained === undefined) return notWritten(loop.config.agent.max_plan_nudges);
+    const plan = await planOfAttempt(loop, helper, obtained, files, attempt);
+    if (plan === undefined) {
+      reason = `the diff could not be lifted into a plan ${attempt} time${attempt === 1 ? "" : "s"}`;
+      point = "plan";
+      continue;
     }
-    let plan = obtained.plan;
-    if (obtained.change) {
-      const lifted = await liftChange(loop, helper, obtained.change, attempt);
-      if (!lifted) {
-        reason = `the diff could not be lifted into a plan ${attempt} time${attempt === 1 ? "" : "s"}`;
-        point = "plan";
-        continue;
-      }
-      plan = lifted;
-    } else {
-      const steps = planSteps(plan);
-      loop.trajectory.info.plan = {
-        plan_files: files,
-        plan_steps: steps,
-        source: "written",
-        tiers: steps.map((step) => detectTier(step)),
-      };
-    }
-
-    const verify = await verifyPlan(helper, plan, strict);
-    loop.trajectory.endPhase(
-      loop.trajectory.startPhase("verify", { attempt }),
-      verify.passed ? "passed" : "failed",
-      {
-        method: verify.method,
-        errors: verify.errors,
-        warnings: verify.warnings,
-      },
-    );
-    await loop.trajectory.save();
+    const verify = await verifyPhase(loop, helper, plan, { strict, attempt, attempts });
     if (!verify.passed) {
       reason = `the plan failed verification ${attempt} time${attempt === 1 ? "" : "s"}`;
       point = "verify";
-      if (attempt < attempts) {
-        loop.add(
-          "user",
-          loop.render("verify_feedback", {
-            errors: issueLines(verify.errors),
-            warnings: issueLines(verify.warnings),
-            attempt: attempt + 1,
-            max_attempts: attempts,
-            plan_path,
-          }),
-          "verify",
-        );
-      }
       continue;
     }
-
     const flagged = verify.warnings.filter((issue) => verification.strict_codes.includes(issue.code));
     if (!verification.strict && verification.confirm_warnings && !confirmAsked && flagged.length > 0) {
       confirmAsked = true;
@@ -177,59 +159,150 @@ export async function planAndExecute(
         continue;
       }
     }
+    const end = await executePhase(loop, helper, plan, {
+      strict,
+      attempt,
+      attempts,
+      warnings: verify.warnings,
+    });
+    if ("outcome" in end) return end.outcome;
+    ({ retry: reason, point } = end);
+  }
+  return { ok: false, reason, point };
+}
 
-    const executed = await executePlan(helper, plan, strict);
-    // The model is told "every file was rolled back" only when it is true:
-    // said by the helper, or by a rollback asked for now (the helper died
-    // mid-plan, or its own rollback met a problem).
-    const recovery = executed.success || executed.rolled_back === true ? null : await rollBack(helper);
-    const restored = executed.success || executed.rolled_back === true || recovery?.success === true;
-    loop.trajectory.endPhase(
-      loop.trajectory.startPhase("execute", { attempt }),
-      executed.success ? "done" : restored ? "rolled_back" : "not_restored",
-      {
-        failed_step: executed.failed_step,
-        errors: executed.errors,
-        warnings: executed.warnings,
-        files_changed: executed.files_changed ?? [],
-        ...(recovery ? { recovery } : {}),
-      },
+/** The outcome when the model wrote no plan after every nudge. */
+function notWritten(nudges: number): PlanOutcome {
+  return {
+    ok: false,
+    point: "plan",
+    reason: `no plan was written after ${nudges} reminder${nudges === 1 ? "" : "s"}`,
+  };
+}
+
+/** PLAN: the attempt's plan, as written (recorded in the trajectory) or lifted from a change; undefined when the change could not be lifted. */
+async function planOfAttempt(
+  loop: StepLoop,
+  helper: Helper,
+  obtained: Obtained,
+  files: string[],
+  attempt: number,
+): Promise<unknown> {
+  if (obtained.change) return await liftChange(loop, helper, obtained.change, attempt);
+  const steps = planSteps(obtained.plan);
+  loop.trajectory.info.plan = {
+    plan_files: files,
+    plan_steps: steps,
+    source: "written",
+    tiers: steps.map((step) => detectTier(step)),
+  };
+  return obtained.plan;
+}
+
+/** Where an attempt stands: the strict codes, its number and the number allowed. */
+interface AttemptContext {
+  strict: readonly string[];
+  attempt: number;
+  attempts: number;
+}
+
+/** VERIFY: the helper's verdict on `plan`, recorded; a failure is fed back when another attempt follows. */
+async function verifyPhase(
+  loop: StepLoop,
+  helper: Helper,
+  plan: unknown,
+  { strict, attempt, attempts }: AttemptContext,
+): Promise<VerifyReport> {
+  const verify = await verifyPlan(helper, plan, strict);
+  loop.trajectory.endPhase(
+    loop.trajectory.startPhase("verify", { attempt }),
+    verify.passed ? "passed" : "failed",
+    {
+      method: verify.method,
+      errors: verify.errors,
+      warnings: verify.warnings,
+    },
+  );
+  await loop.trajectory.save();
+  if (!verify.passed && attempt < attempts) {
+    loop.add(
+      "user",
+      loop.render("verify_feedback", {
+        errors: issueLines(verify.errors),
+        warnings: issueLines(verify.warnings),
+        attempt: attempt + 1,
+        max_attempts: attempts,
+        plan_path: loop.config.agent.plan_path,
+      }),
+      "verify",
     );
-    await loop.trajectory.save();
-    if (!restored) {
-      const why = [...executed.errors, ...(recovery?.errors ?? [])].map((issue) => issue.message).join("; ");
-      return {
+  }
+  return verify;
+}
+
+/**
+ * EXECUTE: run the verified plan (all steps or none) and record it; a failure
+ * whose files are restored is fed back when another attempt follows.
+ */
+async function executePhase(
+  loop: StepLoop,
+  helper: Helper,
+  plan: unknown,
+  { strict, attempt, attempts, warnings }: AttemptContext & { warnings: Issue[] },
+): Promise<AttemptEnd> {
+  const executed = await executePlan(helper, plan, strict);
+  // The model is told "every file was rolled back" only when it is true:
+  // said by the helper, or by a rollback asked for now (the helper died
+  // mid-plan, or its own rollback met a problem).
+  const recovery = executed.success || executed.rolled_back === true ? null : await rollBack(helper);
+  const restored = executed.success || executed.rolled_back === true || recovery?.success === true;
+  loop.trajectory.endPhase(
+    loop.trajectory.startPhase("execute", { attempt }),
+    executed.success ? "done" : restored ? "rolled_back" : "not_restored",
+    {
+      failed_step: executed.failed_step,
+      errors: executed.errors,
+      warnings: executed.warnings,
+      files_changed: executed.files_changed ?? [],
+      ...(recovery ? { recovery } : {}),
+    },
+  );
+  await loop.trajectory.save();
+  if (!restored) {
+    const why = [...executed.errors, ...(recovery?.errors ?? [])].map((issue) => issue.message).join("; ");
+    return {
+      outcome: {
         ok: false,
         point: "execute",
         reason:
           `the plan failed and its files could not be restored (${why}): the repository may hold part of it`,
-      };
-    }
-    if (executed.success) {
-      return {
+      },
+    };
+  }
+  if (executed.success) {
+    return {
+      outcome: {
         ok: true,
         plan,
         filesChanged: executed.files_changed ?? [],
-        warnings: [...verify.warnings, ...executed.warnings],
-      };
-    }
-    reason = `the plan failed to execute (attempt ${attempt})`;
-    point = "execute";
-    if (attempt < attempts) {
-      loop.add(
-        "user",
-        loop.render("execute_failure", {
-          failed_step: executed.failed_step ?? "?",
-          errors: issueLines(executed.errors),
-          attempt: attempt + 1,
-          max_attempts: attempts,
-          plan_path,
-        }),
-        "execute",
-      );
-    }
+        warnings: [...warnings, ...executed.warnings],
+      },
+    };
   }
-  return { ok: false, reason, point };
+  if (attempt < attempts) {
+    loop.add(
+      "user",
+      loop.render("execute_failure", {
+        failed_step: executed.failed_step ?? "?",
+        errors: issueLines(executed.errors),
+        attempt: attempt + 1,
+        max_attempts: attempts,
+        plan_path: loop.config.agent.plan_path,
+      }),
+      "execute",
+    );
+  }
+  return { retry: `the plan failed to execute (attempt ${attempt})`, point: "execute" };
 }
 
 /** What the model answers to confirm a plan. */
@@ -470,8 +543,4 @@ async function readEnvFile(env: Environment, path: string): Promise<string | nul
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

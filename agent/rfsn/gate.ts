@@ -79,15 +79,22 @@ function refuse(
   };
 }
 
-/** Validate a proposal (any value: it may not even be one). */
+/** Validate a proposal (any value: it may not even be one): schema, ordering, bounds, invariants, in that order. */
 export async function validateProposal(value: unknown, context: GateContext): Promise<GateVerdict> {
   const parsed = parseProposal(value);
   if ("issues" in parsed) return refuse("SCHEMA_VIOLATION", parsed.issues, null);
   const proposal = parsed.proposal;
-  const { state } = context;
-  const bounds = context.bounds ?? DEFAULT_BOUNDS;
   const action = proposal.action;
+  const diff = action.type === "edit_file" ? (action.diff ?? context.diff ?? null) : null;
+  const refusal = schemaRefusal(proposal, diff) ?? orderingRefusal(proposal, context.state) ??
+    boundsRefusal(proposal, diff, context);
+  if (refusal) return refusal;
+  if (!diff) return { accepted: true, rejection_type: null, reason: "accepted", issues: [], proposal };
+  return await invariantsVerdict(proposal, diff, context);
+}
 
+/** 1. Schema: a risk of `high` is never accepted, an edit must change something. */
+function schemaRefusal(proposal: Proposal, diff: string | null): GateVerdict | undefined {
   if (proposal.risk_level === "high") {
     return refuse("SCHEMA_VIOLATION", [
       error("risk-too-high", 'Proposal refused: risk level "high" is never accepted', {
@@ -96,8 +103,7 @@ export async function validateProposal(value: unknown, context: GateContext): Pr
       }),
     ], proposal);
   }
-  const diff = action.type === "edit_file" ? (action.diff ?? context.diff ?? null) : null;
-  if (action.type === "edit_file" && !diff?.trim()) {
+  if (proposal.action.type === "edit_file" && !diff?.trim()) {
     return refuse("SCHEMA_VIOLATION", [
       error("edit-empty", "Edit proposal refused: its change produces no diff", {
         path: ["action"],
@@ -105,7 +111,12 @@ export async function validateProposal(value: unknown, context: GateContext): Pr
       }),
     ], proposal);
   }
+  return undefined;
+}
 
+/** 2. Ordering: no edit before a suspect is localized, no expanded test run before the targeted tests pass. */
+function orderingRefusal(proposal: Proposal, state: StateTracker): GateVerdict | undefined {
+  const action = proposal.action;
   if (action.type === "edit_file" && !state.localized) {
     return refuse(
       "ORDERING_VIOLATION",
@@ -130,7 +141,16 @@ export async function validateProposal(value: unknown, context: GateContext): Pr
       { required_phase: "VERIFY" },
     );
   }
+  return undefined;
+}
 
+/** 3. Bounds: an edit's files and lines within `context.bounds`, a medium risk within the risk budget. */
+function boundsRefusal(
+  proposal: Proposal,
+  diff: string | null,
+  context: GateContext,
+): GateVerdict | undefined {
+  const bounds = context.bounds ?? DEFAULT_BOUNDS;
   if (diff) {
     const facts = diffFacts(diff);
     const problems: Issue[] = [];
@@ -158,6 +178,7 @@ export async function validateProposal(value: unknown, context: GateContext): Pr
     }
     if (problems.length > 0) return refuse("BOUNDS_VIOLATION", problems, proposal);
   }
+  const { state } = context;
   if (!state.canAffordRisk(proposal.risk_level)) {
     return refuse("BOUNDS_VIOLATION", [
       error(
@@ -170,21 +191,26 @@ export async function validateProposal(value: unknown, context: GateContext): Pr
       ),
     ], proposal);
   }
+  return undefined;
+}
 
-  if (diff) {
-    const invariants = await checkInvariants(diff, {
-      readFile: context.readFile,
-      policy: context.policy ?? DEFAULT_POLICY,
-    });
-    if (invariants.refused) return refuse("INVARIANT_VIOLATION", invariants.errors, proposal, { invariants });
-    return {
-      accepted: true,
-      rejection_type: null,
-      reason: "accepted",
-      issues: invariants.warnings,
-      proposal,
-      invariants,
-    };
-  }
-  return { accepted: true, rejection_type: null, reason: "accepted", issues: [], proposal };
+/** 4. Invariants: the engine's test-weakening gate on the edit's diff, under the configured policy. */
+async function invariantsVerdict(
+  proposal: Proposal,
+  diff: string,
+  context: GateContext,
+): Promise<GateVerdict> {
+  const invariants = await checkInvariants(diff, {
+    readFile: context.readFile,
+    policy: context.policy ?? DEFAULT_POLICY,
+  });
+  if (invariants.refused) return refuse("INVARIANT_VIOLATION", invariants.errors, proposal, { invariants });
+  return {
+    accepted: true,
+    rejection_type: null,
+    reason: "accepted",
+    issues: invariants.warnings,
+    proposal,
+    invariants,
+  };
 }

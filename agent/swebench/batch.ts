@@ -43,7 +43,7 @@
 
 import { resolve } from "../../engine/node_builtins.ts";
 import type { Config } from "../config.ts";
-import { ContainerEnvironment, type Environment, runCleanups, takeOverInterrupts } from "../env/mod.ts";
+import { ContainerEnvironment, runCleanups, takeOverInterrupts } from "../env/mod.ts";
 import { createModel } from "../model/mod.ts";
 import { instanceImage, runTask, type RunTaskOutcome } from "../run.ts";
 import { CostBudget } from "./budget.ts";
@@ -144,100 +144,273 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   }
 }
 
+/**
+ * The batch once its directory is locked: resume from its outputs, run the
+ * queue `workers` at a time under the interrupt handler, then the summary.
+ */
 async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSummary> {
-  const { config, rows } = options;
-  const workers = Math.max(1, options.workers ?? 1);
-  const progress = options.progress ?? new LineProgress();
-  const format = options.predsFormat ?? "dict";
+  const run = await BatchRun.resume(options, outDir);
+  const release = takeOverInterrupts((signal) => run.interrupt(signal));
+  // The signal handler stays until the very end: a second Ctrl-C during the last sweep still exits at
+  // once and leaves the removal to the detached process (the default action would kill this process
+  // in the middle of its own removals).
+  try {
+    return await run.finish();
+  } finally {
+    release();
+  }
+}
 
-  // A damaged preds.json or batch.json is kept aside and rebuilt from the trajectories (recover.ts).
-  const { preds: existing, records: earlier, recoveries } = await readBatchOutputs(outDir);
-  for (const recovery of recoveries) progress.event({ type: "recovered", ...recovery });
-  const selectedIds = new Set(rows.map((row) => row.instance_id));
-  const done = new Set(
-    options.redoExisting ? [] : Object.keys(existing).filter((id) => selectedIds.has(id)),
-  );
-  const kept = Object.fromEntries(Object.entries(earlier).filter(([id]) => Object.hasOwn(existing, id)));
-  if (options.redoExisting) { for (const id of selectedIds) delete kept[id]; }
-  const preds = new PredsStore(outDir, format, existing);
-  let writeStop: OutputWriteError | null = null;
-  const stopWriting = (err: unknown) => {
+/** What one instance's run came to, before it is recorded. */
+interface InstanceRun {
+  outcome?: RunTaskOutcome;
+  error?: Error;
+  model?: WatchedModel;
+}
+
+/** One batch run in a locked output directory: its queue, its outputs and how far it got. */
+class BatchRun {
+  readonly #options: BatchOptions;
+  readonly #outDir: string;
+  readonly #workers: number;
+  readonly #progress: BatchProgress;
+  readonly #preds: PredsStore;
+  readonly #report: BatchReport;
+  readonly #budget: CostBudget;
+  readonly #containers: BatchContainers;
+  /** The instances not started yet, in run order. */
+  readonly #queue: TaskRow[];
+  readonly #skipped: number;
+  readonly #abort = new AbortController();
+  #interrupted: "SIGINT" | "SIGTERM" | null = null;
+  /** The instances started and not ended. */
+  readonly #running = new Set<string>();
+  #wake: () => void = () => {};
+  /** Settles when an instance ends (a worker the cost cap blocks waits for it). */
+  #ended = new Promise<void>((resolve) => this.#wake = resolve);
+  #runCost = 0;
+  #endedCount = 0;
+  #failed = 0;
+  /** The setup errors in a row (by key), and the stop they caused. */
+  #setupRun = { key: "", count: 0 };
+  #setupStop: { count: number; error: string } | null = null;
+  #writeStop: OutputWriteError | null = null;
+  #capReported = false;
+  #started = 0;
+
+  private constructor(
+    options: BatchOptions,
+    outDir: string,
+    parts: {
+      preds: PredsStore;
+      report: BatchReport;
+      budget: CostBudget;
+      containers: BatchContainers;
+      queue: TaskRow[];
+    },
+  ) {
+    this.#options = options;
+    this.#outDir = outDir;
+    this.#workers = Math.max(1, options.workers ?? 1);
+    this.#progress = options.progress ?? new LineProgress();
+    this.#preds = parts.preds;
+    this.#report = parts.report;
+    this.#budget = parts.budget;
+    this.#containers = parts.containers;
+    this.#queue = parts.queue;
+    this.#skipped = options.rows.length - parts.queue.length;
+  }
+
+  /**
+   * Resume from `outDir`: damaged outputs rebuilt (recover.ts), the instances
+   * with a prediction skipped (unless `redoExisting`), the earlier records and
+   * their cost kept, the killed batch's containers swept, the start announced.
+   */
+  static async resume(options: BatchOptions, outDir: string): Promise<BatchRun> {
+    const { config, rows } = options;
+    const progress = options.progress ?? new LineProgress();
+    const format = options.predsFormat ?? "dict";
+    const { preds: existing, records: earlier, recoveries } = await readBatchOutputs(outDir);
+    for (const recovery of recoveries) progress.event({ type: "recovered", ...recovery });
+    const selectedIds = new Set(rows.map((row) => row.instance_id));
+    const done = new Set(
+      options.redoExisting ? [] : Object.keys(existing).filter((id) => selectedIds.has(id)),
+    );
+    const kept = Object.fromEntries(Object.entries(earlier).filter(([id]) => Object.hasOwn(existing, id)));
+    if (options.redoExisting) { for (const id of selectedIds) delete kept[id]; }
+    const workers = Math.max(1, options.workers ?? 1);
+    const executable = config.environment.executable || config.environment.type;
+    const run = new BatchRun({ ...options, progress }, outDir, {
+      preds: new PredsStore(outDir, format, existing),
+      report: new BatchReport(outDir, { ...options.describe, workers, preds_format: format }, kept),
+      budget: new CostBudget(options.costLimit ?? 0, config.agent.cost_limit),
+      containers: new BatchContainers(executable, await batchKey(outDir)),
+      queue: rows.filter((row) => !done.has(row.instance_id)),
+    });
+    if (recoveries.some((recovery) => recovery.what === "prediction")) {
+      await run.#preds.flush().catch((err) => run.#stopWriting(err));
+    }
+    for (const record of Object.values(kept)) run.#budget.addEarlier(record.cost);
+    await run.#announce();
+    return run;
+  }
+
+  /** Sweep the containers a killed batch left, say what will run, write the first records. */
+  async #announce(): Promise<void> {
+    this.#progress.event({ type: "sweep", removed: await this.#containers.sweep() });
+    this.#progress.event({
+      type: "start",
+      total: this.#options.rows.length,
+      skipped: this.#skipped,
+      todo: this.#queue.length,
+      workers: this.#workers,
+      costLimit: this.#budget.cap,
+    });
+    await this.#report.flush().catch((err) => this.#stopWriting(err));
+  }
+
+  /** A write that failed stops the batch (the first one is reported); any other error is a bug. */
+  #stopWriting(err: unknown): void {
     if (!(err instanceof OutputWriteError)) throw err;
-    writeStop ??= err;
-  };
-  if (recoveries.some((recovery) => recovery.what === "prediction")) await preds.flush().catch(stopWriting);
-  const report = new BatchReport(outDir, { ...options.describe, workers, preds_format: format }, kept);
-  const budget = new CostBudget(options.costLimit ?? 0, config.agent.cost_limit);
-  for (const record of Object.values(kept)) budget.addEarlier(record.cost);
+    this.#writeStop ??= err;
+  }
 
-  const executable = config.environment.executable || config.environment.type;
-  const containers = new BatchContainers(executable, await batchKey(outDir));
-  progress.event({ type: "sweep", removed: await containers.sweep() });
+  /** Wake the workers waiting for an end, and arm the next wait. */
+  #signalEnd(): void {
+    this.#wake();
+    this.#ended = new Promise<void>((resolve) => this.#wake = resolve);
+  }
 
-  const queue = rows.filter((row) => !done.has(row.instance_id));
-  const skipped = rows.length - queue.length;
-  progress.event({
-    type: "start",
-    total: rows.length,
-    skipped,
-    todo: queue.length,
-    workers,
-    costLimit: budget.cap,
-  });
-  await report.flush().catch(stopWriting);
-
-  const abort = new AbortController();
-  let interrupted: "SIGINT" | "SIGTERM" | null = null;
-  const live = new Map<string, Environment>();
-  /** The instances started and not ended (in `live` too once their environment is up). */
-  const running = new Set<string>();
-  let wake: () => void = () => {};
-  let ended = new Promise<void>((resolve) => wake = resolve);
-  const signalEnd = () => {
-    wake();
-    ended = new Promise<void>((resolve) => wake = resolve);
-  };
-
-  const release = takeOverInterrupts((signal) => {
-    if (interrupted) {
-      containers.removeDetached();
+  /** Ctrl-C / SIGTERM: the first stops the batch gently, a second exits at once (see the module doc). */
+  interrupt(signal: "SIGINT" | "SIGTERM"): void {
+    if (this.#interrupted) {
+      this.#containers.removeDetached();
       // What this process leaves must be true: the instances it stops are not running any more.
       try {
-        report.endRunning(`the batch was stopped by a second ${signal}`);
-        report.flushSync();
+        this.#report.endRunning(`the batch was stopped by a second ${signal}`);
+        this.#report.flushSync();
       } catch { /* the disk may be full: the next run reads "Running" as cut off */ }
-      progress.close();
+      this.#progress.close();
       Deno.exit(signal === "SIGINT" ? 130 : 143);
     }
-    interrupted = signal;
-    abort.abort();
-    progress.event({ type: "interrupt", signal, running: running.size });
+    this.#interrupted = signal;
+    this.#abort.abort();
+    this.#progress.event({ type: "interrupt", signal, running: this.#running.size });
     void runCleanups();
-    signalEnd();
-  });
+    this.#signalEnd();
+  }
 
-  let runCost = 0;
-  let endedCount = 0;
-  let failed = 0;
-  const maxSetupFailures = options.maxSetupFailures ?? DEFAULT_MAX_SETUP_FAILURES;
-  /** The setup errors in a row (by key), and the stop they caused. */
-  let setupRun = { key: "", count: 0 };
-  let setupStop: { count: number; error: string } | null = null;
-  const noteEnd = (id: string, record: InstanceRecord) => {
-    if (record.status !== "EnvironmentError") {
-      setupRun = { key: "", count: 0 };
-      return;
+  /** Run the queue, say why it stopped, sweep, write the records and sum up. */
+  async finish(): Promise<BatchSummary> {
+    this.#started = performance.now();
+    try {
+      await Promise.all(Array.from({ length: this.#workers }, () => this.#worker()));
+      await this.#reportStop();
+    } finally {
+      await this.#containers.sweep().catch(() => []);
+      // No instance runs any more: one whose end could not be recorded (a full disk) is not left "Running".
+      this.#report.endRunning(this.#writeStop ? `stopped: ${this.#writeStop.message}` : "stopped");
+      await this.#report.flush().catch((err) => this.#stopWriting(err));
     }
-    const key = setupErrorKey(record.error ?? "", {
-      id,
-      image: instanceConfig(config, id).environment.image ?? "",
+    return this.#summary();
+  }
+
+  /** One worker: the next instance while the batch goes on and the cost cap lets it start. */
+  async #worker(): Promise<void> {
+    while (this.#queue.length > 0 && !this.#interrupted && !this.#setupStop && !this.#writeStop) {
+      if (!this.#budget.canStart()) {
+        if (this.#running.size === 0) break;
+        await this.#ended;
+        continue;
+      }
+      const row = this.#queue.shift()!;
+      this.#running.add(row.instance_id);
+      try {
+        await this.#runOne(row);
+      } catch (err) {
+        this.#stopWriting(err);
+        // The others stop as on Ctrl-C: their outputs could not be written either.
+        this.#abort.abort();
+        void runCleanups();
+      } finally {
+        this.#running.delete(row.instance_id);
+        this.#signalEnd();
+      }
+    }
+  }
+
+  /** Why instances were left in the queue (a write, setup errors, the cost cap), said and recorded. */
+  async #reportStop(): Promise<void> {
+    const left = this.#queue.length;
+    if (this.#writeStop) {
+      const stop = this.#writeStop;
+      this.#progress.event({ type: "write-stop", error: stop.message, diskFull: stop.diskFull, left });
+    } else if (this.#setupStop) {
+      this.#progress.event({ type: "setup-stop", ...this.#setupStop, left });
+    } else if (!this.#interrupted && left > 0) {
+      this.#capReported = true;
+      const budget = this.#budget;
+      this.#progress.event({
+        type: "cost-cap",
+        spent: budget.spent,
+        committed: budget.committed,
+        cap: budget.cap,
+        left,
+      });
+      for (const row of this.#queue) {
+        await this.#report.set({
+          instance_id: row.instance_id,
+          status: "BatchCostLimit",
+          cost: 0,
+          steps: 0,
+          wall_time: 0,
+          phase: "none",
+          error: `the batch cost limit of $${budget.cap} was reached before this instance could start`,
+        });
+      }
+    }
+  }
+
+  /** The end event and the summary, with the exit code the module doc promises. */
+  #summary(): BatchSummary {
+    const rows = this.#options.rows;
+    const statuses = this.#report.exitStatuses();
+    this.#progress.event({
+      type: "end",
+      done: this.#endedCount,
+      cost: this.#runCost,
+      statuses: Object.fromEntries(Object.entries(statuses).map(([status, ids]) => [status, ids.length])),
+      seconds: (performance.now() - this.#started) / 1000,
+      outDir: this.#outDir,
+      preds: this.#preds.path,
+      left: rows.length - this.#skipped - this.#endedCount,
+      interrupted: this.#interrupted !== null,
     });
-    setupRun = { key, count: setupRun.key === key ? setupRun.count + 1 : 1 };
-    if (maxSetupFailures > 0 && setupRun.count >= maxSetupFailures && !setupStop) {
-      setupStop = { count: setupRun.count, error: errorGist(record.error ?? "") };
-    }
-  };
-  const runOne = async (row: TaskRow): Promise<void> => {
+    this.#progress.close();
+    const stopped = this.#interrupted;
+    const setupStop = this.#setupStop;
+    return {
+      selected: rows.length,
+      skipped: this.#skipped,
+      ended: this.#endedCount,
+      notStarted: this.#capReported || setupStop ? this.#queue.length : 0,
+      interrupted: stopped,
+      setupStop,
+      writeStop: this.#writeStop,
+      cost: this.#runCost,
+      exitStatuses: statuses,
+      exitCode: stopped === "SIGINT"
+        ? 130
+        : stopped === "SIGTERM"
+        ? 143
+        : (this.#capReported || setupStop || this.#writeStop || this.#failed > 0)
+        ? 1
+        : 0,
+    };
+  }
+
+  /** One instance: its folder cleared and its start recorded, its run, its end recorded. */
+  async #runOne(row: TaskRow): Promise<void> {
     const id = row.instance_id;
     const started = performance.now();
     const record: InstanceRecord = {
@@ -249,57 +422,77 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       phase: "setup",
       started_at: new Date().toISOString(),
     };
-    budget.start(id);
-    await Deno.remove(pathInside(outDir, id), { recursive: true }).catch((err) => {
+    this.#budget.start(id);
+    await Deno.remove(pathInside(this.#outDir, id), { recursive: true }).catch((err) => {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     });
-    await report.set(record);
-    progress.event({ type: "instance-start", id });
-    let outcome: RunTaskOutcome | undefined;
-    let error: Error | undefined;
-    let model: WatchedModel | undefined;
+    await this.#report.set(record);
+    this.#progress.event({ type: "instance-start", id });
+    const result = await this.#runInstance(row, record);
+    await this.#recordEnd(record, started, result);
+  }
+
+  /** {@linkcode runTask} in the instance's own container, its model watched for cost and Ctrl-C. */
+  async #runInstance(row: TaskRow, record: InstanceRecord): Promise<InstanceRun> {
+    const { config } = this.#options;
+    const id = row.instance_id;
+    const result: InstanceRun = {};
     try {
-      model = new WatchedModel(await createModel(config.model), {
-        signal: abort.signal,
-        onCall: (stats) => budget.update(id, stats.cost),
+      result.model = new WatchedModel(await createModel(config.model), {
+        signal: this.#abort.signal,
+        onCall: (stats) => this.#budget.update(id, stats.cost),
       });
-      outcome = await runTask({
+      result.outcome = await runTask({
         config: instanceConfig(config, id),
         task: row.problem_statement,
         instanceId: id,
-        outDir,
-        model,
+        outDir: this.#outDir,
+        model: result.model,
         savePreds: false,
-        container: { name: containerName(containers.key, id), labels: containers.labels },
-        log: options.log,
+        container: { name: containerName(this.#containers.key, id), labels: this.#containers.labels },
+        log: this.#options.log,
         onEnvironment: (env) => {
-          live.set(id, env);
           if (env instanceof ContainerEnvironment) record.container = env.container;
         },
-        onProgress: (event) => {
-          if (event.step !== undefined) {
-            record.steps = event.step;
-            record.cost = event.cost ?? record.cost;
-            // Every model the run asks (rfsn's candidates are not the watched model) counts.
-            budget.update(id, record.cost);
-            progress.event({ type: "step", id, phase: event.phase, step: event.step, cost: record.cost });
-          } else if (event.phase !== record.phase) {
-            record.phase = event.phase;
-            progress.event({ type: "phase", id, phase: event.phase });
-          }
-        },
+        onProgress: (event) => this.#onProgress(id, record, event),
       });
     } catch (err) {
-      error = err as Error;
-    } finally {
-      live.delete(id);
+      result.error = err as Error;
     }
+    return result;
+  }
+
+  /** A step or a phase change of a running instance: its record, the budget and the progress display. */
+  #onProgress(
+    id: string,
+    record: InstanceRecord,
+    event: { phase: string; step?: number; cost?: number },
+  ): void {
+    if (event.step !== undefined) {
+      record.steps = event.step;
+      record.cost = event.cost ?? record.cost;
+      // Every model the run asks (rfsn's candidates are not the watched model) counts.
+      this.#budget.update(id, record.cost);
+      this.#progress.event({ type: "step", id, phase: event.phase, step: event.step, cost: record.cost });
+    } else if (event.phase !== record.phase) {
+      record.phase = event.phase;
+      this.#progress.event({ type: "phase", id, phase: event.phase });
+    }
+  }
+
+  /** The instance's end: its cost and status recorded, its prediction written, its end announced. */
+  async #recordEnd(
+    record: InstanceRecord,
+    started: number,
+    { outcome, error, model }: InstanceRun,
+  ): Promise<void> {
+    const id = record.instance_id;
     // The trajectory could not be written (a full disk): the batch stops, this instance runs again.
-    if (error instanceof OutputWriteError) writeStop ??= error;
+    if (error instanceof OutputWriteError) this.#writeStop ??= error;
     const stats = outcome?.stats ?? model?.stats;
     const cost = stats?.cost ?? 0;
-    budget.finish(id, cost);
-    runCost += cost;
+    this.#budget.finish(id, cost);
+    this.#runCost += cost;
     Object.assign(record, {
       cost,
       steps: stats?.calls ?? 0,
@@ -307,32 +500,18 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       ended_at: new Date().toISOString(),
     });
     if (outcome) record.timings = outcome.timings;
-    if (interrupted || writeStop) {
+    if (this.#interrupted || this.#writeStop) {
       record.status = "Interrupted";
-      if (writeStop) record.error = `stopped: ${(writeStop as OutputWriteError).message}`;
+      if (this.#writeStop) record.error = `stopped: ${this.#writeStop.message}`;
     } else if (error || !outcome) {
       record.status = "InternalError";
       record.error = error?.message ?? "no outcome";
-      failed += 1;
+      this.#failed += 1;
     } else {
-      record.status = outcome.exitStatus;
-      if (outcome.fallback) record.fallback_point = outcome.fallback.point;
-      if (outcome.error) record.error = outcome.error;
-      if (UNFINISHED.has(record.status)) {
-        failed += 1;
-        if (!interrupted) noteEnd(id, record);
-      } else {
-        await preds.put({
-          instance_id: id,
-          model_name_or_path: config.model.name,
-          model_patch: outcome.submission,
-        });
-        endedCount += 1;
-        noteEnd(id, record);
-      }
+      await this.#recordOutcome(record, outcome);
     }
-    await report.set(record);
-    progress.event({
+    await this.#report.set(record);
+    this.#progress.event({
       type: "instance-end",
       id,
       status: record.status,
@@ -341,112 +520,43 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
       seconds: record.wall_time,
       ...(record.error && record.status !== "Submitted" ? { error: record.error } : {}),
     });
-  };
-
-  let capReported = false;
-  const worker = async () => {
-    while (queue.length > 0 && !interrupted && !setupStop && !writeStop) {
-      if (!budget.canStart()) {
-        if (running.size === 0) break;
-        await ended;
-        continue;
-      }
-      const row = queue.shift()!;
-      running.add(row.instance_id);
-      try {
-        await runOne(row);
-      } catch (err) {
-        stopWriting(err);
-        // The others stop as on Ctrl-C: their outputs could not be written either.
-        abort.abort();
-        void runCleanups();
-      } finally {
-        running.delete(row.instance_id);
-        signalEnd();
-      }
-    }
-  };
-  const started = performance.now();
-  // The signal handler stays until the very end: a second Ctrl-C during the last sweep still exits at
-  // once and leaves the removal to the detached process (the default action would kill this process
-  // in the middle of its own removals).
-  try {
-    return await finish();
-  } finally {
-    release();
   }
 
-  async function finish(): Promise<BatchSummary> {
-    try {
-      await Promise.all(Array.from({ length: workers }, worker));
-      if (writeStop) {
-        const stop = writeStop as OutputWriteError;
-        progress.event({
-          type: "write-stop",
-          error: stop.message,
-          diskFull: stop.diskFull,
-          left: queue.length,
-        });
-      } else if (setupStop) {
-        progress.event({ type: "setup-stop", ...setupStop, left: queue.length });
-      } else if (!interrupted && queue.length > 0) {
-        capReported = true;
-        progress.event({
-          type: "cost-cap",
-          spent: budget.spent,
-          committed: budget.committed,
-          cap: budget.cap,
-          left: queue.length,
-        });
-        for (const row of queue) {
-          await report.set({
-            instance_id: row.instance_id,
-            status: "BatchCostLimit",
-            cost: 0,
-            steps: 0,
-            wall_time: 0,
-            phase: "none",
-            error: `the batch cost limit of $${budget.cap} was reached before this instance could start`,
-          });
-        }
-      }
-    } finally {
-      await containers.sweep().catch(() => []);
-      // No instance runs any more: one whose end could not be recorded (a full disk) is not left "Running".
-      report.endRunning(writeStop ? `stopped: ${(writeStop as OutputWriteError).message}` : "stopped");
-      await report.flush().catch(stopWriting);
+  /** An instance that ran to an end: its status, and its prediction unless it did not finish. */
+  async #recordOutcome(record: InstanceRecord, outcome: RunTaskOutcome): Promise<void> {
+    const id = record.instance_id;
+    record.status = outcome.exitStatus;
+    if (outcome.fallback) record.fallback_point = outcome.fallback.point;
+    if (outcome.error) record.error = outcome.error;
+    if (UNFINISHED.has(record.status)) {
+      this.#failed += 1;
+      if (!this.#interrupted) this.#noteEnd(id, record);
+      return;
     }
-    const statuses = report.exitStatuses();
-    progress.event({
-      type: "end",
-      done: endedCount,
-      cost: runCost,
-      statuses: Object.fromEntries(Object.entries(statuses).map(([status, ids]) => [status, ids.length])),
-      seconds: (performance.now() - started) / 1000,
-      outDir,
-      preds: preds.path,
-      left: rows.length - skipped - endedCount,
-      interrupted: interrupted !== null,
+    await this.#preds.put({
+      instance_id: id,
+      model_name_or_path: this.#options.config.model.name,
+      model_patch: outcome.submission,
     });
-    progress.close();
-    const stopped = interrupted as "SIGINT" | "SIGTERM" | null;
-    return {
-      selected: rows.length,
-      skipped,
-      ended: endedCount,
-      notStarted: capReported || setupStop ? queue.length : 0,
-      interrupted: stopped,
-      setupStop,
-      writeStop,
-      cost: runCost,
-      exitStatuses: statuses,
-      exitCode: stopped === "SIGINT"
-        ? 130
-        : stopped === "SIGTERM"
-        ? 143
-        : (capReported || setupStop || writeStop || failed > 0)
-        ? 1
-        : 0,
-    };
+    this.#endedCount += 1;
+    this.#noteEnd(id, record);
+  }
+
+  /** Count setup errors in a row by their key; `maxSetupFailures` of one key stop new starts. */
+  #noteEnd(id: string, record: InstanceRecord): void {
+    if (record.status !== "EnvironmentError") {
+      this.#setupRun = { key: "", count: 0 };
+      return;
+    }
+    const key = setupErrorKey(record.error ?? "", {
+      id,
+      image: instanceConfig(this.#options.config, id).environment.image ?? "",
+    });
+    const run = { key, count: this.#setupRun.key === key ? this.#setupRun.count + 1 : 1 };
+    this.#setupRun = run;
+    const max = this.#options.maxSetupFailures ?? DEFAULT_MAX_SETUP_FAILURES;
+    if (max > 0 && run.count >= max && !this.#setupStop) {
+      this.#setupStop = { count: run.count, error: errorGist(record.error ?? "") };
+    }
   }
 }

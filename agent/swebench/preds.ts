@@ -6,39 +6,28 @@
  * - `list`: `OUT/preds.json` as a JSON list of the same records;
  * - `jsonl`: `OUT/preds.jsonl`, one record a line.
  *
- * The file is rewritten whole and atomically after each instance, so it is
- * valid JSON whenever a batch is killed. Reading accepts any of the shapes
+ * The file is rewritten whole and atomically after each instance (by
+ * trajectory/preds.ts's `writePreds`, the one writer), so it is valid JSON
+ * whenever a batch is killed. Reading accepts any of the shapes
  * (resume and `merge-preds` do not care which one a run chose).
  *
  * @module
  */
 
 import { join } from "../../engine/node_builtins.ts";
-import { serialize, writeTextAtomic } from "../trajectory/atomic.ts";
-import type { Prediction } from "../trajectory/preds.ts";
+import { type Prediction, predsFile, type PredsFormat, writePreds } from "../trajectory/preds.ts";
 import { readFailure } from "../../engine/read_failure.ts";
 
-export type { Prediction } from "../trajectory/preds.ts";
-
-/** The shapes `--preds-format` offers. */
-export const PREDS_FORMATS = ["dict", "list", "jsonl"] as const;
-/** One of {@linkcode PREDS_FORMATS}. */
-export type PredsFormat = typeof PREDS_FORMATS[number];
+export {
+  type Prediction,
+  PREDS_FORMATS,
+  predsFile,
+  type PredsFormat,
+  renderPreds,
+} from "../trajectory/preds.ts";
 
 /** The names of the predictions files a batch output may hold. */
 export const PREDS_FILES = ["preds.json", "preds.jsonl"] as const;
-
-/** The predictions file of `format` in `outDir`. */
-export function predsFile(outDir: string, format: PredsFormat): string {
-  return join(outDir, format === "jsonl" ? "preds.jsonl" : "preds.json");
-}
-
-/** `preds` as the text of a `format` file. */
-export function renderPreds(preds: Record<string, Prediction>, format: PredsFormat): string {
-  const records = Object.values(preds);
-  if (format === "jsonl") return records.map((record) => JSON.stringify(record) + "\n").join("");
-  return JSON.stringify(format === "list" ? records : preds, null, 2) + "\n";
-}
 
 /**
  * The predictions in `outDir`: `preds.json` (dict or list) and
@@ -94,11 +83,13 @@ export function parsePreds(text: string, path: string): Prediction[] {
 /** The predictions of a running batch: added one at a time, written after each. */
 export class PredsStore {
   readonly path: string;
+  readonly #outDir: string;
   readonly #format: PredsFormat;
   readonly #preds: Record<string, Prediction>;
 
   constructor(outDir: string, format: PredsFormat, existing: Record<string, Prediction> = {}) {
     this.path = predsFile(outDir, format);
+    this.#outDir = outDir;
     this.#format = format;
     this.#preds = { ...existing };
   }
@@ -121,9 +112,10 @@ export class PredsStore {
 
   /** Rewrite the file with every prediction. */
   flush(): Promise<void> {
-    return serialize(
-      `${this.path}#store`,
-      () => writeTextAtomic(this.path, renderPreds(this.#preds, this.#format)),
+    return writePreds(
+      this.#outDir,
+      this.#format,
+      () => Promise.resolve({ preds: this.#preds, result: undefined }),
     );
   }
 }

@@ -1,10 +1,15 @@
 /**
  * `<out>/preds.json`, the file the SWE-bench harness reads:
- * `{instance_id: {instance_id, model_name_or_path, model_patch}}`. Each
- * finished instance rewrites it whole, atomically; updates from parallel
- * workers in this process are queued so none is lost. A file there that is
- * not such an object (cut short, a list, a directory) is renamed aside,
- * never replaced (see set_aside.ts), and a new one started.
+ * `{instance_id: {instance_id, model_name_or_path, model_patch}}`, and its
+ * other shapes (`list`, `jsonl`; see {@linkcode PREDS_FORMATS}).
+ *
+ * {@linkcode writePreds} is the one writer of a predictions file, for a
+ * single run ({@linkcode savePrediction}) and a batch (swebench/preds.ts's
+ * `PredsStore`) alike: it rewrites the file whole, atomically, and queues the
+ * writes of one file in this process so no update from a parallel worker is
+ * lost. For a single run, a file there that is not such an object (cut short,
+ * a list, a directory) is renamed aside, never replaced (see set_aside.ts),
+ * and a new one started.
  *
  * @module
  */
@@ -21,9 +26,45 @@ export interface Prediction {
   model_patch: string;
 }
 
-/** The predictions file's path in `outDir`. */
+/** The shapes `--preds-format` offers. */
+export const PREDS_FORMATS = ["dict", "list", "jsonl"] as const;
+/** One of {@linkcode PREDS_FORMATS}. */
+export type PredsFormat = typeof PREDS_FORMATS[number];
+
+/** The predictions file's path in `outDir` (a single run's, the `dict` shape). */
 export function predsPath(outDir: string): string {
-  return join(outDir, "preds.json");
+  return predsFile(outDir, "dict");
+}
+
+/** The predictions file of `format` in `outDir`. */
+export function predsFile(outDir: string, format: PredsFormat): string {
+  return join(outDir, format === "jsonl" ? "preds.jsonl" : "preds.json");
+}
+
+/** `preds` as the text of a `format` file. */
+export function renderPreds(preds: Record<string, Prediction>, format: PredsFormat): string {
+  const records = Object.values(preds);
+  if (format === "jsonl") return records.map((record) => JSON.stringify(record) + "\n").join("");
+  return JSON.stringify(format === "list" ? records : preds, null, 2) + "\n";
+}
+
+/**
+ * Rewrite the `format` predictions file of `outDir` with the predictions
+ * `change` gives, whole and atomically. Writes of one file are queued in this
+ * process and `change` runs in its turn, so a read-modify-write is never
+ * interleaved with another; its `result` is returned.
+ */
+export function writePreds<T>(
+  outDir: string,
+  format: PredsFormat,
+  change: () => Promise<{ preds: Record<string, Prediction>; result: T }>,
+): Promise<T> {
+  const path = predsFile(outDir, format);
+  return serialize(`${path}#preds`, async () => {
+    const { preds, result } = await change();
+    await writeTextAtomic(path, renderPreds(preds, format));
+    return result;
+  });
 }
 
 /** Read `<outDir>/preds.json`; an absent file is empty. */
@@ -43,13 +84,11 @@ export async function readPreds(outDir: string): Promise<Record<string, Predicti
  * only: what was set aside is returned, for the caller to say.
  */
 export function savePrediction(outDir: string, prediction: Prediction): Promise<SetAside | undefined> {
-  const path = predsPath(outDir);
-  return serialize(`${path}#update`, async () => {
-    const read = await readOrSetAside(path, parseDict);
+  return writePreds(outDir, "dict", async () => {
+    const read = await readOrSetAside(predsPath(outDir), parseDict);
     const preds = read.value ?? {};
     preds[prediction.instance_id] = prediction;
-    await writeTextAtomic(path, JSON.stringify(preds, null, 2) + "\n");
-    return read.damage;
+    return { preds, result: read.damage };
   });
 }
 

@@ -6,7 +6,9 @@ import {
   PREDS_FORMATS,
   PredsStore,
   readPredsDir,
-} from "../../../agent/swebench/mod.ts";
+  renderPreds,
+} from "../../../agent/swebench/preds.ts";
+import { predsPath, savePrediction } from "../../../agent/trajectory/mod.ts";
 
 const pred = (id: string, patch: string): Prediction => ({
   instance_id: id,
@@ -65,6 +67,28 @@ Deno.test("preds: merging keeps the later non-empty patch and reports every dupl
       { instance_id: "x-1", sources: [a, b], kept: b },
       { instance_id: "y-1", sources: [a, b], kept: a },
     ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("preds: a single run's preds.json and a batch's dict file are the same text, from the one writer", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_preds_" });
+  try {
+    const records = [
+      pred("a__b-1", "diff --git a/x b/x\n+it's `$x`\n"),
+      pred("c__d-2", ""),
+      pred("é__ü-3", "ü"),
+    ];
+    const single = join(dir, "single");
+    // Parallel single-run saves to one file: queued, none lost.
+    await Promise.all(records.map((record) => savePrediction(single, record)));
+    const batch = new PredsStore(join(dir, "batch"), "dict");
+    for (const record of records) await batch.put(record);
+    const singleText = await Deno.readTextFile(predsPath(single));
+    assert.equal(singleText, await Deno.readTextFile(batch.path));
+    assert.equal(singleText, renderPreds(Object.fromEntries(records.map((r) => [r.instance_id, r])), "dict"));
+    assert.deepEqual(Object.keys(await readPredsDir(single)), records.map((r) => r.instance_id));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
