@@ -16,6 +16,7 @@ import { resolve } from "../engine/node_builtins.ts";
 import type { Config } from "./config.ts";
 import {
   CONTAINER_DEFAULTS,
+  ContainerEnvironment,
   createEnvironment,
   type Environment,
   type EnvironmentConfig,
@@ -72,6 +73,8 @@ export interface RunTaskOptions {
   onProgress?: (event: RunProgress) => void;
   /** Called with the environment once it is started (a batch closes it on Ctrl-C). */
   onEnvironment?: (env: Environment) => void;
+  /** Told what the user should know once (the runtime's `run -i` did not work); also logged. */
+  onWarning?: (message: string) => void;
 }
 
 /** One progress event of {@linkcode runTask}. */
@@ -230,6 +233,11 @@ async function runPrepared(
       const started = await startEnvironment(envConfig, planned, { name: options.container?.name, main });
       env = started.env;
       viaMain = started.main;
+      if (env instanceof ContainerEnvironment && env.warning) {
+        log(`[${instanceId}] setup: warning: ${env.warning}`);
+        trajectory.info.warnings = [env.warning];
+        options.onWarning?.(env.warning);
+      }
       timings.container_start = (performance.now() - starting) / 1000;
       options.onEnvironment?.(env);
       if (envConfig.type !== "local" && options.repo) {
@@ -424,10 +432,9 @@ async function startEnvironment(
   if (planned.runArgs.length === 0) return { env: await createEnvironment(config, { name }), main: false };
   try {
     const run_args = [...config.run_args ?? [], ...planned.runArgs];
-    return {
-      env: await createEnvironment({ ...config, run_args }, { name, main }),
-      main: main !== undefined,
-    };
+    const env = await createEnvironment({ ...config, run_args }, { name, main });
+    // Started detached when the runtime's `run -i` did not start the session (agent/env/main_session.ts).
+    return { env, main: env instanceof ContainerEnvironment && env.mainPending };
   } catch (err) {
     if (!planned.launch?.fallback) throw err;
     planned.launch = planned.launch.fallback;

@@ -272,6 +272,7 @@ async function runLocked(options: BatchOptions, outDir: string): Promise<BatchSu
         savePreds: false,
         container: { name: containerName(containers.key, id), labels: containers.labels },
         log: options.log,
+        onWarning: (message) => progress.event({ type: "warning", id, message }),
         onEnvironment: (env) => {
           live.set(id, env);
           if (env instanceof ContainerEnvironment) record.container = env.container;
