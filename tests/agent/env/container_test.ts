@@ -242,3 +242,27 @@ Deno.test("docker: when run -d fails as run -i did (no such image), the error st
   // The runtime's run -i is not to blame: each start tried it.
   assert.equal(fake.spawned.length, 2);
 });
+
+Deno.test("docker: a run -i that fails where run -d works is warned about with the runtime's error", async () => {
+  const fake = fakeRunner();
+  fake.runner.spawn = (argv) => {
+    fake.spawned.push(argv);
+    return spawnHost(["bash", "-c", "echo 'Error: attaching is not supported here' >&2; exit 125"])();
+  };
+  const env = await ContainerEnvironment.start({ ...CONFIG, executable: "/opt/unattached/docker" }, {
+    runner: fake.runner,
+    name: "c9",
+    main: MAIN,
+  });
+  try {
+    assert.deepEqual(fake.calls.filter((call) => call.argv[1] === "exec"), [], "no probe was needed");
+    assert.deepEqual(fake.calls.at(-1)!.argv.slice(1, 3), ["run", "-d"]);
+    assert.equal(env.mainPending, false);
+    assert.match(
+      env.warning!,
+      /"\/opt\/unattached\/docker run -i" ended before the helper started \(Error: attaching is not supported here\)/,
+    );
+  } finally {
+    await env.close();
+  }
+});
