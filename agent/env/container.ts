@@ -115,9 +115,8 @@ export class ContainerEnvironment implements Environment {
       (config.container_command ?? CONTAINER_DEFAULTS.container_command).join(" ") === "sleep infinity";
     const main = options.main && held && !MAIN_REFUSED.has(executable) ? options.main : undefined;
     if (!main) return await ContainerEnvironment.#started(config, runner, name);
-    let attached: ContainerEnvironment;
     try {
-      attached = await ContainerEnvironment.#started(config, runner, name, main);
+      return await ContainerEnvironment.#started(config, runner, name, main);
     } catch (err) {
       const cause = (err as EnvironmentError).cause;
       if (!(cause instanceof MainAttachError) || cause.kind === "timeout") throw err;
@@ -128,7 +127,6 @@ export class ContainerEnvironment implements Environment {
       }
       return detached;
     }
-    return attached;
   }
 
   /** One attempt: `run -i` with the main session when `main` is given, `run -d` otherwise. */
