@@ -17,6 +17,7 @@ import { shellQuote } from "./env/shell_quote.ts";
 import type { Config } from "./config.ts";
 import {
   CONTAINER_DEFAULTS,
+  ContainerEnvironment,
   createEnvironment,
   type Environment,
   type EnvironmentConfig,
@@ -74,6 +75,8 @@ export interface RunTaskOptions {
   onProgress?: (event: RunProgress) => void;
   /** Called with the environment once it is started (a batch closes it on Ctrl-C). */
   onEnvironment?: (env: Environment) => void;
+  /** Told what the user should know once (the runtime's `run -i` did not work); also logged. */
+  onWarning?: (message: string) => void;
 }
 
 /** One progress event of {@linkcode runTask}. */
@@ -208,6 +211,13 @@ class TaskRun {
     return new TaskRun(options, { planPath, stop, model, modelError });
   }
 
+  /** Told once (a run warns at most once): logged, recorded as `info.warnings` and passed to the caller. */
+  #warn(message: string): void {
+    this.#log(`[${this.#options.instanceId}] setup: warning: ${message}`);
+    this.#trajectory.info.warnings = [message];
+    this.#options.onWarning?.(message);
+  }
+
   /** The trajectory, with the models' stats and the progress lines of its phases. */
   #openTrajectory(): Trajectory {
     const { config, instanceId, outDir } = this.#options;
@@ -282,6 +292,7 @@ class TaskRun {
     });
     const env = this.#env = started.env;
     this.#viaMain = started.main;
+    if (env instanceof ContainerEnvironment && env.warning) this.#warn(env.warning);
     this.#timings.container_start = (performance.now() - starting) / 1000;
     this.#options.onEnvironment?.(env);
     if (envConfig.type !== "local" && this.#options.repo) {
@@ -552,10 +563,9 @@ async function startEnvironment(
   if (planned.runArgs.length === 0) return { env: await createEnvironment(config, { name }), main: false };
   try {
     const run_args = [...config.run_args ?? [], ...planned.runArgs];
-    return {
-      env: await createEnvironment({ ...config, run_args }, { name, main }),
-      main: main !== undefined,
-    };
+    const env = await createEnvironment({ ...config, run_args }, { name, main });
+    // Started detached when the runtime's `run -i` did not start the session (agent/env/main_session.ts).
+    return { env, main: env instanceof ContainerEnvironment && env.mainPending };
   } catch (err) {
     if (!planned.launch?.fallback) throw err;
     planned.launch = planned.launch.fallback;

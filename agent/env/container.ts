@@ -22,9 +22,11 @@ import { ProcessLineSession, type SpawnedProcess, spawnHost } from "./line_sessi
 import {
   attachMain,
   MAIN_SCRIPT,
+  MainAttachError,
   mainOnlyVariables,
   type MainSession,
   mainSessionMatches,
+  markerPath,
 } from "./main_session.ts";
 import { type RunOptions, runProcess } from "./process.ts";
 import { KILLED_STATUS, shellArgv, TIMEOUT_STATUS } from "../../engine/helper/shell.ts";
@@ -93,6 +95,12 @@ export class ContainerEnvironment implements Environment {
    * first (`run -i`, attached: no `exec` to open it), see
    * agent/env/main_session.ts; it is handed out by the first matching
    * {@linkcode startSession}.
+   *
+   * When `run -i` ends or stalls before the session starts, but the same
+   * container starts detached (`run -d`), the runtime's attached mode is what
+   * failed: the container is the detached one (the session opens with `exec
+   * -i`), later starts with the same executable in this process skip the
+   * attempt, and the first such start carries {@linkcode warning} for the user.
    */
   static async start(
     config: EnvironmentConfig,
@@ -101,23 +109,55 @@ export class ContainerEnvironment implements Environment {
     if (!config.image) throw new EnvironmentError(`Environment "${config.type}" needs "environment.image"`);
     const runner = options.runner ?? HOST_RUNNER;
     const name = options.name ?? `graphplan-${crypto.randomUUID().slice(0, 8)}`;
-    const env = new ContainerEnvironment(config, runner, name);
-    env.#unregister = onInterrupt(() => env.close(), { keepOnStop: true });
+    const executable = config.executable || config.type;
     // Only where the main process would be `sleep infinity`: another one the image needs stays.
     const held =
       (config.container_command ?? CONTAINER_DEFAULTS.container_command).join(" ") === "sleep infinity";
-    const main = options.main && held ? options.main : undefined;
+    const main = options.main && held && !MAIN_REFUSED.has(executable) ? options.main : undefined;
+    if (!main) return await ContainerEnvironment.#started(config, runner, name);
+    try {
+      return await ContainerEnvironment.#started(config, runner, name, main);
+    } catch (err) {
+      const cause = (err as EnvironmentError).cause;
+      if (!(cause instanceof MainAttachError) || cause.kind === "timeout") throw err;
+      const detached = await ContainerEnvironment.#started(config, runner, name);
+      if (!MAIN_REFUSED.has(executable)) {
+        MAIN_REFUSED.add(executable);
+        detached.warning = mainRefusedWarning(executable, cause);
+      }
+      return detached;
+    }
+  }
+
+  /** One attempt: `run -i` with the main session when `main` is given, `run -d` otherwise. */
+  static async #started(
+    config: EnvironmentConfig,
+    runner: Runner,
+    name: string,
+    main?: MainSession,
+  ): Promise<ContainerEnvironment> {
+    const env = new ContainerEnvironment(config, runner, name);
+    env.#unregister = onInterrupt(() => env.close(), { keepOnStop: true });
     if (main) env.#main = { spec: main, marker: `graphplan-main-${crypto.randomUUID()}` };
     let failure: string | undefined;
+    let cause: unknown;
     if (env.#main) {
+      const { marker } = env.#main;
+      const probe = async () =>
+        (await runner.run(
+          [env.#executable, "exec", name, "bash", "-c", '[ -e "$1" ]', "bash", markerPath(marker)],
+          { timeout: 120 },
+        )).returncode === 0;
       try {
         env.#main.process = await attachMain(
           runner.spawn(env.runArgv()),
-          env.#main.marker,
+          marker,
           CONTAINER_DEFAULTS.start_timeout,
+          { probe },
         );
       } catch (err) {
         failure = (err as Error).message;
+        cause = err;
       }
     } else {
       const result = await runner.run(env.runArgv(), { timeout: CONTAINER_DEFAULTS.start_timeout });
@@ -129,9 +169,22 @@ export class ContainerEnvironment implements Environment {
       await env.close();
       throw new EnvironmentError(
         `Cannot start a container from image "${config.image}" with ${env.#executable}: ${failure}`,
+        { cause },
       );
     }
     return env;
+  }
+
+  /**
+   * Set on the start that found the runtime's `run -i` unusable (the first
+   * in this process for its executable): what happened and how to skip the
+   * attempt, for the user.
+   */
+  warning: string | undefined;
+
+  /** Whether the session runs as the container's main process and no `startSession` took it yet. */
+  get mainPending(): boolean {
+    return this.#main?.process !== undefined;
   }
 
   /**
@@ -279,6 +332,19 @@ export class ContainerEnvironment implements Environment {
     if (path.startsWith("/")) return path;
     return `${this.cwd.replace(/\/+$/, "")}/${path}`;
   }
+}
+
+/** Executables whose `run -i` did not start the main session in this process; later starts skip it. */
+const MAIN_REFUSED = new Set<string>();
+
+/** The one warning about `executable`'s `run -i`, naming the setting that skips the attempt. */
+function mainRefusedWarning(executable: string, cause: MainAttachError): string {
+  const what = cause.kind === "stalled"
+    ? `"${executable} run -i" started the container but never passed on its output`
+    : `"${executable} run -i" ended before the helper started (${cause.message.split("\n")[0]})`;
+  return `The helper could not run as the container's main process: ${what}; this container and the ` +
+    `later ones of this run start with "run -d" and open the helper with "exec -i" (set ` +
+    `environment.helper_main=false to skip the attempt)`;
 }
 
 /**

@@ -18,6 +18,13 @@
  * the helper finishes and exits) thus ends at once instead of after the
  * grace period of a kill.
  *
+ * A runtime may start the container and still never pass its output on
+ * (a `run -i` that does not forward stdout). {@linkcode attachMain} then
+ * gives up once an `exec` probe finds the marker printed a few times over
+ * while the client passed nothing on; `ContainerEnvironment.start` starts
+ * the container again detached, the session is opened with `exec -i`, and
+ * later containers of the same runtime in this process skip the attempt.
+ *
  * The session's variables are those an `exec` gives: the script unsets
  * `SHLVL` (so a seeded helper's `bash -c ... exec` counts as under `exec`)
  * and what the runtime gives the main process alone ({@linkcode mainOnlyVariables}).
@@ -36,11 +43,13 @@ export interface MainSession {
 
 /**
  * `bash -c MAIN_SCRIPT bash MARKER [-NAME | K=V]... -- ARGV...`: unset each
- * NAME and export each variable in order, say MARKER, run ARGV, say
+ * NAME and export each variable in order, say MARKER, create `/tmp/MARKER`
+ * (the evidence {@linkcode attachMain}'s probe looks for), run ARGV, say
  * MARKER-end, then hold the container open.
  */
 export const MAIN_SCRIPT = 'm="$1"; shift; while [ "$1" != -- ]; do case $1 in -*) unset "${1#-}" ;; ' +
-  '*) export "$1" ;; esac; shift; done; shift; unset SHLVL; printf "%s\\n" "$m"; "$@"; ' +
+  '*) export "$1" ;; esac; shift; done; shift; unset SHLVL; printf "%s\\n" "$m"; ' +
+  '{ : >"/tmp/$m"; } 2>/dev/null; "$@"; ' +
   'printf "%s-end\\n" "$m"; exec sleep infinity </dev/null >/dev/null 2>&1';
 
 /**
@@ -61,16 +70,63 @@ export function mainSessionMatches(main: MainSession, argv: string[], options: S
 
 const STDERR_TAIL = 4000;
 
+/** Why {@linkcode attachMain} gave up: the client ended, the runtime never passed the marker on, or the cap. */
+export type AttachFailure = "exited" | "stalled" | "timeout";
+
+/** The attached client did not start the session; `kind` says how. */
+export class MainAttachError extends Error {
+  readonly kind: AttachFailure;
+  constructor(kind: AttachFailure, message: string) {
+    super(message);
+    this.name = "MainAttachError";
+    this.kind = kind;
+  }
+}
+
 /**
- * Wait for `marker` on the attached client's stdout (at most `timeout`
- * seconds), then the client as the session's process: stdout from after the
- * marker to before the end marker. Throws with the client's stderr when the
- * container never ran its script.
+ * The stall watch's schedule: the first probe after {@linkcode PROBE_FIRST}
+ * seconds (a start that answers never sees one), then waits doubling up to
+ * {@linkcode PROBE_MAX}; {@linkcode STALL_SIGHTINGS} probes that find the
+ * marker printed, while the client still has not passed it on, are a stall.
+ */
+export const PROBE_FIRST = 1;
+const PROBE_MAX = 8;
+const STALL_SIGHTINGS = 3;
+
+/** Options of {@linkcode attachMain}. */
+export interface AttachOptions {
+  /**
+   * Whether the container's script has printed the marker (it touches
+   * `/tmp/MARKER` right after: {@linkcode markerPath}), asked through another
+   * way into the container than the attached client (an `exec`).
+   */
+  probe?: () => Promise<boolean>;
+}
+
+/** The file the main script creates once it has printed `marker` (the stall watch's evidence). */
+export function markerPath(marker: string): string {
+  return `/tmp/${marker}`;
+}
+
+/**
+ * Wait for `marker` on the attached client's stdout, then the client as the
+ * session's process: stdout from after the marker to before the end marker.
+ *
+ * It gives up (a {@linkcode MainAttachError}) at the first sign that the
+ * marker will not come: the client exits or closes its stdout (`exited`,
+ * with its stderr), or `options.probe` finds, {@linkcode STALL_SIGHTINGS}
+ * times, that the script printed it while the client passed nothing on
+ * (`stalled`: a runtime whose `run -i` does not forward the container's
+ * output). This wait is not a race against the machine's speed: it begins
+ * once the marker is known to be printed and lasts at least two more probe
+ * round trips through the same runtime and 6 s. Without either sign, the cap
+ * is `timeout` seconds (the start may be pulling an image).
  */
 export async function attachMain(
   process: SpawnedProcess,
   marker: string,
   timeout: number,
+  options: AttachOptions = {},
 ): Promise<SpawnedProcess> {
   let stderrTail = "";
   const errors = process.stderr.getReader();
@@ -95,20 +151,31 @@ export async function attachMain(
   const expired = new Promise<"timeout">((resolve) =>
     timer = setTimeout(() => resolve("timeout"), timeout * 1000)
   );
-  let started: string | "timeout" | null;
+  const watching = new AbortController();
+  const never = new Promise<never>(() => {});
+  const watch = options.probe ? watchStall(options.probe, watching.signal) : undefined;
+  const stalled = watch ? watch.then((found) => found ?? never) : never;
+  let started: string | "timeout" | "stalled" | null;
   try {
-    do started = await Promise.race([lines.next(), expired]); while (
-      started !== null && started !== "timeout" && started !== marker
+    do started = await Promise.race([lines.next(), expired, stalled]); while (
+      started !== null && started !== "timeout" && started !== "stalled" && started !== marker
     );
   } finally {
     clearTimeout(timer);
+    watching.abort();
+    await watch;
   }
   if (started !== marker) {
     kill(process);
     await process.status.catch(() => {});
-    throw new Error(
-      started === "timeout" ? "timed out" : stderrTail.trim() || "the container exited at once",
-    );
+    if (started === "timeout") throw new MainAttachError("timeout", `timed out after ${timeout} s`);
+    if (started === "stalled") {
+      throw new MainAttachError(
+        "stalled",
+        "the container runs, but its output never came through the client",
+      );
+    }
+    throw new MainAttachError("exited", stderrTail.trim() || "the container exited at once");
   }
   const encoder = new TextEncoder();
   const stdout = new ReadableStream<Uint8Array>({
@@ -132,6 +199,42 @@ export async function attachMain(
     status: process.status,
     kill: (signal) => process.kill(signal),
   };
+}
+
+/**
+ * Probe on {@linkcode PROBE_FIRST}'s schedule until `signal` aborts (then
+ * undefined) or the marker was found printed {@linkcode STALL_SIGHTINGS}
+ * times (then "stalled"). A probe that fails counts as not found.
+ */
+async function watchStall(
+  probe: () => Promise<boolean>,
+  signal: AbortSignal,
+): Promise<"stalled" | undefined> {
+  let wait = PROBE_FIRST;
+  let sightings = 0;
+  while (await pause(wait, signal)) {
+    if (await probe().catch(() => false)) sightings += 1;
+    if (signal.aborted) return undefined;
+    if (sightings >= STALL_SIGHTINGS) return "stalled";
+    wait = Math.min(wait * 2, PROBE_MAX);
+  }
+  return undefined;
+}
+
+/** Wait `seconds`; false when `signal` aborts first. */
+function pause(seconds: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve(true);
+    }, seconds * 1000);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
 }
 
 function kill(process: SpawnedProcess): void {

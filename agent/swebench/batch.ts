@@ -451,6 +451,7 @@ class BatchRun {
         savePreds: false,
         container: { name: containerName(this.#containers.key, id), labels: this.#containers.labels },
         log: this.#options.log,
+        onWarning: (message) => this.#progress.event({ type: "warning", id, message }),
         onEnvironment: (env) => {
           if (env instanceof ContainerEnvironment) record.container = env.container;
         },

@@ -33,6 +33,8 @@ export type BatchEvent =
     /** Why it ended without a patch (a container that did not start, an internal error), in full. */
     error?: string;
   }
+  /** Something the user should know once (the container runtime's `run -i` did not work), said by instance `id`. */
+  | { type: "warning"; id: string; message: string }
   | { type: "cost-cap"; spent: number; committed: number; cap: number; left: number }
   /** `count` instances in a row could not start their container with the same error: none starts after. */
   | { type: "setup-stop"; count: number; error: string; left: number }
@@ -113,6 +115,8 @@ export function eventLine(event: BatchEvent): string | null {
     case "instance-end":
       return `batch: ${event.id}: ${event.status}, ${money(event.cost)}, ${event.steps} steps, ` +
         `${event.seconds.toFixed(1)} s` + (event.error ? `: ${errorGist(event.error)}` : "");
+    case "warning":
+      return `batch: warning: ${event.id}: ${event.message}`;
     case "cost-cap":
       return `batch: cost limit: ${money(event.spent)} spent, ${money(event.committed)} committed of ` +
         `${money(event.cap)}; ${event.left} instance(s) not started`;
@@ -246,6 +250,7 @@ export class LiveProgress implements BatchProgress {
         this.#persist(eventLine(event)!);
         break;
       case "setup-stop":
+      case "warning":
       case "recovered":
       case "write-stop":
         this.#persist(eventLine(event)!);

@@ -108,15 +108,23 @@ export async function demoScript(
 }
 
 /**
- * `GRAPHPLAN_TEST_SHELL=exec` runs the e2e batches through the fallback path
- * (the helper copied in, one `exec` per command) instead of the session.
+ * How an e2e batch's commands reach the container: `session`, the default
+ * (through the helper's session, the helper mounted and run as the
+ * container's main process); `exec-i`, the same session opened with `exec
+ * -i` (`environment.helper_main=false`); `exec`, the fallback (the helper
+ * copied in, one `exec` per command).
  */
-export const SHELL_PATH = Deno.env.get("GRAPHPLAN_TEST_SHELL") === "exec"
-  ? ["-c", "environment.shell=exec", "-c", "environment.helper_mount=false"]
-  : [];
+export type ShellPath = "session" | "exec-i" | "exec";
 
-/** The batch options that run the test image with the scripted model `script`, no network. */
-export async function scriptedOptions(script: string): Promise<string[]> {
+/** The config options of each {@linkcode ShellPath}. */
+export const SHELL_PATHS: Record<ShellPath, string[]> = {
+  session: [],
+  "exec-i": ["-c", "environment.helper_main=false"],
+  exec: ["-c", "environment.shell=exec", "-c", "environment.helper_mount=false"],
+};
+
+/** The batch options that run the test image with the scripted model `script`, no network, on `path`. */
+export async function scriptedOptions(script: string, path: ShellPath = "session"): Promise<string[]> {
   return [
     "--env",
     "podman",
@@ -128,24 +136,28 @@ export async function scriptedOptions(script: string): Promise<string[]> {
     `model.script=${script}`,
     "-c",
     "environment.run_args=[--network, none]",
-    ...SHELL_PATH,
+    ...SHELL_PATHS[path],
   ];
 }
 
 /** The argv of `graphplan batch` from the sources, with the test image and the scripted model. */
-export async function batchArgv(script: string, args: string[]): Promise<string[]> {
+export async function batchArgv(
+  script: string,
+  args: string[],
+  path: ShellPath = "session",
+): Promise<string[]> {
   const main = ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts")];
-  return [Deno.execPath(), ...main, "batch", ...await scriptedOptions(script), ...args];
+  return [Deno.execPath(), ...main, "batch", ...await scriptedOptions(script, path), ...args];
 }
 
 /** Run `graphplan batch` to its end. */
-export async function runBatchCli(script: string, args: string[]) {
-  return runCommand(await batchArgv(script, args), ROOT, podmanEnv());
+export async function runBatchCli(script: string, args: string[], path: ShellPath = "session") {
+  return runCommand(await batchArgv(script, args, path), ROOT, podmanEnv());
 }
 
 /** `graphplan batch` started in the background; `waitFor` reads its stderr until a pattern shows. */
-export async function spawnBatch(script: string, args: string[]) {
-  const argv = await batchArgv(script, args);
+export async function spawnBatch(script: string, args: string[], path: ShellPath = "session") {
+  const argv = await batchArgv(script, args, path);
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     env: podmanEnv(),

@@ -6,7 +6,13 @@
  */
 
 import assert from "node:assert/strict";
-import { attachMain, MAIN_SCRIPT, mainSessionMatches } from "../../../agent/env/main_session.ts";
+import {
+  attachMain,
+  MAIN_SCRIPT,
+  MainAttachError,
+  mainSessionMatches,
+  markerPath,
+} from "../../../agent/env/main_session.ts";
 import { ProcessLineSession, spawnHost } from "../../../agent/env/line_session.ts";
 
 const MARKER = "graphplan-main-test";
@@ -32,11 +38,66 @@ Deno.test("main session: the session answers with the variables the script expor
   // Not the 2 s grace of a kill: the end marker ended the stream and the client.
   assert.ok(performance.now() - started < 1900, `closed in ${performance.now() - started} ms`);
   assert.equal(session.alive, false);
+  // The script left its evidence for the stall watch's probe.
+  await Deno.remove(markerPath(MARKER));
 });
 
 Deno.test("main session: a client that exits before the marker is an error with its stderr", async () => {
   const failing = spawnHost(["bash", "-c", "echo 'Error: no such image' >&2; exit 125"])();
-  await assert.rejects(attachMain(failing, MARKER, 30), /no such image/);
+  await assert.rejects(
+    attachMain(failing, MARKER, 30),
+    (err: Error) =>
+      err instanceof MainAttachError && err.kind === "exited" && /no such image/.test(err.message),
+  );
+});
+
+// A client that never writes (`cat` with nothing on its stdin): a runtime whose `run -i` does not pass the container's output on.
+Deno.test("main session: a client that never passes the marker on is given up after three probes find it printed", async () => {
+  let probes = 0;
+  const probe = () => Promise.resolve(++probes > 0);
+  await assert.rejects(
+    attachMain(spawnHost(["cat"])(), MARKER, 3600, { probe }),
+    (err: Error) =>
+      err instanceof MainAttachError && err.kind === "stalled" && /never came through/.test(err.message),
+  );
+  assert.equal(probes, 3);
+});
+
+Deno.test("main session: while the probe does not find the marker printed, only the cap ends the wait", async () => {
+  let probes = 0;
+  const probe = () => Promise.resolve(++probes < 0);
+  await assert.rejects(
+    attachMain(spawnHost(["cat"])(), MARKER, 4, { probe }),
+    (err: Error) => err instanceof MainAttachError && err.kind === "timeout",
+  );
+  assert.ok(probes >= 1, "the watch probed while it waited");
+});
+
+Deno.test("main session: a marker that comes while the probes watch starts the session", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gp_main_" });
+  try {
+    // The client prints the marker once the first probe has run, then echoes lines; the later
+    // probes say "not printed", so however slow the client, no stall is seen.
+    const go = `${dir}/go`;
+    const client = spawnHost([
+      "bash",
+      "-c",
+      `while [ ! -e '${go}' ]; do sleep 0.05; done; echo ${MARKER}; while read -r l; do echo "got $l"; done`,
+    ])();
+    let probes = 0;
+    const probe = async () => {
+      probes += 1;
+      await Deno.writeTextFile(go, "");
+      return probes === 1;
+    };
+    const process = await attachMain(client, MARKER, 3600, { probe });
+    const session = new ProcessLineSession(() => process, "main");
+    assert.equal(await session.request("x", { timeout: 30 }), "got x");
+    await session.close();
+    assert.ok(probes >= 1, "the marker came after the first probe");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("main session: handed out only for its own argv and variables", () => {

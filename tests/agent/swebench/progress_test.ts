@@ -138,3 +138,17 @@ Deno.test("progress: an instance that ended on an error says why on its line, fi
   assert.equal(errorGist("one line"), "one line");
   assert.equal(errorGist("x".repeat(400), 20), `${"x".repeat(17)}...`);
 });
+
+Deno.test("progress: a warning is one log line naming its instance, and stays above the live view", () => {
+  const event = { type: "warning", id: "a__b-1", message: "The helper could not run: x" } as const;
+  assert.equal(eventLine(event), "batch: warning: a__b-1: The helper could not run: x");
+  const written: string[] = [];
+  const stream = { isTTY: false, columns: 120, rows: 30, write: (text: string) => written.push(text) };
+  const live = new LiveProgress({ stream: stream as never, now: () => 0 });
+  live.event({ type: "start", total: 1, skipped: 0, todo: 1, workers: 1, costLimit: 0 });
+  live.event({ type: "instance-start", id: "a__b-1" });
+  live.event(event);
+  assert.ok(written.some((text) => text.includes("batch: warning: a__b-1: The helper could not run: x")));
+  assert.doesNotMatch(live.view(), /warning/, "not part of the redrawn block");
+  live.close();
+});
