@@ -12,6 +12,7 @@
 
 import { closestNames, didYouMean } from "../engine/suggest.ts";
 import type { Strategy } from "./common/strategy.ts";
+import type { OwnSection } from "./trajectory/inspect/trajectory_page.ts";
 import { GRAPHPLAN_STRATEGY } from "./graphplan/strategy.ts";
 import { RFSN_STRATEGY } from "./rfsn/strategy.ts";
 
@@ -48,6 +49,11 @@ export function unknownStrategyMessage(name: string): string {
 /** The strategy registered as `name`, or undefined. */
 export function findStrategy(name: string): Strategy | undefined {
   return Object.hasOwn(STRATEGIES, name) ? (STRATEGIES as Record<string, Strategy>)[name] : undefined;
+}
+
+/** The part of a trajectory page the strategy `name` draws itself (its `inspectSection`), if any. */
+export function inspectSectionOf(name: string): OwnSection | undefined {
+  return findStrategy(name)?.inspectSection;
 }
 
 /** The strategy registered as `name`; an unknown name throws {@linkcode unknownStrategyMessage}. */

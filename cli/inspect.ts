@@ -8,6 +8,7 @@
 
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
 import { inspect } from "../agent/trajectory/inspect/mod.ts";
+import { inspectSectionOf } from "../agent/strategies.ts";
 
 /** The command that opens a file with the desktop's default program. */
 function opener(): string[] {
@@ -65,7 +66,10 @@ Exit: 0 written, 1 PATH missing or not a trajectory/run/batch, 2 usage error.`,
           }`,
       );
     }
-    const result = await inspect(args.positionals[0], { output: stringOption(args, "output") });
+    const result = await inspect(args.positionals[0], {
+      output: stringOption(args, "output"),
+      sectionOf: inspectSectionOf,
+    });
     const warnings = [];
     if (args.values.open === true) {
       const [program, ...rest] = opener();

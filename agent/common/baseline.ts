@@ -27,7 +27,7 @@
  */
 
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "./deploy.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 
 /** Output kept from the diff command: a patch must arrive whole. */
 const PATCH_LIMIT = 64 * 1024 * 1024;

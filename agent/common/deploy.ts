@@ -391,6 +391,3 @@ async function whyNotRunning(env: Environment, launch: HelperLaunch): Promise<He
     }): ${check.output.trim().slice(-800) || "it gave no version on its session"}`,
   );
 }
-
-/** `text` as one shell word (see env/shell_quote.ts). */
-export { shellQuote };

@@ -8,7 +8,7 @@
  */
 
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "./deploy.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 import { checkInvariants, type GatePolicy, type InvariantReport } from "../../engine/gate/mod.ts";
 
 /** What the trajectory records: the report, or why the check could not run. */

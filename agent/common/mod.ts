@@ -43,6 +43,5 @@ export {
   mountedLaunch,
   plannedLaunch,
   SEEDED_START,
-  shellQuote,
 } from "./deploy.ts";
 export { CODE_CACHE_HIT, type DenoSeed, denoSeed } from "./deno_seed.ts";

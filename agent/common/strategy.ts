@@ -3,8 +3,9 @@
  * registry (`agent/strategies.ts`), a one-line summary for `--help`, an
  * optional section of the configuration it owns (its schema, and its
  * defaults merged over the base config when the strategy is chosen), the
- * models it asks besides the run's own, and how it runs one task. `run`,
- * `batch`, `slurm` and `k8s` read these hooks and never a strategy's name.
+ * models it asks besides the run's own, how it runs one task, and the part
+ * of a trajectory's inspect page it draws itself. `run`, `batch`, `slurm`,
+ * `k8s` and `inspect` read these hooks and never a strategy's name.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import type { Config } from "../config.ts";
 import type { Environment } from "../env/mod.ts";
 import type { Model } from "../model/mod.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
+import type { OwnSection } from "../trajectory/inspect/trajectory_page.ts";
 import type { Helper } from "./helper.ts";
 
 /** A progress report after each step (for `graphplan run`'s stderr lines). */
@@ -74,4 +76,10 @@ export interface Strategy {
   candidateModels?: (config: Config) => Config["model"][];
   /** Solve `run.task`, recording the trajectory; a model error or a stop is an outcome, not an exception. */
   run: (run: StrategyRun) => Promise<StrategyOutcome>;
+  /**
+   * Its own part of a trajectory's inspect page, from what it recorded in
+   * `info`, drawn instead of the phases and plans (absent, or undefined for a
+   * run that recorded nothing of its own: the phases and plans).
+   */
+  inspectSection?: OwnSection;
 }

@@ -11,7 +11,7 @@
 
 import { join } from "../../engine/node_builtins.ts";
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "../common/deploy.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 
 /** What the checks found. */
 export interface PatchCheck {

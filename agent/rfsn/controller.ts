@@ -25,7 +25,7 @@
  */
 
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "../common/deploy.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 import { BaselineError, changesSince } from "../common/baseline.ts";
 import { type Helper, HelperError } from "../common/helper.ts";
 import { extractEvidence } from "./evidence.ts";

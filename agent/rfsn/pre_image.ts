@@ -19,7 +19,7 @@
  */
 
 import type { Environment } from "../env/mod.ts";
-import { shellQuote } from "../common/deploy.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 
 /** One file's recorded bytes. */
 export interface PreImage {

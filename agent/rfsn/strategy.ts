@@ -14,6 +14,8 @@ import { Interrupted } from "../common/run_end.ts";
 import { ModelError } from "../model/mod.ts";
 import { RfsnAgent } from "./agent.ts";
 import { RFSN_SECTION, type RfsnConfigSchema } from "./config.ts";
+import { rfsnSection } from "./inspect_page.ts";
+import { dict } from "../trajectory/inspect/trajectory_view.ts";
 
 /** The proposal planner, registered as `rfsn`. */
 export const RFSN_STRATEGY: Strategy & { section: StrategySection<typeof RfsnConfigSchema, "rfsn"> } = {
@@ -22,6 +24,8 @@ export const RFSN_STRATEGY: Strategy & { section: StrategySection<typeof RfsnCon
   candidateModels: (config) =>
     (config.rfsn?.candidate_models ?? []).map((extra) => ({ ...config.model, ...extra })),
   run: runRfsn,
+  // A run that ended in setup recorded no steps: its page shows the setup phase.
+  inspectSection: (info, exitStatus) => info.rfsn ? rfsnSection(dict(info.rfsn), exitStatus) : undefined,
 };
 
 /** One rfsn run, its errors recorded like the phase machine's. */

@@ -10,7 +10,7 @@
  */
 
 import { removeArgv, runProcess } from "../env/mod.ts";
-import { shellQuote } from "./launcher.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 
 /** The label every container of a batch carries. */
 export const BATCH_LABEL = "graphplan.batch";

@@ -9,8 +9,6 @@
 import { fileURLToPath } from "../../engine/node_builtins.ts";
 import { isCompiled } from "../common/deploy.ts";
 
-export { shellQuote } from "../common/deploy.ts";
-
 /** The argv that runs `graphplan` as this process does. */
 export function selfCommand(): string[] {
   if (isCompiled()) return [Deno.execPath()];

@@ -70,5 +70,5 @@ export {
 } from "./select.ts";
 export { InterruptedError, WatchedModel } from "./watched_model.ts";
 export { K8S_RUNTIMES, k8sJob, k8sManifest, type K8sOptions } from "./k8s.ts";
-export { selfCommand, shellQuote } from "./launcher.ts";
+export { selfCommand } from "./launcher.ts";
 export { shardDir, type SlurmOptions, slurmScript, submitSlurm } from "./slurm.ts";

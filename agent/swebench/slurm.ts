@@ -10,7 +10,7 @@
 
 import { join } from "../../engine/node_builtins.ts";
 import { runProcess } from "../env/mod.ts";
-import { shellQuote } from "./launcher.ts";
+import { shellQuote } from "../env/shell_quote.ts";
 
 /** What the job-array script needs. */
 export interface SlurmOptions {

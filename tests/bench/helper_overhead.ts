@@ -17,7 +17,8 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ContainerEnvironment, type Environment, LocalEnvironment } from "../../agent/env/mod.ts";
-import { deployHelper, type HelperLaunch, helperLaunch, shellQuote } from "../../agent/common/mod.ts";
+import { deployHelper, type HelperLaunch, helperLaunch } from "../../agent/common/mod.ts";
+import { shellQuote } from "../../agent/env/shell_quote.ts";
 import { buildMinimalImage } from "../../tools/minimal_image.ts";
 import type { BenchContext, BenchSection } from "./context.ts";
 import { type BenchRow, round, spread, summarize } from "./stats.ts";

@@ -22,14 +22,14 @@ import { basename, dirname, join, resolve } from "../../../engine/node_builtins.
 import { writeTextAtomic } from "../atomic.ts";
 import { batchPage } from "./batch_page.ts";
 import { isBatchDir, readBatch, trajectoryIds } from "./batch_view.ts";
-import { trajectoryPage } from "./trajectory_page.ts";
+import { type SectionOf, trajectoryPage } from "./trajectory_page.ts";
 import { TrajectoryFormatError, trajectoryView } from "./trajectory_view.ts";
 
 export { batchPage } from "./batch_page.ts";
 export { type BatchView, type InstanceRow, readBatch } from "./batch_view.ts";
 export { html, text } from "./escape.ts";
 export { locatorWords, stepOperator, stepTarget } from "./locator_words.ts";
-export { trajectoryPage } from "./trajectory_page.ts";
+export { type OwnSection, type SectionOf, trajectoryPage } from "./trajectory_page.ts";
 export { type TrajectoryView, trajectoryView } from "./trajectory_view.ts";
 
 /** What {@linkcode inspect} wrote. */
@@ -76,7 +76,11 @@ function safeName(id: string): string {
 }
 
 /** Write the page(s) for `path` (see the module doc); `output` is the main page's path. */
-export async function inspect(path: string, options: { output?: string } = {}): Promise<InspectResult> {
+export async function inspect(
+  path: string,
+  options: { output?: string; sectionOf?: SectionOf } = {},
+): Promise<InspectResult> {
+  const { sectionOf } = options;
   let stat: Deno.FileInfo;
   try {
     stat = await Deno.stat(path);
@@ -92,7 +96,10 @@ export async function inspect(path: string, options: { output?: string } = {}): 
   }
   if (stat.isFile) {
     const out = resolve(options.output ?? defaultPage(path, false));
-    await writeTextAtomic(out, trajectoryPage(await loadTrajectory(path), { source: resolve(path) }));
+    await writeTextAtomic(
+      out,
+      trajectoryPage(await loadTrajectory(path), { source: resolve(path), sectionOf }),
+    );
     return { kind: "trajectory", page: out, pages: [out] };
   }
   const ids = await trajectoryIds(path);
@@ -101,7 +108,10 @@ export async function inspect(path: string, options: { output?: string } = {}): 
       ? join(path, ids[0], `${ids[0]}.traj.json`)
       : await lonelyTrajectory(path);
     const out = resolve(options.output ?? defaultPage(single, false));
-    await writeTextAtomic(out, trajectoryPage(await loadTrajectory(single), { source: resolve(single) }));
+    await writeTextAtomic(
+      out,
+      trajectoryPage(await loadTrajectory(single), { source: resolve(single), sectionOf }),
+    );
     return { kind: "trajectory", page: out, pages: [out] };
   }
   const view = await readBatch(path);
@@ -120,6 +130,7 @@ export async function inspect(path: string, options: { output?: string } = {}): 
       instancePage = trajectoryPage(await loadTrajectory(row.trajectory), {
         backLink: `../${basename(out)}`,
         source: resolve(row.trajectory),
+        sectionOf,
       });
     } catch (err) {
       if (!(err instanceof IssueError)) throw err;

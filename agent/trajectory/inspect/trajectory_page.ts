@@ -4,9 +4,10 @@
  * steps (tier, operator, target in words) and the issues of verification
  * and execution attached to the step they name, the rollback, the final
  * patch as a coloured diff, model stats, the gate when recorded, and every
- * message, collapsible, with its tool calls and their output. An rfsn run
- * (`info.rfsn`) shows its own steps instead of phases and plans
- * (`rfsn_page.ts`).
+ * message, collapsible, with its tool calls and their output. A strategy
+ * that draws its own part (its `inspectSection` hook, found by the recorded
+ * `config.agent.strategy` through `sectionOf`) shows it instead of phases
+ * and plans: the rfsn strategy its steps (`agent/rfsn/inspect_page.ts`).
  *
  * @module
  */
@@ -17,9 +18,9 @@ import { diffView } from "./diff_view.ts";
 import { type Html, html } from "./escape.ts";
 import { dollars, duration, furthestPhase, PHASE_MACHINE } from "./format.ts";
 import { expandButtons, page, tone } from "./page.ts";
-import { rfsnSection } from "./rfsn_page.ts";
 import {
   type CheckView,
+  type Dict,
   type MessageView,
   type PhaseView,
   type PlanView,
@@ -337,6 +338,12 @@ function gateSection(gate: Record<string, unknown>): Html {
 }
 
 /** The GraphPlan strategy's phases and plan attempts. */
+/** The section the recorded strategy draws itself, if it has one and `sectionOf` is given. */
+function ownSection(view: TrajectoryView, sectionOf: SectionOf | undefined): Html | undefined {
+  if (!view.strategy || !sectionOf) return undefined;
+  return sectionOf(view.strategy)?.(view.info, view.exitStatus);
+}
+
 function graphplanSections(view: TrajectoryView): Html {
   return html`
     <section class="card" id="phases"><h2>Phases</h2>${machine(view)}${timeline(view)}${usageTable(view)}
@@ -349,10 +356,24 @@ function graphplanSections(view: TrajectoryView): Html {
   `;
 }
 
-/** The page of a trajectory (an rfsn run's steps instead of phases and plans); `backLink` (a relative URL) leads back to a batch page. */
+/**
+ * A strategy's own part of a trajectory page from the run's recorded `info`
+ * and exit status (a strategy's `inspectSection` hook), or undefined to show
+ * the phases and plans.
+ */
+export type OwnSection = (info: Dict, exitStatus: string) => Html | undefined;
+
+/** How a page finds the section of the strategy a trajectory names (`agent/strategies.ts`'s `inspectSectionOf`). */
+export type SectionOf = (strategy: string) => OwnSection | undefined;
+
+/**
+ * The page of a trajectory: the recorded strategy's own section when
+ * `sectionOf` gives one (rfsn: its steps), else the phases and plans;
+ * `backLink` (a relative URL) leads back to a batch page.
+ */
 export function trajectoryPage(
   view: TrajectoryView,
-  options: { backLink?: string; source?: string } = {},
+  options: { backLink?: string; source?: string; sectionOf?: SectionOf } = {},
 ): string {
   const { source } = options;
   const visible = view.messages.filter((message) => !message.folded);
@@ -382,7 +403,7 @@ export function trajectoryPage(
         ? cappedPre(view.task, { source, field: "info.task" })
         : html`<p class="muted">No task recorded.</p>`}
     </section>
-    ${view.rfsn ? rfsnSection(view.rfsn, view.exitStatus) : graphplanSections(view)}
+    ${ownSection(view, options.sectionOf) ?? graphplanSections(view)}
     <section class="card" id="patch"><h2>Final patch</h2>${diffView(
       view.submission.slice(0, PATCH_SHOWN),
     )}${view.submission.length > PATCH_SHOWN

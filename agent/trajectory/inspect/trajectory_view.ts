@@ -116,8 +116,10 @@ export interface TrajectoryView {
   messages: MessageView[];
   patchCheck?: Dict;
   gate?: Dict;
-  /** `info.rfsn` of a run with the rfsn strategy (steps, transitions, state), as recorded. */
-  rfsn?: Dict;
+  /** The strategy that ran (`config.agent.strategy` as recorded; absent in a trajectory without it). */
+  strategy?: string;
+  /** `info` as recorded, for the part of the page a strategy draws itself (`inspectSection`). */
+  info: Dict;
   error?: string;
   startedAt?: string;
   updatedAt?: string;
@@ -236,7 +238,8 @@ export function trajectoryView(doc: unknown): TrajectoryView {
     messages,
     patchCheck: info.patch_check ? dict(info.patch_check) : undefined,
     gate: info.gate ? dict(info.gate) : undefined,
-    rfsn: info.rfsn ? dict(info.rfsn) : undefined,
+    strategy: str(dict(config.agent).strategy),
+    info,
     error: str(info.error),
     startedAt: str(info.started_at),
     updatedAt: str(info.updated_at),

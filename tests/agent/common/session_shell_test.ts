@@ -19,8 +19,8 @@ import {
   type SessionHelper,
   sessionShell,
   type SessionShellEnvironment,
-  shellQuote,
 } from "../../../agent/common/mod.ts";
+import { shellQuote } from "../../../agent/env/shell_quote.ts";
 import { buildMinimalImage } from "../../../tools/minimal_image.ts";
 import { podmanEnv } from "../../e2e/_support.ts";
 import { skipReason } from "../../_support/skips.ts";

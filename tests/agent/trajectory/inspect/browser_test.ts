@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { inspect } from "../../../../agent/trajectory/inspect/mod.ts";
+import { inspectSectionOf } from "../../../../agent/strategies.ts";
 import { ROOT } from "../../../e2e/_support.ts";
 import { Browser, CHROMIUM_SKIP } from "../../../_support/chromium.ts";
 import { demoRun, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
@@ -209,7 +210,7 @@ Deno.test({
     const run = await rfsnRun();
     const browser = await Browser.launch();
     try {
-      const { page } = await inspect(run.trajectory);
+      const { page } = await inspect(run.trajectory, { sectionOf: inspectSectionOf });
       await browser.open(page);
       assertClean(browser, "rfsn page");
       assert.equal(await browser.evaluate("document.scripts.length"), 1, "only the page's own script");

@@ -7,11 +7,12 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { batchPage, inspect, locatorWords, stepTarget } from "../../../../agent/trajectory/inspect/mod.ts";
 import { detectTier } from "../../../../engine/plan/tiers.ts";
 import { demoRun, FALLBACK_CODES, FALLBACK_PLANS, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
 import { PYTEST_SKIP as RFSN_PYTEST_SKIP, RFSN_HOSTILE, rfsnRun } from "./_rfsn_run.ts";
+import { inspectSectionOf } from "../../../../agent/strategies.ts";
 
 type Doc = {
   instance_id: string;
@@ -406,7 +407,7 @@ Deno.test({
   async fn() {
     const run = await rfsnRun();
     try {
-      const { page: out } = await inspect(run.trajectory);
+      const { page: out } = await inspect(run.trajectory, { sectionOf: inspectSectionOf });
       const page = await read(out);
       const f = flat(page);
       const saved = JSON.parse(await Deno.readTextFile(run.trajectory)) as RfsnTraj;
@@ -463,12 +464,45 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "inspect: the section drawn is the one the recorded strategy's registry entry gives, not whatever info holds",
+  ignore: RFSN_PYTEST_SKIP !== undefined,
+  async fn() {
+    const run = await rfsnRun();
+    try {
+      const saved = JSON.parse(await Deno.readTextFile(run.trajectory));
+      assert.equal(saved.info.config.agent.strategy, "rfsn");
+      assert.ok(saved.info.rfsn.steps.length > 0);
+      const page = async (path: string, sectionOf = inspectSectionOf) =>
+        flat(await read((await inspect(path, { output: `${path}.html`, sectionOf })).page));
+      const rfsnPage = await page(run.trajectory);
+      assert.match(rfsnPage, /id="rfsn"/);
+      assert.doesNotMatch(rfsnPage, /id="plans"/);
+      // The same record under another recorded strategy: that strategy's view (phases and plans).
+      saved.info.config.agent.strategy = "graphplan";
+      const relabelled = join(dirname(run.trajectory), "relabelled.traj.json");
+      await Deno.writeTextFile(relabelled, JSON.stringify(saved));
+      const graphplanPage = await page(relabelled);
+      assert.doesNotMatch(graphplanPage, /id="rfsn"/);
+      assert.match(graphplanPage, /id="phases"/);
+      assert.match(graphplanPage, /id="plans"/);
+      // A strategy the registry does not know draws nothing of its own.
+      saved.info.config.agent.strategy = "retired";
+      await Deno.writeTextFile(relabelled, JSON.stringify(saved));
+      assert.match(await page(relabelled), /id="plans"/);
+    } finally {
+      await run.cleanup();
+    }
+  },
+});
+
+Deno.test({
   name: "inspect: an rfsn run that is STUCK shows why, and that the test command could not run",
   ignore: RFSN_PYTEST_SKIP !== undefined,
   async fn() {
     const run = await rfsnRun({ testCommand: "graphplan-no-such-python3 -m pytest {{tests}}" });
     try {
-      const { page: out } = await inspect(run.trajectory);
+      const { page: out } = await inspect(run.trajectory, { sectionOf: inspectSectionOf });
       const f = flat(await read(out));
       const saved = JSON.parse(await Deno.readTextFile(run.trajectory)) as RfsnTraj;
       const explain = saved.info.rfsn.steps.at(-1)!.proposal!.action.explanation!;

@@ -1,6 +1,7 @@
 /**
  * The rfsn part of a trajectory page (`info.rfsn` of `graphplan run
- * --strategy rfsn`): how the run ended (with the `explain_stuck` reason), the
+ * --strategy rfsn`), drawn instead of the phases and plans through the
+ * strategy's `inspectSection` hook (`strategy.ts`): how the run ended (with the `explain_stuck` reason), the
  * phase timeline with the reason of every transition, and each step: the
  * proposal (intent, hypothesis, target, action), the gate's verdict, the
  * feedback (an excerpt of the output; a test command that could not run is
@@ -12,9 +13,9 @@
  * @module
  */
 
-import { type Html, html } from "./escape.ts";
-import { tone } from "./page.ts";
-import { type Dict, dict, num, str } from "./trajectory_view.ts";
+import { type Html, html } from "../trajectory/inspect/escape.ts";
+import { tone } from "../trajectory/inspect/page.ts";
+import { type Dict, dict, num, str } from "../trajectory/inspect/trajectory_view.ts";
 
 /** Characters of a step's output shown on the page (the trajectory holds at most 4000). */
 const OUTPUT_SHOWN = 4000;
