@@ -7,6 +7,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
 import { CODE, FILE_PATH, NAME } from "./schema_parts.ts";
 import { COMPOSED_OPS } from "../edit/composed_ops.ts";
 
@@ -30,24 +31,9 @@ export const ADD_CLASS_ATTRIBUTE: Operator = {
     group: "composed",
     summary: "Add a class attribute before the first statement of a class body (after its docstring)",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "class_name",
-        kind: "identifier",
-        required: true,
-        description: "the class",
-      },
-      {
-        name: "attribute",
-        kind: "statements",
-        required: true,
-        description: "the attribute statement",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("class_name", "identifier", true, "the class"),
+      param("attribute", "statements", true, "the attribute statement"),
     ],
     example: {
       op: "add_class_attribute",
@@ -57,7 +43,7 @@ export const ADD_CLASS_ATTRIBUTE: Operator = {
         attribute: 'separator = "="',
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "java"],
+    languages: ["python", "javascript", "typescript", "tsx", "java"],
   },
   run: COMPOSED_OPS.add_class_attribute,
 };

@@ -8,6 +8,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
 import { CODE, FILE_PATH } from "./schema_parts.ts";
 import { COMPOSED_OPS } from "../edit/composed_ops.ts";
 
@@ -32,18 +33,8 @@ export const ADD_IMPORT: Operator = {
     summary:
       "Add an import after the last module-level import; a Python from-import joins the statement already importing from its module (warns when already imported)",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "import_statement",
-        kind: "import_statement",
-        required: true,
-        description: "one import statement",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("import_statement", "import_statement", true, "one import statement"),
     ],
     example: {
       op: "add_import",
@@ -52,7 +43,7 @@ export const ADD_IMPORT: Operator = {
         import_statement: "from pathlib import Path",
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "php"],
+    languages: ["python", "javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "php"],
   },
   run: COMPOSED_OPS.add_import,
 };

@@ -7,6 +7,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
 import { CODE, FILE_PATH, NAME } from "./schema_parts.ts";
 import { COMPOSED_OPS } from "../edit/composed_ops.ts";
 
@@ -31,24 +32,9 @@ export const ADD_METHOD: Operator = {
     summary:
       "Add a method after the last member of a class body (it fills an empty {} body, and takes the place of a lone pass)",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "class_name",
-        kind: "identifier",
-        required: true,
-        description: "the class",
-      },
-      {
-        name: "method_code",
-        kind: "statements",
-        required: true,
-        description: "the whole method",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("class_name", "identifier", true, "the class"),
+      param("method_code", "statements", true, "the whole method"),
     ],
     example: {
       op: "add_method",
@@ -58,7 +44,7 @@ export const ADD_METHOD: Operator = {
         method_code: "def has_option(self, name):\n    return name in self.values",
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "java"],
+    languages: ["python", "javascript", "typescript", "tsx", "java"],
   },
   run: COMPOSED_OPS.add_method,
 };

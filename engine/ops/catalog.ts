@@ -17,6 +17,7 @@ import { CATALOG_GROUPS, type CatalogEntry, type ParamSpec } from "../edit/catal
 import { catalogExample } from "../edit/catalog_examples.ts";
 import { FRAGMENT_ENTRY, fragmentKindLines } from "../edit/fragments/mod.ts";
 import { TEMPLATES } from "../edit/templates/mod.ts";
+import { LINE_TEXT, PATH_TEXT } from "./catalog_parts.ts";
 import { OPERATOR_LIST } from "./registry.ts";
 
 /** A catalog entry with the shape of its step, for rendering. */
@@ -27,11 +28,6 @@ export interface CatalogItem extends CatalogEntry {
 
 /** The file every primitive, composed and legacy example edits (its text is in the catalog test). */
 export const EXAMPLE_FILE = "src/pkg/config.py";
-
-/** How the catalog describes a line-number parameter (shown as `line`). */
-const LINE_DESCRIPTION = "1-based line number";
-/** How the catalog describes a file-path parameter (shown as `path`). */
-const PATH_DESCRIPTION = "file path relative to the repository root";
 
 /** Templates and surgery operators in the seed's order (others follow in registry order). */
 const SEED_ORDER = [
@@ -167,8 +163,8 @@ const GROUP_HEADINGS: Record<string, string> = {
 function showParam(param: ParamSpec, entry: CatalogItem): string {
   let shown: string = param.kind;
   if (entry.form === "fragment" && param.name === "fragment") shown = "{kind, properties?, children?}";
-  else if (param.description === LINE_DESCRIPTION) shown = "line";
-  else if (param.description === PATH_DESCRIPTION) shown = "path";
+  else if (param.description === LINE_TEXT) shown = "line";
+  else if (param.description === PATH_TEXT) shown = "path";
   else if (param.kind === "position") shown = param.description;
   return `${param.name}${param.required ? "" : "?"}: ${shown}`;
 }

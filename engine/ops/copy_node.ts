@@ -6,6 +6,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PLACEMENT, TARGET } from "./catalog_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { POSITION } from "./schema_parts.ts";
 import { copyNode } from "../edit/surgery/move.ts";
@@ -26,24 +27,14 @@ export const COPY_NODE: Operator = {
     group: "surgery",
     summary: "Copy a node (with its decorators and comments) before/after another node or into a body.",
     params: [
-      {
-        name: "target",
-        kind: "locator",
-        required: true,
-        description: "The node to operate on.",
-      },
-      {
-        name: "destination",
-        kind: "locator",
-        required: true,
-        description: "Where the copy goes.",
-      },
-      {
-        name: "position",
-        kind: "position",
-        required: true,
-        description: "before | after | append_to_body | prepend_to_body (after a docstring).",
-      },
+      param("target", "locator", true, TARGET),
+      param("destination", "locator", true, "Where the copy goes."),
+      param(
+        "position",
+        "position",
+        true,
+        PLACEMENT,
+      ),
     ],
     example: {
       op: "copy_node",
@@ -65,7 +56,7 @@ export const COPY_NODE: Operator = {
         position: "prepend_to_body",
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
+    languages: ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
   },
   run: copyNode,
 };

@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH, GIT_MODE } from "./schema_parts.ts";
 import { FILE_OPS } from "../edit/file_ops.ts";
 
@@ -26,24 +28,9 @@ export const CREATE_FILE: Operator = {
     group: "files",
     summary: "Create a new file (refused when it exists); its content is checked like any edit.",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "content",
-        kind: "string",
-        required: true,
-        description: "The whole text of the new file.",
-      },
-      {
-        name: "mode",
-        kind: "position",
-        required: false,
-        description: '"100644" (default) | "100755"',
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("content", "string", true, "The whole text of the new file."),
+      param("mode", "position", false, '"100644" (default) | "100755"'),
     ],
     example: {
       op: "create_file",
@@ -52,19 +39,7 @@ export const CREATE_FILE: Operator = {
         content: "DEFAULT_TIMEOUT = 30\n",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: FILE_OPS.create_file,
 };

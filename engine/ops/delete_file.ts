@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_OPS } from "../edit/file_ops.ts";
 import { FILE_PATH } from "./schema_parts.ts";
 
@@ -21,12 +23,7 @@ export const DELETE_FILE: Operator = {
     group: "files",
     summary: "Delete a file; a Python module still imported by the remaining files is refused.",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
+      param("file", "string", true, PATH_TEXT),
     ],
     example: {
       op: "delete_file",
@@ -34,19 +31,7 @@ export const DELETE_FILE: Operator = {
         file: "reproduce.py",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: FILE_OPS.delete_file,
 };

@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { LINE_TEXT, param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_PATH, LINE } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -26,24 +28,9 @@ export const DELETE_LINES: Operator = {
     group: "legacy",
     summary: "Delete a range of 1-based lines (inclusive)",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "start_line",
-        kind: "position",
-        required: true,
-        description: "1-based line number",
-      },
-      {
-        name: "end_line",
-        kind: "position",
-        required: true,
-        description: "1-based line number",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("start_line", "position", true, LINE_TEXT),
+      param("end_line", "position", true, LINE_TEXT),
     ],
     example: {
       op: "delete_lines",
@@ -53,19 +40,7 @@ export const DELETE_LINES: Operator = {
         end_line: 4,
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) => LEGACY_OPS.delete_lines(checkOperatorParams(DELETE_LINES, params, ctx.step), ctx),
 };

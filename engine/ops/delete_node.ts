@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_PATH } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { PRIMITIVES } from "../edit/primitives.ts";
@@ -29,18 +31,8 @@ export const DELETE_NODE: Operator = {
     group: "surgery",
     summary: "Delete a node with its separator (a list element's comma, a statement's line).",
     params: [
-      {
-        name: "target",
-        kind: "locator",
-        required: true,
-        description: "The node to delete (the primitive's `locator` is accepted too).",
-      },
-      {
-        name: "all",
-        kind: "boolean",
-        required: false,
-        description: "Delete every match of the locator.",
-      },
+      param("target", "locator", true, "The node to delete (the primitive's `locator` is accepted too)."),
+      param("all", "boolean", false, "Delete every match of the locator."),
     ],
     example: {
       op: "delete_node",
@@ -56,19 +48,7 @@ export const DELETE_NODE: Operator = {
         },
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: PRIMITIVES.delete_node,
 };

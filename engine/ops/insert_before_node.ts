@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { DEFAULT_FILE, NODES, param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { PRIMITIVES } from "../edit/primitives.ts";
@@ -27,30 +29,10 @@ export const INSERT_BEFORE_NODE: Operator = {
     group: "primitives",
     summary: "Insert code before a node",
     params: [
-      {
-        name: "locator",
-        kind: "locator",
-        required: true,
-        description: "the node(s) to act on",
-      },
-      {
-        name: "code",
-        kind: "statements",
-        required: true,
-        description: "code inserted before the node",
-      },
-      {
-        name: "separator",
-        kind: "string",
-        required: false,
-        description: 'between code and node: "\\n\\n" = one blank line, ", " inline',
-      },
-      {
-        name: "file",
-        kind: "string",
-        required: false,
-        description: "default file for locators without one",
-      },
+      param("locator", "locator", true, NODES),
+      param("code", "statements", true, "code inserted before the node"),
+      param("separator", "string", false, 'between code and node: "\\n\\n" = one blank line, ", " inline'),
+      param("file", "string", false, DEFAULT_FILE),
     ],
     example: {
       op: "insert_before_node",
@@ -64,19 +46,7 @@ export const INSERT_BEFORE_NODE: Operator = {
           'def parse_line(line):\n    key, _, value = line.partition("=")\n    return key.strip(), value.strip()',
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: PRIMITIVES.insert_before_node,
 };

@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { LINE_TEXT, param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH, LINE } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -27,30 +29,10 @@ export const INSERT_CODE: Operator = {
     group: "legacy",
     summary: "Insert code before or after a 1-based line",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "anchor_line",
-        kind: "position",
-        required: true,
-        description: "1-based line number",
-      },
-      {
-        name: "position",
-        kind: "position",
-        required: true,
-        description: '"before" or "after"',
-      },
-      {
-        name: "code",
-        kind: "statements",
-        required: true,
-        description: "code inserted",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("anchor_line", "position", true, LINE_TEXT),
+      param("position", "position", true, '"before" or "after"'),
+      param("code", "statements", true, "code inserted"),
     ],
     example: {
       op: "insert_code",
@@ -61,19 +43,7 @@ export const INSERT_CODE: Operator = {
         code: "import sys",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) => LEGACY_OPS.insert_code(checkOperatorParams(INSERT_CODE, params, ctx.step), ctx),
 };

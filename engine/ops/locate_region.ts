@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { DEFAULT_FILE, NODES, param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_PATH } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { PRIMITIVES } from "../edit/primitives.ts";
@@ -25,18 +27,8 @@ export const LOCATE_REGION: Operator = {
     group: "primitives",
     summary: "Report the span and text of one node (read-only)",
     params: [
-      {
-        name: "locator",
-        kind: "locator",
-        required: true,
-        description: "the node(s) to act on",
-      },
-      {
-        name: "file",
-        kind: "string",
-        required: false,
-        description: "default file for locators without one",
-      },
+      param("locator", "locator", true, NODES),
+      param("file", "string", false, DEFAULT_FILE),
     ],
     example: {
       op: "locate_region",
@@ -52,19 +44,7 @@ export const LOCATE_REGION: Operator = {
         },
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: PRIMITIVES.locate_region,
 };

@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH, NAME } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -28,30 +30,10 @@ export const MODIFY_FUNCTION_SIGNATURE: Operator = {
     group: "legacy",
     summary: "Replace the signature text of a named function",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "func_name",
-        kind: "identifier",
-        required: true,
-        description: "the function",
-      },
-      {
-        name: "old_signature",
-        kind: "string",
-        required: true,
-        description: "current signature text",
-      },
-      {
-        name: "new_signature",
-        kind: "string",
-        required: true,
-        description: "new signature text",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("func_name", "identifier", true, "the function"),
+      param("old_signature", "string", true, "current signature text"),
+      param("new_signature", "string", true, "new signature text"),
     ],
     example: {
       op: "modify_function_signature",
@@ -62,19 +44,7 @@ export const MODIFY_FUNCTION_SIGNATURE: Operator = {
         new_signature: 'def load_config(path, encoding="utf-8"):',
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) =>
     LEGACY_OPS.modify_function_signature(

@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_OPS } from "../edit/file_ops.ts";
 import { FILE_PATH } from "./schema_parts.ts";
 
@@ -25,18 +27,8 @@ export const RENAME_FILE: Operator = {
     group: "files",
     summary: "Move a file, bytes and mode unchanged (refused when the target exists).",
     params: [
-      {
-        name: "from",
-        kind: "string",
-        required: true,
-        description: "the file's path now",
-      },
-      {
-        name: "to",
-        kind: "string",
-        required: true,
-        description: "its new path",
-      },
+      param("from", "string", true, "the file's path now"),
+      param("to", "string", true, "its new path"),
     ],
     example: {
       op: "rename_file",
@@ -45,19 +37,7 @@ export const RENAME_FILE: Operator = {
         to: "src/pkg/settings.py",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: FILE_OPS.rename_file,
 };

@@ -6,6 +6,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param } from "./catalog_parts.ts";
 import { BRACED_RENAME_LANGUAGES } from "../edit/surgery/rename_braced.ts";
 import { IDENTIFIER } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
@@ -35,37 +36,31 @@ export const RENAME_IDENTIFIER: Operator = {
     summary:
       'Rename a binding and exactly its uses (scope-aware; strings, comments untouched); "scope": "repository" also renames it in the files that import it.',
     params: [
-      {
-        name: "target",
-        kind: "locator",
-        required: true,
-        description: "The binding (def, class, parameter, assignment, import) or any use of it.",
-      },
-      {
-        name: "new_name",
-        kind: "identifier",
-        required: true,
-        description: "The new name.",
-      },
-      {
-        name: "include_strings",
-        kind: "boolean",
-        required: false,
-        description: "Also rename whole-word occurrences in string literals of the scope.",
-      },
-      {
-        name: "include_comments",
-        kind: "boolean",
-        required: false,
-        description: "Also rename whole-word occurrences in comments of the scope.",
-      },
-      {
-        name: "scope",
-        kind: "position",
-        required: false,
-        description:
-          'file | repository: "repository" also renames a module-level name where other files import it (`from m import old`, `m.old`), all files in one step; with "file" (default) such a name is refused.',
-      },
+      param(
+        "target",
+        "locator",
+        true,
+        "The binding (def, class, parameter, assignment, import) or any use of it.",
+      ),
+      param("new_name", "identifier", true, "The new name."),
+      param(
+        "include_strings",
+        "boolean",
+        false,
+        "Also rename whole-word occurrences in string literals of the scope.",
+      ),
+      param(
+        "include_comments",
+        "boolean",
+        false,
+        "Also rename whole-word occurrences in comments of the scope.",
+      ),
+      param(
+        "scope",
+        "position",
+        false,
+        'file | repository: "repository" also renames a module-level name where other files import it (`from m import old`, `m.old`), all files in one step; with "file" (default) such a name is refused.',
+      ),
     ],
     example: {
       op: "rename_identifier",
@@ -78,7 +73,7 @@ export const RENAME_IDENTIFIER: Operator = {
         new_name: "_basic_auth_header",
       },
     },
-    "languages": ["python", ...BRACED_RENAME_LANGUAGES],
+    languages: ["python", ...BRACED_RENAME_LANGUAGES],
   },
   run: renameIdentifier,
 };

@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_PATH, IDENTIFIER } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -27,24 +29,9 @@ export const RENAME_SYMBOL: Operator = {
     group: "legacy",
     summary: "Rename an identifier in one file (code only, not strings or comments)",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "old_name",
-        kind: "identifier",
-        required: true,
-        description: "current name",
-      },
-      {
-        name: "new_name",
-        kind: "identifier",
-        required: true,
-        description: "new name",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("old_name", "identifier", true, "current name"),
+      param("new_name", "identifier", true, "new name"),
     ],
     example: {
       op: "rename_symbol",
@@ -54,19 +41,7 @@ export const RENAME_SYMBOL: Operator = {
         new_name: "TIMEOUT_SECONDS",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) => LEGACY_OPS.rename_symbol(checkOperatorParams(RENAME_SYMBOL, params, ctx.step), ctx),
 };

@@ -6,6 +6,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param } from "./catalog_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { reorderChildren } from "../edit/surgery/reorder.ts";
 
@@ -26,19 +27,18 @@ export const REORDER_CHILDREN: Operator = {
     group: "surgery",
     summary: "Reorder a class's members, a block's statements, a call's arguments or decorators.",
     params: [
-      {
-        name: "target",
-        kind: "locator",
-        required: true,
-        description:
-          "A class/function/block (its members), a call or list (its elements), a decorated definition.",
-      },
-      {
-        name: "order",
-        kind: "names",
-        required: true,
-        description: "Every child once, in the new order: names or 0-based indices (docstring excluded).",
-      },
+      param(
+        "target",
+        "locator",
+        true,
+        "A class/function/block (its members), a call or list (its elements), a decorated definition.",
+      ),
+      param(
+        "order",
+        "names",
+        true,
+        "Every child once, in the new order: names or 0-based indices (docstring excluded).",
+      ),
     ],
     example: {
       op: "reorder_children",
@@ -56,7 +56,7 @@ export const REORDER_CHILDREN: Operator = {
         ],
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
+    languages: ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
   },
   run: reorderChildren,
 };

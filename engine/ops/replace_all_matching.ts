@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { DEFAULT_FILE, NODES, param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { PRIMITIVES } from "../edit/primitives.ts";
@@ -27,30 +29,10 @@ export const REPLACE_ALL_MATCHING: Operator = {
     group: "primitives",
     summary: "Replace every node a locator matches",
     params: [
-      {
-        name: "locator",
-        kind: "locator",
-        required: true,
-        description: "the node(s) to act on",
-      },
-      {
-        name: "replacement",
-        kind: "expression",
-        required: true,
-        description: "new text of every match",
-      },
-      {
-        name: "filter",
-        kind: "string",
-        required: false,
-        description: '"not_in_string_or_comment"',
-      },
-      {
-        name: "file",
-        kind: "string",
-        required: false,
-        description: "default file for locators without one",
-      },
+      param("locator", "locator", true, NODES),
+      param("replacement", "expression", true, "new text of every match"),
+      param("filter", "string", false, '"not_in_string_or_comment"'),
+      param("file", "string", false, DEFAULT_FILE),
     ],
     example: {
       op: "replace_all_matching",
@@ -64,19 +46,7 @@ export const REPLACE_ALL_MATCHING: Operator = {
         filter: "not_in_string_or_comment",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: PRIMITIVES.replace_all_matching,
 };

@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -27,24 +29,9 @@ export const REPLACE_CODE: Operator = {
     group: "legacy",
     summary: "Replace a text pattern (exact, then whitespace/indentation/fuzzy match)",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "pattern",
-        kind: "string",
-        required: true,
-        description: "text to find (exact, then whitespace-insensitive)",
-      },
-      {
-        name: "replacement",
-        kind: "statements",
-        required: true,
-        description: "its replacement",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("pattern", "string", true, "text to find (exact, then whitespace-insensitive)"),
+      param("replacement", "statements", true, "its replacement"),
     ],
     example: {
       op: "replace_code",
@@ -54,19 +41,7 @@ export const REPLACE_CODE: Operator = {
         replacement: "DEFAULT_TIMEOUT = 60",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) => LEGACY_OPS.replace_code(checkOperatorParams(REPLACE_CODE, params, ctx.step), ctx),
 };

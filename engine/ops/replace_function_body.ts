@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH, NAME } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -26,24 +28,9 @@ export const REPLACE_FUNCTION_BODY: Operator = {
     group: "legacy",
     summary: "Replace the body block of a named function",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "func_name",
-        kind: "identifier",
-        required: true,
-        description: "the function",
-      },
-      {
-        name: "new_body",
-        kind: "statements",
-        required: true,
-        description: "the new body",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("func_name", "identifier", true, "the function"),
+      param("new_body", "statements", true, "the new body"),
     ],
     example: {
       op: "replace_function_body",
@@ -53,19 +40,7 @@ export const REPLACE_FUNCTION_BODY: Operator = {
         new_body: "with open(path) as handle:\n    return Config(parse_line(line) for line in handle)",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) =>
     LEGACY_OPS.replace_function_body(checkOperatorParams(REPLACE_FUNCTION_BODY, params, ctx.step), ctx),

@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { DEFAULT_FILE, NODES, param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { PRIMITIVES } from "../edit/primitives.ts";
@@ -26,24 +28,9 @@ export const REPLACE_NODE: Operator = {
     group: "primitives",
     summary: "Replace the text of the node a locator matches",
     params: [
-      {
-        name: "locator",
-        kind: "locator",
-        required: true,
-        description: "the node(s) to act on",
-      },
-      {
-        name: "replacement",
-        kind: "statements",
-        required: true,
-        description: "the node's new text",
-      },
-      {
-        name: "file",
-        kind: "string",
-        required: false,
-        description: "default file for locators without one",
-      },
+      param("locator", "locator", true, NODES),
+      param("replacement", "statements", true, "the node's new text"),
+      param("file", "string", false, DEFAULT_FILE),
     ],
     example: {
       op: "replace_node",
@@ -60,19 +47,7 @@ export const REPLACE_NODE: Operator = {
         replacement: "def get_option(self, name, default=None):\n    return self.values.get(name, default)",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: PRIMITIVES.replace_node,
 };

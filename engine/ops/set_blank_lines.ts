@@ -6,6 +6,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param } from "./catalog_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { setBlankLines } from "../edit/surgery/blank_lines.ts";
 
@@ -29,24 +30,14 @@ export const SET_BLANK_LINES: Operator = {
     group: "surgery",
     summary: "Set how many blank lines separate a statement or definition from the code above or below it.",
     params: [
-      {
-        name: "target",
-        kind: "locator",
-        required: true,
-        description: "The statement or definition (a decorated one is spaced from its decorators).",
-      },
-      {
-        name: "before",
-        kind: "count",
-        required: false,
-        description: "Blank lines wanted directly above it.",
-      },
-      {
-        name: "after",
-        kind: "count",
-        required: false,
-        description: "Blank lines wanted directly below it.",
-      },
+      param(
+        "target",
+        "locator",
+        true,
+        "The statement or definition (a decorated one is spaced from its decorators).",
+      ),
+      param("before", "count", false, "Blank lines wanted directly above it."),
+      param("after", "count", false, "Blank lines wanted directly below it."),
     ],
     example: {
       op: "set_blank_lines",
@@ -59,7 +50,7 @@ export const SET_BLANK_LINES: Operator = {
         before: 1,
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
+    languages: ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
   },
   run: setBlankLines,
 };

@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { FILE_OPS } from "../edit/file_ops.ts";
 import { FILE_PATH, GIT_MODE } from "./schema_parts.ts";
 
@@ -24,18 +26,8 @@ export const SET_MODE: Operator = {
     group: "files",
     summary: "Make a file executable or not (git's two modes).",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "mode",
-        kind: "position",
-        required: true,
-        description: '"100644" | "100755"',
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("mode", "position", true, '"100644" | "100755"'),
     ],
     example: {
       op: "set_mode",
@@ -44,19 +36,7 @@ export const SET_MODE: Operator = {
         mode: "100755",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: FILE_OPS.set_mode,
 };

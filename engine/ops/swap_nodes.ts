@@ -6,6 +6,7 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { param, TARGET } from "./catalog_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { swapNodes } from "../edit/surgery/swap.ts";
 
@@ -24,18 +25,8 @@ export const SWAP_NODES: Operator = {
     group: "surgery",
     summary: "Swap two statements, definitions or arguments; each takes the other's place and indentation.",
     params: [
-      {
-        name: "target",
-        kind: "locator",
-        required: true,
-        description: "The node to operate on.",
-      },
-      {
-        name: "other",
-        kind: "locator",
-        required: true,
-        description: "The node to swap with (same kind).",
-      },
+      param("target", "locator", true, TARGET),
+      param("other", "locator", true, "The node to swap with (same kind)."),
     ],
     example: {
       op: "swap_nodes",
@@ -60,7 +51,7 @@ export const SWAP_NODES: Operator = {
         },
       },
     },
-    "languages": ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
+    languages: ["python", "javascript", "typescript", "tsx", "go", "rust", "java"],
   },
   run: swapNodes,
 };

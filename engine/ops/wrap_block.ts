@@ -7,6 +7,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { LINE_TEXT, param, PATH_TEXT } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH, LINE } from "./schema_parts.ts";
 import { LEGACY_OPS } from "../edit/legacy/mod.ts";
 import { checkOperatorParams } from "./check.ts";
@@ -29,36 +31,11 @@ export const WRAP_BLOCK: Operator = {
     group: "legacy",
     summary: "Wrap a range of lines between two code blocks, indenting it",
     params: [
-      {
-        name: "file",
-        kind: "string",
-        required: true,
-        description: "file path relative to the repository root",
-      },
-      {
-        name: "start_line",
-        kind: "position",
-        required: true,
-        description: "1-based line number",
-      },
-      {
-        name: "end_line",
-        kind: "position",
-        required: true,
-        description: "1-based line number",
-      },
-      {
-        name: "before_code",
-        kind: "statements",
-        required: true,
-        description: "code before the lines",
-      },
-      {
-        name: "after_code",
-        kind: "statements",
-        required: true,
-        description: "code after the lines",
-      },
+      param("file", "string", true, PATH_TEXT),
+      param("start_line", "position", true, LINE_TEXT),
+      param("end_line", "position", true, LINE_TEXT),
+      param("before_code", "statements", true, "code before the lines"),
+      param("after_code", "statements", true, "code after the lines"),
     ],
     example: {
       op: "wrap_block",
@@ -70,19 +47,7 @@ export const WRAP_BLOCK: Operator = {
         after_code: "except OSError:\n    return Config({})",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: (params, ctx) => LEGACY_OPS.wrap_block(checkOperatorParams(WRAP_BLOCK, params, ctx.step), ctx),
 };

@@ -6,6 +6,8 @@
 
 import * as z from "zod";
 import type { Operator } from "./operator.ts";
+import { DEFAULT_FILE, NODES, param } from "./catalog_parts.ts";
+import { LANGUAGES } from "../../grammars/mod.ts";
 import { CODE, FILE_PATH } from "./schema_parts.ts";
 import { LOCATOR_SCHEMA } from "../locate/schema.ts";
 import { PRIMITIVES } from "../edit/primitives.ts";
@@ -31,37 +33,16 @@ export const WRAP_NODE: Operator = {
     group: "primitives",
     summary: "Wrap a node (or consecutive sibling matches) between `before` and `after`",
     params: [
-      {
-        name: "locator",
-        kind: "locator",
-        required: true,
-        description: "the node(s) to act on",
-      },
-      {
-        name: "before",
-        kind: "statements",
-        required: true,
-        description: "code before the node (e.g. a block header)",
-      },
-      {
-        name: "after",
-        kind: "statements",
-        required: false,
-        description: "code after the node",
-      },
-      {
-        name: "indent_body",
-        kind: "string",
-        required: false,
-        description:
-          "indentation added to the wrapped lines: true (default) one unit of the file, false none, spaces or text",
-      },
-      {
-        name: "file",
-        kind: "string",
-        required: false,
-        description: "default file for locators without one",
-      },
+      param("locator", "locator", true, NODES),
+      param("before", "statements", true, "code before the node (e.g. a block header)"),
+      param("after", "statements", false, "code after the node"),
+      param(
+        "indent_body",
+        "string",
+        false,
+        "indentation added to the wrapped lines: true (default) one unit of the file, false none, spaces or text",
+      ),
+      param("file", "string", false, DEFAULT_FILE),
     ],
     example: {
       op: "wrap_node",
@@ -78,19 +59,7 @@ export const WRAP_NODE: Operator = {
         after: "except OSError:\n    return Config({})",
       },
     },
-    "languages": [
-      "python",
-      "javascript",
-      "typescript",
-      "tsx",
-      "java",
-      "go",
-      "rust",
-      "ruby",
-      "php",
-      "c",
-      "cpp",
-    ],
+    languages: [...LANGUAGES],
   },
   run: PRIMITIVES.wrap_node,
 };

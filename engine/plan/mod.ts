@@ -21,7 +21,7 @@
  * @module
  */
 
-import { error, type Issue, IssueError, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../issue.ts";
 import {
   LEGACY_OP_NAMES,
   MAX_CODE_LENGTH,
@@ -32,7 +32,6 @@ import {
 import {
   checkBuiltinParams,
   checkLocatorFiles,
-  checkOperatorParams,
   Collector,
   isObject,
   MAX_ISSUES,
@@ -124,17 +123,6 @@ export function parsePlan(json: unknown): ParseResult {
   const plan = parseDocument(clean.value, collector);
   const issues = collector.done();
   return issues.some((issue) => issue.severity === "error") ? { issues } : { plan, issues };
-}
-
-/**
- * Check the params of built-in operator `op` and return them as validated
- * (for operators called directly, not through `parsePlan`). Throws an
- * `IssueError` with every problem.
- */
-export function checkParams(op: string, params: unknown, step?: number): Record<string, unknown> {
-  const spec = OPERATORS.get(op);
-  if (!spec) throw new IssueError(error("unknown-operator", `Unknown operator '${op}'`, { step }));
-  return checkOperatorParams(spec, params, step);
 }
 
 type Json = unknown;

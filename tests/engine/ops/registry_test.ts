@@ -20,6 +20,7 @@ const OPS_DIR = fileURLToPath(new URL("../../../engine/ops/", import.meta.url));
 /** The files of engine/ops/ that are not operators (the registry's machinery). */
 const MACHINERY = [
   "catalog.ts",
+  "catalog_parts.ts",
   "check.ts",
   "dispatch.ts",
   "operator.ts",
