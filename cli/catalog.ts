@@ -7,7 +7,7 @@
  */
 
 import { LANGUAGES } from "../grammars/mod.ts";
-import { catalogEntries, renderCatalog } from "../engine/edit/catalog.ts";
+import { catalogEntries, renderCatalog } from "../engine/ops/catalog.ts";
 import { CATALOG_GROUPS } from "../engine/edit/catalog_types.ts";
 import { type Command, EXIT, printJson, stringOption, UsageError } from "./command.ts";
 

@@ -16,29 +16,15 @@
  * | `rename_file` | `from`, `to` | moves a file, bytes and mode unchanged (refused when `to` exists) |
  * | `set_mode` | `file`, `mode` | `"100755"` executable, `"100644"` not |
  *
- * `FILE_OPS` is the registry: catalog data and the operator together.
+ * `FILE_OPS` holds the code; each operator's schema and catalog entry are
+ * in its descriptor (`engine/ops/create_file.ts`, ...).
  *
  * @module
  */
 
-import type { CatalogEntry } from "./catalog_types.ts";
 import type { OperatorFn } from "./operator.ts";
 import { type GitMode, gitModeOf } from "../file_mode.ts";
-import { LANGUAGES } from "../../grammars/mod.ts";
 import { encodeSource } from "../workspace.ts";
-
-/** A whole-file operator: its catalog entry and its code. */
-export interface FileOp extends CatalogEntry {
-  run: OperatorFn;
-}
-
-const EXAMPLE = "src/pkg/config.py";
-const path = (name: string, description: string) => ({
-  name,
-  kind: "string" as const,
-  required: true,
-  description,
-});
 
 const createFile: OperatorFn = async (params, ctx) => {
   await ctx.createFile(String(params.file), String(params.content), params.mode as GitMode | undefined);
@@ -68,57 +54,10 @@ const setMode: OperatorFn = async (params, ctx) => {
   return null;
 };
 
-const FILE_PATH_DESCRIPTION = "file path relative to the repository root";
-
 /** The whole-file operators by name. */
-export const FILE_OPS: Record<string, FileOp> = {
-  create_file: {
-    name: "create_file",
-    group: "files",
-    summary: "Create a new file (refused when it exists); its content is checked like any edit.",
-    params: [
-      path("file", FILE_PATH_DESCRIPTION),
-      { name: "content", kind: "string", required: true, description: "The whole text of the new file." },
-      { name: "mode", kind: "position", required: false, description: '"100644" (default) | "100755"' },
-    ],
-    example: {
-      op: "create_file",
-      params: { file: "src/pkg/defaults.py", content: "DEFAULT_TIMEOUT = 30\n" },
-    },
-    languages: [...LANGUAGES],
-    run: createFile,
-  },
-  delete_file: {
-    name: "delete_file",
-    group: "files",
-    summary: "Delete a file; a Python module still imported by the remaining files is refused.",
-    params: [path("file", FILE_PATH_DESCRIPTION)],
-    example: { op: "delete_file", params: { file: "reproduce.py" } },
-    languages: [...LANGUAGES],
-    run: deleteFile,
-  },
-  rename_file: {
-    name: "rename_file",
-    group: "files",
-    summary: "Move a file, bytes and mode unchanged (refused when the target exists).",
-    params: [
-      path("from", "the file's path now"),
-      path("to", "its new path"),
-    ],
-    example: { op: "rename_file", params: { from: EXAMPLE, to: "src/pkg/settings.py" } },
-    languages: [...LANGUAGES],
-    run: renameFile,
-  },
-  set_mode: {
-    name: "set_mode",
-    group: "files",
-    summary: "Make a file executable or not (git's two modes).",
-    params: [
-      path("file", FILE_PATH_DESCRIPTION),
-      { name: "mode", kind: "position", required: true, description: '"100644" | "100755"' },
-    ],
-    example: { op: "set_mode", params: { file: "scripts/release.sh", mode: "100755" } },
-    languages: [...LANGUAGES],
-    run: setMode,
-  },
-};
+export const FILE_OPS: Readonly<Record<string, OperatorFn>> = Object.freeze({
+  create_file: createFile,
+  delete_file: deleteFile,
+  rename_file: renameFile,
+  set_mode: setMode,
+});

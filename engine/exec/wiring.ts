@@ -1,7 +1,7 @@
 /**
  * The seam between the executor and the rest of the engine: a plan document
  * becomes validated steps (`engine/plan/mod.ts` `parsePlan`), and each step
- * reaches its operator through `engine/edit/dispatch.ts` `runStep`, bound to
+ * reaches its operator through `engine/ops/dispatch.ts` `runStep`, bound to
  * its plan (for `define_operators`). The CLI and the helper only use this
  * file; tests inject their own `PlanParser` with a tiny operator set.
  *
@@ -35,7 +35,7 @@ export type PlanParser = (json: unknown) => Promise<ParsedSteps>;
 export async function parsePlanSteps(json: unknown): Promise<ParsedSteps> {
   const [{ parsePlan }, { runStep }] = await Promise.all([
     import("../plan/mod.ts"),
-    import("../edit/dispatch.ts"),
+    import("../ops/dispatch.ts"),
   ]);
   const { plan, issues } = parsePlan(json);
   return {

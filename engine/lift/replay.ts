@@ -16,7 +16,7 @@
  */
 
 import { checkBudget } from "../budget.ts";
-import { runStep } from "../edit/dispatch.ts";
+import { runStep } from "../ops/dispatch.ts";
 import { StepContext } from "../edit/operator.ts";
 import { noNewSyntaxProblems, type PostCheck } from "../verify/post_checks.ts";
 import { checkContainment, checkKinds, runEditChecks } from "../verify/levels/mod.ts";

@@ -10,7 +10,7 @@
  * 2. The top-level shape: an array of steps or `{define_operators, plan}`;
  *    anything else (a file list, an empty array, a single step) is refused
  *    with a message that shows what a plan looks like.
- * 3. `define_operators`, by the DSL's validator (`engine/edit/dsl.ts`); its
+ * 3. `define_operators`, by the DSL's validator (`engine/edit/dsl_check.ts`); its
  *    shape is described in `schema.ts` for the JSON Schema.
  * 4. Each step, against the zod schema of its kind (`schema.ts`,
  *    `operators.ts`), with zod's issues translated (`zod_issues.ts`).
@@ -21,31 +21,37 @@
  * @module
  */
 
-import { error, type Issue, IssueError, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../issue.ts";
 import {
   LEGACY_OP_NAMES,
   MAX_CODE_LENGTH,
   type OperatorKind,
   OPERATORS,
-  type OperatorSpec,
-  pathProblem,
-  requiredParams,
   TEMPLATE_NAMES,
 } from "./operators.ts";
+import {
+  checkBuiltinParams,
+  checkLocatorFiles,
+  Collector,
+  isObject,
+  MAX_ISSUES,
+  paramsAreObject,
+} from "../ops/check.ts";
 import { FRAGMENT_STEP_SCHEMA, templateStepSchema } from "./schema.ts";
 import { sanitize } from "./sanitize.ts";
 import { closestNames, didYouMean } from "../suggest.ts";
 import { detectTier, type Tier } from "./tiers.ts";
-import { describe, type Scope, translateZodIssues } from "./zod_issues.ts";
+import { describe, type Scope, translateZodIssues } from "../ops/zod_issues.ts";
 import type { z } from "zod";
-import { type OperatorDefinition, registry, validateDefinitions } from "../edit/dsl.ts";
+import { registry, validateDefinitions } from "../edit/dsl_check.ts";
+import type { OperatorDefinition } from "../edit/dsl_types.ts";
 import { checkExpansion } from "../edit/dsl_cost.ts";
 import { limits } from "../limits.ts";
 
 export { detectTier, type Tier } from "./tiers.ts";
 export { OPERATORS, type OperatorSpec, SURGERY_OPS, TEMPLATE_NAMES } from "./operators.ts";
 export { PLAN_SCHEMA, planJsonSchema } from "./schema.ts";
-export type { OperatorDefinition } from "../edit/dsl.ts";
+export type { OperatorDefinition } from "../edit/dsl_types.ts";
 
 /** How a step is executed. */
 export type StepKind = OperatorKind | "template" | "fragment";
@@ -82,8 +88,7 @@ export interface ParseResult {
   issues: Issue[];
 }
 
-/** Most issues reported for one plan; the rest are summarised in one more. */
-export const MAX_ISSUES = 100;
+export { MAX_ISSUES };
 
 /** Most steps a plan may have. */
 export const MAX_STEPS = 10_000;
@@ -120,63 +125,8 @@ export function parsePlan(json: unknown): ParseResult {
   return issues.some((issue) => issue.severity === "error") ? { issues } : { plan, issues };
 }
 
-/**
- * Check the params of built-in operator `op` and return them as validated
- * (for operators called directly, not through `parsePlan`). Throws an
- * `IssueError` with every problem.
- */
-export function checkParams(op: string, params: unknown, step?: number): Record<string, unknown> {
-  const spec = OPERATORS.get(op);
-  if (!spec) throw new IssueError(error("unknown-operator", `Unknown operator '${op}'`, { step }));
-  const collector = new Collector();
-  const scope: Scope = {
-    prefix: step === undefined ? op : `Step ${step}`,
-    owner: op,
-    step,
-    base: ["params"],
-    params: true,
-  };
-  const out = checkBuiltinParams(spec, params, scope, collector);
-  const errors = collector.done().filter((issue) => issue.severity === "error");
-  if (errors.length > 0 || !out) {
-    throw new IssueError(errors.length > 0 ? errors : [error("plan-invalid", `Invalid params for ${op}`)]);
-  }
-  return out;
-}
-
-/** Issues, capped at `MAX_ISSUES`. */
-class Collector {
-  private readonly issues: Issue[] = [];
-  private dropped = 0;
-
-  add(...issues: Issue[]): void {
-    for (const issue of issues) {
-      if (this.issues.length < MAX_ISSUES) this.issues.push(issue);
-      else this.dropped++;
-    }
-  }
-
-  get errorCount(): number {
-    return this.issues.filter((issue) => issue.severity === "error").length;
-  }
-
-  done(): Issue[] {
-    if (this.dropped === 0) return this.issues;
-    return [
-      ...this.issues,
-      error("too-many-issues", `${this.dropped} more problems were found and not listed`, {
-        hint: "fix the problems above and validate again",
-      }),
-    ];
-  }
-}
-
 type Json = unknown;
 type Path = (string | number)[];
-
-function isObject(value: Json): value is Record<string, Json> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Stage 2: the top-level shape, then definitions and steps. */
 function parseDocument(doc: Json, out: Collector): NormalizedPlan | undefined {
@@ -387,132 +337,6 @@ function parseStep(
   const checked = checkDefinedParams(def!, params, scope, out);
   if (!checked) return undefined;
   return { index, tier, kind: "composed", op, params: checked, raw, path };
-}
-
-/** Whether `params` is an object; reports a `wrong-type` error when it is not. */
-function paramsAreObject(
-  op: string,
-  params: Json,
-  scope: Scope,
-  out: Collector,
-): params is Record<string, Json> {
-  if (isObject(params)) return true;
-  out.add(
-    error("wrong-type", `${scope.prefix}: The params of ${op} must be an object, got ${describe(params)}`, {
-      step: scope.step,
-      path: scope.base,
-    }),
-  );
-  return false;
-}
-
-/** Validate the params of a built-in operator; undefined when there are errors. */
-function checkBuiltinParams(
-  spec: OperatorSpec,
-  params: Json,
-  scope: Scope,
-  out: Collector,
-): Record<string, unknown> | undefined {
-  if (!paramsAreObject(spec.name, params, scope, out)) return undefined;
-  const before = out.errorCount;
-  const declared = Object.keys(spec.params.shape);
-  const legacyHint = spec.kind === "legacy" && Object.hasOwn(params, "locator")
-    ? legacyLocatorHint(spec.name)
-    : undefined;
-  const result = spec.params.safeParse(params);
-  if (!result.success) {
-    const issues = translateZodIssues(result.error.issues, params, { ...scope, schema: spec.params });
-    out.add(
-      ...issues.map((
-        issue,
-      ) => (legacyHint && issue.code === "missing-parameter" ? { ...issue, hint: legacyHint } : issue)),
-    );
-  }
-  for (const group of spec.oneOf ?? []) {
-    const given = group.filter((key) => params[key] !== undefined);
-    if (given.length === 0) {
-      out.add(
-        error("missing-parameter", `${scope.prefix}: Missing parameter '${group[0]}' for ${spec.name}`, {
-          step: scope.step,
-          path: [...scope.base, group[0]],
-          hint: group.length > 1 ? `give one of ${group.map((key) => `"${key}"`).join(", ")}` : undefined,
-        }),
-      );
-    } else if (given.length > 1 && new Set(given.map((key) => JSON.stringify(params[key]))).size > 1) {
-      out.add(error(
-        "conflicting-parameters",
-        `${scope.prefix}: ${spec.name} takes one of ${
-          given.map((key) => `'${key}'`).join(" and ")
-        }, with different values given`,
-        { step: scope.step, path: [...scope.base, given[1]], hint: "keep one of them" },
-      ));
-    }
-  }
-  for (const key of Object.keys(params)) {
-    if (declared.includes(key)) continue;
-    const suggestion = didYouMean(closestNames(key, declared, 2));
-    const hint = key === "locator" && legacyHint ? legacyHint : suggestion;
-    out.add(
-      warning("unknown-parameter", `${scope.prefix}: Unknown parameter '${key}' for ${spec.name} (ignored)`, {
-        step: scope.step,
-        path: [...scope.base, key],
-        hint: hint ?? `${spec.name} takes ${declared.map((name) => `"${name}"`).join(", ")}`,
-      }),
-    );
-  }
-  for (const [key, value] of Object.entries(params)) {
-    if (key !== "file" && declared.includes(key)) checkLocatorFiles(value, [...scope.base, key], scope, out);
-  }
-  if (out.errorCount > before || !result.success) return undefined;
-  return result.data as Record<string, unknown>;
-}
-
-/**
- * Refuse `file` fields of locators (at any depth: `parent` chains) that
- * would leave the repository, as `FILE_PATH` does for `file` parameters.
- */
-function checkLocatorFiles(value: Json, path: Path, scope: Scope, out: Collector): void {
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => checkLocatorFiles(item, [...path, i], scope, out));
-    return;
-  }
-  if (!isObject(value)) return;
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === "file" && typeof inner === "string") {
-      const problem = pathProblem(inner);
-      if (problem) {
-        out.add(
-          error(
-            problem.code,
-            `${scope.prefix}: Locator file ${describe(inner).replace(/^the string /, "")} ${problem.message}`,
-            {
-              step: scope.step,
-              path: [...path, key],
-            },
-          ),
-        );
-      }
-    } else {
-      checkLocatorFiles(inner, [...path, key], scope, out);
-    }
-  }
-}
-
-/** The hint for a legacy operator given a `locator`: its primitive equivalent (seed 002 mapping). */
-function legacyLocatorHint(op: string): string {
-  const equivalent: Record<string, string> = {
-    replace_code: "replace_node",
-    insert_code: "insert_before_node or insert_after_node",
-    delete_lines: "delete_node",
-    modify_function_signature: 'replace_node (locator with "field": "parameters")',
-    rename_symbol: "replace_all_matching or rename_identifier",
-    wrap_block: "wrap_node",
-    replace_function_body: 'replace_node (locator with "field": "body")',
-  };
-  const required = requiredParams(OPERATORS.get(op)!).map((key) => `"${key}"`).join(", ");
-  return `${op} is a legacy operator taking ${required}; to target a node by locator use ${
-    equivalent[op] ?? "a primitive"
-  }`;
 }
 
 /** Validate the params of a `define_operators` operator against its `params_schema`. */

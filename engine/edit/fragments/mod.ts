@@ -22,7 +22,6 @@
  * @module
  */
 
-import { FRAGMENT_ACTIONS } from "../../plan/operators.ts";
 import { error, fail, type Issue, IssueError } from "../../issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
@@ -50,7 +49,14 @@ export type { Fragment } from "./fragment.ts";
 export { AUGMENTED_OPERATORS, checkFragment, type JsonPath, validateFragment } from "./validate.ts";
 
 /** What a fragment step does at its target (declared once, with the plan schema). */
-export { FRAGMENT_ACTIONS };
+/** What a tier-3 fragment does at its target (the plan schema's `action` values). */
+export const FRAGMENT_ACTIONS = [
+  "replace",
+  "insert_before",
+  "insert_after",
+  "append_to_body",
+  "prepend_to_body",
+] as const;
 
 /** A tier-3 step (the fields of `{"fragment", "action", "target"}`). */
 export interface FragmentStep {

@@ -9,19 +9,22 @@ import { fail, type IssueDetails } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import { countLines, lineBreaks } from "../../parse/line_index.ts";
 import { PLAIN_TEXT } from "../../parse/mod.ts";
-import { checkParams } from "../../plan/mod.ts";
 import type { StepContext } from "../operator.ts";
 
 /** The legacy operators that work on any text file (the others read functions and symbols). */
 const TEXT_OPS = new Set(["replace_code", "insert_code", "delete_lines", "wrap_block"]);
 
-/** Params of a legacy op after validation, with the document they name. */
+/**
+ * Params of a legacy op with the document they name. The params are checked
+ * against the op's schema by its descriptor before it runs
+ * (`engine/ops/replace_code.ts`, ...); called directly, an op trusts them.
+ */
 export async function prepare<T>(
   op: string,
   params: Record<string, unknown>,
   ctx: StepContext,
 ): Promise<{ p: T; doc: Document; file: string }> {
-  const p = checkParams(op, params, ctx.step) as T & { file: string };
+  const p = params as T & { file: string };
   const doc = await ctx.store.get(p.file);
   if (doc.file.language === PLAIN_TEXT && !TEXT_OPS.has(op)) {
     fail("plain-text-file", `Cannot run ${op} on "${doc.file.path}": it is plain text, not code`, {

@@ -4,8 +4,8 @@
  * composed implementations in `../composed.ts`, which accept the legacy
  * parameter spellings).
  *
- * Each checks its params against the plan schema (`engine/plan/operators.ts`),
- * reads the file through `ctx.store` (paths outside the repository are
+ * Each trusts its params (its descriptor, `engine/ops/replace_code.ts` and
+ * so on, checks them against the op's schema before it runs), reads the file through `ctx.store` (paths outside the repository are
  * refused there) and changes it only through `ctx.edit()`.
  *
  * @module

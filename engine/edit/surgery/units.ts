@@ -42,7 +42,6 @@
  * @module
  */
 
-import { SURGERY_POSITIONS } from "../../plan/operators.ts";
 import { fail } from "../../issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
@@ -63,10 +62,13 @@ import { listInsertEdit } from "../primitives.ts";
 import { isListElement, listContext, withWrapper } from "../separators.ts";
 import type { TextEdit } from "../text_edit.ts";
 
-/** Where copied or moved code goes, relative to the destination. */
+/** Where `copy_node`/`move_node` put the node relative to `destination` (the plan schema's values too). */
+export const SURGERY_POSITIONS = ["before", "after", "append_to_body", "prepend_to_body"] as const;
+
+/** One of {@link SURGERY_POSITIONS}. */
 export type Position = typeof SURGERY_POSITIONS[number];
 
-/** The accepted values of a `position` parameter (declared once, with the plan schema). */
+/** The accepted values of a `position` parameter (the plan schema reads {@link SURGERY_POSITIONS}). */
 export const POSITIONS: readonly Position[] = SURGERY_POSITIONS;
 
 /** A node with the text that travels with it (see the module documentation). */

@@ -39,7 +39,7 @@
 
 import { declaredPythonMinimum } from "../../analysis/python_version.ts";
 import { type EditRecord, StepContext } from "../../edit/operator.ts";
-import { runStep } from "../../edit/dispatch.ts";
+import { runStep } from "../../ops/dispatch.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "../post_checks.ts";
 import type { CodeGraph } from "../../graph/mod.ts";
 import { budgetExceeded, budgetIssue } from "../../budget.ts";

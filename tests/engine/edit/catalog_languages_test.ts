@@ -10,7 +10,7 @@
  */
 
 import assert from "node:assert/strict";
-import { catalogEntries, renderCatalog } from "../../../engine/edit/catalog.ts";
+import { catalogEntries, renderCatalog } from "../../../engine/ops/catalog.ts";
 import {
   CATALOG_EXAMPLE_FILES,
   CATALOG_EXAMPLES,
@@ -19,7 +19,7 @@ import {
 } from "../../../engine/edit/catalog_examples.ts";
 import type { StepContext } from "../../../engine/edit/operator.ts";
 import { gitModeOf } from "../../../engine/file_mode.ts";
-import { runStep } from "../../../engine/edit/dispatch.ts";
+import { runStep } from "../../../engine/ops/dispatch.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { type LanguageId, syntaxProblems, withTree } from "../../../engine/parse/mod.ts";
 import { skipReason } from "../../_support/skips.ts";

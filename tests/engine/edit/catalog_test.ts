@@ -1,22 +1,11 @@
 import assert from "node:assert/strict";
 import catalogCommand from "../../../cli/catalog.ts";
 import { parseCommandArgs, UsageError } from "../../../cli/command.ts";
-import {
-  catalogEntries,
-  EXAMPLE_FILE,
-  OPERATOR_NOTES,
-  operatorParams,
-  registrySources,
-  renderCatalog,
-} from "../../../engine/edit/catalog.ts";
+import { catalogEntries, EXAMPLE_FILE, renderCatalog } from "../../../engine/ops/catalog.ts";
 import { CATALOG_GROUPS, type ParamKind } from "../../../engine/edit/catalog_types.ts";
-import { COMPOSED_OPS } from "../../../engine/edit/composed_ops.ts";
-import { runStep } from "../../../engine/edit/dispatch.ts";
+import { runStep } from "../../../engine/ops/dispatch.ts";
 import { FRAGMENT_ENTRY, runFragment } from "../../../engine/edit/fragments/mod.ts";
 import { LEGACY_OPS } from "../../../engine/edit/legacy/mod.ts";
-import { PRIMITIVES } from "../../../engine/edit/primitives.ts";
-import { SURGERY_OPS } from "../../../engine/edit/surgery/mod.ts";
-import { FILE_OPS } from "../../../engine/edit/file_ops.ts";
 import { TEMPLATES } from "../../../engine/edit/templates/mod.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { FRAGMENT_ACTIONS as PLAN_FRAGMENT_ACTIONS, OPERATORS } from "../../../engine/plan/operators.ts";
@@ -73,13 +62,7 @@ const PARAM_KINDS: readonly ParamKind[] = [
 function registryKeys(): Set<string> {
   return new Set([
     ...Object.keys(TEMPLATES).map((name) => `template:${name}`),
-    ...[
-      ...Object.keys(SURGERY_OPS),
-      ...Object.keys(FILE_OPS),
-      ...Object.keys(PRIMITIVES),
-      ...Object.keys(COMPOSED_OPS),
-    ].map((name) => `op:${name}`),
-    ...Object.keys(LEGACY_OPS).map((name) => `op:${name}`),
+    ...[...OPERATORS.keys()].map((name) => `op:${name}`),
     "fragment:fragment",
   ]);
 }
@@ -168,39 +151,33 @@ Deno.test("every parameter an op entry documents is one the plan schema accepts"
   assert.deepEqual(unknown, []);
 });
 
-Deno.test("operator notes follow the plan schema: a renamed or added parameter fails here", () => {
-  const sources = registrySources();
-  const noted = Object.keys(OPERATOR_NOTES).sort();
-  assert.deepEqual(noted, [...sources.primitives, ...sources.composed, ...sources.legacy].sort());
-  for (const [name, note] of Object.entries(OPERATOR_NOTES)) {
-    const spec = OPERATORS.get(name);
-    assert.ok(spec, `the plan schema has "${name}"`);
-    const alternatives = new Set((spec.oneOf ?? []).flatMap((group) => group.slice(1)));
-    const schemaNames = Object.keys(spec.params.shape).filter((param) => !alternatives.has(param));
-    assert.deepEqual(Object.keys(note.params).sort(), schemaNames.sort(), name);
-    // Required flags come from the schema.
-    const params = operatorParams(name, note);
-    for (const param of params) {
-      const optional: boolean =
-        (spec.params.shape[param.name] as { safeParse(v: unknown): { success: boolean } })
-          .safeParse(undefined).success;
-      const oneOfFirst = (spec.oneOf ?? []).some((group) => group[0] === param.name);
-      assert.equal(param.required, !optional || oneOfFirst, `${name}.${param.name}`);
+Deno.test("op entries follow the plan schema: required flags agree, every required parameter is listed", () => {
+  for (const spec of OPERATORS.values()) {
+    const entry = spec.catalog;
+    assert.equal(entry.name, spec.name);
+    const inOneOf = new Set((spec.oneOf ?? []).flat());
+    const optional = (param: string) =>
+      (spec.params.shape[param] as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined)
+        .success;
+    for (const param of entry.params) {
+      assert.equal(
+        param.required,
+        !optional(param.name) || inOneOf.has(param.name),
+        `${spec.name}.${param.name}`,
+      );
     }
-    assert.equal(
-      note.group,
-      sources.primitives.includes(name)
-        ? "primitives"
-        : sources.composed.includes(name)
-        ? "composed"
-        : "legacy",
-    );
+    const listed = new Set(entry.params.map((param) => param.name));
+    for (const param of Object.keys(spec.params.shape).filter((param) => !optional(param))) {
+      assert.ok(listed.has(param), `${spec.name}: the catalog lists "${param}"`);
+    }
+    for (const group of spec.oneOf ?? []) {
+      assert.ok(group.some((param) => listed.has(param)), `${spec.name}: the catalog lists one of ${group}`);
+    }
   }
 });
 
 Deno.test("the primitive, composed, legacy and fragment examples run on the example file", async () => {
-  const examples = catalogEntries({ groups: ["fragments", "primitives", "composed", "legacy"] })
-    .filter((entry) => entry.form === "fragment" || Object.hasOwn(OPERATOR_NOTES, entry.name));
+  const examples = catalogEntries({ groups: ["fragments", "primitives", "composed", "legacy"] });
   assert.ok(examples.length >= 18);
   for (const entry of examples) {
     const { ctx } = await contextWith({ [EXAMPLE_FILE]: EXAMPLE_SOURCE });

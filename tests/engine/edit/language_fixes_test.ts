@@ -13,7 +13,7 @@
  */
 
 import assert from "node:assert/strict";
-import { runStep } from "../../../engine/edit/dispatch.ts";
+import { runStep } from "../../../engine/ops/dispatch.ts";
 import { resolveSome } from "../../../engine/locate/mod.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { executePlan, type PlanResult } from "../../../engine/exec/execute.ts";

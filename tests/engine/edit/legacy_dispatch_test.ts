@@ -1,11 +1,11 @@
 /**
- * engine/edit/dispatch.ts: validated steps of every kind reach their
+ * engine/ops/dispatch.ts: validated steps of every kind reach their
  * implementation; issues come back with the step and a path into the plan;
  * and a whole plan runs through the real executor.
  */
 
 import assert from "node:assert/strict";
-import { runStep } from "../../../engine/edit/dispatch.ts";
+import { runStep } from "../../../engine/ops/dispatch.ts";
 import { executePlan } from "../../../engine/exec/mod.ts";
 import { type NormalizedPlan, parsePlan } from "../../../engine/plan/mod.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";

@@ -4,10 +4,16 @@
  */
 
 import assert from "node:assert/strict";
-import { LEGACY_OPS } from "../../../engine/edit/legacy/mod.ts";
+import type { OperatorFn } from "../../../engine/edit/operator.ts";
+import { OPERATORS } from "../../../engine/ops/registry.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { assertPythonParses, PYTHON, runPythonJson } from "../../_support/python.ts";
 import { corpusFile, makeRepo, rejection, type Repo } from "./_legacy_support.ts";
+
+/** The legacy operators as a plan step runs them: their descriptors check the params first. */
+const LEGACY_OPS: Record<string, OperatorFn> = Object.fromEntries(
+  [...OPERATORS.values()].filter((op) => op.kind === "legacy").map((op) => [op.name, op.run]),
+);
 
 const ID = "psf__requests-1766";
 const AUTH = "requests/auth.py";

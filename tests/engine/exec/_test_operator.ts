@@ -1,6 +1,6 @@
 /**
  * A tiny operator dispatch for executor tests (the real one lives in
- * engine/edit/dispatch.ts): steps are
+ * engine/ops/dispatch.ts): steps are
  *
  * - `{op: "replace", file, old, new, all?}`: replace the first (or every)
  *   occurrence of `old`, failing with `pattern-not-found` when absent;

@@ -21,7 +21,7 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { runStep } from "../../../engine/edit/dispatch.ts";
+import { runStep } from "../../../engine/ops/dispatch.ts";
 import { StepContext } from "../../../engine/edit/operator.ts";
 import { executePlan, hasPendingJournal } from "../../../engine/exec/mod.ts";
 import { type Issue, IssueError } from "../../../engine/issue.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SURGERY_OPS } from "../../../../engine/edit/surgery/mod.ts";
+import { OPERATORS } from "../../../../engine/ops/registry.ts";
 import type { StepContext } from "../../../../engine/edit/operator.ts";
 import { IssueError } from "../../../../engine/issue.ts";
 import { checkContainment, checkKinds, checkSyntax } from "../../../../engine/verify/levels/mod.ts";
@@ -27,7 +27,7 @@ export async function run(
   file = Object.keys(files)[0],
 ): Promise<Run> {
   const { ctx } = await contextWith(files);
-  const output = await SURGERY_OPS[op].run(params, ctx);
+  const output = await OPERATORS.get(op)!.run(params, ctx);
   return { ctx, output, text: await textOf(ctx, file) };
 }
 
@@ -40,7 +40,7 @@ export async function failing(
 ): Promise<{ codes: string[]; messages: string[]; text: string; issues: IssueError["issues"] }> {
   const { ctx } = await contextWith(files);
   try {
-    await SURGERY_OPS[op].run(params, ctx);
+    await OPERATORS.get(op)!.run(params, ctx);
   } catch (err) {
     if (!(err instanceof IssueError)) throw err;
     return {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SURGERY_OPS } from "../../../../engine/edit/surgery/mod.ts";
+import { OPERATORS, SURGERY_OPS } from "../../../../engine/ops/registry.ts";
 import { assertPythonParses } from "../../../_support/python.ts";
 import { CORPUS_SKIP, corpusFile } from "../_edit_support.ts";
 import { blockingErrors, run } from "./_support.ts";
@@ -14,9 +14,15 @@ const NAMES = [
   "set_blank_lines",
 ];
 
+/** The surgery operators' catalog entries, by name. */
+const SURGERY = Object.fromEntries(
+  [...OPERATORS.values()].filter((op) => op.catalog.group === "surgery").map((op) => [op.name, op]),
+);
+
 Deno.test("SURGERY_OPS: the seven tier-1 operators, each a complete catalog entry", () => {
-  assert.deepEqual(Object.keys(SURGERY_OPS).sort(), [...NAMES].sort());
-  for (const [name, entry] of Object.entries(SURGERY_OPS)) {
+  assert.deepEqual([...SURGERY_OPS].sort(), [...NAMES].sort());
+  assert.deepEqual(Object.keys(SURGERY).sort(), [...NAMES].sort());
+  for (const [name, { catalog: entry, params: paramsSchema, run }] of Object.entries(SURGERY)) {
     assert.equal(entry.name, name);
     assert.equal(entry.group, "surgery");
     assert.equal(entry.params[0].name, "target", name);
@@ -28,10 +34,10 @@ Deno.test("SURGERY_OPS: the seven tier-1 operators, each a complete catalog entr
     for (const param of entry.params.filter((p) => p.required)) {
       assert.ok(param.name in example.params, `${name}: example lacks "${param.name}"`);
     }
-    assert.ok(entry.paramsSchema.safeParse(example.params).success, `${name}: example fails its schema`);
-    assert.equal(typeof entry.run, "function");
+    assert.ok(paramsSchema.safeParse(example.params).success, `${name}: example fails its schema`);
+    assert.equal(typeof run, "function");
   }
-  assert.equal(SURGERY_OPS.rename_identifier.paramsSchema.safeParse({ new_name: "x" }).success, false);
+  assert.equal(SURGERY.rename_identifier.params.safeParse({ new_name: "x" }).success, false);
 });
 
 Deno.test({
@@ -40,7 +46,7 @@ Deno.test({
   fn: async () => {
     const file = "requests/auth.py";
     const before = await corpusFile("psf__requests-1766", file);
-    for (const [name, entry] of Object.entries(SURGERY_OPS)) {
+    for (const [name, { catalog: entry }] of Object.entries(SURGERY)) {
       const { params } = entry.example as { params: Record<string, unknown> };
       const { text, ctx } = await run(name, params, { [file]: before });
       assert.notEqual(text, before, name);

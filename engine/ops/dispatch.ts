@@ -1,16 +1,14 @@
 /**
- * Step dispatch: a validated plan step (`engine/plan` `NormalizedStep`) to
+ * Step dispatch: a validated plan step (`engine/plan` `DispatchStep`) to
  * the code that runs it, by the step's kind.
  *
- * - `primitive`: `PRIMITIVES` (`delete_node` with `target` too);
- * - `composed`: the DSL interpreter, for the built-ins (which are also the
- *   legacy `add_method`, `add_import`, `add_class_attribute`, both
- *   parameter spellings) and the plan's `define_operators`;
- * - `legacy`: `LEGACY_OPS`;
- * - `surgery`: `SURGERY_OPS` (tier 1);
+ * - an `op` step (`primitive`, `surgery`, `composed`, `legacy`, `file`):
+ *   its descriptor's `run` in the registry (`registry.ts`; `delete_node`
+ *   with `target` is a surgery step running the primitive); a `composed`
+ *   step naming an operator of the plan's `define_operators` runs through
+ *   the DSL interpreter;
  * - `template`: `TEMPLATES` (tier 2);
- * - `fragment`: the fragment serializer and runner (tier 3);
- * - `file`: `FILE_OPS` (create, delete, rename a file, set its mode).
+ * - `fragment`: the fragment serializer and runner (tier 3).
  *
  * When the operator stops at a locator that does not resolve, the step's
  * other locator parameters are resolved too (`locator_sweep.ts`), so every
@@ -25,22 +23,41 @@
 
 import { checkBudget } from "../budget.ts";
 import { clipMessage, error, type Issue, IssueError } from "../issue.ts";
-import type { NormalizedPlan, NormalizedStep } from "../plan/mod.ts";
-import { runComposed } from "./dsl.ts";
-import { LEGACY_OPS } from "./legacy/mod.ts";
-import type { OperatorFn, StepContext } from "./operator.ts";
-import { PRIMITIVES } from "./primitives.ts";
-import { runFragment } from "./fragments/mod.ts";
-import { FILE_OPS } from "./file_ops.ts";
-import { SURGERY_OPS } from "./surgery/mod.ts";
-import { TEMPLATES } from "./templates/mod.ts";
-import { isLocatorProblem, otherLocatorProblems } from "./locator_sweep.ts";
+import { runComposed } from "../edit/dsl.ts";
+import type { OperatorDefinition } from "../edit/dsl_types.ts";
+import type { OperatorFn, StepContext } from "../edit/operator.ts";
+import { runFragment } from "../edit/fragments/mod.ts";
+import { TEMPLATES } from "../edit/templates/mod.ts";
+import { isLocatorProblem, otherLocatorProblems } from "../edit/locator_sweep.ts";
+import type { OperatorKind } from "./operator.ts";
+import { OPERATORS } from "./registry.ts";
+
+/**
+ * A validated step as the dispatcher reads it: the shape of `engine/plan`'s
+ * `DispatchStep` (declared here so the registry does not import the plan,
+ * which reads the registry).
+ */
+export interface DispatchStep {
+  /** 0-based position in the plan. */
+  index: number;
+  kind: OperatorKind | "template" | "fragment";
+  /** The operator name; the template name for tier 2; `"fragment"` for tier 3. */
+  op: string;
+  params: Record<string, unknown>;
+  /** JSON path of the step in the plan document. */
+  path: (string | number)[];
+}
+
+/** What of a plan the dispatcher reads: the operators it defines. */
+export interface DispatchPlan {
+  definitions: OperatorDefinition[];
+}
 
 /** Run one validated step through `ctx`; returns the operator's output. */
 export async function runStep(
-  step: NormalizedStep,
+  step: DispatchStep,
   ctx: StepContext,
-  plan?: NormalizedPlan,
+  plan?: DispatchPlan,
 ): Promise<unknown> {
   try {
     checkBudget();
@@ -56,40 +73,35 @@ export async function runStep(
   }
 }
 
-function dispatch(step: NormalizedStep, ctx: StepContext, plan?: NormalizedPlan): Promise<unknown> {
+function dispatch(step: DispatchStep, ctx: StepContext, plan?: DispatchPlan): Promise<unknown> {
   switch (step.kind) {
-    case "primitive":
-      return operator(PRIMITIVES, step)(step.params, ctx);
-    case "surgery":
-      return operator(SURGERY_RUNNERS, step)(step.params, ctx);
     case "composed":
-      return runComposed(step.op, step.params, ctx, plan?.definitions ?? []);
+      if (!OPERATORS.has(step.op)) return runComposed(step.op, step.params, ctx, plan?.definitions ?? []);
+      return operator(OP_RUNNERS, step)(step.params, ctx);
+    case "primitive":
+    case "surgery":
     case "legacy":
-      return operator(LEGACY_OPS, step)(step.params, ctx);
+    case "file":
+      return operator(OP_RUNNERS, step)(step.params, ctx);
     case "template":
       return operator(TEMPLATE_RUNNERS, step)(step.params, ctx);
     case "fragment":
       return runFragment(step.params, ctx);
-    case "file":
-      return operator(FILE_RUNNERS, step)(step.params, ctx);
     default:
       return notImplemented(step, `Step kind '${String((step as { kind: unknown }).kind)}'`);
   }
 }
 
-const SURGERY_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
-  Object.entries(SURGERY_OPS).map(([name, entry]) => [name, entry.run]),
-);
-
-const FILE_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
-  Object.entries(FILE_OPS).map(([name, entry]) => [name, entry.run]),
+/** The code of every built-in `op`, from the registry. */
+export const OP_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
+  [...OPERATORS.values()].map((entry) => [entry.name, entry.run]),
 );
 
 const TEMPLATE_RUNNERS: Readonly<Record<string, OperatorFn>> = Object.fromEntries(
   Object.entries(TEMPLATES).map(([name, entry]) => [name, entry.run]),
 );
 
-function operator(table: Readonly<Record<string, OperatorFn>>, step: NormalizedStep): OperatorFn {
+function operator(table: Readonly<Record<string, OperatorFn>>, step: DispatchStep): OperatorFn {
   if (!Object.hasOwn(table, step.op)) {
     throw new IssueError(error("unknown-operator", `Step ${step.index}: Unknown operator '${step.op}'`, {
       step: step.index,
@@ -99,7 +111,7 @@ function operator(table: Readonly<Record<string, OperatorFn>>, step: NormalizedS
   return table[step.op];
 }
 
-function notImplemented(step: NormalizedStep, what: string): never {
+function notImplemented(step: DispatchStep, what: string): never {
   throw new IssueError(error("not-implemented", `${what} is not implemented yet`, {
     step: step.index,
     path: step.path,
@@ -108,7 +120,7 @@ function notImplemented(step: NormalizedStep, what: string): never {
 }
 
 /** Give an operator's issue the step and a path into the plan. */
-function locate(issue: Issue, step: NormalizedStep, ctx: StepContext): Issue {
+function locate(issue: Issue, step: DispatchStep, ctx: StepContext): Issue {
   const path = issue.path;
   const inStep = path && ["params", "op", "target", "fragment", "action"].includes(String(path[0]));
   return {
