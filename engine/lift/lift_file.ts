@@ -126,6 +126,7 @@ async function liftHunk(
   if (group.length > 1 && !formal(lifted)) {
     // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
     const separate = lifted;
+    const separateState = await sim.save([file]);
     sim.rollback(mark);
     const text = (await sim.doc(file)).file.text;
     const sorted = [...group].sort((a, b) => a.start - b.start);
@@ -138,8 +139,9 @@ async function liftHunk(
     lifted = await liftRegions(sim, file, [merged], { left: ATTEMPTS });
     const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
     if (!better) {
-      sim.rollback(mark);
-      lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
+      // the separate lift again, as it was (its search is deterministic: running it twice costs twice)
+      sim.restore(separateState);
+      lifted = separate;
     }
   }
   return lifted;
