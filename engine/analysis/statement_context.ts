@@ -56,7 +56,7 @@
 
 import type { LanguageId, Node } from "../parse/mod.ts";
 import { childrenIn } from "../parse/children_in.ts";
-import { preorder } from "../parse/walk.ts";
+import { namedNodesOfTypes, preorder } from "../parse/walk.ts";
 import { type ContextCode, type ContextViolation, violation } from "./context_violation.ts";
 import {
   evalScope,
@@ -145,12 +145,7 @@ export function innermostFunction(root: Node, start: number, end: number): Node 
 // ------------------------------------------------------------------ Python rules
 
 function pythonViolations(roots: Node[]): ContextViolation[] {
-  const found: Node[] = [];
-  for (const root of roots) {
-    preorder(root, (node) => {
-      if (node.isNamed && PY_TYPES.has(node.type)) found.push(node);
-    });
-  }
+  const found = roots.flatMap((root) => namedNodesOfTypes(root, PY_TYPES));
   const out: ContextViolation[] = [];
   const generators = new Set<number>();
   const yields = found.filter((node) => node.type === "yield");

@@ -126,6 +126,7 @@ async function liftHunk(
   if (group.length > 1 && !formal(lifted)) {
     // The runs of a hunk may not stand alone (a statement split over two runs): lift the hunk as one region.
     const separate = lifted;
+    const separateState = await sim.save([file]);
     sim.rollback(mark);
     const text = (await sim.doc(file)).file.text;
     const sorted = [...group].sort((a, b) => a.start - b.start);
@@ -138,8 +139,9 @@ async function liftHunk(
     lifted = await liftRegions(sim, file, [merged], { left: ATTEMPTS });
     const better = formal(lifted) || (lifted.every((r) => r.lifted) && !separate.every((r) => r.lifted));
     if (!better) {
-      sim.rollback(mark);
-      lifted = await liftRegions(sim, file, group, { left: ATTEMPTS });
+      // the separate lift again, as it was (its search is deterministic: running it twice costs twice)
+      sim.restore(separateState);
+      lifted = separate;
     }
   }
   return lifted;
@@ -276,13 +278,7 @@ async function liftRegion(
   if (expected === text) return { tiers: [], kinds: [] };
   const old = text.slice(region.start, region.end);
   const fresh = region.replacement;
-  let prefix = 0;
-  while (prefix < old.length && prefix < fresh.length && old[prefix] === fresh[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < old.length - prefix && suffix < fresh.length - prefix &&
-    old[old.length - 1 - suffix] === fresh[fresh.length - 1 - suffix]
-  ) suffix++;
+  const { prefix, suffix } = narrow(old, fresh);
   const start = region.start + prefix;
   const end = region.end - suffix;
   const delta = expected.length - text.length;
@@ -296,7 +292,23 @@ async function liftRegion(
     for (const pair of more) if (!around.some((p) => p.before.id === pair.before.id)) around.push(pair);
     around.sort((a, b) => size(a.before) - size(b.before) || b.before.startIndex - a.before.startIndex);
   }
-  const pairs = orderPairs(around, doc.file.language);
+  const pairs = orderPairs(withinReach(around), doc.file.language);
+  // One part that is this change placed elsewhere (a line inserted before or after the indentation) and
+  // meets the same nodes: its search would repeat this one.
+  const samePairs = (part: Omit<Region, "hunk">) => {
+    const trim = narrow(text.slice(part.start, part.end), part.replacement);
+    const found = withinReach(
+      pairsAround(
+        doc.tree.rootNode,
+        target.tree.rootNode,
+        part.start + trim.prefix,
+        part.end - trim.suffix,
+        delta,
+      ),
+    );
+    const ids = (list: Pair[]) => list.map((p) => p.before.id).sort().join();
+    return ids(found) === ids(around.filter((pair) => pairs.includes(pair)));
+  };
 
   const accept = async (candidate: Candidate) => {
     checkBudget();
@@ -320,7 +332,7 @@ async function liftRegion(
     if (search.depth >= 2 || search.budget.left <= 0) return undefined;
     const parts = splitNode(pair, text, expected);
     const same = parts.length === 1 && parts[0].start === region.start && parts[0].end === region.end;
-    if (parts.length === 0 || same) return undefined;
+    if (parts.length === 0 || same || (parts.length === 1 && samePairs(parts[0]))) return undefined;
     const mark = await sim.mark([file]);
     const results: RegionResult[] = [];
     for (const part of parts.sort((a, b) => b.start - a.start)) {
@@ -498,6 +510,40 @@ function pairsAround(root: Node, targetRoot: Node, start: number, end: number, d
     if (partner) pairs.push({ before: node, after: partner });
   }
   return pairs;
+}
+
+/** The lengths of the common prefix and (not overlapping it) common suffix of two texts. */
+function narrow(old: string, fresh: string): { prefix: number; suffix: number } {
+  let prefix = 0;
+  while (prefix < old.length && prefix < fresh.length && old[prefix] === fresh[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < old.length - prefix && suffix < fresh.length - prefix &&
+    old[old.length - 1 - suffix] === fresh[fresh.length - 1 - suffix]
+  ) suffix++;
+  return { prefix, suffix };
+}
+
+/**
+ * A node at least this large (characters) is a candidate only when it is
+ * also within `REACH_FACTOR` times the innermost pair's size: see `withinReach`.
+ */
+const REACH_MIN = 64 * 1024;
+const REACH_FACTOR = 16;
+
+/**
+ * The pairs (innermost first) without the ones far larger than the change's
+ * innermost node: past `REACH_MIN` characters and `REACH_FACTOR` times the
+ * innermost pair. A step on such a node carries or re-checks its whole text
+ * (a 700 KB dict literal for one changed line of one of its strings), each
+ * replay costs parses of that text, and where the smaller pairs found no
+ * formal step the larger ones do not either: the search goes to the
+ * fallbacks of the smaller pairs instead.
+ */
+function withinReach(pairs: Pair[]): Pair[] {
+  if (pairs.length === 0) return pairs;
+  const limit = Math.max(REACH_MIN, REACH_FACTOR * size(pairs[0].before));
+  return pairs.filter((pair) => size(pair.before) <= limit);
 }
 
 /** The legacy last resort: the region's whole lines, with context lines until they occur once. */

@@ -105,6 +105,18 @@ export class Simulation {
     for (const doc of mark.docs) this.state.set(doc);
   }
 
+  /** The steps and the documents of `files` as they are now, for `restore`. */
+  async save(files: string[]): Promise<{ steps: Record<string, unknown>[]; docs: Document[] }> {
+    return { steps: [...this.steps], docs: (await this.mark(files)).docs };
+  }
+
+  /** Return to what `save` saw, whatever was accepted or rolled back since. */
+  restore(saved: { steps: Record<string, unknown>[]; docs: Document[] }): void {
+    this.steps.length = 0;
+    this.steps.push(...saved.steps);
+    for (const doc of saved.docs) this.state.set(doc);
+  }
+
   /** The current document of `path`. */
   async doc(path: string): Promise<Document> {
     return await this.state.get(path);

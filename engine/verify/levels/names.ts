@@ -4,9 +4,11 @@
  * import statements the spans contain. Shared by L3 and L4 and cached per
  * tree, so the two levels walk the spans once.
  *
- * A name counts as introduced when it did not occur as a word in the text
- * the span replaced: rewriting a function that already used an unresolved
- * name is not this edit's fault.
+ * A name counts as introduced when it did not occur as an identifier in the
+ * code the span replaced: rewriting a function that already used an
+ * unresolved name is not this edit's fault. Words of the replaced strings
+ * and comments do not count: a docstring saying "the install schemes" does
+ * not excuse a new use of an unbound `install` (setuptools' easy_install).
  *
  * @module
  */
@@ -34,7 +36,7 @@ export interface SpanContents {
   names: SpanName[];
   /** Import statements wholly inside a span. */
   imports: Node[];
-  /** Words of the replaced text. */
+  /** Identifiers of the replaced code (not the words of its strings and comments). */
   replacedWords: Set<string>;
 }
 
@@ -50,19 +52,32 @@ export function spanContents(change: FileChange): SpanContents {
   const known = inner.get(change.before.tree);
   if (known) return known;
   const spans = editSpans(change.before, change.after, change.records);
-  const replacedWords = new Set<string>();
-  for (const span of spans) {
-    for (
-      const word
-        of change.before.file.text.slice(span.beforeStart, span.beforeEnd).match(/[\p{L}\p{N}_]+/gu) ?? []
-    ) {
-      replacedWords.add(word);
-    }
-  }
+  const replacedWords = replacedIdentifiers(change.before.tree, change.before.file.text, spans);
   const contents: SpanContents = { spans, names: [], imports: [], replacedWords };
   collect(change.after.tree, change.after.file.text, spans, contents);
   inner.set(change.before.tree, contents);
   return contents;
+}
+
+/**
+ * The identifiers of `tree` that overlap a span's replaced text, f-string
+ * interpolations included; the subtrees outside every span are not entered.
+ */
+function replacedIdentifiers(tree: Tree, text: string, spans: Span[]): Set<string> {
+  const words = new Set<string>();
+  const overlaps = (s: number, e: number) => spans.some((span) => e > span.beforeStart && s < span.beforeEnd);
+  if (!spans.some((span) => span.beforeEnd > span.beforeStart)) return words;
+  const cursor = tree.walk();
+  for (let more = true; more;) {
+    const s = cursor.startIndex;
+    const e = cursor.endIndex;
+    const type = cursor.nodeType;
+    if (overlaps(s, e) && type === "identifier") words.add(text.slice(s, e));
+    if (overlaps(s, e) && type !== "comment" && cursor.gotoFirstChild()) continue;
+    while (!(more = cursor.gotoNextSibling()) && cursor.gotoParent());
+  }
+  cursor.delete();
+  return words;
 }
 
 interface Level {

@@ -14,6 +14,8 @@ import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan } from "../../../engine/exec/execute.ts";
 import { parsePlanSteps } from "../../../engine/exec/wiring.ts";
+import { withBudget } from "../../../engine/budget.ts";
+import { Simulation } from "../../../engine/lift/replay.ts";
 
 /** Where journals go in these tests (never the real home). */
 export const STATE = STATE_HOME;
@@ -111,4 +113,39 @@ export async function executeOnCopy(
   const out: Record<string, string> = {};
   for (const path of Object.keys(before)) out[path] = Deno.readTextFileSync(`${dir}/${path}`);
   return out;
+}
+
+/**
+ * Run `fn` under a budget of `seconds` (60) whose deadline a fake clock brings forward
+ * into the middle of a region's search: when candidate try `jumpAt + 1`
+ * (`Simulation.attempt` or `apply`) begins, the clock (`performance.now`,
+ * which the budget reads) jumps an hour ahead. Counts the tries that ran
+ * to their end before and after the jump (one that throws
+ * `budget-exceeded` at once does not). The machine's speed plays no part.
+ */
+export async function withDeadlineInSearch<T>(
+  jumpAt: number,
+  fn: () => Promise<T>,
+  seconds = 60,
+): Promise<{ result: T; before: number; after: number }> {
+  const counts = { before: 0, after: 0 };
+  const proto = Simulation.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const originals = { attempt: proto.attempt, apply: proto.apply };
+  const now = performance.now;
+  let skew = 0;
+  performance.now = () => now.call(performance) + skew;
+  for (const [name, original] of Object.entries(originals)) {
+    proto[name] = async function (this: unknown, ...args: unknown[]) {
+      if (counts.before >= jumpAt) skew = 3_600_000;
+      const out = await original.apply(this, args);
+      counts[skew > 0 ? "after" : "before"]++;
+      return out;
+    };
+  }
+  try {
+    return { result: await withBudget(seconds, fn), ...counts };
+  } finally {
+    Object.assign(proto, originals);
+    performance.now = now;
+  }
 }

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { withBudget } from "../../../engine/budget.ts";
-import { Simulation } from "../../../engine/lift/replay.ts";
 import { lift } from "../../../engine/lift/mod.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 import { modelPatches } from "../../bench/lift_patches.ts";
+import { withDeadlineInSearch } from "./_support.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 
@@ -32,40 +31,6 @@ function diffOf(path: string, before: string, after: string): string {
     if (a[i] !== b[i]) out += `@@ -${i + 1} +${i + 1} @@\n-${a[i]}\n+${b[i]}\n`;
   }
   return out;
-}
-
-/**
- * Run `fn` under a 60 s budget whose deadline a fake clock brings forward
- * into the middle of a region's search: when candidate try `jumpAt + 1`
- * (`Simulation.attempt` or `apply`) begins, the clock (`performance.now`,
- * which the budget reads) jumps an hour ahead. Counts the tries that ran
- * to their end before and after the jump (one that throws
- * `budget-exceeded` at once does not). The machine's speed plays no part.
- */
-async function withDeadlineInSearch<T>(
-  jumpAt: number,
-  fn: () => Promise<T>,
-): Promise<{ result: T; before: number; after: number }> {
-  const counts = { before: 0, after: 0 };
-  const proto = Simulation.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const originals = { attempt: proto.attempt, apply: proto.apply };
-  const now = performance.now;
-  let skew = 0;
-  performance.now = () => now.call(performance) + skew;
-  for (const [name, original] of Object.entries(originals)) {
-    proto[name] = async function (this: unknown, ...args: unknown[]) {
-      if (counts.before >= jumpAt) skew = 3_600_000;
-      const out = await original.apply(this, args);
-      counts[skew > 0 ? "after" : "before"]++;
-      return out;
-    };
-  }
-  try {
-    return { result: await withBudget(60, fn), ...counts };
-  } finally {
-    Object.assign(proto, originals);
-    performance.now = now;
-  }
 }
 
 Deno.test({

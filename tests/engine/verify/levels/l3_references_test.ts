@@ -124,3 +124,17 @@ Deno.test({
     assert.deepEqual(await unbound(inPrepareMethod(code)), ["quote_method_name"]);
   },
 });
+
+Deno.test({
+  name: "L3: a word of a replaced docstring does not excuse a new unbound name; a replaced use does",
+  ignore,
+  async fn() {
+    // `given` occurs only in the docstring the edit removes (setuptools' easy_install hunk: "install")
+    assert.deepEqual(await unbound(replace(ANCHOR, "self.method = given(method)\n")), ["given"]);
+    // `legacy_upper` was already used, unbound, by the code the edit rewrites: not this edit's fault
+    const prepare = (text: string) =>
+      text.replace(ANCHOR, ANCHOR.replace("= method", "= legacy_upper(method)"));
+    const rewrite = replace("legacy_upper(method)\n", "legacy_upper(method) or None\n");
+    assert.deepEqual(await unbound(rewrite, MODELS, prepare), []);
+  },
+});

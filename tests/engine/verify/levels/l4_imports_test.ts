@@ -87,3 +87,17 @@ Deno.test({
     assert.deepEqual(await importIssues(replace("codes.moved,               # 301", "301,")), []);
   },
 });
+
+Deno.test({
+  name: "L4: a module-like name that occurred only in a replaced docstring is a missing import",
+  ignore,
+  async fn() {
+    // setuptools' easy_install hunk 14: `install._select_scheme(...)` replaced a body whose docstring said
+    // "the install schemes", and `install` is bound nowhere in the file
+    const issues = await importIssues(replace(ANCHOR, "self.method = HTTP.normalize(method)\n"));
+    assert.deepEqual(issues.map(({ code, name }) => ({ code, name })), [{
+      code: "import-missing",
+      name: "HTTP",
+    }]);
+  },
+});
