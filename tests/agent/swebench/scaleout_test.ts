@@ -12,6 +12,9 @@ import { parse } from "yaml";
 import { Job } from "kubernetes-models/batch/v1/Job";
 import { k8sJob, slurmScript } from "../../../agent/swebench/mod.ts";
 import { graphplan as cli } from "../../e2e/_support.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 type Container = {
   args: string[];
@@ -22,7 +25,7 @@ type Container = {
   envFrom?: unknown[];
 };
 
-Deno.test("k8s: graphplan k8s prints an Indexed Job the Job schema accepts", async () => {
+Deno.test("k8s: graphplan k8s prints an Indexed Job the Job schema accepts", SLOW, async () => {
   const result = await cli([
     "k8s",
     "--shards",
