@@ -7,10 +7,11 @@
  * The rule for a test author: a test in `tests/engine`, `tests/agent`,
  * `tests/cli`, `tests/tools` or `tests/grammars` that starts podman, pytest,
  * the `graphplan` CLI (`runCli`, `spawnCli`, `deno run main.ts`), another
- * `deno` or the bundle is marked slow:
+ * `deno` or the bundle, or runs a compiler (javac, gcc, go, tsc), is marked
+ * slow:
  *
  * ```ts
- * const SLOW = slow("CLI subprocesses");
+ * const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
  * Deno.test("cli: ...", SLOW, async () => { ... });
  * Deno.test({ name: "...", ignore: PYTEST_SKIP !== undefined || SLOW.ignore, fn });
  * ```
@@ -19,8 +20,9 @@
  * `ast`, `node --check`, `git`) stay in the quick tier. The corpus and
  * Chromium helpers (`corpus.ts`, `chromium.ts`) apply the same tier through
  * `quickSkip`. `tests/tools/quick_tier_test.ts` reads the quick folders'
- * sources and fails on a file that starts one of those processes without
- * using `slow`.
+ * sources and fails on a file that starts podman, pytest, the CLI, `deno`
+ * or the bundle without using `slow` (compilers, started by the engine,
+ * are marked by hand).
  *
  * @module
  */

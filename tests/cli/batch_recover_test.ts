@@ -81,45 +81,49 @@ const DAMAGED_PREDS: [string, string | null, RegExp][] = [
 ];
 
 for (const [kind, text, problem] of DAMAGED_PREDS) {
-  Deno.test(`batch: a preds.json that is ${kind} is kept aside and rebuilt from the trajectories`, async () => {
-    const { root, out, args } = await batchOutput();
-    try {
-      const preds = join(out, "preds.json");
-      await Deno.remove(preds);
-      if (text === null) {
-        await Deno.mkdir(preds);
-        await Deno.writeTextFile(join(preds, "inside.txt"), "kept\n");
-      } else await Deno.writeTextFile(preds, text);
-      const result = await graphplan(args);
-      // 1: a__b-2's container cannot start; never 3, never a stack.
-      assert.equal(result.code, 1, result.stderr);
-      assert.doesNotMatch(result.stderr, /^\s+at /m);
-      assert.match(
-        result.stderr,
-        /^batch: ".*\/out\/preds\.json" was damaged \((.*)\): kept it as ".*\/out\/preds\.json\.damaged-\d{8}T\d{6}Z" and rebuilt 1 prediction\(s\) from the instances' trajectories; the rest run again/m,
-      );
-      assert.match(result.stderr.split("\n").find((line) => line.includes("was damaged"))!, problem);
-      // The finished instance is not run again: its prediction came back from its trajectory.
-      assert.match(result.stderr, /^batch: 2 selected, 1 already in preds, 1 to run with 1 worker$/m);
-      assert.doesNotMatch(result.stderr, /a__b-1: started/);
-      const rebuilt = JSON.parse(await Deno.readTextFile(preds));
-      assert.deepEqual(rebuilt, {
-        "a__b-1": { instance_id: "a__b-1", model_name_or_path: "scripted/demo", model_patch: PATCH },
-      });
-      // The damaged file is kept as it was.
-      const [kept] = await named(out, "preds.json.damaged-");
-      assert.ok(kept, "kept aside");
-      if (text === null) assert.equal(await Deno.readTextFile(join(out, kept, "inside.txt")), "kept\n");
-      else assert.equal(await Deno.readTextFile(join(out, kept)), text);
-      // A second run finds everything in order and keeps the aside file.
-      const again = await graphplan(args);
-      assert.equal(again.code, 1, again.stderr);
-      assert.doesNotMatch(again.stderr, /was damaged/);
-      assert.deepEqual(await named(out, "preds.json.damaged-"), [kept]);
-    } finally {
-      await Deno.remove(root, { recursive: true });
-    }
-  });
+  Deno.test(
+    `batch: a preds.json that is ${kind} is kept aside and rebuilt from the trajectories`,
+    SLOW,
+    async () => {
+      const { root, out, args } = await batchOutput();
+      try {
+        const preds = join(out, "preds.json");
+        await Deno.remove(preds);
+        if (text === null) {
+          await Deno.mkdir(preds);
+          await Deno.writeTextFile(join(preds, "inside.txt"), "kept\n");
+        } else await Deno.writeTextFile(preds, text);
+        const result = await graphplan(args);
+        // 1: a__b-2's container cannot start; never 3, never a stack.
+        assert.equal(result.code, 1, result.stderr);
+        assert.doesNotMatch(result.stderr, /^\s+at /m);
+        assert.match(
+          result.stderr,
+          /^batch: ".*\/out\/preds\.json" was damaged \((.*)\): kept it as ".*\/out\/preds\.json\.damaged-\d{8}T\d{6}Z" and rebuilt 1 prediction\(s\) from the instances' trajectories; the rest run again/m,
+        );
+        assert.match(result.stderr.split("\n").find((line) => line.includes("was damaged"))!, problem);
+        // The finished instance is not run again: its prediction came back from its trajectory.
+        assert.match(result.stderr, /^batch: 2 selected, 1 already in preds, 1 to run with 1 worker$/m);
+        assert.doesNotMatch(result.stderr, /a__b-1: started/);
+        const rebuilt = JSON.parse(await Deno.readTextFile(preds));
+        assert.deepEqual(rebuilt, {
+          "a__b-1": { instance_id: "a__b-1", model_name_or_path: "scripted/demo", model_patch: PATCH },
+        });
+        // The damaged file is kept as it was.
+        const [kept] = await named(out, "preds.json.damaged-");
+        assert.ok(kept, "kept aside");
+        if (text === null) assert.equal(await Deno.readTextFile(join(out, kept, "inside.txt")), "kept\n");
+        else assert.equal(await Deno.readTextFile(join(out, kept)), text);
+        // A second run finds everything in order and keeps the aside file.
+        const again = await graphplan(args);
+        assert.equal(again.code, 1, again.stderr);
+        assert.doesNotMatch(again.stderr, /was damaged/);
+        assert.deepEqual(await named(out, "preds.json.damaged-"), [kept]);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    },
+  );
 }
 
 Deno.test(
