@@ -95,9 +95,18 @@ function importedFiles(file: string, source: string): string[] {
     .map((edge) => normalize(join(dirname(file), edge.specifier)));
 }
 
-/** The starting names of the support modules `file` imports. */
+/** The local names under which `file` imports starting functions of support modules (`a as b` gives `b`). */
 function calledElsewhere(file: string, source: string, found: Map<string, Set<string>>): string[] {
-  return importedFiles(file, source).flatMap((target) => [...found.get(target) ?? []]);
+  const names: string[] = [];
+  for (const match of source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"(\.[^"]+)"/g)) {
+    const starting = found.get(normalize(join(dirname(file), match[2])));
+    if (!starting) continue;
+    for (const item of match[1].split(",")) {
+      const [name, local] = item.trim().split(/\s+as\s+/);
+      if (starting.has(name)) names.push(local ?? name);
+    }
+  }
+  return names;
 }
 
 Deno.test("quick tier: every quick-tier test file that starts podman, pytest, the CLI, deno or the bundle marks it slow", async () => {
@@ -130,6 +139,8 @@ Deno.test("quick tier: the rule sees a CLI call through a support module and ign
   const found = new Map([["tests/_support/cli.ts", new Set(["runCli"])]]);
   const calling = 'import { runCli } from "../_support/cli.ts";\nawait ' + "run" + 'Cli(["--help"]);\n';
   assert.deepEqual(calledElsewhere("tests/x/a_test.ts", calling, found), ["runCli"]);
+  const aliased = 'import { assert, runCli as cli } from "../_support/cli.ts";\n';
+  assert.deepEqual(calledElsewhere("tests/x/a_test.ts", aliased, found), ["cli"]);
   assert.equal(starts(code("// Deno." + "execPath() is not called here\nconst x = 1;\n")), undefined);
   assert.equal(starts(code('await new Deno.Command("' + 'podman", { args: ["ps"] }).output();')), "podman");
   assert.equal(
