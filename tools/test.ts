@@ -17,8 +17,10 @@
  * without the slow outside world. It runs only the folders in
  * `QUICK_FOLDERS` (not `tests/e2e`, which starts podman and Slurm, nor
  * `tests/bundle`, which builds the bundle) unless paths are given, and sets
- * `GRAPHPLAN_QUICK=1`, which makes the corpus sweeps and the Chromium tests
- * skip with the reason "quick tier" (`tests/_support/quick.ts`).
+ * `GRAPHPLAN_QUICK=1`, which makes the corpus sweeps, the Chromium tests
+ * and the tests marked slow (they start the CLI, a helper, pytest, podman,
+ * the bundle or a compiler) skip with the reason "quick tier"
+ * (`tests/_support/quick.ts`, the rule in `tests/README.md`).
  *
  * @module
  */

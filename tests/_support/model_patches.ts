@@ -2,7 +2,7 @@
  * Access to `../shared/corpus/model-patches-heldin.jsonl.gz`: 153 patches
  * real systems wrote for SWE-bench Lite (SWE-agent with GPT-4, CodeR), with
  * the before and after text of every file they name (README there). Tests
- * that need it skip, saying why, when it is absent.
+ * that need it skip, saying why, when it is absent and in the quick tier.
  *
  * `heldOut` splits it for measuring on data nothing was tuned on: a third
  * of the patches, chosen by a hash of `whole-diffs:<instance_id>:<system>`
@@ -12,6 +12,7 @@
  */
 
 import { sha256Hex } from "../../engine/node_builtins.ts";
+import { quickSkip } from "./quick.ts";
 import { skipReason } from "./skips.ts";
 
 /** One file a model patch names: `before` null when the patch creates it, `after` null when it deletes it. */
@@ -45,7 +46,8 @@ function available(): boolean {
 
 /** Reason to skip a model-patch test, or undefined when the file is there. */
 export const MODEL_PATCHES_SKIP = skipReason(
-  available() ? undefined : `model patches not found (looked for ${MODEL_PATCHES_PATH})`,
+  quickSkip("corpus sweeps") ??
+    (available() ? undefined : `model patches not found (looked for ${MODEL_PATCHES_PATH})`),
 );
 
 let cached: ModelPatch[] | undefined;

@@ -1,7 +1,7 @@
 /**
  * Access to `../shared/corpus/multilang-heldin.jsonl.gz`: 108 real small fix
  * commits, 12 in each of nine languages, with whole files before and after.
- * Tests that need it skip, saying why, when it is absent.
+ * Tests that need it skip, saying why, when it is absent and in the quick tier (a corpus sweep).
  *
  * Two held-out thirds (4 of each language's 12 commits), each fixed by a
  * seed: the name checks were built without `heldOut`'s commits, the
@@ -13,6 +13,7 @@
  */
 
 import { mulberry32 } from "./random.ts";
+import { quickSkip } from "./quick.ts";
 import { skipReason } from "./skips.ts";
 
 /** One file of a commit. */
@@ -46,9 +47,10 @@ function present(): boolean {
 
 /** Reason to skip a multilang corpus test, or undefined when the corpus is there. */
 export const MULTILANG_SKIP = skipReason(
-  present()
-    ? undefined
-    : `../shared/corpus/multilang-heldin.jsonl.gz not found (looked for ${MULTILANG_PATH})`,
+  quickSkip("corpus sweeps") ??
+    (present()
+      ? undefined
+      : `../shared/corpus/multilang-heldin.jsonl.gz not found (looked for ${MULTILANG_PATH})`),
 );
 
 let cached: MultilangCommit[] | undefined;

@@ -9,6 +9,9 @@ import { parseArgs } from "node:util";
 import { ArgsError, type OptionSpec, parseOptions } from "../../cli/args.ts";
 import { COMMON_OPTIONS } from "../../cli/command.ts";
 import { runCli } from "../_support/cli.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 /** The option sets of real commands: the common ones, `graph`'s, `run`'s (short and multiple), `catalog`'s. */
 const SPECS: Record<string, OptionSpec> = {
@@ -150,17 +153,21 @@ Deno.test("parseOptions answers like parseArgs on 3000 random command lines", ()
   assert.ok(refused > 300 && refused < 2700, `refused ${refused} of 3000`);
 });
 
-Deno.test("an unknown long option gets the declared names close to it; one letter or nothing close gets none", async () => {
-  const typo = await runCli(["run", "--mdoel", "openai/gpt-5-mini"]);
-  assert.equal(typo.code, 2);
-  assert.match(typo.stderr, /^graphplan: Unknown option '--mdoel': did you mean "--model"\?\n/);
-  const two = await runCli(["run", "--task-fil", "x"]);
-  assert.match(two.stderr, /Unknown option '--task-fil': did you mean "--task-file" or "--task"\?/);
-  const batch = await runCli(["batch", "--worker", "3"]);
-  assert.match(batch.stderr, /Unknown option '--worker': did you mean "--workers"\?/);
-  for (const args of [["graph", "--xyzzy"], ["graph", "-q"]]) {
-    const none = await runCli(args);
-    assert.equal(none.code, 2);
-    assert.doesNotMatch(none.stderr, /did you mean/, args.join(" "));
-  }
-});
+Deno.test(
+  "an unknown long option gets the declared names close to it; one letter or nothing close gets none",
+  SLOW,
+  async () => {
+    const typo = await runCli(["run", "--mdoel", "openai/gpt-5-mini"]);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /^graphplan: Unknown option '--mdoel': did you mean "--model"\?\n/);
+    const two = await runCli(["run", "--task-fil", "x"]);
+    assert.match(two.stderr, /Unknown option '--task-fil': did you mean "--task-file" or "--task"\?/);
+    const batch = await runCli(["batch", "--worker", "3"]);
+    assert.match(batch.stderr, /Unknown option '--worker': did you mean "--workers"\?/);
+    for (const args of [["graph", "--xyzzy"], ["graph", "-q"]]) {
+      const none = await runCli(args);
+      assert.equal(none.code, 2);
+      assert.doesNotMatch(none.stderr, /did you mean/, args.join(" "));
+    }
+  },
+);

@@ -11,13 +11,16 @@ import { join } from "node:path";
 import { fillDisk, mountTmpfs, tmpfsSkip, unmount } from "../_support/tmpfs.ts";
 import { graphplan } from "../e2e/_support.ts";
 import { fakeDocker, scriptedBatch } from "./_batch_support.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const SKIP = tmpfsSkip();
 
 Deno.test({
   name:
     "batch: a full disk stops the batch naming the path (exit 1); after freeing space the same command finishes",
-  ignore: SKIP !== undefined,
+  ignore: SKIP !== undefined || SLOW.ignore,
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "gp_batch_full_" });
     const disk = join(dir, "disk");

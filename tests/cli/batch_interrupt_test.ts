@@ -12,6 +12,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { graphplanArgs, ROOT } from "../e2e/_support.ts";
 import { fakeDocker, scriptedBatch } from "./_batch_support.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 /** The records of `out`'s batch.json (none while it is not there). */
 async function records(out: string): Promise<Record<string, { status: string; error?: string }>> {
@@ -104,11 +107,15 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   });
 }
 
-Deno.test("batch: after a second SIGINT (exit at once) no instance is left Running in batch.json", async () => {
-  const { records, stderr } = await stoppedBatch(["SIGINT", "SIGINT"], 130);
-  assert.deepEqual(Object.keys(records).sort(), ["a__b-1", "a__b-2"], stderr);
-  for (const record of Object.values(records)) {
-    assert.equal(record.status, "Interrupted");
-    assert.equal(record.error, "the batch was stopped by a second SIGINT");
-  }
-});
+Deno.test(
+  "batch: after a second SIGINT (exit at once) no instance is left Running in batch.json",
+  SLOW,
+  async () => {
+    const { records, stderr } = await stoppedBatch(["SIGINT", "SIGINT"], 130);
+    assert.deepEqual(Object.keys(records).sort(), ["a__b-1", "a__b-2"], stderr);
+    for (const record of Object.values(records)) {
+      assert.equal(record.status, "Interrupted");
+      assert.equal(record.error, "the batch was stopped by a second SIGINT");
+    }
+  },
+);

@@ -13,6 +13,9 @@ import { parse } from "yaml";
 import { setupErrorKey } from "../../agent/swebench/mod.ts";
 import { graphplan } from "../e2e/_support.ts";
 import { fakeDocker, scriptedBatch } from "./_batch_support.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const IDS = ["a__b-1", "a__b-2", "a__b-3", "a__b-4", "a__b-5"];
 
@@ -37,38 +40,45 @@ async function setup() {
   return { dir, args, cleanup: () => Deno.remove(dir, { recursive: true }) };
 }
 
-Deno.test("batch: three instances in a row that cannot start their container stop the batch; a rerun runs the rest", async () => {
-  const { dir, args, cleanup } = await setup();
-  try {
-    const out = join(dir, "out");
-    const first = await graphplan(args(out));
-    assert.equal(first.code, 1, first.stderr);
-    const ended = first.stderr.match(/^batch: a__b-\d: EnvironmentError/gm) ?? [];
-    assert.equal(ended.length, 3, first.stderr);
-    assert.doesNotMatch(first.stderr, /^batch: a__b-4: started/m);
-    assert.match(
-      first.stderr,
-      /^batch: 3 instances in a row could not start their container: Cannot start a container from image "docker\.io\/library\/graphplan-no-such-image:latest" with .*: Error: image not known: run -d .*; check --image\/--env, then run the same command again \(2 instance\(s\) not started\)$/m,
-    );
-    assert.match(first.stderr, /^batch: 5 instance\(s\) have no prediction yet: run the same command again/m);
-    const statuses = parse(await Deno.readTextFile(join(out, "exit_statuses.yaml"))) as Record<
-      string,
-      string[]
-    >;
-    assert.deepEqual(statuses, { EnvironmentError: IDS.slice(0, 3) });
+Deno.test(
+  "batch: three instances in a row that cannot start their container stop the batch; a rerun runs the rest",
+  SLOW,
+  async () => {
+    const { dir, args, cleanup } = await setup();
+    try {
+      const out = join(dir, "out");
+      const first = await graphplan(args(out));
+      assert.equal(first.code, 1, first.stderr);
+      const ended = first.stderr.match(/^batch: a__b-\d: EnvironmentError/gm) ?? [];
+      assert.equal(ended.length, 3, first.stderr);
+      assert.doesNotMatch(first.stderr, /^batch: a__b-4: started/m);
+      assert.match(
+        first.stderr,
+        /^batch: 3 instances in a row could not start their container: Cannot start a container from image "docker\.io\/library\/graphplan-no-such-image:latest" with .*: Error: image not known: run -d .*; check --image\/--env, then run the same command again \(2 instance\(s\) not started\)$/m,
+      );
+      assert.match(
+        first.stderr,
+        /^batch: 5 instance\(s\) have no prediction yet: run the same command again/m,
+      );
+      const statuses = parse(await Deno.readTextFile(join(out, "exit_statuses.yaml"))) as Record<
+        string,
+        string[]
+      >;
+      assert.deepEqual(statuses, { EnvironmentError: IDS.slice(0, 3) });
 
-    // Run again (0 = never stop): nothing is in the predictions, so all five start.
-    const again = await graphplan(args(out, ["--max-setup-failures", "0"]));
-    assert.equal(again.code, 1, again.stderr);
-    assert.match(again.stderr, /^batch: 5 selected, 0 already in preds, 5 to run with 1 worker$/m);
-    assert.equal(again.stderr.match(/^batch: a__b-\d: EnvironmentError/gm)?.length, 5, again.stderr);
-    assert.doesNotMatch(again.stderr, /in a row could not start/);
-  } finally {
-    await cleanup();
-  }
-});
+      // Run again (0 = never stop): nothing is in the predictions, so all five start.
+      const again = await graphplan(args(out, ["--max-setup-failures", "0"]));
+      assert.equal(again.code, 1, again.stderr);
+      assert.match(again.stderr, /^batch: 5 selected, 0 already in preds, 5 to run with 1 worker$/m);
+      assert.equal(again.stderr.match(/^batch: a__b-\d: EnvironmentError/gm)?.length, 5, again.stderr);
+      assert.doesNotMatch(again.stderr, /in a row could not start/);
+    } finally {
+      await cleanup();
+    }
+  },
+);
 
-Deno.test("batch: --max-setup-failures must be a whole number; 2 stops after two", async () => {
+Deno.test("batch: --max-setup-failures must be a whole number; 2 stops after two", SLOW, async () => {
   const { dir, args, cleanup } = await setup();
   try {
     const bad = await graphplan(args(join(dir, "bad"), ["--max-setup-failures=-1"]));

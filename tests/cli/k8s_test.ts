@@ -6,10 +6,13 @@
 
 import assert from "node:assert/strict";
 import { runCli } from "../_support/cli.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const BASE = ["k8s", "--shards", "2", "--job-image", "registry.example/graphplan:0.1"];
 
-Deno.test("k8s --help lists no option that k8s refuses, and says who sets them", async () => {
+Deno.test("k8s --help lists no option that k8s refuses, and says who sets them", SLOW, async () => {
   const help = await runCli(["k8s", "--help"]);
   assert.equal(help.code, 0);
   // Option lines: two spaces, an optional short form, the long name.
@@ -28,7 +31,7 @@ Deno.test("k8s --help lists no option that k8s refuses, and says who sets them",
   }
 });
 
-Deno.test("k8s warns when the pods get no API key: a keyed model without --secret", async () => {
+Deno.test("k8s warns when the pods get no API key: a keyed model without --secret", SLOW, async () => {
   const env = { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
   const keyed = await runCli([...BASE, "--model", "openai/gpt-5-mini"], { env });
   assert.equal(keyed.code, 0, keyed.stderr);

@@ -5,12 +5,15 @@
 
 import assert from "node:assert/strict";
 import { runCli } from "../_support/cli.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const REPO = new URL("../fixtures/locate/", import.meta.url).pathname;
 
 const locate = (args: string[], stdin?: string) => runCli(["locate", ...args], { stdin });
 
-Deno.test("locate prints each match: line range, kind, first line", async () => {
+Deno.test("locate prints each match: line range, kind, first line", SLOW, async () => {
   const locator =
     '{"file": "sample.py", "kind": "function", "name": "add", "parent": {"kind": "class", "name": "Inventory"}}';
   const { code, stdout } = await locate([locator, "--repo", REPO]);
@@ -21,7 +24,7 @@ Deno.test("locate prints each match: line range, kind, first line", async () => 
   );
 });
 
-Deno.test("locate --json prints the locate primitive's result", async () => {
+Deno.test("locate --json prints the locate primitive's result", SLOW, async () => {
   const { code, stdout } = await locate([
     '{"file": "sample.go", "kind": "method", "name": "Inventory.Get"}',
     "--repo",
@@ -43,7 +46,7 @@ Deno.test("locate --json prints the locate primitive's result", async () => {
   });
 });
 
-Deno.test("locate reads the locator from @FILE and from stdin", async () => {
+Deno.test("locate reads the locator from @FILE and from stdin", SLOW, async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(
@@ -64,7 +67,7 @@ Deno.test("locate reads the locator from @FILE and from stdin", async () => {
   }
 });
 
-Deno.test("locate: nothing found exits 1 with the issue and its candidates", async () => {
+Deno.test("locate: nothing found exits 1 with the issue and its candidates", SLOW, async () => {
   const text = await locate(['{"file": "sample.py", "kind": "method", "name": "sise"}', "--repo", REPO]);
   assert.equal(text.code, 1);
   assert.equal(text.stdout, "");
@@ -86,7 +89,7 @@ Deno.test("locate: nothing found exits 1 with the issue and its candidates", asy
   assert.equal(result.errors[0].candidates[0].line, 36);
 });
 
-Deno.test("locate: an invalid locator exits 1, a missing argument 2", async () => {
+Deno.test("locate: an invalid locator exits 1, a missing argument 2", SLOW, async () => {
   const invalid = await locate([
     '{"file": "sample.py", "kind": "function", "nme": "f"}',
     "--repo",

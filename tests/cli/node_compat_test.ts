@@ -8,6 +8,9 @@
 
 import assert from "node:assert/strict";
 import { POOL_DEBUG_ENV } from "../../engine/parse/pool.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const SPY = new URL("../_support/process_spy_main.ts", import.meta.url).pathname;
 
@@ -63,37 +66,41 @@ def make_client_${n}(**options):
 `;
 }
 
-Deno.test("graph reads no `process`, in-process and with a pool worker; a command that needs Node does", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-node-compat-" });
-  try {
-    let bytes = 0;
-    for (let n = 0; n < 200; n++) {
-      const text = pythonModule(n);
-      bytes += text.length;
-      await Deno.writeTextFile(`${dir}/client_${n}.py`, text);
+Deno.test(
+  "graph reads no `process`, in-process and with a pool worker; a command that needs Node does",
+  SLOW,
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "graphplan-node-compat-" });
+    try {
+      let bytes = 0;
+      for (let n = 0; n < 200; n++) {
+        const text = pythonModule(n);
+        bytes += text.length;
+        await Deno.writeTextFile(`${dir}/client_${n}.py`, text);
+      }
+      assert.ok(bytes > 1.1 * 1024 * 1024, `${bytes} bytes: enough for the pool`);
+
+      const small = await spied(["graph", "--repo", dir, "--json", "client_0.py"]);
+      assert.equal(small.code, 0, small.stderr);
+      assert.doesNotMatch(small.stderr, /process-read:/);
+      assert.ok(JSON.parse(small.stdout).symbols.some((s: { name: string }) => s.name === "Client0"));
+
+      const pooled = await spied(["graph", "--repo", dir, "--json", "--workers", "1", "."]);
+      assert.equal(pooled.code, 0, pooled.stderr);
+      assert.doesNotMatch(pooled.stderr, /process-read:/);
+      const report = /graphplan pool: graphText: (\{.*\})/.exec(pooled.stderr);
+      assert.ok(report, pooled.stderr);
+      assert.ok(JSON.parse(report[1]).helped > 0, `the worker graphed files: ${report[1]}`);
+      const graph = JSON.parse(pooled.stdout);
+      assert.equal(new Set(graph.symbols.map((s: { file: string }) => s.file)).size, 200);
+      assert.equal(graph.symbols.filter((s: { name: string }) => s.name === "handle_11").length, 200);
+
+      // The spy sees reads: `run --help` loads the yaml package, which requires node:process.
+      const help = await spied(["run", "--help"]);
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stderr, /process-read:/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
-    assert.ok(bytes > 1.1 * 1024 * 1024, `${bytes} bytes: enough for the pool`);
-
-    const small = await spied(["graph", "--repo", dir, "--json", "client_0.py"]);
-    assert.equal(small.code, 0, small.stderr);
-    assert.doesNotMatch(small.stderr, /process-read:/);
-    assert.ok(JSON.parse(small.stdout).symbols.some((s: { name: string }) => s.name === "Client0"));
-
-    const pooled = await spied(["graph", "--repo", dir, "--json", "--workers", "1", "."]);
-    assert.equal(pooled.code, 0, pooled.stderr);
-    assert.doesNotMatch(pooled.stderr, /process-read:/);
-    const report = /graphplan pool: graphText: (\{.*\})/.exec(pooled.stderr);
-    assert.ok(report, pooled.stderr);
-    assert.ok(JSON.parse(report[1]).helped > 0, `the worker graphed files: ${report[1]}`);
-    const graph = JSON.parse(pooled.stdout);
-    assert.equal(new Set(graph.symbols.map((s: { file: string }) => s.file)).size, 200);
-    assert.equal(graph.symbols.filter((s: { name: string }) => s.name === "handle_11").length, 200);
-
-    // The spy sees reads: `run --help` loads the yaml package, which requires node:process.
-    const help = await spied(["run", "--help"]);
-    assert.equal(help.code, 0, help.stderr);
-    assert.match(help.stderr, /process-read:/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  },
+);

@@ -16,6 +16,9 @@ import { error, warning } from "../../engine/issue.ts";
 import { isIssueCode, ISSUE_CODES } from "../../engine/issue_codes.ts";
 import { ISSUE_CODES_PAGE } from "../../tools/issue_codes_doc.ts";
 import { runCli } from "../_support/cli.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const SOURCE_ROOTS = ["engine", "agent", "cli", "tools", "main.ts"];
@@ -204,7 +207,7 @@ Deno.test("issue codes: docs/issue_codes.md lists exactly the codes and meanings
   assert.ok(readme.includes(ISSUE_CODES_PAGE), `the README links ${ISSUE_CODES_PAGE}`);
 });
 
-Deno.test("graphplan schema --issue-codes prints the list; --json as an object", async () => {
+Deno.test("graphplan schema --issue-codes prints the list; --json as an object", SLOW, async () => {
   const json = await runCli(["schema", "--issue-codes", "--json"]);
   assert.equal(json.code, 0, json.stderr);
   assert.deepEqual(JSON.parse(json.stdout), ISSUE_CODES);

@@ -6,6 +6,9 @@
 import assert from "node:assert/strict";
 import { formatIssue } from "../../engine/issue.ts";
 import { runCli } from "../_support/cli.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 Deno.test("formatIssue: the step is named once, at the end unless the message opens with it", () => {
   const base = {
@@ -26,26 +29,30 @@ Deno.test("formatIssue: the step is named once, at the end unless the message op
   assert.match(formatIssue({ ...base, step: 1, message: "Step 12: Unknown operator 'x'" }), /\(step 1\)$/);
 });
 
-Deno.test("graphplan verify: a misspelt locator name on the sample project names step 0 once", async () => {
-  const repo = new URL("../fixtures/sample_project", import.meta.url).pathname;
-  const plan = [{
-    template: "replace_expression",
-    params: {
-      target: {
-        file: "app/service.py",
-        kind: "attribute",
-        name: "discont",
-        parent: { kind: "method", name: "order_total" },
+Deno.test(
+  "graphplan verify: a misspelt locator name on the sample project names step 0 once",
+  SLOW,
+  async () => {
+    const repo = new URL("../fixtures/sample_project", import.meta.url).pathname;
+    const plan = [{
+      template: "replace_expression",
+      params: {
+        target: {
+          file: "app/service.py",
+          kind: "attribute",
+          name: "discont",
+          parent: { kind: "method", name: "order_total" },
+        },
+        expression: 'order.customer.discount or Decimal("0")',
       },
-      expression: 'order.customer.discount or Decimal("0")',
-    },
-  }];
-  const run = await runCli(["verify", "--repo", repo, "-"], { stdin: JSON.stringify(plan) });
-  assert.equal(run.code, 1);
-  const first = run.stderr.split("\n")[0];
-  assert.match(
-    first,
-    /^error\[locator-not-found\]\[layer 0b\] app\/service\.py: Step 0 \(replace_expression\): /,
-  );
-  assert.equal(first.match(/step 0/gi)?.length, 1, first);
-});
+    }];
+    const run = await runCli(["verify", "--repo", repo, "-"], { stdin: JSON.stringify(plan) });
+    assert.equal(run.code, 1);
+    const first = run.stderr.split("\n")[0];
+    assert.match(
+      first,
+      /^error\[locator-not-found\]\[layer 0b\] app\/service\.py: Step 0 \(replace_expression\): /,
+    );
+    assert.equal(first.match(/step 0/gi)?.length, 1, first);
+  },
+);

@@ -10,6 +10,9 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { planReport } from "../../tools/demo_report.ts";
 import { skipReason } from "../_support/skips.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -31,7 +34,7 @@ async function scriptedPlan(): Promise<unknown> {
 
 Deno.test({
   name: "demo: the plan is printed in full and pretty, followed by its verification result",
-  ignore: gitSkip() !== undefined,
+  ignore: gitSkip() !== undefined || SLOW.ignore,
   async fn() {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "tools/demo.ts"],

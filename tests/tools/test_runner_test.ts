@@ -15,6 +15,9 @@ import {
   skipSummary,
   testInvocation,
 } from "../../tools/test.ts";
+import { slow } from "../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -31,33 +34,41 @@ async function runner(args: string[], env: Record<string, string> = {}) {
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
-Deno.test("test runner: without the corpus, the run ends with why the corpus test was skipped", async () => {
-  const { code, stdout } = await runner(["tests/agent/dataset_test.ts"], {
-    GRAPHPLAN_CORPUS: "/nonexistent/swebench-heldin.jsonl.gz",
-  });
-  assert.equal(code, 0, stdout);
-  const lines = stdout.trimEnd().split("\n");
-  assert.equal(
-    lines.at(-1),
-    "skipped 1 test: corpus not found at /nonexistent/swebench-heldin.jsonl.gz (GRAPHPLAN_CORPUS) (1 file)",
-  );
-  assert.match(stdout, /1 passed \| 0 failed \| 1 ignored/);
-});
-
-Deno.test("test runner: a failing test file fails the run; a run that skipped nothing says so last", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-runner-" });
-  try {
-    await Deno.writeTextFile(
-      `${dir}/fails_test.ts`,
-      'Deno.test("fails", () => { throw new Error("no"); });\n',
+Deno.test(
+  "test runner: without the corpus, the run ends with why the corpus test was skipped",
+  SLOW,
+  async () => {
+    const { code, stdout } = await runner(["tests/agent/dataset_test.ts"], {
+      GRAPHPLAN_CORPUS: "/nonexistent/swebench-heldin.jsonl.gz",
+    });
+    assert.equal(code, 0, stdout);
+    const lines = stdout.trimEnd().split("\n");
+    assert.equal(
+      lines.at(-1),
+      "skipped 1 test: corpus not found at /nonexistent/swebench-heldin.jsonl.gz (GRAPHPLAN_CORPUS) (1 file)",
     );
-    const { code, stdout } = await runner([`${dir}/fails_test.ts`]);
-    assert.equal(code, 1);
-    assert.equal(stdout.trimEnd().split("\n").at(-1), "no tests were skipped");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+    assert.match(stdout, /1 passed \| 0 failed \| 1 ignored/);
+  },
+);
+
+Deno.test(
+  "test runner: a failing test file fails the run; a run that skipped nothing says so last",
+  SLOW,
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "graphplan-runner-" });
+    try {
+      await Deno.writeTextFile(
+        `${dir}/fails_test.ts`,
+        'Deno.test("fails", () => { throw new Error("no"); });\n',
+      );
+      const { code, stdout } = await runner([`${dir}/fails_test.ts`]);
+      assert.equal(code, 1);
+      assert.equal(stdout.trimEnd().split("\n").at(-1), "no tests were skipped");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 Deno.test("skip summary: files grouped by their reasons, unexplained skips said so", () => {
   const junit = `<testsuites>
@@ -94,7 +105,7 @@ Deno.test("quick tier: --quick runs the quick folders with GRAPHPLAN_QUICK=1; a 
   assert.deepEqual(testInvocation(["tests/engine"]), { args: ["tests/engine"], env: {} });
 });
 
-Deno.test("quick tier: the corpus tests skip and say why", async () => {
+Deno.test("quick tier: the corpus tests skip and say why", SLOW, async () => {
   const { code, stdout } = await runner(["--quick", "tests/agent/dataset_test.ts"]);
   assert.equal(code, 0, stdout);
   assert.match(

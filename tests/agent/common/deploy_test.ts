@@ -9,6 +9,9 @@ import {
   helperLaunch,
   isCompiled,
 } from "../../../agent/common/mod.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const ROOT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
 const PY = "import os\n\n\nclass Box:\n    def size(self):\n        return os.sep\n";
@@ -63,19 +66,23 @@ Deno.test("deploy: how the helper starts, per environment and build", async () =
   }]);
 });
 
-Deno.test("deploy: the bundle is rebuilt when older than the sources, and kept when fresh", async () => {
-  const bundle = await ensureBundle();
-  assert.equal(bundle, `${ROOT}/dist/graphplan.js`);
-  const built = Deno.statSync(bundle).mtime!.getTime();
-  const main = Deno.statSync(`${ROOT}/main.ts`).mtime!.getTime();
-  assert.ok(built >= main, "newer than main.ts");
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-config", bundle, "helper", "version"],
-    stdin: "null",
-    stdout: "piped",
-  }).output();
-  assert.equal(JSON.parse(new TextDecoder().decode(out.stdout)).result.languages.includes("python"), true);
-});
+Deno.test(
+  "deploy: the bundle is rebuilt when older than the sources, and kept when fresh",
+  SLOW,
+  async () => {
+    const bundle = await ensureBundle();
+    assert.equal(bundle, `${ROOT}/dist/graphplan.js`);
+    const built = Deno.statSync(bundle).mtime!.getTime();
+    const main = Deno.statSync(`${ROOT}/main.ts`).mtime!.getTime();
+    assert.ok(built >= main, "newer than main.ts");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-config", bundle, "helper", "version"],
+      stdin: "null",
+      stdout: "piped",
+    }).output();
+    assert.equal(JSON.parse(new TextDecoder().decode(out.stdout)).result.languages.includes("python"), true);
+  },
+);
 
 Deno.test("deploy: a local helper is checked and serves build_graph over one session", async () => {
   const repo = await Deno.makeTempDir({ prefix: "gp_deploy_" });
@@ -94,44 +101,48 @@ Deno.test("deploy: a local helper is checked and serves build_graph over one ses
   }
 });
 
-Deno.test("deploy: copied files are made executable and run; a helper that does not run is a clear error", async () => {
-  const root = await Deno.makeTempDir({ prefix: "gp_deploy_copy_" });
-  const env = new LocalEnvironment({ cwd: root });
-  try {
-    await Deno.writeTextFile(join(root, "a.py"), PY);
-    const script = join(root, "helper.sh");
-    await Deno.writeTextFile(
-      script,
-      `#!/usr/bin/env bash\nexec ${Deno.execPath()} run -A --config ${ROOT}/deno.json ${ROOT}/main.ts helper "$@"\n`,
-    );
-    await Deno.chmod(script, 0o644);
-    const target = join(root, "deployed", "bin", "graphplan");
-    const { helper, info } = await deployHelper(env, {
-      launch: { mode: "compiled", argv: [target], env: {}, copies: [{ from: script, to: target }] },
-    });
-    assert.equal(info.version, "0.1.0");
-    assert.ok((Deno.statSync(target).mode! & 0o111) !== 0, "executable");
-    assert.deepEqual(
-      ((await helper.call("build_graph", { files: ["a.py"] })) as { symbols: unknown[] }).symbols.length,
-      2,
-    );
-    await helper.close();
+Deno.test(
+  "deploy: copied files are made executable and run; a helper that does not run is a clear error",
+  SLOW,
+  async () => {
+    const root = await Deno.makeTempDir({ prefix: "gp_deploy_copy_" });
+    const env = new LocalEnvironment({ cwd: root });
+    try {
+      await Deno.writeTextFile(join(root, "a.py"), PY);
+      const script = join(root, "helper.sh");
+      await Deno.writeTextFile(
+        script,
+        `#!/usr/bin/env bash\nexec ${Deno.execPath()} run -A --config ${ROOT}/deno.json ${ROOT}/main.ts helper "$@"\n`,
+      );
+      await Deno.chmod(script, 0o644);
+      const target = join(root, "deployed", "bin", "graphplan");
+      const { helper, info } = await deployHelper(env, {
+        launch: { mode: "compiled", argv: [target], env: {}, copies: [{ from: script, to: target }] },
+      });
+      assert.equal(info.version, "0.1.0");
+      assert.ok((Deno.statSync(target).mode! & 0o111) !== 0, "executable");
+      assert.deepEqual(
+        ((await helper.call("build_graph", { files: ["a.py"] })) as { symbols: unknown[] }).symbols.length,
+        2,
+      );
+      await helper.close();
 
-    await assert.rejects(
-      deployHelper(env, {
-        launch: {
-          mode: "compiled",
-          argv: ["bash", "-c", "echo broken >&2; exit 7", "x"],
-          env: {},
-          copies: [],
-        },
-      }),
-      (err: Error) =>
-        err instanceof HelperError &&
-        /does not run in the local environment \(exit 7\): broken/.test(err.message),
-    );
-  } finally {
-    await env.close();
-    await Deno.remove(root, { recursive: true });
-  }
-});
+      await assert.rejects(
+        deployHelper(env, {
+          launch: {
+            mode: "compiled",
+            argv: ["bash", "-c", "echo broken >&2; exit 7", "x"],
+            env: {},
+            copies: [],
+          },
+        }),
+        (err: Error) =>
+          err instanceof HelperError &&
+          /does not run in the local environment \(exit 7\): broken/.test(err.message),
+      );
+    } finally {
+      await env.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);

@@ -24,6 +24,7 @@ import { shellQuote } from "../../../agent/env/shell_quote.ts";
 import { buildMinimalImage } from "../../../tools/minimal_image.ts";
 import { podmanEnv } from "../../e2e/_support.ts";
 import { skipReason } from "../../_support/skips.ts";
+import { slow } from "../../_support/quick.ts";
 import { bigHeredoc } from "../env/_big_command.ts";
 
 function has(name: string): boolean {
@@ -36,8 +37,9 @@ function has(name: string): boolean {
 }
 
 const SKIP = skipReason(has("podman") ? "" : "podman is not installed");
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 const test = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name: `session shell: ${name}`, ignore: SKIP !== "", fn });
+  Deno.test({ name: `session shell: ${name}`, ignore: SKIP !== "" || SLOW.ignore, fn });
 
 let image: Promise<string> | undefined;
 

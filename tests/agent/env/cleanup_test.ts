@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { onInterrupt, runCleanups } from "../../../agent/env/mod.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const CLEANUP_URL = new URL("../../../agent/env/cleanup.ts", import.meta.url).href;
 const LOCAL_URL = new URL("../../../agent/env/local.ts", import.meta.url).href;
@@ -43,7 +46,7 @@ async function running(needle: string): Promise<boolean> {
   return false;
 }
 
-Deno.test("cleanup: Ctrl-C runs the registered cleanups, then exits 130", async () => {
+Deno.test("cleanup: Ctrl-C runs the registered cleanups, then exits 130", SLOW, async () => {
   const dir = await Deno.makeTempDir({ prefix: "gp_cleanup_" });
   try {
     const marker = join(dir, "removed");
@@ -62,7 +65,7 @@ console.log("ready");
   }
 });
 
-Deno.test("cleanup: Ctrl-C kills the process group of a running local command", async () => {
+Deno.test("cleanup: Ctrl-C kills the process group of a running local command", SLOW, async () => {
   const dir = await Deno.makeTempDir({ prefix: "gp_cleanup_" });
   const needle = `sleep 200.${Deno.pid}7`;
   const pattern = needle.replace(".", "[.]"); // matches the sleeps, not the pgrep command line
@@ -96,16 +99,19 @@ Deno.test("cleanup: unregistered cleanups do not run; runCleanups runs each once
   keep();
 });
 
-Deno.test("cleanup: a batch's takeover holds Ctrl-C; a run's graceful stop applies again once it is released", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gp_cleanup_" });
-  try {
-    const log = join(dir, "log");
-    // A batch takes the signals over while a run inside it has a graceful
-    // stop registered: the first Ctrl-C goes to the batch alone, which runs
-    // the cleanups itself and exits with its own code.
-    const taken = await interrupt(
-      dir,
-      `import { onInterrupt, onStop, runCleanups, takeOverInterrupts } from ${JSON.stringify(CLEANUP_URL)};
+Deno.test(
+  "cleanup: a batch's takeover holds Ctrl-C; a run's graceful stop applies again once it is released",
+  SLOW,
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "gp_cleanup_" });
+    try {
+      const log = join(dir, "log");
+      // A batch takes the signals over while a run inside it has a graceful
+      // stop registered: the first Ctrl-C goes to the batch alone, which runs
+      // the cleanups itself and exits with its own code.
+      const taken = await interrupt(
+        dir,
+        `import { onInterrupt, onStop, runCleanups, takeOverInterrupts } from ${JSON.stringify(CLEANUP_URL)};
 const note = (line) => Deno.writeTextFileSync(${JSON.stringify(log)}, line + "\\n", { append: true });
 onInterrupt(() => Promise.resolve(note("container removed")), { keepOnStop: true });
 onStop((signal) => note("run stopped " + signal));
@@ -116,20 +122,20 @@ takeOverInterrupts((signal) => {
 setInterval(() => {}, 1000);
 console.log("ready");
 `,
-    );
-    assert.equal(taken, 7);
-    assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), [
-      "batch SIGINT",
-      "container removed",
-    ]);
+      );
+      assert.equal(taken, 7);
+      assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), [
+        "batch SIGINT",
+        "container removed",
+      ]);
 
-    // Released, the same Ctrl-C is a single run's again: the stop handler is
-    // called, the kept cleanup is left to the run, and the process goes on
-    // to end on its own.
-    await Deno.remove(log);
-    const released = await interrupt(
-      dir,
-      `import { onInterrupt, onStop, takeOverInterrupts } from ${JSON.stringify(CLEANUP_URL)};
+      // Released, the same Ctrl-C is a single run's again: the stop handler is
+      // called, the kept cleanup is left to the run, and the process goes on
+      // to end on its own.
+      await Deno.remove(log);
+      const released = await interrupt(
+        dir,
+        `import { onInterrupt, onStop, takeOverInterrupts } from ${JSON.stringify(CLEANUP_URL)};
 const note = (line) => Deno.writeTextFileSync(${JSON.stringify(log)}, line + "\\n", { append: true });
 onInterrupt(() => Promise.resolve(note("container removed")), { keepOnStop: true });
 const timer = setInterval(() => {}, 1000);
@@ -137,10 +143,11 @@ onStop((signal) => { note("run stopped " + signal); clearInterval(timer); Deno.e
 takeOverInterrupts(() => note("batch"))();
 console.log("ready");
 `,
-    );
-    assert.equal(released, 0);
-    assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), ["run stopped SIGINT"]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+      );
+      assert.equal(released, 0);
+      assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), ["run stopped SIGINT"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

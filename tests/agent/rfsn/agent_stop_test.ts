@@ -9,6 +9,9 @@ import { RfsnAgent } from "../../../agent/rfsn/mod.ts";
 import { Trajectory } from "../../../agent/trajectory/mod.ts";
 import { git } from "../../e2e/_support.ts";
 import { PYTEST_SKIP, STATS_REPO, writeRepo } from "./_pyrepo.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 if (PYTEST_SKIP) console.log(`agent_stop_test: skipped: ${PYTEST_SKIP}`);
 
@@ -35,7 +38,7 @@ class ThinkingModel implements Model {
 
 Deno.test({
   name: "rfsn: a stop during the PATCH model call ends the run Interrupted with the source untouched",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const repo = await writeRepo(STATS_REPO);
     const out = await Deno.makeTempDir({ prefix: "gp_rfsn_stop_" });

@@ -10,6 +10,9 @@ import { git } from "../../e2e/_support.ts";
 import { PYTEST_SKIP, runPython, STATS_REPO, writeRepo } from "./_pyrepo.ts";
 import { GUARD_DIFF, GUARD_PLAN, STATS, statsDiff } from "./_fixtures.ts";
 import { diffFacts } from "../../../agent/rfsn/diff_facts.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 if (PYTEST_SKIP) console.log(`controller_test: skipped: ${PYTEST_SKIP}`);
 
@@ -160,7 +163,7 @@ Deno.test("controller: a test command that is not found is feedback not_run, wit
 
 Deno.test({
   name: "controller: pytest on a test path that does not exist (exit 4) is not_run, not a failure",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const { controller, cleanup } = await setup();
     try {
@@ -175,7 +178,7 @@ Deno.test({
 
 Deno.test({
   name: "controller: run_tests with real pytest reports failures and evidence; read_file and search_repo",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const { controller, cleanup } = await setup();
     try {
@@ -204,7 +207,7 @@ Deno.test({
 
 Deno.test({
   name: "controller: a diff edit is lifted into a plan, applied byte for byte, recorded, and reverted",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const { repo, controller, cleanup } = await setup({ helper: true });
     try {
@@ -253,7 +256,7 @@ Deno.test({
 Deno.test({
   name:
     "controller: a prepared diff edit runs as prepared: lifted and dry-run once, nothing written until run",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const { repo, controller, calls, cleanup } = await setup({ helper: true });
     try {
@@ -281,109 +284,121 @@ Deno.test({
   },
 });
 
-Deno.test("controller: diffs that fail verification are refused with every file unchanged", async () => {
-  const strict = await setup({ helper: true, strict: DEFAULT_STRICT_CODES });
-  const lenient = await setup({ helper: true });
-  try {
-    const before = await snapshot(strict.repo);
-    const cases: [string, string, RegExp][] = [
-      // A syntax error: no step reproduces it (each one fails the post-check's syntax rule).
-      [
-        "return sum(values) / len(values)\n",
-        "return sum(values) / len(values\n",
-        /could not be lifted into a verified plan: Hunk 0 of "pkg\/stats\.py" could not be lifted/,
-      ],
-      // A name bound nowhere: refused under the strict codes (the helper's `strict`).
-      [
-        "return sum(values) / len(values)\n",
-        "return total(values) / len(values)\n",
-        /failed verification: .*"total"/,
-      ],
-    ];
-    for (const [find, replace, why] of cases) {
-      const feedback = await strict.controller.execute(guard({ diff: statsDiff(find, replace) }));
-      assert.equal(feedback.success, false, replace);
-      assert.match(feedback.output, why);
-      assert.equal(feedback.edit, undefined);
-      assert.deepEqual(await snapshot(strict.repo), before, replace);
+Deno.test(
+  "controller: diffs that fail verification are refused with every file unchanged",
+  SLOW,
+  async () => {
+    const strict = await setup({ helper: true, strict: DEFAULT_STRICT_CODES });
+    const lenient = await setup({ helper: true });
+    try {
+      const before = await snapshot(strict.repo);
+      const cases: [string, string, RegExp][] = [
+        // A syntax error: no step reproduces it (each one fails the post-check's syntax rule).
+        [
+          "return sum(values) / len(values)\n",
+          "return sum(values) / len(values\n",
+          /could not be lifted into a verified plan: Hunk 0 of "pkg\/stats\.py" could not be lifted/,
+        ],
+        // A name bound nowhere: refused under the strict codes (the helper's `strict`).
+        [
+          "return sum(values) / len(values)\n",
+          "return total(values) / len(values)\n",
+          /failed verification: .*"total"/,
+        ],
+      ];
+      for (const [find, replace, why] of cases) {
+        const feedback = await strict.controller.execute(guard({ diff: statsDiff(find, replace) }));
+        assert.equal(feedback.success, false, replace);
+        assert.match(feedback.output, why);
+        assert.equal(feedback.edit, undefined);
+        assert.deepEqual(await snapshot(strict.repo), before, replace);
+      }
+      assert.equal(await strict.controller.submission(), "");
+      // The dangling name is only a warning without the strict codes: the same diff is applied.
+      const diff = statsDiff("return sum(values) / len(values)\n", "return total(values) / len(values)\n");
+      const applied = await lenient.controller.execute(guard({ diff }));
+      assert.equal(applied.success, true, applied.output);
+      assert.match(await Deno.readTextFile(join(lenient.repo, "pkg/stats.py")), /return total\(values\)/);
+    } finally {
+      await strict.cleanup();
+      await lenient.cleanup();
     }
-    assert.equal(await strict.controller.submission(), "");
-    // The dangling name is only a warning without the strict codes: the same diff is applied.
-    const diff = statsDiff("return sum(values) / len(values)\n", "return total(values) / len(values)\n");
-    const applied = await lenient.controller.execute(guard({ diff }));
-    assert.equal(applied.success, true, applied.output);
-    assert.match(await Deno.readTextFile(join(lenient.repo, "pkg/stats.py")), /return total\(values\)/);
-  } finally {
-    await strict.cleanup();
-    await lenient.cleanup();
-  }
-});
+  },
+);
 
-Deno.test("controller: a diff that creates a file becomes a create_file step; reverting the edit removes the file", async () => {
-  const { repo, controller, cleanup } = await setup({ helper: true });
-  try {
-    const before = await snapshot(repo);
-    const creates = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
-      "+++ b/pkg/util.py\n@@ -0,0 +1,2 @@\n+def safe_len(values):\n+    return len(values) or 1\n";
-    const applied = await controller.execute(guard({ diff: creates + GUARD_DIFF }));
-    assert.equal(applied.success, true, applied.output);
-    assert.deepEqual((applied.edit!.plan as { op?: string }[]).filter((s) => s.op).map((s) => s.op), [
-      "create_file",
-    ]);
-    assert.deepEqual(applied.edit!.files.sort(), ["pkg/stats.py", "pkg/util.py"]);
-    assert.equal(
-      await Deno.readTextFile(join(repo, "pkg/util.py")),
-      "def safe_len(values):\n    return len(values) or 1\n",
-    );
-    await controller.revertEdits();
-    assert.deepEqual(await snapshot(repo), before);
-  } finally {
-    await cleanup();
-  }
-});
-
-Deno.test("controller: a plan edit runs as a transaction; revert restores CRLF bytes without a final newline", async () => {
-  // CRLF line ends and no newline at the end: a text round trip would lose either.
-  const source = "def mean(values):\r\n    return sum(values) / len(values)";
-  const { repo, controller, cleanup } = await setup({
-    files: { "pkg/__init__.py": "", "pkg/stats.py": source },
-    helper: true,
-  });
-  try {
-    const plan = GUARD_PLAN;
-    const applied = await controller.execute(guard({ plan }));
-    assert.equal(applied.success, true, applied.output);
-    assert.equal(applied.edit?.source, "plan");
-    assert.deepEqual(applied.edit?.tiers, [2]);
-    const edited = await Deno.readTextFile(join(repo, "pkg/stats.py"));
-    assert.match(edited, /if not values:\r\n\s+return 0\r\n/);
-    if (PYTEST_SKIP === undefined) {
-      const compiled = await runPython(repo, [
-        "-c",
-        "import ast,sys; ast.parse(open('pkg/stats.py').read())",
+Deno.test(
+  "controller: a diff that creates a file becomes a create_file step; reverting the edit removes the file",
+  SLOW,
+  async () => {
+    const { repo, controller, cleanup } = await setup({ helper: true });
+    try {
+      const before = await snapshot(repo);
+      const creates = "diff --git a/pkg/util.py b/pkg/util.py\nnew file mode 100644\n--- /dev/null\n" +
+        "+++ b/pkg/util.py\n@@ -0,0 +1,2 @@\n+def safe_len(values):\n+    return len(values) or 1\n";
+      const applied = await controller.execute(guard({ diff: creates + GUARD_DIFF }));
+      assert.equal(applied.success, true, applied.output);
+      assert.deepEqual((applied.edit!.plan as { op?: string }[]).filter((s) => s.op).map((s) => s.op), [
+        "create_file",
       ]);
-      assert.equal(compiled.code, 0, compiled.output);
+      assert.deepEqual(applied.edit!.files.sort(), ["pkg/stats.py", "pkg/util.py"]);
+      assert.equal(
+        await Deno.readTextFile(join(repo, "pkg/util.py")),
+        "def safe_len(values):\n    return len(values) or 1\n",
+      );
+      await controller.revertEdits();
+      assert.deepEqual(await snapshot(repo), before);
+    } finally {
+      await cleanup();
     }
-    // A plan whose step fails resolves nothing and changes nothing.
-    const missing = await controller.execute(guard({
-      plan: [{
-        ...plan[0],
-        params: { ...plan[0].params, target: { file: "pkg/stats.py", kind: "function", name: "median" } },
-      }],
-    }));
-    assert.equal(missing.success, false);
-    assert.equal(await Deno.readTextFile(join(repo, "pkg/stats.py")), edited);
-    await controller.revertEdits();
-    assert.deepEqual(await Deno.readFile(join(repo, "pkg/stats.py")), new TextEncoder().encode(source));
-    // The diff of the plan's dry run is what the gate judges; it matches the edit made.
-    assert.equal(
-      (await controller.prepare({ plan, diff: null }) as { edit: { diff: string } }).edit.diff,
-      unifiedDiff("pkg/stats.py", source, edited),
-    );
-  } finally {
-    await cleanup();
-  }
-});
+  },
+);
+
+Deno.test(
+  "controller: a plan edit runs as a transaction; revert restores CRLF bytes without a final newline",
+  SLOW,
+  async () => {
+    // CRLF line ends and no newline at the end: a text round trip would lose either.
+    const source = "def mean(values):\r\n    return sum(values) / len(values)";
+    const { repo, controller, cleanup } = await setup({
+      files: { "pkg/__init__.py": "", "pkg/stats.py": source },
+      helper: true,
+    });
+    try {
+      const plan = GUARD_PLAN;
+      const applied = await controller.execute(guard({ plan }));
+      assert.equal(applied.success, true, applied.output);
+      assert.equal(applied.edit?.source, "plan");
+      assert.deepEqual(applied.edit?.tiers, [2]);
+      const edited = await Deno.readTextFile(join(repo, "pkg/stats.py"));
+      assert.match(edited, /if not values:\r\n\s+return 0\r\n/);
+      if (PYTEST_SKIP === undefined) {
+        const compiled = await runPython(repo, [
+          "-c",
+          "import ast,sys; ast.parse(open('pkg/stats.py').read())",
+        ]);
+        assert.equal(compiled.code, 0, compiled.output);
+      }
+      // A plan whose step fails resolves nothing and changes nothing.
+      const missing = await controller.execute(guard({
+        plan: [{
+          ...plan[0],
+          params: { ...plan[0].params, target: { file: "pkg/stats.py", kind: "function", name: "median" } },
+        }],
+      }));
+      assert.equal(missing.success, false);
+      assert.equal(await Deno.readTextFile(join(repo, "pkg/stats.py")), edited);
+      await controller.revertEdits();
+      assert.deepEqual(await Deno.readFile(join(repo, "pkg/stats.py")), new TextEncoder().encode(source));
+      // The diff of the plan's dry run is what the gate judges; it matches the edit made.
+      assert.equal(
+        (await controller.prepare({ plan, diff: null }) as { edit: { diff: string } }).edit.diff,
+        unifiedDiff("pkg/stats.py", source, edited),
+      );
+    } finally {
+      await cleanup();
+    }
+  },
+);
 
 Deno.test("controller: without a helper an edit is feedback (helper unavailable), not a crash", async () => {
   const { repo, controller, cleanup } = await setup();

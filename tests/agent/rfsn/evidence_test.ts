@@ -10,13 +10,16 @@ import {
 } from "../../../agent/rfsn/evidence.ts";
 import { readTestFileRule } from "../../../engine/gate/test_files.ts";
 import { PYTEST_SKIP, runPython, STATS_REPO, writeRepo } from "./_pyrepo.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 if (PYTEST_SKIP) console.log(`evidence_test: real-pytest tests skipped: ${PYTEST_SKIP}`);
 
 Deno.test({
   name:
     "evidence from real pytest output: failing node ids, exception types, the project frame past pytest's own",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const repo = await writeRepo(STATS_REPO);
     try {
@@ -64,7 +67,7 @@ Deno.test({
 
 Deno.test({
   name: "evidence from real unittest output and a plain traceback: ids, types, absolute paths made relative",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const repo = await writeRepo(STATS_REPO);
     try {
@@ -148,7 +151,7 @@ def test_apply_all():
 Deno.test({
   name:
     "evidence: with python_files = check_*.py, a frame in check_foo.py is a test frame; the source localizes",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const repo = await writeRepo(CHECK_REPO);
     try {

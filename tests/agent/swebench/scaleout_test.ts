@@ -12,6 +12,9 @@ import { parse } from "yaml";
 import { Job } from "kubernetes-models/batch/v1/Job";
 import { k8sJob, slurmScript } from "../../../agent/swebench/mod.ts";
 import { graphplan as cli } from "../../e2e/_support.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 type Container = {
   args: string[];
@@ -22,7 +25,7 @@ type Container = {
   envFrom?: unknown[];
 };
 
-Deno.test("k8s: graphplan k8s prints an Indexed Job the Job schema accepts", async () => {
+Deno.test("k8s: graphplan k8s prints an Indexed Job the Job schema accepts", SLOW, async () => {
   const result = await cli([
     "k8s",
     "--shards",
@@ -112,7 +115,7 @@ Deno.test("k8s: the docker-socket runtime mounts the node's socket; the schema c
   );
 });
 
-Deno.test("k8s: options the manifest sets itself are usage errors", async () => {
+Deno.test("k8s: options the manifest sets itself are usage errors", SLOW, async () => {
   for (const extra of [["--shard", "0/2"], ["-o", "x"], ["--env", "docker"]]) {
     const result = await cli(["k8s", "--shards", "2", "--job-image", "i", ...extra]);
     assert.equal(result.code, 2, extra.join(" "));
@@ -123,94 +126,108 @@ Deno.test("k8s: options the manifest sets itself are usage errors", async () => 
   assert.match(noImage.stderr, /--job-image IMAGE/);
 });
 
-Deno.test("k8s: a dataset, id list or config file of this machine is warned about (the pods cannot see it)", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gp_k8s_files_" });
-  try {
-    await Deno.writeTextFile(join(dir, "ds.jsonl"), '{"instance_id": "a__b-1", "problem_statement": "x"}\n');
-    await Deno.writeTextFile(join(dir, "ids.txt"), "a__b-1\n");
-    await Deno.writeTextFile(join(dir, "mine.yaml"), "agent:\n  step_limit: 5\n");
-    // With the Secret for the API key: the key warning is k8s_test's.
-    const base = ["k8s", "--shards", "2", "--job-image", "i", "--secret", "llm-keys"];
-    const local = await cli(
-      [
+Deno.test(
+  "k8s: a dataset, id list or config file of this machine is warned about (the pods cannot see it)",
+  SLOW,
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "gp_k8s_files_" });
+    try {
+      await Deno.writeTextFile(
+        join(dir, "ds.jsonl"),
+        '{"instance_id": "a__b-1", "problem_statement": "x"}\n',
+      );
+      await Deno.writeTextFile(join(dir, "ids.txt"), "a__b-1\n");
+      await Deno.writeTextFile(join(dir, "mine.yaml"), "agent:\n  step_limit: 5\n");
+      // With the Secret for the API key: the key warning is k8s_test's.
+      const base = ["k8s", "--shards", "2", "--job-image", "i", "--secret", "llm-keys"];
+      const local = await cli(
+        [
+          ...base,
+          "--subset",
+          "ds.jsonl",
+          "--instances",
+          "ids.txt",
+          "-c",
+          "mine.yaml",
+          "-c",
+          "agent.step_limit=3",
+        ],
+        { cwd: dir },
+      );
+      assert.equal(local.code, 0, local.stderr);
+      new Job(parse(local.stdout)).validate();
+      const warned = local.stderr.trim().split("\n");
+      assert.deepEqual(
+        warned.map((line) => /^k8s: (\S+) "([^"]+)" is a file on this machine/.exec(line)?.slice(1)),
+        [
+          ["--subset", "ds.jsonl"],
+          ["--instances", "ids.txt"],
+          ["-c", "mine.yaml"],
+        ],
+      );
+      assert.match(warned[0], /put it in the job image or on the claim \(e\.g\. \/out\/ds\.jsonl\)/);
+      // Names of datasets, paths on the claim and overrides are not files here: no warning.
+      const remote = await cli([
         ...base,
         "--subset",
-        "ds.jsonl",
+        "lite",
         "--instances",
-        "ids.txt",
-        "-c",
-        "mine.yaml",
+        "/out/ids.txt",
         "-c",
         "agent.step_limit=3",
-      ],
-      { cwd: dir },
-    );
-    assert.equal(local.code, 0, local.stderr);
-    new Job(parse(local.stdout)).validate();
-    const warned = local.stderr.trim().split("\n");
-    assert.deepEqual(
-      warned.map((line) => /^k8s: (\S+) "([^"]+)" is a file on this machine/.exec(line)?.slice(1)),
-      [
-        ["--subset", "ds.jsonl"],
-        ["--instances", "ids.txt"],
-        ["-c", "mine.yaml"],
-      ],
-    );
-    assert.match(warned[0], /put it in the job image or on the claim \(e\.g\. \/out\/ds\.jsonl\)/);
-    // Names of datasets, paths on the claim and overrides are not files here: no warning.
-    const remote = await cli([
-      ...base,
-      "--subset",
-      "lite",
-      "--instances",
-      "/out/ids.txt",
-      "-c",
-      "agent.step_limit=3",
-    ], {
-      cwd: dir,
-    });
-    assert.equal(remote.code, 0, remote.stderr);
-    assert.equal(remote.stderr.trim(), "");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("slurm and k8s: batch options that would fail in every task are usage errors before anything is written", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gp_launch_check_" });
-  try {
-    const cases: [string[], RegExp][] = [
-      [["-w", "0"], /--workers must be a positive integer: got "0"/],
-      [["--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
-      [["--instance-cost-limit", "many"], /--instance-cost-limit must be a number of dollars: got "many"/],
-      [["--slice", "x"], /Invalid --slice "x"/],
-      [["--filter", "("], /Invalid --filter "\("/],
-      [["--preds-format", "csv"], /--preds-format must be one of dict, list, jsonl: got "csv"/],
-      [["--seed", "x"], /--seed must be an integer: got "x"/],
-      [["--seed", "3"], /--seed 3 seeds --shuffle/],
-      [["--strategy", "planner"], /Unknown strategy "planner"/],
-      [["--model", "gpt-5-mini"], /"model\.name": Expected "provider\/model"/],
-      [["-c", "agent.cost_limt=1"], /"agent\.cost_limt": Unknown key \(did you mean "agent\.cost_limit"\?\)/],
-    ];
-    for (const [extra, message] of cases) {
-      const out = join(dir, "runs");
-      const slurm = await cli(["slurm", "--shards", "2", "-o", out, ...extra]);
-      assert.equal(slurm.code, 2, `slurm ${extra.join(" ")}: ${slurm.stderr}`);
-      assert.match(slurm.stderr, message, `slurm ${extra.join(" ")}`);
-      await assert.rejects(Deno.stat(out), Deno.errors.NotFound, "no script was written");
-      const k8s = await cli(["k8s", "--shards", "2", "--job-image", "i", ...extra]);
-      assert.equal(k8s.code, 2, `k8s ${extra.join(" ")}: ${k8s.stderr}`);
-      assert.match(k8s.stderr, message, `k8s ${extra.join(" ")}`);
-      assert.equal(k8s.stdout, "", "no manifest was printed");
+      ], {
+        cwd: dir,
+      });
+      assert.equal(remote.code, 0, remote.stderr);
+      assert.equal(remote.stderr.trim(), "");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
-    // --env is slurm's to pass on, but a batch only runs in containers.
-    const local = await cli(["slurm", "--shards", "2", "-o", join(dir, "runs"), "--env", "local"]);
-    assert.equal(local.code, 2);
-    assert.match(local.stderr, /use --env docker or --env podman, not "local"/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  },
+);
+
+Deno.test(
+  "slurm and k8s: batch options that would fail in every task are usage errors before anything is written",
+  SLOW,
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "gp_launch_check_" });
+    try {
+      const cases: [string[], RegExp][] = [
+        [["-w", "0"], /--workers must be a positive integer: got "0"/],
+        [["--cost-limit", "lots"], /--cost-limit must be a number of dollars: got "lots"/],
+        [["--instance-cost-limit", "many"], /--instance-cost-limit must be a number of dollars: got "many"/],
+        [["--slice", "x"], /Invalid --slice "x"/],
+        [["--filter", "("], /Invalid --filter "\("/],
+        [["--preds-format", "csv"], /--preds-format must be one of dict, list, jsonl: got "csv"/],
+        [["--seed", "x"], /--seed must be an integer: got "x"/],
+        [["--seed", "3"], /--seed 3 seeds --shuffle/],
+        [["--strategy", "planner"], /Unknown strategy "planner"/],
+        [["--model", "gpt-5-mini"], /"model\.name": Expected "provider\/model"/],
+        [
+          ["-c", "agent.cost_limt=1"],
+          /"agent\.cost_limt": Unknown key \(did you mean "agent\.cost_limit"\?\)/,
+        ],
+      ];
+      for (const [extra, message] of cases) {
+        const out = join(dir, "runs");
+        const slurm = await cli(["slurm", "--shards", "2", "-o", out, ...extra]);
+        assert.equal(slurm.code, 2, `slurm ${extra.join(" ")}: ${slurm.stderr}`);
+        assert.match(slurm.stderr, message, `slurm ${extra.join(" ")}`);
+        await assert.rejects(Deno.stat(out), Deno.errors.NotFound, "no script was written");
+        const k8s = await cli(["k8s", "--shards", "2", "--job-image", "i", ...extra]);
+        assert.equal(k8s.code, 2, `k8s ${extra.join(" ")}: ${k8s.stderr}`);
+        assert.match(k8s.stderr, message, `k8s ${extra.join(" ")}`);
+        assert.equal(k8s.stdout, "", "no manifest was printed");
+      }
+      // --env is slurm's to pass on, but a batch only runs in containers.
+      const local = await cli(["slurm", "--shards", "2", "-o", join(dir, "runs"), "--env", "local"]);
+      assert.equal(local.code, 2);
+      assert.match(local.stderr, /use --env docker or --env podman, not "local"/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 Deno.test("slurm: the script runs shard K of N for array task K", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gp_slurm_script_" });

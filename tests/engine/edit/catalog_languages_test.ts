@@ -23,6 +23,7 @@ import { runStep } from "../../../engine/ops/dispatch.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { type LanguageId, syntaxProblems, withTree } from "../../../engine/parse/mod.ts";
 import { skipReason } from "../../_support/skips.ts";
+import { slow } from "../../_support/quick.ts";
 import { assertNodeParses, contextWith, textOf } from "./_edit_support.ts";
 
 const FIXTURES = new URL("../../fixtures/catalog/", import.meta.url);
@@ -37,6 +38,7 @@ function toolSkip(tool: string, args: string[]): string | undefined {
   }
 }
 
+const SLOW = slow("tests that run compilers (gcc, g++, javac, rustc, go, tsc)");
 const RUSTC_SKIP = toolSkip("rustc", ["--version"]);
 const JAVAC_SKIP = toolSkip("javac", ["-version"]);
 const GO_SKIP = toolSkip("go", ["version"]);
@@ -178,7 +180,10 @@ for (const [language, file] of Object.entries(CATALOG_EXAMPLE_FILES)) {
     assert.ok(!markdown.includes('.py"'), `${language}: the catalog shows a Python file`);
   });
 
-  Deno.test(`catalog --language ${language}: every example runs as written and the result compiles`, async () => {
+  Deno.test(
+    `catalog --language ${language}: every example runs as written and the result compiles`,
+    SLOW,
+    async () => {
     assert.deepEqual(await compilerVerdicts(language, new Map([["fixture", source]])), []);
     const failures: string[] = [];
     const results = new Map<string, string>();
@@ -223,5 +228,6 @@ for (const [language, file] of Object.entries(CATALOG_EXAMPLE_FILES)) {
     }
     failures.push(...await compilerVerdicts(language, results));
     assert.deepEqual(failures, []);
-  });
+    },
+  );
 }

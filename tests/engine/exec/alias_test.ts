@@ -5,6 +5,9 @@ import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, hasPendingJournal, rollbackRepository } from "../../../engine/exec/mod.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const FIXTURE = new URL("../../fixtures/sample_project/app/service.py", import.meta.url).pathname;
 /** The sample project's service.py, plus `alias.py -> app/service.py`. */
@@ -48,28 +51,32 @@ Deno.test("both names of a file are one file: the second step sees the first one
   assert.equal(Deno.readTextFileSync(`${dir}/app/service.py`), expected);
 });
 
-Deno.test("kill -9 after the second name was written: rollback and rollback --force restore the original", async () => {
-  for (const force of [false, true]) {
-    const { dir, original } = aliasedRepo();
-    const before = snapshot(dir);
-    const planFile = `${dir}.plan.json`;
-    Deno.writeTextFileSync(
-      planFile,
-      JSON.stringify([
-        { op: "replace", file: "alias.py", old: "class OrderService", new: "class OrderService2" },
-        { op: "replace", file: "app/service.py", old: "import", new: "import  " },
-      ]),
-    );
-    const child = await pausedRunner(dir, planFile, { write: 2 });
-    child.kill("SIGKILL");
-    await child.status;
-    assert.notDeepEqual(Deno.readFileSync(`${dir}/app/service.py`), original);
-    const report = (await runCli(["rollback", "--repo", dir, "--json", ...(force ? ["--force"] : [])], {
-      env: { XDG_STATE_HOME: STATE_HOME },
-    })).json;
-    assert.equal(report.success, true, JSON.stringify(report));
-    assert.deepEqual(report.restored, ["app/service.py"]);
-    assert.deepEqual(snapshot(dir), before, `force: ${force}`);
-    assert.equal((await rollbackRepository(Workspace.open(dir))).nothing_to_do, true);
-  }
-});
+Deno.test(
+  "kill -9 after the second name was written: rollback and rollback --force restore the original",
+  SLOW,
+  async () => {
+    for (const force of [false, true]) {
+      const { dir, original } = aliasedRepo();
+      const before = snapshot(dir);
+      const planFile = `${dir}.plan.json`;
+      Deno.writeTextFileSync(
+        planFile,
+        JSON.stringify([
+          { op: "replace", file: "alias.py", old: "class OrderService", new: "class OrderService2" },
+          { op: "replace", file: "app/service.py", old: "import", new: "import  " },
+        ]),
+      );
+      const child = await pausedRunner(dir, planFile, { write: 2 });
+      child.kill("SIGKILL");
+      await child.status;
+      assert.notDeepEqual(Deno.readFileSync(`${dir}/app/service.py`), original);
+      const report = (await runCli(["rollback", "--repo", dir, "--json", ...(force ? ["--force"] : [])], {
+        env: { XDG_STATE_HOME: STATE_HOME },
+      })).json;
+      assert.equal(report.success, true, JSON.stringify(report));
+      assert.deepEqual(report.restored, ["app/service.py"]);
+      assert.deepEqual(snapshot(dir), before, `force: ${force}`);
+      assert.equal((await rollbackRepository(Workspace.open(dir))).nothing_to_do, true);
+    }
+  },
+);

@@ -11,6 +11,9 @@ import {
 } from "./_support.ts";
 import { assertPythonParses } from "../../_support/python.ts";
 import { runCli, spawnCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const graphplan = (args: string[], stdin = "") =>
   runCli(args, { stdin, env: { XDG_STATE_HOME: STATE_HOME, NO_COLOR: "1" } });
@@ -25,7 +28,7 @@ function replace(file: string, pattern: string, replacement: string) {
 const DISPATCH_SKIP = await dispatchSkip();
 if (DISPATCH_SKIP) console.error(`apply_cli_test: skipping real-operator tests: ${DISPATCH_SKIP}`);
 
-Deno.test("apply: usage errors exit 2, unreadable or invalid plans exit 1", async () => {
+Deno.test("apply: usage errors exit 2, unreadable or invalid plans exit 1", SLOW, async () => {
   const dir = makeRepo({ "a.py": PY });
   assert.equal((await graphplan(["apply", "--repo", dir])).code, 2);
   assert.equal((await graphplan(["apply", "a", "b", "--repo", dir])).code, 2);
@@ -39,7 +42,7 @@ Deno.test("apply: usage errors exit 2, unreadable or invalid plans exit 1", asyn
 });
 
 Deno.test("apply: a document that is not a plan is rejected with issues, nothing written", {
-  ignore: DISPATCH_SKIP !== undefined,
+  ignore: DISPATCH_SKIP !== undefined || SLOW.ignore,
 }, async () => {
   const dir = makeRepo({ "a.py": PY });
   const notPlan = await graphplan(["apply", "-", "--repo", dir, "--json"], '{"files": ["a.py"]}');
@@ -52,7 +55,7 @@ Deno.test("apply: a document that is not a plan is rejected with issues, nothing
 });
 
 Deno.test("apply --dry-run prints a diff git applies; apply writes the same bytes", {
-  ignore: (DISPATCH_SKIP ?? GIT_SKIP) !== undefined,
+  ignore: (DISPATCH_SKIP ?? GIT_SKIP) !== undefined || SLOW.ignore,
 }, async () => {
   const dir = makeRepo({ "a.py": PY, "b.py": "\ufeffB = 'é'\r\nC = 2\r\n" });
   gitInit(dir);
@@ -72,7 +75,7 @@ Deno.test("apply --dry-run prints a diff git applies; apply writes the same byte
 });
 
 Deno.test("apply: a plan failing at its third step exits 1 and restores the files of steps 0 and 1", {
-  ignore: DISPATCH_SKIP !== undefined,
+  ignore: DISPATCH_SKIP !== undefined || SLOW.ignore,
 }, async () => {
   const dir = makeRepo({ "a.py": PY, "b.py": "X = 1\n" });
   const before = snapshot(dir);
@@ -90,7 +93,7 @@ Deno.test("apply: a plan failing at its third step exits 1 and restores the file
 });
 
 Deno.test("kill -9 of graphplan apply mid-plan, then graphplan rollback: byte-identical", {
-  ignore: DISPATCH_SKIP !== undefined,
+  ignore: DISPATCH_SKIP !== undefined || SLOW.ignore,
 }, async () => {
   const dir = makeRepo({ "a.py": PY, "b.py": "X = 1\nY = 2\n", "c.py": "\ufeffZ = 'ü'\r\n" });
   const before = snapshot(dir);

@@ -8,6 +8,9 @@ import { IssueError } from "../../../engine/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { swapDuringApply } from "../../_support/fault_trials.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const SERVICE = Deno.readFileSync(new URL("../../fixtures/sample_project/app/service.py", import.meta.url));
 
@@ -176,19 +179,23 @@ Deno.test("a directory swapped after the last step is a failed plan, not an inte
   assert.deepEqual(snapshot(dir), before);
 });
 
-Deno.test("swaps from a second process during real applies: nothing escapes, nothing lost (sample)", async () => {
-  const tmp = Deno.makeTempDirSync({ prefix: "graphplan-swap-" });
-  try {
-    const tally = await swapDuringApply({ trials: 4, seed: 19, tmp });
-    assert.equal(tally.trials, 4);
-    assert.deepEqual(tally.failures, []);
-    assert.equal(tally.escaped_writes, 0);
-    assert.equal(tally.bytes_lost, 0);
-    assert.equal(tally.leftover_temps, 0);
-  } finally {
-    Deno.removeSync(tmp, { recursive: true });
-  }
-});
+Deno.test(
+  "swaps from a second process during real applies: nothing escapes, nothing lost (sample)",
+  SLOW,
+  async () => {
+    const tmp = Deno.makeTempDirSync({ prefix: "graphplan-swap-" });
+    try {
+      const tally = await swapDuringApply({ trials: 4, seed: 19, tmp });
+      assert.equal(tally.trials, 4);
+      assert.deepEqual(tally.failures, []);
+      assert.equal(tally.escaped_writes, 0);
+      assert.equal(tally.bytes_lost, 0);
+      assert.equal(tally.leftover_temps, 0);
+    } finally {
+      Deno.removeSync(tmp, { recursive: true });
+    }
+  },
+);
 
 Deno.test("isolates of one process writing at once (test files run in parallel, workers) keep to their own directories", async () => {
   const tags = ["a", "b", "c", "d"];

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { git, GIT_SKIP, gitInit, makeRepo, pausedRunner, snapshot, STATE_HOME } from "./_support.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
 
 const RUNNER = new URL("./_fault_runner.ts", import.meta.url).pathname;
 /** A repository of four corpus files and a plan of eight steps over them (several files written twice). */
@@ -51,7 +52,8 @@ async function killAt(dir: string, planFile: string, n: number, stage: string): 
 
 const cli = (args: string[]) => runCli(args, { env: env() });
 
-const SKIP = (CORPUS_SKIP ?? GIT_SKIP) !== undefined;
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
+const SKIP = (CORPUS_SKIP ?? GIT_SKIP) !== undefined || SLOW.ignore;
 
 Deno.test("kill -9 at any point of a plan, then rollback: every file byte-identical, git status clean", {
   ignore: SKIP,

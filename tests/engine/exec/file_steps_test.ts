@@ -17,6 +17,9 @@ import { Workspace } from "../../../engine/workspace.ts";
 import { runCli } from "../../_support/cli.ts";
 import { git, GIT_SKIP, gitInit, makeRepo, pausedRunner, snapshot, STATE_HOME } from "./_support.ts";
 import { runTestStep, type TestStep } from "./_test_operator.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const FILES = {
   "keep.py": "def keep():\n    return 1\n",
@@ -78,7 +81,7 @@ Deno.test("a plan that creates, deletes and chmods files, then fails, leaves eve
 Deno.test({
   name:
     "kill -9 at every write of a whole-file plan, then graphplan rollback: byte-identical, modes kept, new directories gone",
-  ignore: GIT_SKIP !== undefined,
+  ignore: GIT_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const dir = repo();
     gitInit(dir);

@@ -13,6 +13,9 @@ import {
 } from "../../../engine/exec/mod.ts";
 import { tempPathFor } from "../../../engine/exec/atomic_write.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const enc = (text: string) => new TextEncoder().encode(text);
 
@@ -149,21 +152,28 @@ Deno.test("a damaged journal copy is reported, not restored", async () => {
   Deno.removeSync(jdir, { recursive: true });
 });
 
-Deno.test("a state directory inside the repository or not writable is refused with a clear issue", async () => {
-  const dir = makeRepo({ "a.py": "a = 1\n" });
-  Deno.writeTextFileSync(`${dir}.file`, "not a directory");
-  Deno.writeTextFileSync(`${dir}.plan.json`, "[]");
-  for (
-    const [home, code] of [[`${dir}/.state`, "state-dir-inside-repo"], [`${dir}.file`, "journal-unavailable"]]
-  ) {
-    const out = await runCli(["apply", `${dir}.plan.json`, "--repo", dir, "--json"], {
-      env: { XDG_STATE_HOME: home },
-    });
-    assert.equal(out.code, 1);
-    assert.equal(out.json.errors[0].code, code);
-  }
-  assert.deepEqual([...snapshot(dir).keys()], ["a.py"]);
-});
+Deno.test(
+  "a state directory inside the repository or not writable is refused with a clear issue",
+  SLOW,
+  async () => {
+    const dir = makeRepo({ "a.py": "a = 1\n" });
+    Deno.writeTextFileSync(`${dir}.file`, "not a directory");
+    Deno.writeTextFileSync(`${dir}.plan.json`, "[]");
+    for (
+      const [home, code] of [[`${dir}/.state`, "state-dir-inside-repo"], [
+        `${dir}.file`,
+        "journal-unavailable",
+      ]]
+    ) {
+      const out = await runCli(["apply", `${dir}.plan.json`, "--repo", dir, "--json"], {
+        env: { XDG_STATE_HOME: home },
+      });
+      assert.equal(out.code, 1);
+      assert.equal(out.json.errors[0].code, code);
+    }
+    assert.deepEqual([...snapshot(dir).keys()], ["a.py"]);
+  },
+);
 
 Deno.test("a plan whose rollback meets a file changed by someone else says rolled_back false and keeps the journal", async () => {
   const dir = makeRepo({ "a.py": "a = 1\n", "b.py": "b = 1\n" });

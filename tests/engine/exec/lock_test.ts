@@ -7,6 +7,9 @@ import { executePlan, journalDirFor, rollbackRepository } from "../../../engine/
 import { IssueError } from "../../../engine/issue.ts";
 import { concurrentApplies, killDuringApply, killDuringRollback } from "../../_support/fault_trials.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const SERVICE = Deno.readTextFileSync(
   new URL("../../fixtures/sample_project/app/service.py", import.meta.url),
@@ -31,45 +34,52 @@ async function cli(args: string[]): Promise<{ code: number; body: Record<string,
   return { code: run.code, body: run.json };
 }
 
-Deno.test("a second apply, a rollback and a forced rollback under a running plan say it is running (pid)", async () => {
-  const dir = makeRepo({ "app/service.py": SERVICE, "app/models.py": MODELS });
-  const child = await pausedApply(dir);
-  try {
-    const expectBusy = (issues: { code: string; message: string; hint?: string }[]) => {
-      assert.equal(issues[0].code, "journal-busy");
-      assert.match(issues[0].message, new RegExp(`Another plan is running on this repository.*${child.pid}`));
-      assert.doesNotMatch(issues[0].hint ?? "", /--force/);
-    };
-    await assert.rejects(
-      executePlan(new DocumentStore(Workspace.open(dir)), PLAN, { runStep: runTestStep }),
-      (err: unknown) => err instanceof IssueError && (expectBusy(err.issues), true),
-    );
-    const dry = await executePlan(new DocumentStore(Workspace.open(dir)), PLAN, {
-      runStep: runTestStep,
-      dryRun: true,
-    });
-    assert.equal(dry.warnings[0]?.code, "journal-busy", "a dry run says so too, without a rollback hint");
-    assert.match(dry.warnings[0].message, new RegExp(`process ${child.pid}`));
-    for (const force of [[], ["--force"]]) {
-      const rollback = await cli(["rollback", "--repo", dir, ...force]);
-      assert.equal(rollback.code, 1);
-      expectBusy(rollback.body.errors as never);
+Deno.test(
+  "a second apply, a rollback and a forced rollback under a running plan say it is running (pid)",
+  SLOW,
+  async () => {
+    const dir = makeRepo({ "app/service.py": SERVICE, "app/models.py": MODELS });
+    const child = await pausedApply(dir);
+    try {
+      const expectBusy = (issues: { code: string; message: string; hint?: string }[]) => {
+        assert.equal(issues[0].code, "journal-busy");
+        assert.match(
+          issues[0].message,
+          new RegExp(`Another plan is running on this repository.*${child.pid}`),
+        );
+        assert.doesNotMatch(issues[0].hint ?? "", /--force/);
+      };
+      await assert.rejects(
+        executePlan(new DocumentStore(Workspace.open(dir)), PLAN, { runStep: runTestStep }),
+        (err: unknown) => err instanceof IssueError && (expectBusy(err.issues), true),
+      );
+      const dry = await executePlan(new DocumentStore(Workspace.open(dir)), PLAN, {
+        runStep: runTestStep,
+        dryRun: true,
+      });
+      assert.equal(dry.warnings[0]?.code, "journal-busy", "a dry run says so too, without a rollback hint");
+      assert.match(dry.warnings[0].message, new RegExp(`process ${child.pid}`));
+      for (const force of [[], ["--force"]]) {
+        const rollback = await cli(["rollback", "--repo", dir, ...force]);
+        assert.equal(rollback.code, 1);
+        expectBusy(rollback.body.errors as never);
+      }
+      assert.equal(
+        Deno.readTextFileSync(`${dir}/app/service.py`),
+        SERVICE.replace(PLAN[0].old, PLAN[0].new),
+      );
+    } finally {
+      child.kill("SIGKILL");
+      await child.status;
     }
-    assert.equal(
-      Deno.readTextFileSync(`${dir}/app/service.py`),
-      SERVICE.replace(PLAN[0].old, PLAN[0].new),
-    );
-  } finally {
-    child.kill("SIGKILL");
-    await child.status;
-  }
-  // Once its owner is dead the journal is an ordinary pending one.
-  const report = await rollbackRepository(Workspace.open(dir));
-  assert.equal(report.success, true);
-  assert.equal(Deno.readTextFileSync(`${dir}/app/service.py`), SERVICE);
-  const temps = [...snapshot(dir).keys()].filter((path) => path.includes(".graphplan-"));
-  assert.deepEqual(temps, [], "the dead apply's temporary file was removed");
-});
+    // Once its owner is dead the journal is an ordinary pending one.
+    const report = await rollbackRepository(Workspace.open(dir));
+    assert.equal(report.success, true);
+    assert.equal(Deno.readTextFileSync(`${dir}/app/service.py`), SERVICE);
+    const temps = [...snapshot(dir).keys()].filter((path) => path.includes(".graphplan-"));
+    assert.deepEqual(temps, [], "the dead apply's temporary file was removed");
+  },
+);
 
 Deno.test("a temporary file a killed rollback left (no journal record names it) is removed by the next rollback", async () => {
   const dir = makeRepo({ "app/service.py": SERVICE, "app/models.py": MODELS });

@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { readTestFileRule } from "../../../engine/gate/test_files.ts";
 import { graphplan } from "../../e2e/_support.ts";
 import { PYTEST_SKIP, runPython, writeRepo } from "../../agent/rfsn/_pyrepo.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 if (PYTEST_SKIP) console.log(`gate/test_files_test: the pytest oracle is skipped: ${PYTEST_SKIP}`);
 
@@ -105,7 +108,7 @@ Deno.test("test files: python_files from pytest.ini, setup.cfg, tox.ini and pypr
 
 Deno.test({
   name: "test files: the rule picks the modules real pytest collects under each configuration",
-  ignore: PYTEST_SKIP !== undefined,
+  ignore: PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     for (const { name, config } of CASES) {
       const repo = await scratchRepo(config);

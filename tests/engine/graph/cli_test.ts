@@ -8,12 +8,15 @@ import assert from "node:assert/strict";
 import { buildGraph, renderGraphView } from "../../../engine/graph/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const SAMPLE = new URL("../../fixtures/sample_project/", import.meta.url).pathname;
 
 const graphplan = (...args: string[]) => runCli(["graph", ...args]);
 
-Deno.test("graph CLI: --json prints exactly the graph", async () => {
+Deno.test("graph CLI: --json prints exactly the graph", SLOW, async () => {
   const files = ["app/models.py", "app/service.py", "tests/test_service.py"];
   const run = await graphplan("--repo", SAMPLE, "--json", ...files);
   assert.equal(run.code, 0, run.stderr);
@@ -21,7 +24,7 @@ Deno.test("graph CLI: --json prints exactly the graph", async () => {
   assert.equal(run.stdout, JSON.stringify(await buildGraph(Workspace.open(SAMPLE), files)) + "\n");
 });
 
-Deno.test("graph CLI: the default output is the LLM view", async () => {
+Deno.test("graph CLI: the default output is the LLM view", SLOW, async () => {
   const files = ["app/models.py", "app/service.py"];
   const run = await graphplan("--repo", SAMPLE, ...files);
   assert.equal(run.code, 0, run.stderr);
@@ -32,7 +35,7 @@ Deno.test("graph CLI: the default output is the LLM view", async () => {
   assert.equal(run.stderr, "");
 });
 
-Deno.test("graph CLI: exit 1 when a file cannot be read, the others still graphed", async () => {
+Deno.test("graph CLI: exit 1 when a file cannot be read, the others still graphed", SLOW, async () => {
   const run = await graphplan("--repo", SAMPLE, "--json", "app/models.py", "app/missing.py", "README.md");
   assert.equal(run.code, 1);
   const graph = JSON.parse(run.stdout);
@@ -48,7 +51,7 @@ Deno.test("graph CLI: exit 1 when a file cannot be read, the others still graphe
   assert.match(text.stderr, /error\[file-not-found\] app\/missing\.py: /);
 });
 
-Deno.test("graph CLI: exit 0 for a file with a syntax error (a warning)", async () => {
+Deno.test("graph CLI: exit 0 for a file with a syntax error (a warning)", SLOW, async () => {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-graph-cli-" });
   try {
     await Deno.writeTextFile(`${dir}/half.py`, "def done():\n    return 1\n\ndef half(:\n");
@@ -65,7 +68,7 @@ Deno.test("graph CLI: exit 0 for a file with a syntax error (a warning)", async 
   }
 });
 
-Deno.test("graph CLI: usage errors exit 2, --help explains with an example", async () => {
+Deno.test("graph CLI: usage errors exit 2, --help explains with an example", SLOW, async () => {
   const none = await graphplan("--repo", SAMPLE);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /at least one PATH/);

@@ -11,6 +11,9 @@ import { buildGraph, buildGraphText, expandSourcePaths } from "../../../engine/g
 import { Workspace } from "../../../engine/workspace.ts";
 import { GIT_SKIP, gitInit } from "../exec/_support.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 async function repo(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-files-" });
@@ -73,26 +76,30 @@ Deno.test("buildGraph and buildGraphText of a directory: the files below it, plu
   }
 });
 
-Deno.test("graph CLI: `graph .` graphs the repository; exit 0 with a warning for an empty directory", async () => {
-  const dir = await repo();
-  try {
-    const out = await runCli(["graph", "--repo", dir, "--json", ".", "empty"]);
-    const stdout = out.stdout;
-    assert.equal(out.code, 0, out.stderr);
-    const expected = await buildGraph(Workspace.open(dir), [
-      "pkg/a.py",
-      "pkg/b.py",
-      "pkg/sub/c.ts",
-      "pkg/z_link.py",
-      "top.js",
-    ]);
-    const got = JSON.parse(stdout);
-    assert.deepEqual(got.symbols, expected.symbols);
-    assert.deepEqual(got.errors.map((issue: { code: string }) => issue.code), ["no-source-files"]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "graph CLI: `graph .` graphs the repository; exit 0 with a warning for an empty directory",
+  SLOW,
+  async () => {
+    const dir = await repo();
+    try {
+      const out = await runCli(["graph", "--repo", dir, "--json", ".", "empty"]);
+      const stdout = out.stdout;
+      assert.equal(out.code, 0, out.stderr);
+      const expected = await buildGraph(Workspace.open(dir), [
+        "pkg/a.py",
+        "pkg/b.py",
+        "pkg/sub/c.ts",
+        "pkg/z_link.py",
+        "top.js",
+      ]);
+      const got = JSON.parse(stdout);
+      assert.deepEqual(got.symbols, expected.symbols);
+      assert.deepEqual(got.errors.map((issue: { code: string }) => issue.code), ["no-source-files"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 Deno.test({
   name: "expandSourcePaths in a git work tree leaves out what .gitignore ignores, and keeps untracked files",

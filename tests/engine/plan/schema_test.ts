@@ -9,6 +9,9 @@ import { OPERATORS, parsePlan, planJsonSchema } from "../../../engine/plan/mod.t
 import { PYTHON, runPythonJson } from "../../_support/python.ts";
 import { skipReason } from "../../_support/skips.ts";
 import { runCli } from "../../_support/cli.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const LOC = { file: "a.py", kind: "function", name: "f" };
 
@@ -99,7 +102,7 @@ print(json.dumps([validator.is_valid(p) for p in data["plans"]]))`,
   },
 });
 
-Deno.test("graphplan schema prints the schema; --json the same; --check validates a plan", async () => {
+Deno.test("graphplan schema prints the schema; --json the same; --check validates a plan", SLOW, async () => {
   const run = (args: string[], stdin?: string) => runCli(["schema", ...args], { stdin });
   const plain = await run([]);
   assert.equal(plain.code, 0, plain.stderr);

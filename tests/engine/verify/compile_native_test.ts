@@ -14,6 +14,9 @@ import { headerLanguage } from "../../../engine/parse/header_language.ts";
 import { detectLanguage, type LanguageId, parse } from "../../../engine/parse/mod.ts";
 import { loadMultilang, MULTILANG_SKIP, writeTree } from "../../_support/multilang.ts";
 import { skipReason } from "../../_support/skips.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that run compilers (gcc, g++, javac, rustc, go, tsc)");
 
 const TOOLS: Record<string, string> = {
   c: "gcc",
@@ -116,7 +119,7 @@ for (const lang of present) {
 
 Deno.test({
   name: "native cpp: g++ refuses an unclosed function in a header of a C++ project, new failures only",
-  ignore: !present.includes("cpp"),
+  ignore: !present.includes("cpp") || SLOW.ignore,
   async fn() {
     const header =
       "#pragma once\n#include <string>\nnamespace demo {\ninline std::string greet(const std::string& who) {\n" +

@@ -14,6 +14,9 @@ import { makeRepo, snapshot } from "../exec/_support.ts";
 import { runCli } from "./_cli.ts";
 import { nodeSkip } from "../edit/_edit_support.ts";
 import { AUTH, corpusText } from "./plan/_support.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 /** A directory holding only a `deno` link: a PATH without python or node. */
 function bareBin(): string {
@@ -76,7 +79,7 @@ Deno.test({
 
 Deno.test({
   name: "compile: without python on PATH the helper applies as before and reports compiled null",
-  ignore: CORPUS_SKIP !== undefined,
+  ignore: CORPUS_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const dir = makeRepo({ [AUTH]: await corpusText("psf__requests-1766", AUTH) });
     const bin = bareBin();
@@ -99,7 +102,7 @@ Deno.test({
 
 Deno.test({
   name: "compile: one CPython process serves every plan of a helper session",
-  ignore: PYTHON_SKIP !== undefined,
+  ignore: PYTHON_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const python = new Deno.Command("python3", { args: ["-c", "import sys; print(sys.executable)"] })
       .outputSync();
@@ -183,7 +186,7 @@ Deno.test({
   },
 });
 
-Deno.test("compile: with an empty PATH nothing is started and nothing is judged", async () => {
+Deno.test("compile: with an empty PATH nothing is started and nothing is judged", SLOW, async () => {
   const bin = bareBin();
   const compilers = new Compilers({ env: { PATH: bin } });
   try {

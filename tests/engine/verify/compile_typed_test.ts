@@ -12,6 +12,9 @@ import assert from "node:assert/strict";
 import { Compilers } from "../../../engine/verify/compile/mod.ts";
 import { loadMultilang, MULTILANG_SKIP, writeTree } from "../../_support/multilang.ts";
 import { skipReason } from "../../_support/skips.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that run compilers (gcc, g++, javac, rustc, go, tsc)");
 
 const FIXTURES = new URL("../../fixtures/catalog/", import.meta.url);
 
@@ -54,7 +57,7 @@ const TSC_SKIP = skipReason(
 
 Deno.test({
   name: "go vet: deleting a function another file of the package calls is a compile-error gofmt misses",
-  ignore: !!GO_SKIP,
+  ignore: !!GO_SKIP || SLOW.ignore,
   async fn() {
     const source = await Deno.readTextFile(new URL("go/inventory/inventory.go", FIXTURES));
     const report =
@@ -124,7 +127,7 @@ Deno.test({
 
 Deno.test({
   name: "tsc: a type error in a project with TypeScript installed is a compile-error; without it, no verdict",
-  ignore: !!TSC_SKIP,
+  ignore: !!TSC_SKIP || SLOW.ignore,
   async fn() {
     // the catalog fixture without its node: imports and their user (the test project has no @types/node)
     const fixture = await Deno.readTextFile(new URL("typescript/src/cart.ts", FIXTURES));

@@ -11,6 +11,9 @@ import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { makeRepo, snapshot } from "../exec/_support.ts";
 import { runCli } from "./_cli.ts";
 import { AUTH, corpusText } from "./plan/_support.ts";
+import { slow } from "../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 async function cli(args: string[], stdin: string) {
   const out = await runCli(args, { stdin });
@@ -48,7 +51,7 @@ const codes = (issues: { code: string }[]) => issues.map((issue) => issue.code);
 
 Deno.test({
   name: "strict: verify and apply count unbound-name as an error only with --strict; apply rolls back",
-  ignore: CORPUS_SKIP !== undefined,
+  ignore: CORPUS_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const dir = makeRepo({ [AUTH]: await corpusText("psf__requests-1766", AUTH) });
     const plan = JSON.stringify(TYPO);

@@ -17,6 +17,9 @@ import { ROOT } from "../../../e2e/_support.ts";
 import { Browser, CHROMIUM_SKIP } from "../../../_support/chromium.ts";
 import { demoRun, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
 import { PYTEST_SKIP as RFSN_PYTEST_SKIP, rfsnRun } from "./_rfsn_run.ts";
+import { slow } from "../../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 const ARTIFACTS = Deno.env.get("GRAPHPLAN_TEST_ARTIFACTS") ?? join(ROOT, "dist/test-artifacts/inspect");
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
@@ -203,7 +206,7 @@ browserTest(
 
 Deno.test({
   name: "inspect in Chromium: an rfsn run's page loads offline with no console error and stays inert",
-  ignore: CHROMIUM_SKIP !== undefined || RFSN_PYTEST_SKIP !== undefined,
+  ignore: CHROMIUM_SKIP !== undefined || RFSN_PYTEST_SKIP !== undefined || SLOW.ignore,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {

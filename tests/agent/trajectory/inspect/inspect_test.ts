@@ -13,6 +13,9 @@ import { detectTier } from "../../../../engine/plan/tiers.ts";
 import { demoRun, FALLBACK_CODES, FALLBACK_PLANS, fallbackRun, HOSTILE, sampleBatch } from "./_runs.ts";
 import { PYTEST_SKIP as RFSN_PYTEST_SKIP, RFSN_HOSTILE, rfsnRun } from "./_rfsn_run.ts";
 import { inspectSectionOf } from "../../../../agent/strategies.ts";
+import { slow } from "../../../_support/quick.ts";
+
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
 
 type Doc = {
   instance_id: string;
@@ -60,7 +63,7 @@ function assertInert(page: string): void {
   assert.doesNotMatch(page, /\b(src|href)="(https?:)?\/\//, "nothing is loaded from a network");
 }
 
-Deno.test("inspect: the demo's trajectory shows every phase, step, message and the patch", async () => {
+Deno.test("inspect: the demo's trajectory shows every phase, step, message and the patch", SLOW, async () => {
   const run = await demoRun();
   try {
     const result = await inspect(run.trajectory);
@@ -238,69 +241,73 @@ Deno.test("inspect: lift's origin and tiers and the gate are shown when recorded
   }
 });
 
-Deno.test("inspect: a batch directory: table, totals, charts, an instance page per trajectory", async () => {
-  const [demo, fallback] = [await demoRun(), await fallbackRun()];
-  const dir = await Deno.makeTempDir({ prefix: "gp_batch_" });
-  try {
-    const instances = await sampleBatch(dir, { demo: demo.trajectory, fallback: fallback.trajectory }, {
-      hostile: true,
-    });
-    const result = await inspect(dir);
-    assert.equal(result.kind, "batch");
-    assert.equal(result.page, join(dir, "inspect.html"));
-    const page = await read(result.page);
-    const f = flat(page);
-    assertInert(page);
-    assert.ok(page.includes(escaped("evil<img src=x onerror=alert(1)>")));
-    assert.equal(f.match(/<tr data-status=/g)?.length, instances.length);
-    for (const instance of instances) {
-      const row = f.slice(f.indexOf(`data-id="${escaped(instance.id)}"`));
-      const cells = row.slice(0, row.indexOf("</tr>"));
-      assert.ok(cells.includes(`<span class="badge`), instance.id);
-      assert.ok(cells.includes(`>${escaped(instance.status)}</span>`), instance.id);
-      assert.ok(cells.includes(`data-sort="${instance.cost}"`), instance.id);
-      assert.ok(cells.includes(`data-sort="${instance.steps}"`), instance.id);
-      assert.ok(cells.includes(`data-sort="${instance.wall_time}"`), instance.id);
-      assert.ok(
-        cells.includes(
-          `<td data-sort="${instance.fallback_point ?? ""}">${instance.fallback_point ?? ""}</td>`,
-        ),
-      );
-      const link = /<a href="([^"]+)">/.exec(cells)?.[1];
-      if (instance.from) {
-        assert.ok(link, `${instance.id} links to its page`);
-        const target = join(dir, decodeURIComponent(link!));
-        const sub = await read(target);
-        assert.match(sub, /<a href="\.\.\/inspect\.html">/);
-        assert.ok(sub.includes(`Trajectory ${escaped(instance.id)}`));
-      } else {
-        assert.equal(link, undefined, `${instance.id} has no trajectory, so no link`);
+Deno.test(
+  "inspect: a batch directory: table, totals, charts, an instance page per trajectory",
+  SLOW,
+  async () => {
+    const [demo, fallback] = [await demoRun(), await fallbackRun()];
+    const dir = await Deno.makeTempDir({ prefix: "gp_batch_" });
+    try {
+      const instances = await sampleBatch(dir, { demo: demo.trajectory, fallback: fallback.trajectory }, {
+        hostile: true,
+      });
+      const result = await inspect(dir);
+      assert.equal(result.kind, "batch");
+      assert.equal(result.page, join(dir, "inspect.html"));
+      const page = await read(result.page);
+      const f = flat(page);
+      assertInert(page);
+      assert.ok(page.includes(escaped("evil<img src=x onerror=alert(1)>")));
+      assert.equal(f.match(/<tr data-status=/g)?.length, instances.length);
+      for (const instance of instances) {
+        const row = f.slice(f.indexOf(`data-id="${escaped(instance.id)}"`));
+        const cells = row.slice(0, row.indexOf("</tr>"));
+        assert.ok(cells.includes(`<span class="badge`), instance.id);
+        assert.ok(cells.includes(`>${escaped(instance.status)}</span>`), instance.id);
+        assert.ok(cells.includes(`data-sort="${instance.cost}"`), instance.id);
+        assert.ok(cells.includes(`data-sort="${instance.steps}"`), instance.id);
+        assert.ok(cells.includes(`data-sort="${instance.wall_time}"`), instance.id);
+        assert.ok(
+          cells.includes(
+            `<td data-sort="${instance.fallback_point ?? ""}">${instance.fallback_point ?? ""}</td>`,
+          ),
+        );
+        const link = /<a href="([^"]+)">/.exec(cells)?.[1];
+        if (instance.from) {
+          assert.ok(link, `${instance.id} links to its page`);
+          const target = join(dir, decodeURIComponent(link!));
+          const sub = await read(target);
+          assert.match(sub, /<a href="\.\.\/inspect\.html">/);
+          assert.ok(sub.includes(`Trajectory ${escaped(instance.id)}`));
+        } else {
+          assert.equal(link, undefined, `${instance.id} has no trajectory, so no link`);
+        }
       }
+      assert.equal(result.pages.length, 1 + instances.filter((i) => i.from).length);
+      for (const status of new Set(instances.map((i) => i.status))) {
+        assert.ok(f.includes(`<option value="${status}">${status}</option>`), status);
+      }
+      const total = instances.reduce((sum, i) => sum + i.cost, 0);
+      assert.ok(f.includes(`<b>$${total.toFixed(4)}</b>total cost`));
+      assert.equal(f.match(/<svg /g)?.length, 3);
+      assert.match(f, /Exit statuses/);
+      assert.match(f, /Cost per instance/);
+      for (const instance of instances) {
+        assert.ok(
+          f.includes(`<title>${escaped(instance.id)}: $${instance.cost.toFixed(4)} (`),
+          `${instance.id} cost bar`,
+        );
+      }
+      // The funnel: 5 instances entered EXPLORE? No: the cost-capped one never started.
+      assert.match(f, /<title>4 instance\(s\) entered explore<\/title>/);
+      assert.match(f, /execute: 1, submit: 0/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await demo.cleanup();
+      await fallback.cleanup();
     }
-    assert.equal(result.pages.length, 1 + instances.filter((i) => i.from).length);
-    for (const status of new Set(instances.map((i) => i.status))) {
-      assert.ok(f.includes(`<option value="${status}">${status}</option>`), status);
-    }
-    const total = instances.reduce((sum, i) => sum + i.cost, 0);
-    assert.ok(f.includes(`<b>$${total.toFixed(4)}</b>total cost`));
-    assert.equal(f.match(/<svg /g)?.length, 3);
-    assert.match(f, /Exit statuses/);
-    assert.match(f, /Cost per instance/);
-    for (const instance of instances) {
-      assert.ok(
-        f.includes(`<title>${escaped(instance.id)}: $${instance.cost.toFixed(4)} (`),
-        `${instance.id} cost bar`,
-      );
-    }
-    // The funnel: 5 instances entered EXPLORE? No: the cost-capped one never started.
-    assert.match(f, /<title>4 instance\(s\) entered explore<\/title>/);
-    assert.match(f, /execute: 1, submit: 0/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-    await demo.cleanup();
-    await fallback.cleanup();
-  }
-});
+  },
+);
 
 Deno.test("inspect: locators in words", () => {
   assert.equal(
@@ -403,7 +410,7 @@ interface RfsnTraj {
 Deno.test({
   name:
     "inspect: an rfsn run shows its transitions, proposals, candidates with scores and verdicts, feedback",
-  ignore: RFSN_PYTEST_SKIP !== undefined,
+  ignore: RFSN_PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const run = await rfsnRun();
     try {
@@ -498,7 +505,7 @@ Deno.test({
 
 Deno.test({
   name: "inspect: an rfsn run that is STUCK shows why, and that the test command could not run",
-  ignore: RFSN_PYTEST_SKIP !== undefined,
+  ignore: RFSN_PYTEST_SKIP !== undefined || SLOW.ignore,
   async fn() {
     const run = await rfsnRun({ testCommand: "graphplan-no-such-python3 -m pytest {{tests}}" });
     try {

@@ -6,8 +6,11 @@
 import assert from "node:assert/strict";
 import { ADAPTER, AUTH, authRepo, CORPUS_SKIP, hashTree } from "./_support.ts";
 import { runCli } from "../../../_support/cli.ts";
+import { slow } from "../../../_support/quick.ts";
 
-const ignore = CORPUS_SKIP !== undefined;
+const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");
+
+const ignore = CORPUS_SKIP !== undefined || SLOW.ignore;
 if (ignore) console.log(`skipping verify CLI tests: ${CORPUS_SKIP}`);
 
 const run = async (args: string[], stdin = "") =>
