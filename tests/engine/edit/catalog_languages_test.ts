@@ -184,50 +184,50 @@ for (const [language, file] of Object.entries(CATALOG_EXAMPLE_FILES)) {
     `catalog --language ${language}: every example runs as written and the result compiles`,
     SLOW,
     async () => {
-    assert.deepEqual(await compilerVerdicts(language, new Map([["fixture", source]])), []);
-    const failures: string[] = [];
-    const results = new Map<string, string>();
-    for (const entry of catalogEntries({ language })) {
-      const { ctx, dir } = await contextWith({
-        [file]: source,
-        [FILE_OP_SCRATCH]: "to be removed\n",
-        [FILE_OP_SCRIPT]: "#!/bin/sh\necho release\n",
-      });
-      try {
-        const { plan, issues } = parsePlan([entry.example]);
-        if (!plan) {
-          failures.push(`${entry.name}: ${JSON.stringify(issues)}`);
-          continue;
-        }
+      assert.deepEqual(await compilerVerdicts(language, new Map([["fixture", source]])), []);
+      const failures: string[] = [];
+      const results = new Map<string, string>();
+      for (const entry of catalogEntries({ language })) {
+        const { ctx, dir } = await contextWith({
+          [file]: source,
+          [FILE_OP_SCRATCH]: "to be removed\n",
+          [FILE_OP_SCRIPT]: "#!/bin/sh\necho release\n",
+        });
         try {
-          await runStep(plan.steps[0], ctx);
-        } catch (caught) {
-          failures.push(`${entry.name}: ${(caught as Error).message}`);
-          continue;
+          const { plan, issues } = parsePlan([entry.example]);
+          if (!plan) {
+            failures.push(`${entry.name}: ${JSON.stringify(issues)}`);
+            continue;
+          }
+          try {
+            await runStep(plan.steps[0], ctx);
+          } catch (caught) {
+            failures.push(`${entry.name}: ${(caught as Error).message}`);
+            continue;
+          }
+          if (entry.group === "files") {
+            const problem = await fileStepProblem(entry.example as FileStep, ctx, language, file, source);
+            if (problem) failures.push(`${entry.name}: ${problem}`);
+            continue;
+          }
+          const after = await textOf(ctx, file);
+          const readOnly = entry.name === "locate" || entry.name === "locate_region";
+          if ((after === source) !== readOnly) {
+            failures.push(`${entry.name}: ${readOnly ? "edits" : "changes nothing"}`);
+          }
+          const broken = await withTree(
+            language as LanguageId,
+            after,
+            (tree) => syntaxProblems(tree, 1).length > 0,
+          );
+          if (broken) failures.push(`${entry.name}: the result has a syntax error:\n${after}`);
+          if (!readOnly) results.set(`${entry.form} ${entry.name}`, after);
+        } finally {
+          await Deno.remove(dir, { recursive: true });
         }
-        if (entry.group === "files") {
-          const problem = await fileStepProblem(entry.example as FileStep, ctx, language, file, source);
-          if (problem) failures.push(`${entry.name}: ${problem}`);
-          continue;
-        }
-        const after = await textOf(ctx, file);
-        const readOnly = entry.name === "locate" || entry.name === "locate_region";
-        if ((after === source) !== readOnly) {
-          failures.push(`${entry.name}: ${readOnly ? "edits" : "changes nothing"}`);
-        }
-        const broken = await withTree(
-          language as LanguageId,
-          after,
-          (tree) => syntaxProblems(tree, 1).length > 0,
-        );
-        if (broken) failures.push(`${entry.name}: the result has a syntax error:\n${after}`);
-        if (!readOnly) results.set(`${entry.form} ${entry.name}`, after);
-      } finally {
-        await Deno.remove(dir, { recursive: true });
       }
-    }
-    failures.push(...await compilerVerdicts(language, results));
-    assert.deepEqual(failures, []);
+      failures.push(...await compilerVerdicts(language, results));
+      assert.deepEqual(failures, []);
     },
   );
 }
