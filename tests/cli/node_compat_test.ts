@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { POOL_DEBUG_ENV } from "../../engine/parse/pool.ts";
+import { POOL_DEBUG_ENV } from "../../engine/graph/pool.ts";
 
 const SPY = new URL("../_support/process_spy_main.ts", import.meta.url).pathname;
 
