@@ -17,7 +17,7 @@ import {
   usageFailure,
 } from "./cli/command.ts";
 import { COMMANDS } from "./cli/registry.ts";
-import { maybeRunWorker } from "./engine/parse/pool.ts";
+import { maybeRunWorker } from "./engine/graph/pool.ts";
 import { VERSION } from "./version.ts";
 
 function mainHelp(): string {

@@ -3,14 +3,14 @@
  * (a directory stands for the source files below it).
  *
  * Large inputs are graphed in parallel by the worker pool
- * (`engine/parse/pool.ts`); small ones in-process.
+ * (`engine/graph/pool.ts`); small ones in-process.
  *
  * @module
  */
 
 import type { Issue } from "../engine/issue.ts";
 import { buildGraph, buildGraphText, renderGraphView } from "../engine/graph/mod.ts";
-import { graphMapper, graphTextMapper } from "../engine/parse/pool.ts";
+import { graphMapper, graphTextMapper } from "../engine/graph/pool.ts";
 import { Workspace } from "../engine/workspace.ts";
 import {
   type Command,

@@ -7,8 +7,8 @@
 
 import { fail, type Issue, IssueError } from "./issue.ts";
 import { limits, overLimit } from "./limits.ts";
-import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./parse/mod.ts";
-import { headerLanguage, isAmbiguousHeader } from "./parse/header_language.ts";
+import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./languages.ts";
+import { headerLanguage, isAmbiguousHeader } from "./header_language.ts";
 import { closestNames, didYouMean } from "./suggest.ts";
 
 /** A source file read from the repository. */
@@ -190,7 +190,7 @@ export class Workspace {
       fail("file-unreadable", `Cannot read "${rel}": ${(err as Error).message}`, { file: rel });
     }
     const decoded = decodeSource(bytes, rel);
-    // a `.h` file of a C++ project is C++ (parse/header_language.ts)
+    // a `.h` file of a C++ project is C++ (header_language.ts)
     const read = language === "c" && isAmbiguousHeader(rel) ? headerLanguage(decoded.text, abs) : language;
     return { path: rel, absPath: abs, language: read, mode, ...decoded };
   }

@@ -16,55 +16,10 @@
  */
 
 import runtimePacked from "./wasm/tree-sitter.wasm.br.b64" with { type: "text" };
+import { type LanguageId, LANGUAGES, PLAIN_TEXT } from "../engine/languages.ts";
 
-/** The languages GraphPlan parses (TSX is TypeScript's JSX dialect). */
-export const LANGUAGES = [
-  "python",
-  "javascript",
-  "typescript",
-  "tsx",
-  "java",
-  "go",
-  "rust",
-  "ruby",
-  "php",
-  "c",
-  "cpp",
-] as const;
-
-/**
- * A language GraphPlan parses, or `"text"`: a file of any other kind, which
- * only the text operators edit (no grammar applies, see `parse`).
- */
-export type LanguageId = typeof LANGUAGES[number] | "text";
-
-/** The pseudo-language of files no grammar applies to (changelogs, docs, configs). */
-export const PLAIN_TEXT = "text" as const;
-
-/** File extensions (lower case, with the dot) and their language. */
-export const EXTENSIONS: Readonly<Record<string, LanguageId>> = {
-  ".py": "python",
-  ".js": "javascript",
-  ".jsx": "javascript",
-  ".mjs": "javascript",
-  ".cjs": "javascript",
-  ".ts": "typescript",
-  ".mts": "typescript",
-  ".cts": "typescript",
-  ".tsx": "tsx",
-  ".java": "java",
-  ".go": "go",
-  ".rs": "rust",
-  ".rb": "ruby",
-  ".php": "php",
-  ".c": "c",
-  ".h": "c",
-  ".cpp": "cpp",
-  ".cc": "cpp",
-  ".cxx": "cpp",
-  ".hpp": "cpp",
-  ".hxx": "cpp",
-};
+// The language table lives with language detection, which must not load a grammar.
+export { EXTENSIONS, type LanguageId, LANGUAGES, PLAIN_TEXT } from "../engine/languages.ts";
 
 const LOADERS: Record<typeof LANGUAGES[number], () => Promise<{ default: string }>> = {
   python: () => import("./python.ts"),

@@ -23,6 +23,7 @@ import { preorder } from "./walk.ts";
 export type { Node, Tree } from "web-tree-sitter";
 export { Language, Query } from "web-tree-sitter";
 export { EXTENSIONS, type LanguageId, LANGUAGES, PLAIN_TEXT };
+export { detectLanguage } from "../languages.ts";
 
 let runtimeReady: Promise<void> | undefined;
 const languages = new Map<LanguageId, Promise<Language>>();
@@ -56,14 +57,6 @@ export function withoutProcessGlobal<T>(start: () => T): T {
   } finally {
     Object.defineProperty(globalThis, "process", saved);
   }
-}
-
-/** The language of a path by its extension, or `undefined` when unknown. */
-export function detectLanguage(path: string): LanguageId | undefined {
-  const slash = path.lastIndexOf("/");
-  const dot = path.lastIndexOf(".");
-  if (dot <= slash) return undefined;
-  return EXTENSIONS[path.slice(dot).toLowerCase()];
 }
 
 /** The loaded tree-sitter language for `id`, decoding its grammar on first use. */

@@ -26,7 +26,7 @@ if (original?.get) {
 }
 
 // Imported after the spy is in place; a worker serves the pool, the main thread runs the CLI.
-const { maybeRunWorker } = await import("../../engine/parse/pool.ts");
+const { maybeRunWorker } = await import("../../engine/graph/pool.ts");
 if (!maybeRunWorker()) {
   const { main } = await import("../../main.ts");
   Deno.exit(await main(Deno.args));

@@ -9,7 +9,7 @@
  */
 
 import { parserFor } from "../../engine/parse/mod.ts";
-import { mapFiles, type PoolReport } from "../../engine/parse/pool.ts";
+import { mapFiles, type PoolReport } from "../../engine/graph/pool.ts";
 import { type BenchContext, type BenchSection, DENO, REPO_ROOT } from "./context.ts";
 import { type BenchRow, round, rowAtMost, runCommand, spread, timeInTurns } from "./stats.ts";
 

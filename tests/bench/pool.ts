@@ -8,7 +8,7 @@
  * @module
  */
 
-import { mapFiles, POOL_DEFAULTS } from "../../engine/parse/pool.ts";
+import { mapFiles, POOL_DEFAULTS } from "../../engine/graph/pool.ts";
 import type { BenchContext, BenchSection } from "./context.ts";
 import { type BenchRow, round, timeInTurns } from "./stats.ts";
 

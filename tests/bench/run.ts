@@ -17,7 +17,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { maybeRunWorker } from "../../engine/parse/pool.ts";
+import { maybeRunWorker } from "../../engine/graph/pool.ts";
 import { batchSection } from "./batch.ts";
 import { BenchContext, type BenchSection } from "./context.ts";
 import { execSection } from "./exec_step.ts";

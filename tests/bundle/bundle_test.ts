@@ -10,7 +10,7 @@
 import { buildBundle } from "../../tools/bundle.ts";
 import assert from "node:assert/strict";
 import { buildGraph } from "../../engine/graph/mod.ts";
-import { POOL_DEBUG_ENV, POOL_DEFAULTS } from "../../engine/parse/pool.ts";
+import { POOL_DEBUG_ENV, POOL_DEFAULTS } from "../../engine/graph/pool.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { VERSION } from "../../version.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../_support/corpus.ts";

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { POOL_DEBUG_ENV } from "../../engine/parse/pool.ts";
+import { POOL_DEBUG_ENV } from "../../engine/graph/pool.ts";
 import { slow } from "../_support/quick.ts";
 
 const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman, the bundle)");

@@ -159,25 +159,104 @@ Deno.test("layering: no import cycle outside the tolerated folders", async () =>
 });
 
 /**
- * Cycles between the engine's folders known today, with the edges that make
- * them: parse's worker pool maps files to graphs (`parse/pool.ts` -> graph)
- * and the document store reads through the workspace, which detects
- * languages with parse. Any other folder cycle, or this one growing, fails
- * (the old `engine/edit` <-> `engine/plan` one included: see the rules
- * above and the test below).
+ * The node a file counts as in the folder-level graph: its folder two levels
+ * down (`engine/verify/levels/l0.ts` -> `engine/verify`), or the file itself
+ * when it sits at the root of `engine/`, `agent/` or `cli/` (`engine/workspace.ts`).
  */
-const KNOWN_FOLDER_CYCLES = [
-  ["engine/graph", "engine/parse", "engine/workspace.ts"],
+function folderOf(file: string): string {
+  const parts = file.split("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : file;
+}
+
+/**
+ * Folder cycles tolerated while another change removes them; each entry says
+ * who removes it and the edges that make it. Nothing else may be added here:
+ * a new folder cycle is fixed, not listed.
+ */
+const ALLOWED_FOLDER_CYCLES: { members: string[]; why: string }[] = [
+  {
+    // Not owned by a running change (reported to the lead): `config.ts` builds its schema from
+    // the registered strategies (`strategies.ts`), and the strategies and `agent/common/` take
+    // the resulting `Config` type back (type-only imports). Moving the `Config` type below the
+    // registry removes it.
+    members: ["agent/common", "agent/config.ts", "agent/graphplan", "agent/rfsn", "agent/strategies.ts"],
+    why: "the Config type is read back by the strategies whose sections make it",
+  },
 ];
 
-Deno.test("layering: no folder-level import cycle beyond the known ones", async () => {
+Deno.test("layering: the folder-level cycle check lists a cycle through a folder and a root file", () => {
+  // the shape the engine had before issue 29: workspace.ts loaded the parser, the pool in parse/ built graphs
+  const before: ImportGraph = new Map([
+    ["engine/workspace.ts", [{ to: "engine/parse/mod.ts", typeOnly: false, line: 10 }]],
+    ["engine/parse/documents.ts", [{ to: "engine/workspace.ts", typeOnly: false, line: 13 }]],
+    ["engine/parse/pool.ts", [{ to: "engine/graph/mod.ts", typeOnly: true, line: 49 }]],
+    ["engine/graph/mod.ts", [{ to: "engine/parse/mod.ts", typeOnly: false, line: 16 }]],
+    ["engine/graph/files.ts", [{ to: "engine/workspace.ts", typeOnly: true, line: 22 }]],
+    ["engine/issue.ts", []],
+    ["agent/rfsn/agent.ts", [{ to: "agent/common/helper.ts", typeOnly: false, line: 3 }]],
+  ]);
+  assert.deepEqual(importCycles(before, folderOf), [["engine/graph", "engine/parse", "engine/workspace.ts"]]);
+});
+
+Deno.test("layering: no folder-level import cycle in engine/, agent/ and cli/ beyond the allowed ones", async () => {
+  const graph = await readImportGraph(ROOT, ["engine", "agent", "cli"]);
+  assert.ok(graph.has("agent/run.ts") && graph.has("cli/graph.ts"), "the scanner missed agent/ or cli/");
+  const allowed = new Set(ALLOWED_FOLDER_CYCLES.map(({ members }) => [...members].sort().join(" <-> ")));
+  const cycles = importCycles(graph, folderOf).map((cycle) => cycle.join(" <-> "));
+  const unexpected = cycles.filter((cycle) => !allowed.has(cycle));
+  assert.deepEqual(unexpected, [], `folder import cycles:\n${unexpected.join("\n")}`);
+  // graph <-> parse <-> workspace (issue 29) stays gone: the workspace names languages from the leaf table
+  assert.ok(
+    !cycles.some((cycle) => cycle.includes("engine/parse")),
+    "engine/parse is in a folder cycle again",
+  );
+});
+
+/**
+ * The engine's leaf helpers: modules every layer uses that import nothing
+ * else from the engine. They live in `engine/base/` (moved there by the
+ * lead's codemod, issue 29); until then at the engine's root under these names.
+ */
+const LEAF_FOLDER = "engine/base/";
+const LEAF_NAMES = [
+  "issue.ts",
+  "issue_codes.ts",
+  "limits.ts",
+  "budget.ts",
+  "suggest.ts",
+  "read_failure.ts",
+  "node_builtins.ts",
+  "file_mode.ts",
+  "languages.ts",
+  "header_language.ts",
+];
+const isLeaf = (file: string) =>
+  file.startsWith(LEAF_FOLDER) || LEAF_NAMES.some((name) => file === `engine/${name}`);
+
+Deno.test("layering: the leaf helpers import nothing from the project outside themselves", async () => {
   const graph = await readImportGraph(ROOT, ["engine"]);
-  const folder = (file: string) => {
-    const parts = file.split("/");
-    return parts.length > 2 ? parts.slice(0, 2).join("/") : file;
+  const leaves = [...graph.keys()].filter(isLeaf);
+  assert.ok(leaves.length >= 8, `only ${leaves.length} leaf helpers found: ${leaves.join(", ")}`);
+  const rule: LayerRule = {
+    name: `a leaf helper (${LEAF_FOLDER}) imports only other leaf helpers`,
+    from: isLeaf,
+    to: (file) => !isLeaf(file),
   };
-  const cycles = importCycles(graph, folder).map((cycle) => cycle.join(" <-> ")).sort();
-  assert.deepEqual(cycles, KNOWN_FOLDER_CYCLES.map((cycle) => cycle.join(" <-> ")).sort());
+  // the rule catches the edge issue 29 removed: the language lookup loading the parser
+  const before: ImportGraph = new Map([["engine/languages.ts", [{
+    to: "grammars/mod.ts",
+    typeOnly: false,
+    line: 3,
+  }]]]);
+  assert.deepEqual(layerViolations(before, [rule]), [
+    `${rule.name}: engine/languages.ts:3 imports grammars/mod.ts`,
+  ]);
+  const violations = layerViolations(graph, [rule]);
+  assert.deepEqual(violations, [], `leaf violations:\n${violations.join("\n")}`);
+  // once the folder exists, no leaf helper is left behind at the engine's root
+  if (leaves.some((file) => file.startsWith(LEAF_FOLDER))) {
+    assert.deepEqual(leaves.filter((file) => !file.startsWith(LEAF_FOLDER)), []);
+  }
 });
 
 Deno.test("layering: engine/edit and engine/plan import each other in no cycle (issue 29)", async () => {

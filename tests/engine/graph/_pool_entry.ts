@@ -5,6 +5,6 @@
  * @module
  */
 
-import { maybeRunWorker } from "../../../engine/parse/pool.ts";
+import { maybeRunWorker } from "../../../engine/graph/pool.ts";
 
 if (!maybeRunWorker()) throw new Error("_pool_entry.ts only runs as a pool worker");

@@ -6,10 +6,10 @@
  */
 
 import assert from "node:assert/strict";
-import { headerLanguage } from "../../../engine/parse/header_language.ts";
-import { parse, syntaxProblems } from "../../../engine/parse/mod.ts";
-import { Workspace } from "../../../engine/workspace.ts";
-import { loadMultilang, MULTILANG_SKIP, writeTree } from "../../_support/multilang.ts";
+import { headerLanguage } from "../../engine/header_language.ts";
+import { parse, syntaxProblems } from "../../engine/parse/mod.ts";
+import { Workspace } from "../../engine/workspace.ts";
+import { loadMultilang, MULTILANG_SKIP, writeTree } from "../_support/multilang.ts";
 
 Deno.test({
   name: "header language: every corpus header is read in its project's language, with fewer errors as C++",

@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { LanguageId } from "../../grammars/mod.ts";
+import type { LanguageId } from "./languages.ts";
 
 const CPP_CONSTRUCTS = [
   /^\s*namespace\s+[\w:]*\s*\{/m,

@@ -46,8 +46,8 @@
 // must not pull in the parser (the grammars load when a job first runs).
 import type { Issue } from "../issue.ts";
 import type { Workspace } from "../workspace.ts";
-import type { FileGraph } from "../graph/mod.ts";
-import type { FileGraphText } from "../graph/json.ts";
+import type { FileGraph } from "./mod.ts";
+import type { FileGraphText } from "./json.ts";
 
 /** The `name` given to pool workers, so only our own workers serve jobs. */
 export const WORKER_NAME = "graphplan-pool";
@@ -81,11 +81,11 @@ export interface SyntaxCensus {
   /** Number of UTF-16 code units parsed. */
   length: number;
   /** ERROR nodes and MISSING tokens (at most `limit` of them, default 50). */
-  problems: import("./mod.ts").SyntaxProblem[];
+  problems: import("../parse/mod.ts").SyntaxProblem[];
 }
 
 async function syntaxJob(input: FileJobInput): Promise<SyntaxCensus> {
-  const { syntaxProblems, withTree } = await import("./mod.ts");
+  const { syntaxProblems, withTree } = await import("../parse/mod.ts");
   const file = (await workspaceFor(input.root)).read(input.path);
   const limit = (input.options as { limit?: number } | undefined)?.limit ?? 50;
   return await withTree(file.language, file.text, (tree) => ({
@@ -103,14 +103,14 @@ export const JOBS = {
   syntax: () => Promise.resolve(syntaxJob as FileJob),
   /** Read, parse and extract a file's code graph (`FileGraph`, plain JSON). */
   graph: async () => {
-    const { graphFile } = await import("../graph/mod.ts");
+    const { graphFile } = await import("./mod.ts");
     return (async (input: FileJobInput) => graphFile(await workspaceFor(input.root), input.path)) as FileJob;
   },
   /** The `graph` job's result as JSON text pieces (`FileGraphText`), serialized in the worker. */
   graphText: async () => {
     const [{ graphFile }, { fileGraphText }] = await Promise.all([
-      import("../graph/mod.ts"),
-      import("../graph/json.ts"),
+      import("./mod.ts"),
+      import("./json.ts"),
     ]);
     return (async (input: FileJobInput) =>
       fileGraphText(await graphFile(await workspaceFor(input.root), input.path))) as FileJob;

@@ -16,7 +16,7 @@ import {
   type PoolReport,
   SharedQueue,
   type SyntaxCensus,
-} from "../../../engine/parse/pool.ts";
+} from "../../../engine/graph/pool.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SharedQueue } from "../../../engine/parse/pool.ts";
+import { SharedQueue } from "../../../engine/graph/pool.ts";
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<SharedArrayBuffer>) => void) | null;
