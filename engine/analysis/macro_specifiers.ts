@@ -18,7 +18,12 @@
  * right after a parameter list's `)` and its `const`, before `{`, `;`, `:` or `->`, as in
  * `f() SPDLOG_NOEXCEPT {`) and every *macro class annotation* (one between
  * `class` or `struct` and the name of a class being defined, as in `class
- * TINYXML2_LIB XMLNode : public ...`) with spaces of the same length, in
+ * TINYXML2_LIB XMLNode : public ...`) and every *calling convention* (one
+ * between a function's return type and its name, on one line or at the end
+ * of the type's line, as in `void PNGAPI\npng_set_sig_bytes(` or `static void
+ * FASTCALL hashTableInit(`; the word before it is no storage class, so an
+ * upper-case type name such as `static ELEMENT_TYPE f(` stays) with spaces
+ * of the same length, in
  * the text before and after the edit, and parse both again. When the edit
  * brings no new problem then, its problems were the macros'. Blanking keeps
  * every offset, so the edit's span is the same in both texts. Only that
@@ -40,10 +45,13 @@ const MACRO_QUALIFIER =
 const MACRO_CLASS_ANNOTATION =
   /(\b(?:class|struct)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b|$))/gm;
 
-/** `text` with every macro specifier, qualifier and class annotation (see the module notes) replaced by as many spaces. */
+const MACRO_CALLING_CONVENTION =
+  /(\b(?!(?:static|extern|inline|const|volatile|register|typedef|return|define|struct|union|enum|class|else|case|goto|new|delete|throw)\b)[A-Za-z_]\w*[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*\n?[ \t]*[A-Za-z_]\w*[ \t]*\()/g;
+
+/** `text` with every macro specifier, qualifier, class annotation and calling convention (see the module notes) replaced by as many spaces. */
 export function blankMacroSpecifiers(text: string): string {
   const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
-  return [MACRO_SPECIFIER, MACRO_QUALIFIER, MACRO_CLASS_ANNOTATION].reduce(
+  return [MACRO_SPECIFIER, MACRO_QUALIFIER, MACRO_CLASS_ANNOTATION, MACRO_CALLING_CONVENTION].reduce(
     (blanked, pattern) => blanked.replace(pattern, blank),
     text,
   );

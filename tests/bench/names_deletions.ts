@@ -97,14 +97,14 @@ export function languageOf(path: string, text: string): LanguageId {
  * dropped where another file of the commit declares the name, as
  * `declaredElsewhere` does over the workspace.
  */
-export function reported(
+export async function reported(
   language: LanguageId,
   before: Tree,
   after: Tree,
   others: { tree: Tree; language: LanguageId }[],
-): LostDefinition[] {
+): Promise<LostDefinition[]> {
   const rules = nameRules(language)!;
-  return lostDefinitions(language, before, after).filter((loss) =>
+  return (await lostDefinitions(language, before, after)).filter((loss) =>
     !answerableElsewhere(rules, loss) ||
     !others.some(({ tree, language: of }) => declares(tree, nameRules(of)!, loss.name))
   );
@@ -136,7 +136,7 @@ async function measure(commits: readonly MultilangCommit[]): Promise<Map<string,
         }),
       );
       tally.files++;
-      for (const { name } of reported(language, before, after, others)) {
+      for (const { name } of await reported(language, before, after, others)) {
         tally.falseErrors.push(`${commit.sha.slice(0, 8)} ${file.path}: ${name}`);
       }
       const all = definitions(before.rootNode);
@@ -157,7 +157,7 @@ async function measure(commits: readonly MultilangCommit[]): Promise<Map<string,
           continue;
         }
         tally.counted++;
-        const lost = reported(language, before, cut, others).some((l) => l.name === name);
+        const lost = (await reported(language, before, cut, others)).some((l) => l.name === name);
         if (lost) tally.refused++;
         else {tally.misses.push(
             `${commit.sha.slice(0, 8)} ${file.path}:${node.startPosition.row + 1} ${name}`,

@@ -23,7 +23,9 @@
  * The same probes as `tests/engine/verify/levels/l3_names_test.ts` and
  * `l0_broken_test.ts` run on the corpus, here on files nobody tuned on.
  *
- * `deno run -A tests/bench/probe_multilang.ts --data /work/lift-unseen/multilang/unseen.jsonl.gz [--list]`
+ * `deno run -A tests/bench/probe_multilang.ts --data /work/lift-unseen/multilang/unseen.jsonl.gz [--lang c,cpp]
+ * [--part dev|held] [--list]`: `--part` splits the set by project (FNV-1a of the repository name, odd is
+ * held out), so a fix tuned on `dev` is measured on projects it never saw.
  *
  * @module
  */
@@ -220,11 +222,26 @@ async function garbage(file: Probed, root: Node): Promise<Outcome[]> {
   return out;
 }
 
+/** Which instances to probe: languages (all when empty) and a project half. */
+export interface Selection {
+  languages: string[];
+  part?: "dev" | "held";
+}
+
+/** The half a project belongs to: FNV-1a of its repository name, odd is held out. */
+export function projectPart(repo: string): "dev" | "held" {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(repo)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash % 2 ? "held" : "dev";
+}
+
 /** The distinct `before` files of a set, with whether tree-sitter already finds errors in them. */
-async function probedFiles(path: string): Promise<Probed[]> {
+async function probedFiles(path: string, selection: Selection): Promise<Probed[]> {
   const seen = new Set<string>();
   const out: Probed[] = [];
   for (const commit of await loadInstances(path)) {
+    if (selection.languages.length > 0 && !selection.languages.includes(commit.lang)) continue;
+    if (selection.part && projectPart(commit.repo) !== selection.part) continue;
     for (const file of commit.files) {
       const language = languageOf(file.path, file.before);
       if (!language || seen.has(file.before)) continue;
@@ -254,9 +271,9 @@ async function madeBroken(file: Probed, root: Node): Promise<Probed | undefined>
 }
 
 /** Run both probes on every distinct file of the set at `path`, and on a made-broken copy of each clean one. */
-export async function probeSet(path: string): Promise<Outcome[]> {
+export async function probeSet(path: string, selection: Selection = { languages: [] }): Promise<Outcome[]> {
   const out: Outcome[] = [];
-  for (const shipped of await probedFiles(path)) {
+  for (const shipped of await probedFiles(path, selection)) {
     const root = (await parse(languageOf(shipped.path, shipped.text)!, shipped.text)).rootNode;
     const made = shipped.broken ? undefined : await madeBroken(shipped, root);
     for (const file of made ? [shipped, made] : [shipped]) {
@@ -276,10 +293,18 @@ export async function probeSet(path: string): Promise<Outcome[]> {
 if (import.meta.main) {
   const at = Deno.args.indexOf("--data");
   if (at < 0) {
-    console.error("Usage: probe_multilang.ts --data PATH.jsonl.gz [--list]");
+    console.error("Usage: probe_multilang.ts --data PATH.jsonl.gz [--lang L1,L2] [--part dev|held] [--list]");
     Deno.exit(2);
   }
-  const outcomes = await probeSet(Deno.args[at + 1]);
+  const option = (name: string) =>
+    Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined;
+  const part = option("--part");
+  if (part !== undefined && part !== "dev" && part !== "held") {
+    console.error(`Unknown part "${part}": use dev or held`);
+    Deno.exit(2);
+  }
+  const languages = option("--lang")?.split(",") ?? [];
+  const outcomes = await probeSet(Deno.args[at + 1], { languages, part });
   for (const lang of [...new Set(outcomes.map((o) => o.lang))]) {
     const cells = (["deletion", "method deletion", "garbage"] as const).flatMap((probe) =>
       [undefined, "real", "made"].map((broken) => {

@@ -30,6 +30,16 @@
  * a local deleted from a function and still read there is lost although
  * another function binds the same name.
  *
+ * ## Files the grammar fails on
+ *
+ * Uses inside an ERROR node are never counted: error recovery may have read
+ * anything there as a call. A C or C++ file tree-sitter fails on is read
+ * instead in one configuration (`analysis/one_configuration.ts`: the first
+ * branch of each conditional, unknown macros blanked) when that parses with
+ * fewer problems, both before and after the edit; the words the view hides
+ * count as other occurrences, and the uses found are reported at the same
+ * spans of the real tree.
+ *
  * ## What a file may hide
  *
  * A language where a missing name is looked up at run time by a hook
@@ -41,8 +51,8 @@
  * @module
  */
 
-import type { Node, Tree } from "../../parse/mod.ts";
-import type { LanguageId } from "../../parse/mod.ts";
+import { type LanguageId, type Node, parse, syntaxProblems, type Tree } from "../../parse/mod.ts";
+import { oneConfiguration } from "../one_configuration.ts";
 import { C_RULES, CPP_RULES } from "./c.ts";
 import { GO_RULES } from "./go.ts";
 import { JAVA_RULES } from "./java.ts";
@@ -201,22 +211,61 @@ export interface LostDefinition {
  * (see the module notes), bare uses and calls through receivers
  * (`receivers.ts`). Empty for a language without rules.
  */
-export function lostDefinitions(language: LanguageId, before: Tree, after: Tree): LostDefinition[] {
+export async function lostDefinitions(
+  language: LanguageId,
+  before: Tree,
+  after: Tree,
+): Promise<LostDefinition[]> {
   const rules = nameRules(language);
   if (!rules) return [];
+  const view = await configurationView(language, before, after);
+  if (!view) return losses(rules, before, after, new Set());
+  try {
+    // the view's nodes go with its trees: the same spans of the real tree stand for them
+    const real = (node: Node) => after.rootNode.descendantForIndex(node.startIndex, node.endIndex) ?? node;
+    return losses(rules, view.before, view.after, view.hidden).map((loss) => ({
+      ...loss,
+      uses: loss.uses.map(real),
+    }));
+  } finally {
+    view.before.delete();
+    view.after.delete();
+  }
+}
+
+/** Both trees of a broken C/C++ file in one configuration, when that parses with fewer problems (module notes). */
+async function configurationView(
+  language: LanguageId,
+  before: Tree,
+  after: Tree,
+): Promise<{ before: Tree; after: Tree; hidden: Set<string> } | undefined> {
+  if ((language !== "c" && language !== "cpp") || !before.rootNode.hasError) return undefined;
+  const was = oneConfiguration(before.rootNode.text);
+  if (!was) return undefined;
+  const viewBefore = await parse(language, was.text);
+  if (syntaxProblems(viewBefore).length >= syntaxProblems(before).length) {
+    viewBefore.delete();
+    return undefined;
+  }
+  const now = oneConfiguration(after.rootNode.text) ??
+    { text: after.rootNode.text, hidden: new Set<string>() };
+  return { before: viewBefore, after: await parse(language, now.text), hidden: now.hidden };
+}
+
+function losses(rules: NameRules, before: Tree, after: Tree, hidden: Set<string>): LostDefinition[] {
   const was = fileNames(before, rules);
   const now = fileNames(after, rules);
   // a file the edit broke is L0's; a use inside an ERROR node may be anything
   if (now.open || (after.rootNode.hasError && !before.rootNode.hasError)) return [];
   const out: LostDefinition[] = [];
   for (const [name, definitions] of was.definitions) {
-    if (definitions.length === 0 || now.others.has(name) || rules.builtins?.has(name)) continue;
+    if (definitions.length === 0 || now.others.has(name) || hidden.has(name) || rules.builtins?.has(name)) {
+      continue;
+    }
     const remaining = now.definitions.get(name);
     if (remaining) {
       const uses = lostLocally(definitions, remaining, now.uses.get(name) ?? [], was.uses.get(name) ?? [])
-        .filter((
-          u,
-        ) => !insideError(u));
+        .filter((use) => !insideError(use));
       if (uses.length > 0) out.push({ name, uses, via: "bare", inherits: false });
       continue;
     }

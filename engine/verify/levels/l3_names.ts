@@ -80,7 +80,7 @@ async function sameFile(
 ): Promise<Issue[]> {
   const language = after.file.language;
   const lost = [];
-  for (const loss of lostDefinitions(language, before.tree, after.tree)) {
+  for (const loss of await lostDefinitions(language, before.tree, after.tree)) {
     // a call through a receiver may reach another file's definition (analysis/names/receivers.ts)
     const elsewhere = answerableElsewhere(nameRules(language)!, loss);
     if (!elsewhere || !await declaredElsewhere(store, path, language, loss.name)) lost.push(loss);

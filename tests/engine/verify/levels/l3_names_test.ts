@@ -175,7 +175,7 @@ Deno.test({
     for (const commit of commits) {
       for (const file of commit.files) {
         const language = file.path.endsWith(".h") ? headerLanguage(file.before) : detectLanguage(file.path)!;
-        const lost = lostDefinitions(
+        const lost = await lostDefinitions(
           language,
           await parse(language, file.before),
           await parse(language, file.after),

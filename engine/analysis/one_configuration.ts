@@ -1,0 +1,82 @@
+/**
+ * One configuration of a C or C++ file, the way a preprocessor would show it,
+ * for the readers that need a sound tree where tree-sitter fails on the file.
+ *
+ * tree-sitter parses a C file without running the preprocessor, so a
+ * conditional that splits a statement (curl's `if(a) {...}` then `#ifdef
+ * ENABLE_IPV6 else if(b) {...} #endif else {...}`, a `{` opened in both
+ * branches of an `#if`) leaves ERROR nodes over whole functions, and so does
+ * a macro the grammar reads as a type (`analysis/macro_specifiers.ts`). The
+ * names a reader finds inside those ERROR nodes cannot be trusted, so a
+ * function deleted while still called there went unnoticed.
+ *
+ * ## The view
+ *
+ * Every conditional keeps its first branch (the `#else` branch of an `#if 0`)
+ * and loses the others; the directive lines (`#if`, `#ifdef`, `#ifndef`,
+ * `#elif`, `#else`, `#endif`, with their continuation lines) and the lost
+ * branches become spaces, as do the macros `macro_specifiers.ts` blanks.
+ * Every offset stays, so a node of the view is found in the real tree at the
+ * same span. What the view hides is reported as words: a name mentioned only
+ * in a lost branch (a second definition for another platform, a call under
+ * another option) must count as mentioned by a reader that wants to stay
+ * conservative, since another configuration sees it.
+ *
+ * @module
+ */
+
+import { blankMacroSpecifiers } from "./macro_specifiers.ts";
+
+/** A file seen in one configuration (see the module notes). */
+export interface Configuration {
+  /** The text with other branches, directives and unknown macros blanked (same length, same lines). */
+  text: string;
+  /** The words of the blanked text. */
+  hidden: Set<string>;
+}
+
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$/;
+
+/** `text` (C or C++) in one configuration, or undefined when it has no conditional and no macro to blank. */
+export function oneConfiguration(text: string): Configuration | undefined {
+  const view = blankMacroSpecifiers(firstBranches(text));
+  if (view === text) return undefined;
+  const hidden = new Set<string>();
+  for (const word of text.matchAll(/[A-Za-z_]\w*/g)) {
+    if (view.charCodeAt(word.index) === 32) hidden.add(word[0]);
+  }
+  return { text: view, hidden };
+}
+
+/** `text` with every conditional's other branches and its directive lines blanked. */
+function firstBranches(text: string): string {
+  // per open conditional: whether its current branch is skipped, and whether a branch was taken
+  const open: { skip: boolean; taken: boolean }[] = [];
+  let continued = false;
+  let blankContinued = false;
+  return text.split("\n").map((line) => {
+    const blank = line.replace(/[^\r]/g, " ");
+    if (continued) {
+      continued = line.endsWith("\\");
+      return blankContinued ? blank : line;
+    }
+    continued = line.endsWith("\\");
+    const directive = line.match(DIRECTIVE);
+    if (!directive) {
+      blankContinued = open.some((level) => level.skip);
+      return blankContinued ? blank : line;
+    }
+    const [, word, condition] = directive;
+    if (word.startsWith("if")) {
+      const never = word === "if" && /^\s*0\s*(?:\/[/*].*)?$/.test(condition);
+      open.push({ skip: never, taken: !never });
+    } else if (word === "endif") {
+      open.pop();
+    } else {
+      const level = open.at(-1);
+      if (level) [level.skip, level.taken] = [level.taken, true];
+    }
+    blankContinued = true;
+    return blank;
+  }).join("\n");
+}
