@@ -343,6 +343,7 @@ const SEED_ORDER = [
   "swap_nodes",
   "reorder_children",
   "set_blank_lines",
+  "relayout_node",
 ];
 
 /** The registries the catalog is built from (tests substitute their own). */

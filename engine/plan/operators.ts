@@ -211,6 +211,12 @@ export const OPERATORS: ReadonlyMap<string, OperatorSpec> = new Map([
       description: "Blank lines wanted directly below the node",
     }),
   }),
+  spec("relayout_node", "surgery", "Re-lay a node's lines: the same tokens with other whitespace", {
+    target: LOCATOR_SCHEMA,
+    text: z.string().meta({
+      description: "The new text of the node's whole lines (same tokens, other spaces and line breaks)",
+    }),
+  }),
   spec("reorder_children", "surgery", "Reorder the named children of a node", {
     target: LOCATOR_SCHEMA,
     order: z.array(z.union([z.string().min(1), z.number().int().min(0)])).min(1).meta({
@@ -332,6 +338,7 @@ export const SURGERY_OPS: ReadonlySet<string> = new Set([
   "delete_node",
   "reorder_children",
   "set_blank_lines",
+  "relayout_node",
 ]);
 
 /** Whole-file op names (tier 1, kind `file`). */
@@ -359,7 +366,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
 /**
  * The tier-2 templates: the 15 of seed 001, then those added since
  * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`,
- * `rewrite_comment`, `replace_comment`, `insert_sibling`).
+ * `rewrite_comment`, `replace_comment`, `insert_sibling`, `set_line_comment`).
  */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
@@ -384,6 +391,7 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "rewrite_comment",
   "replace_comment",
   "insert_sibling",
+  "set_line_comment",
 ];
 
 /** What a tier-3 fragment does at its target. */

@@ -10,6 +10,7 @@
  * | `delete_node` | — (the primitive; `locator` accepted too) | `../primitives.ts` |
  * | `reorder_children` | `order` | `reorder.ts` |
  * | `set_blank_lines` | `before?`, `after?` | `blank_lines.ts` |
+ * | `relayout_node` | `text` | `relayout.ts` |
  *
  * What travels with a node (decorators, `export`, attached comments) and
  * where code can be put is in `units.ts`. `SURGERY_OPS` is the registry:
@@ -25,6 +26,7 @@ import type { CatalogEntry } from "../catalog_types.ts";
 import type { OperatorFn } from "../operator.ts";
 import { PRIMITIVES } from "../primitives.ts";
 import { setBlankLines } from "./blank_lines.ts";
+import { relayoutNode } from "./relayout.ts";
 import { copyNode, moveNode } from "./move.ts";
 import { renameIdentifier } from "./rename.ts";
 import { BRACED_RENAME_LANGUAGES } from "./rename_braced.ts";
@@ -272,5 +274,33 @@ export const SURGERY_OPS: Record<string, SurgeryOp> = {
     languages: ALL,
     run: setBlankLines,
     paramsSchema: planParams("set_blank_lines"),
+  },
+  relayout_node: {
+    name: "relayout_node",
+    group: "surgery",
+    summary: "Re-lay a node's whole lines: the same tokens and tree with other spaces and line breaks.",
+    params: [
+      {
+        ...target,
+        description: "The node whose lines are re-laid (a trailing comment on its last line included).",
+      },
+      {
+        name: "text",
+        kind: "string",
+        required: true,
+        description: "The new text of those lines, from the first line's start to the last line's end.",
+      },
+    ],
+    example: {
+      op: "relayout_node",
+      params: {
+        target: { file: EXAMPLE_FILE, kind: "return", parent: { kind: "function", name: "_basic_auth_str" } },
+        text:
+          "    return 'Basic ' + b64encode(\n        ('%s:%s' % (username, password)).encode('latin1')\n    ).strip().decode('latin1')",
+      },
+    },
+    languages: ["python"],
+    run: relayoutNode,
+    paramsSchema: planParams("relayout_node"),
   },
 };

@@ -12,9 +12,10 @@ const NAMES = [
   "delete_node",
   "reorder_children",
   "set_blank_lines",
+  "relayout_node",
 ];
 
-Deno.test("SURGERY_OPS: the seven tier-1 operators, each a complete catalog entry", () => {
+Deno.test("SURGERY_OPS: the eight tier-1 operators, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(SURGERY_OPS).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(SURGERY_OPS)) {
     assert.equal(entry.name, name);
