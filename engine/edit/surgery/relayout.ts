@@ -69,6 +69,33 @@ export function linesSpan(text: string, node: Node): { start: number; end: numbe
   };
 }
 
+/**
+ * Why the text of [start, end) (now [start, newEnd)) is no re-layout of
+ * `before` into `after`, or undefined when it is one.
+ */
+function notLayout(
+  before: Node,
+  after: Node,
+  start: number,
+  end: number,
+  newEnd: number,
+): string | undefined {
+  if (!before.hasError && after.hasError) return "does not parse";
+  const oldTop = touched(before, start, end);
+  const newTop = touched(after, start, newEnd);
+  const tokens = (nodes: Node[]) => nodes.flatMap((top) => tokensOf(top, [])).join("\u0001");
+  // A backslash continuation is a node of Python's tree, and layout: it is left out of the shape.
+  const shape = (nodes: Node[]) =>
+    nodes.map((top) => top.toString().replace(/ ?\(line_continuation\)/g, "")).join("\n");
+  if (before.childCount !== after.childCount || tokens(oldTop) !== tokens(newTop)) {
+    return "changes tokens, not only whitespace";
+  }
+  if (shape(oldTop) !== shape(newTop)) {
+    return "changes the tree's structure (indentation moves code between blocks)";
+  }
+  return undefined;
+}
+
 /** `relayout_node`. */
 export const relayoutNode: OperatorFn = async (params, ctx) => {
   const { doc, node } = await locatedParam(ctx, params, { name: "target" });
@@ -78,30 +105,18 @@ export const relayoutNode: OperatorFn = async (params, ctx) => {
   const line = node.startPosition.row + 1;
   const { start, end } = linesSpan(text, node);
   if (text.slice(start, end) === replacement) return { file, line, changed: false };
-  const oldTop = touched(doc.tree.rootNode, start, end);
-  const after = await ctx.edit(file, "relayout_node", [{ start, end, replacement }]);
-  const root = after.tree.rootNode;
-  const newTop = touched(root, start, start + replacement.length);
-  const tokens = (nodes: Node[]) => nodes.flatMap((top) => tokensOf(top, [])).join("\u0001");
-  const shape = (nodes: Node[]) => nodes.map((top) => top.toString()).join("\n");
-  const broken = !doc.tree.rootNode.hasError && root.hasError;
-  if (
-    broken || root.childCount !== doc.tree.rootNode.childCount || tokens(oldTop) !== tokens(newTop) ||
-    shape(oldTop) !== shape(newTop)
-  ) {
-    fail(
-      "relayout-not-layout",
-      `Cannot re-lay ${describe(node)}: the new text ${
-        broken ? "does not parse" : "changes its tokens or its structure, not only whitespace"
-      }`,
-      {
-        file,
-        line,
-        path: ["params", "text"],
-        hint:
-          "relayout_node changes only spaces and line breaks; change code with a template or replace_node",
-      },
-    );
+  // Checked on a trial parse first, so a refused step leaves the step's documents as they were.
+  const trial = await ctx.store.reparse(doc, text.slice(0, start) + replacement + text.slice(end));
+  const problem = notLayout(doc.tree.rootNode, trial.tree.rootNode, start, end, start + replacement.length);
+  if (trial !== doc) trial.tree.delete();
+  if (problem) {
+    fail("relayout-not-layout", `Cannot re-lay ${describe(node)}: the new text ${problem}`, {
+      file,
+      line,
+      path: ["params", "text"],
+      hint: "relayout_node changes only spaces and line breaks; change code with a template or replace_node",
+    });
   }
+  await ctx.edit(file, "relayout_node", [{ start, end, replacement }]);
   return { file, line, changed: true };
 };
