@@ -17,7 +17,11 @@
  *    type changed) is skipped: its parent pairs up instead.
  * 3. **Candidates**: for each pair, innermost first, the tier 1–3 steps of
  *    its shape (`shapes.ts`); each is replayed on a scratch copy and kept
- *    when the file then reads exactly `T` and the post-checks pass.
+ *    when the file then reads exactly `T` and the post-checks pass. A
+ *    candidate whose result differs from `T` only in line comments and
+ *    whitespace is finished by `set_line_comment`, `relayout_node` and
+ *    `set_blank_lines` steps (`Simulation.attempt`); a region that changes
+ *    nothing else is lifted by those steps alone.
  * 4. One run of a body's statements replaced by another that no finer
  *    candidate or split reproduces: the new statements as fragments and the
  *    old ones deleted (`lateCandidates`, `replace_shapes.ts`).
