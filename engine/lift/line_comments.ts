@@ -24,11 +24,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { BODIES } from "./layout.ts";
 import { locatorFor } from "./locators.ts";
-
-/** Lines with their line breaks (the last one may have none). */
-function linesOf(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-}
+import { linesOf } from "./spacing.ts";
 
 const CUT = /^(.*?)([ \t]*)(#[^\r\n]*)?(\r?\n?)$/s;
 
