@@ -22,6 +22,7 @@
 
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
+import { lineStart } from "../edit/indent.ts";
 import { BODIES } from "./layout.ts";
 import { locatorFor } from "./locators.ts";
 import { linesOf } from "./spacing.ts";
@@ -50,20 +51,29 @@ export async function lineCommentSteps(
   expected: string,
 ): Promise<Record<string, unknown>[] | undefined> {
   if (doc.file.language !== "python") return undefined;
-  const a = linesOf(doc.file.text);
-  const b = linesOf(expected);
-  let first = 0;
-  while (first < a.length && first < b.length && a[first] === b[first]) first++;
-  let last = 0;
+  // Only the lines between the texts' common prefix and suffix are cut into lines (files can be large).
+  const text = doc.file.text;
+  const most = Math.min(text.length, expected.length);
+  let prefix = 0;
+  while (prefix < most && text[prefix] === expected[prefix]) prefix++;
+  let suffix = 0;
   while (
-    last < a.length - first && last < b.length - first && a[a.length - 1 - last] === b[b.length - 1 - last]
+    suffix < most - prefix && text[text.length - 1 - suffix] === expected[expected.length - 1 - suffix]
   ) {
-    last++;
+    suffix++;
   }
-  if (a.length - last - first !== b.length - last - first || a.length - last === first) return undefined;
+  const from = lineStart(text, prefix);
+  const tail = (s: string) => {
+    const end = s.length - suffix;
+    const nl = s.indexOf("\n", end);
+    return nl === -1 ? s.length : nl + 1;
+  };
+  const a = linesOf(text.slice(from, tail(text)));
+  const b = linesOf(expected.slice(from, tail(expected)));
+  if (a.length !== b.length || a.length === 0) return undefined;
   const steps: Record<string, unknown>[] = [];
-  let offset = a.slice(0, first).reduce((sum, line) => sum + line.length, 0);
-  for (let k = first; k < a.length - last; offset += a[k].length, k++) {
+  let offset = from;
+  for (let k = 0; k < a.length; offset += a[k].length, k++) {
     const left = CUT.exec(a[k])!;
     const right = CUT.exec(b[k])!;
     if (left[1].trimEnd() !== right[1].trimEnd()) return undefined;
