@@ -30,6 +30,7 @@
  * @module
  */
 
+import { checkBudget } from "../../budget.ts";
 import { fail } from "../../issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { lineEnd, lineStart } from "../indent.ts";
@@ -45,6 +46,8 @@ const CONTINUATION = /^\\\r?\n?$/;
 
 /** The tokens of `node` (type and text of each leaf or literal), whitespace-only leaves dropped. */
 function tokensOf(node: Node, out: string[]): string[] {
+  // A re-layout inside a huge literal (a 700 KB dict) compares every token of it: the budget is looked at.
+  if (out.length % 4096 === 4095) checkBudget();
   if (node.childCount === 0 || (ATOMIC.test(node.type) && node.type !== "concatenated_string")) {
     const text = node.text;
     if (text.trim() !== "" && !CONTINUATION.test(text)) out.push(`${node.type}\u0000${text}`);
@@ -85,6 +88,7 @@ function notLayout(
   const newTop = touched(after, start, newEnd);
   const tokens = (nodes: Node[]) => nodes.flatMap((top) => tokensOf(top, [])).join("\u0001");
   // A backslash continuation is a node of Python's tree, and layout: it is left out of the shape.
+  checkBudget();
   const shape = (nodes: Node[]) =>
     nodes.map((top) => top.toString().replace(/ ?\(line_continuation\)/g, "")).join("\n");
   if (before.childCount !== after.childCount || tokens(oldTop) !== tokens(newTop)) {
