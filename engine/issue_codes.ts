@@ -198,6 +198,7 @@ export const ISSUE_CODES = {
   "proposal-invalid": "A proposal does not have the proposal schema's shape",
   "python2-syntax": "Python: Python 2 syntax (`print x`, `exec x`, tuple parameters)",
   "query-too-costly": "An S-expression query is too costly to run",
+  "relayout-not-layout": "The new text of `relayout_node` changes tokens or structure, not only whitespace",
   "rename-collision": "The new name collides with an existing name",
   "rename-exported":
     "The renamed name may be used by other files, which a one-file rename in this language does not change",

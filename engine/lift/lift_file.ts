@@ -17,7 +17,11 @@
  *    type changed) is skipped: its parent pairs up instead.
  * 3. **Candidates**: for each pair, innermost first, the tier 1–3 steps of
  *    its shape (`shapes.ts`); each is replayed on a scratch copy and kept
- *    when the file then reads exactly `T` and the post-checks pass.
+ *    when the file then reads exactly `T` and the post-checks pass. A
+ *    candidate whose result differs from `T` only in line comments and
+ *    whitespace is finished by `set_line_comment`, `relayout_node` and
+ *    `set_blank_lines` steps (`Simulation.attempt`); a region that changes
+ *    nothing else is lifted by those steps alone.
  * 4. One run of a body's statements replaced by another that no finer
  *    candidate or split reproduces: the new statements as fragments and the
  *    old ones deleted (`lateCandidates`, `replace_shapes.ts`).
@@ -51,6 +55,7 @@ import type { Node } from "../parse/mod.ts";
 import { detectTier } from "../plan/tiers.ts";
 import type { Region } from "./apply.ts";
 import { liftAsCopy } from "./clone.ts";
+import { BODIES, layoutGaps } from "./layout.ts";
 import type { Simulation } from "./replay.ts";
 import {
   type Candidate,
@@ -147,6 +152,12 @@ async function liftHunk(
   return lifted;
 }
 
+/** Whether two texts differ at most in what follows a `#` on their lines (and whitespace). */
+function commentsOnly(a: string, b: string): boolean {
+  const code = (text: string) => text.replace(/#[^\n]*/g, "").replace(/\s+/g, "");
+  return code(a) === code(b);
+}
+
 /** Whether a region changes only whitespace (blank lines, trailing spaces, indentation of nothing). */
 function whitespaceOnly(text: string, region: Region): boolean {
   return text.slice(region.start, region.end).replace(/\s+/g, "") === region.replacement.replace(/\s+/g, "");
@@ -228,22 +239,6 @@ interface RegionResult {
   kinds: string[];
   reason?: string;
 }
-
-const BODIES = new Set([
-  "module",
-  "block",
-  "class_body",
-  "statement_block",
-  // Go, Rust, Java, C/C++, PHP, Ruby statement and member lists.
-  "compound_statement",
-  "declaration_list",
-  "field_declaration_list",
-  "body_statement",
-  "constructor_body",
-  "source_file",
-  "translation_unit",
-  "program",
-]);
 
 /**
  * How many formal candidates the regions of one hunk may replay (splits
@@ -354,9 +349,9 @@ async function liftRegion(
     sim.rollback(mark);
     return undefined;
   };
-  if (old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")) {
-    // Blank lines only: no candidate but the spacing steps `attempt` adds.
-    const done = await accept({ tier: 1, kind: "set_blank_lines", builders: [] });
+  if (layoutGaps(old, fresh) || commentsOnly(old, fresh)) {
+    // Whitespace and line comments only: no candidate but the steps `attempt` adds to finish one.
+    const done = await accept({ tier: 1, kind: "relayout_node", builders: [] });
     if (done) return done;
   }
   for (const pair of pairs) {

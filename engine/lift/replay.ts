@@ -24,6 +24,8 @@ import { type Issue, IssueError } from "../issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { parsePlan } from "../plan/mod.ts";
 import { spacingSteps } from "./spacing.ts";
+import { layoutSteps } from "./layout.ts";
+import { lineCommentSteps } from "./line_comments.ts";
 import { gitModeOf } from "../file_mode.ts";
 
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
@@ -167,7 +169,9 @@ export class Simulation {
   /**
    * Build and run `builders` in order on a scratch copy of the state; when
    * every step runs and `file` then reads exactly `expected` (after
-   * `set_blank_lines` steps when only blank lines differ, see `spacing.ts`),
+   * `set_line_comment`, `relayout_node` and `set_blank_lines` steps when only
+   * line comments and whitespace differ, see `line_comments.ts`, `layout.ts`
+   * and `spacing.ts`),
    * keep them and return the steps, else return undefined and change nothing.
    * Throws `budget-exceeded` once the work budget is spent, between any two
    * runs of a step (`lift_file.ts`).
@@ -191,14 +195,29 @@ export class Simulation {
     }
     const got = await scratch.get(file);
     if (got.file.text !== expected) {
-      // Only blank lines differ: the spacing steps (tier 1) finish the candidate.
-      const spacing = await spacingSteps(scratch, got, expected);
-      if (!spacing) return undefined;
-      for (const step of spacing) {
+      // Only line comments and layout differ: the comment steps (tier 2), then the layout and spacing
+      // steps (tier 1) finish the candidate.
+      for (const step of await lineCommentSteps(scratch, got, expected) ?? []) {
         if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
         steps.push(step);
       }
-      if ((await scratch.get(file)).file.text !== expected) return undefined;
+      const laid = await scratch.get(file);
+      for (
+        const step of laid.file.text === expected ? [] : await layoutSteps(scratch, laid, expected) ?? []
+      ) {
+        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
+        steps.push(step);
+      }
+      const now = await scratch.get(file);
+      if (now.file.text !== expected) {
+        const spacing = await spacingSteps(scratch, now, expected);
+        if (!spacing) return undefined;
+        for (const step of spacing) {
+          if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
+          steps.push(step);
+        }
+        if ((await scratch.get(file)).file.text !== expected) return undefined;
+      }
     }
     // The same post-checks as verification, on the accepted steps only (they cost more than a run).
     const check = this.state.overlay();

@@ -31,6 +31,10 @@
  * | a statement wrapped in try / with                     | `wrap_try_except`, `wrap_context_manager`|
  * | a run of statements replaced by another (late resort) | fragments, `delete_node` (3, 1)          |
  * | a comment (or a run of comment lines) reworded        | `rewrite_comment` (2)                    |
+ * | only whitespace: lines joined or split, spacing,      | `relayout_node` (1) of each node whose   |
+ * |   continuation indents (formatters); also what is     |   lines changed (`layout.ts`), blank     |
+ * |   left after any candidate's steps                    |   lines `set_blank_lines` (1)            |
+ * | a comment ending a line of code added / changed       | `set_line_comment` (2), `line_comments`  |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module

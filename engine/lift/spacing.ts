@@ -27,7 +27,7 @@ import { locatorFor } from "./locators.ts";
 const EMPTY = /^\r?\n$/;
 
 /** Lines with their line breaks (the last one may have none). */
-function linesOf(text: string): string[] {
+export function linesOf(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 

@@ -27,6 +27,7 @@ import { COPY_NODE } from "./copy_node.ts";
 import { MOVE_NODE } from "./move_node.ts";
 import { SWAP_NODES } from "./swap_nodes.ts";
 import { SET_BLANK_LINES } from "./set_blank_lines.ts";
+import { RELAYOUT_NODE } from "./relayout_node.ts";
 import { REORDER_CHILDREN } from "./reorder_children.ts";
 import { ADD_METHOD } from "./add_method.ts";
 import { ADD_IMPORT } from "./add_import.ts";
@@ -59,6 +60,7 @@ export const OPERATOR_LIST: readonly Operator[] = [
   MOVE_NODE,
   SWAP_NODES,
   SET_BLANK_LINES,
+  RELAYOUT_NODE,
   REORDER_CHILDREN,
   ADD_METHOD,
   ADD_IMPORT,

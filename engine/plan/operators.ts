@@ -36,7 +36,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
 /**
  * The tier-2 templates: the 15 of seed 001, then those added since
  * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`,
- * `rewrite_comment`, `replace_comment`, `insert_sibling`).
+ * `rewrite_comment`, `replace_comment`, `insert_sibling`, `set_line_comment`).
  */
 export const TEMPLATE_NAMES: readonly string[] = [
   "guard_clause",
@@ -61,4 +61,5 @@ export const TEMPLATE_NAMES: readonly string[] = [
   "rewrite_comment",
   "replace_comment",
   "insert_sibling",
+  "set_line_comment",
 ];

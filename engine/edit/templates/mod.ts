@@ -49,6 +49,7 @@
 import type { ParamSpec } from "../catalog_types.ts";
 import { ADDING_IMPLS } from "./adding.ts";
 import { rewriteComment } from "./comment.ts";
+import { setLineComment } from "./line_comment.ts";
 import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
 import { MODIFYING_IMPLS } from "./modifying.ts";
 import { RESTRUCTURING_IMPLS } from "./restructuring.ts";
@@ -281,6 +282,23 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY,
     apply: rewriteComment,
+  }),
+  defineTemplate({
+    name: "set_line_comment",
+    group: "modifying",
+    summary:
+      "Add, rewrite or remove the comment ending the target's first line of code (a `# noqa` on a def line)",
+    params: [
+      targetParam("the statement or definition whose first line gets the comment"),
+      p("text", "string", true, 'the comment, starting with #, or "" to remove the one there'),
+      p("spaces", "count", false, "spaces between the code and the comment (default 2)"),
+    ],
+    example: {
+      template: "set_line_comment",
+      params: { target: method("get_adapter"), text: "# noqa: C901" },
+    },
+    languages: PY,
+    apply: setLineComment,
   }),
   defineTemplate({
     name: "add_base_class",

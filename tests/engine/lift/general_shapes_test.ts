@@ -126,6 +126,22 @@ const SPHINX_CONF = "html_additional_pages = {}\n\n# If false, no index is gener
   "# html_show_sourcelink = True\n\n" +
   '# If true, "Created using Sphinx" is shown in the HTML footer. Default is True.\n# html_show_sphinx = True\n';
 
+// setuptools/_distutils/versionpredicate.py (setuptools 58 → 65, flake8 and black): a call joined onto one
+// line, two spaces put before an inline comment.
+const PREDICATE = "import re\n\n\n" +
+  're_validPackage = re.compile(r"(?i)^\\s*([a-z_]\\w*(?:\\.[a-z_]\\w*)*)(.*)",\n    re.ASCII)\n# (package) (rest)\n\n' +
+  're_paren = re.compile(r"^\\s*\\((.*)\\)\\s*$") # (list) inside of parentheses\n' +
+  're_splitComparison = re.compile(r"^\\s*(<=|>=|<|>|!=|==)\\s*([^\\s,]+)\\s*$")\n';
+
+// setuptools/_distutils/command/build_ext.py (setuptools 58 → 65): `# noqa: C901` on the def line, the
+// call's arguments exploded one per line with the closing parenthesis on its own line.
+const BUILD_EXT = "class build_ext(Command):\n    def finalize_options(self):\n" +
+  "        from distutils import sysconfig\n\n        self.set_undefined_options('build',\n" +
+  "                                   ('build_lib', 'build_lib'),\n" +
+  "                                   ('build_temp', 'build_temp'),\n" +
+  "                                   )\n\n        if self.package is None:\n" +
+  "            self.package = self.distribution.ext_package\n";
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -262,6 +278,23 @@ const CASES: Case[] = [
     steps: ["add_import_name"],
     before: MISC,
     after: MISC.replace("import retry,", "import RetryError, retry,"),
+  },
+  {
+    name: "a call joined onto one line and an inline comment re-spaced (formatter layout)",
+    steps: ["relayout_node", "relayout_node"],
+    before: PREDICATE,
+    after: PREDICATE.replace(",\n    re.ASCII)", ", re.ASCII)").replace(") # (list)", ")  # (list)"),
+  },
+  {
+    name: "a noqa comment added to a def line and a call's arguments exploded",
+    steps: ["relayout_node", "set_line_comment"],
+    before: BUILD_EXT,
+    after: BUILD_EXT.replace("(self):\n", "(self):  # noqa: C901\n").replace(
+      "('build',\n                                   ('build_lib', 'build_lib'),\n" +
+        "                                   ('build_temp', 'build_temp'),\n                                   )",
+      "(\n            'build',\n            ('build_lib', 'build_lib'),\n" +
+        "            ('build_temp', 'build_temp'),\n        )",
+    ),
   },
 ];
 

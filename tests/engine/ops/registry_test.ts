@@ -112,6 +112,7 @@ Deno.test("registry: the plan schema, validation, catalog and dispatcher know ex
       "copy_node",
       "delete_node",
       "move_node",
+      "relayout_node",
       "rename_identifier",
       "reorder_children",
       "set_blank_lines",

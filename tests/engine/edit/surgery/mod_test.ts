@@ -12,6 +12,7 @@ const NAMES = [
   "delete_node",
   "reorder_children",
   "set_blank_lines",
+  "relayout_node",
 ];
 
 /** The surgery operators' catalog entries, by name. */
@@ -19,7 +20,7 @@ const SURGERY = Object.fromEntries(
   [...OPERATORS.values()].filter((op) => op.catalog.group === "surgery").map((op) => [op.name, op]),
 );
 
-Deno.test("SURGERY_OPS: the seven tier-1 operators, each a complete catalog entry", () => {
+Deno.test("SURGERY_OPS: the eight tier-1 operators, each a complete catalog entry", () => {
   assert.deepEqual([...SURGERY_OPS].sort(), [...NAMES].sort());
   assert.deepEqual(Object.keys(SURGERY).sort(), [...NAMES].sort());
   for (const [name, { catalog: entry, params: paramsSchema, run }] of Object.entries(SURGERY)) {

@@ -40,9 +40,10 @@ const NAMES = [
   "rewrite_comment",
   "replace_comment",
   "insert_sibling",
+  "set_line_comment",
 ];
 
-Deno.test("registry: exactly the 22 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 23 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);
