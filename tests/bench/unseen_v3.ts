@@ -52,7 +52,15 @@
  * @module
  */
 
-import { filesUnder, hunkInstances, run, sha1Hex, unifiedDiff, writeJsonlGz } from "./unseen_releases.ts";
+import {
+  filesUnder,
+  hunkInstances,
+  roundRobin,
+  run,
+  sha1Hex,
+  unifiedDiff,
+  writeJsonlGz,
+} from "./unseen_releases.ts";
 
 /** Two versions of the same code, as directories. */
 export interface TreePair {
@@ -542,15 +550,6 @@ export async function pairInstances(pair: TreePair, known: Set<string>): Promise
   }
   for (const k of mine) known.add(k);
   return rows;
-}
-
-/** At most `cap` rows, taken round-robin over the lists (one per pair). */
-export function roundRobin(lists: Record<string, unknown>[][], cap: number): Record<string, unknown>[] {
-  const kept: Record<string, unknown>[] = [];
-  for (let i = 0; kept.length < cap && lists.some((rows) => i < rows.length); i++) {
-    for (const rows of lists) if (i < rows.length && kept.length < cap) kept.push(rows[i]);
-  }
-  return kept;
 }
 
 if (import.meta.main) {
