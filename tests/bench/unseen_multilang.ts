@@ -31,7 +31,15 @@
  * @module
  */
 
-import { filesUnder, hunkInstances, run, sha1Hex, unifiedDiff, writeJsonlGz } from "./unseen_releases.ts";
+import {
+  filesUnder,
+  hunkInstances,
+  roundRobin,
+  run,
+  sha1Hex,
+  unifiedDiff,
+  writeJsonlGz,
+} from "./unseen_releases.ts";
 
 /** A package whose consecutive npm releases are diffed. */
 interface NpmSource {
@@ -409,10 +417,7 @@ if (import.meta.main) {
   const all: Record<string, unknown>[] = [];
   const counts = new Map<string, number>();
   for (const [language, lists] of bySource) {
-    const kept: Record<string, unknown>[] = [];
-    for (let i = 0; kept.length < PER_LANGUAGE && lists.some((rows) => i < rows.length); i++) {
-      for (const rows of lists) if (i < rows.length && kept.length < PER_LANGUAGE) kept.push(rows[i]);
-    }
+    const kept = roundRobin(lists, PER_LANGUAGE);
     all.push(...kept);
     counts.set(language, kept.length);
   }

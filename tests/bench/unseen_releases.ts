@@ -202,6 +202,15 @@ export async function writeJsonlGz(path: string, rows: Record<string, unknown>[]
   await Deno.writeFile(path, new Uint8Array(gz));
 }
 
+/** At most `cap` rows, taken round-robin over the lists (one per source). */
+export function roundRobin(lists: Record<string, unknown>[][], cap: number): Record<string, unknown>[] {
+  const kept: Record<string, unknown>[] = [];
+  for (let i = 0; kept.length < cap && lists.some((rows) => i < rows.length); i++) {
+    for (const rows of lists) if (i < rows.length && kept.length < cap) kept.push(rows[i]);
+  }
+  return kept;
+}
+
 if (import.meta.main) {
   const at = Deno.args.indexOf("--out");
   const out = at >= 0 ? Deno.args[at + 1] : "/work/lift-unseen/releases";
