@@ -15,12 +15,12 @@
 import { parse, YAMLParseError } from "yaml";
 import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
-import { DEFAULT_LIMITS, type Limits } from "../engine/limits.ts";
+import { DEFAULT_LIMITS, type Limits } from "../engine/base/limits.ts";
 import { GatePolicySchema } from "../engine/gate/mod.ts";
 import type { StrategySection } from "./common/strategy.ts";
 import { findStrategy, STRATEGIES, unknownStrategyMessage } from "./strategies.ts";
-import { readFailure } from "../engine/read_failure.ts";
-import { closestNames } from "../engine/suggest.ts";
+import { readFailure } from "../engine/base/read_failure.ts";
+import { closestNames } from "../engine/base/suggest.ts";
 
 /** Prompt templates every config has (see config/graphplan.yaml for their variables). */
 export const TEMPLATE_NAMES = [

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { readFailure } from "../engine/read_failure.ts";
+import { readFailure } from "../engine/base/read_failure.ts";
 import { INSTANCE_ID_RULE, instanceIdProblem, quoteId } from "./instance_id.ts";
 
 /** One task row (the fields the agent uses; the rest is kept). */

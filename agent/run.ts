@@ -12,7 +12,7 @@
  * @module
  */
 
-import { resolve } from "../engine/node_builtins.ts";
+import { resolve } from "../engine/base/node_builtins.ts";
 import { shellQuote } from "./env/shell_quote.ts";
 import type { Config } from "./config.ts";
 import {

@@ -21,7 +21,7 @@
 import type { Config } from "./config.ts";
 import type { Environment } from "./env/mod.ts";
 import { shellQuote } from "./env/shell_quote.ts";
-import { join } from "../engine/node_builtins.ts";
+import { join } from "../engine/base/node_builtins.ts";
 
 /** The placeholder of `agent.plan_path` for the run's own directory. */
 export const RUN_DIR = "{{run_dir}}";

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { closestNames, didYouMean } from "../engine/suggest.ts";
+import { closestNames, didYouMean } from "../engine/base/suggest.ts";
 import type { Strategy } from "./common/strategy.ts";
 import type { OwnSection } from "./trajectory/inspect/trajectory_page.ts";
 import { GRAPHPLAN_STRATEGY } from "./graphplan/strategy.ts";

@@ -14,9 +14,9 @@ import {
   stringOption,
   UsageError,
 } from "./command.ts";
-import { capIssues, IssueError, partition } from "../engine/issue.ts";
-import { withBudget } from "../engine/budget.ts";
-import { limits } from "../engine/limits.ts";
+import { capIssues, IssueError, partition } from "../engine/base/issue.ts";
+import { withBudget } from "../engine/base/budget.ts";
+import { limits } from "../engine/base/limits.ts";
 import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";

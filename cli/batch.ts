@@ -32,10 +32,10 @@ import {
 } from "../agent/swebench/mod.ts";
 import { outputDirOption } from "./output_dir.ts";
 import { OutputWriteError } from "../agent/trajectory/mod.ts";
-import type { Issue } from "../engine/issue.ts";
+import type { Issue } from "../engine/base/issue.ts";
 import { preflightIssue } from "./preflight.ts";
-import { resolve } from "../engine/node_builtins.ts";
-import { readFailure } from "../engine/read_failure.ts";
+import { resolve } from "../engine/base/node_builtins.ts";
+import { readFailure } from "../engine/base/read_failure.ts";
 
 const command: Command = {
   name: "batch",

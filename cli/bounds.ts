@@ -1,15 +1,15 @@
 /**
  * The options that bound the engine's work, shared by the commands that run
  * it (`graph`, `locate`, `verify`, `apply`, `helper`): `--timeout SECONDS`
- * (the work budget) and `--limit KEY=VALUE` (any key of engine/limits.ts).
+ * (the work budget) and `--limit KEY=VALUE` (any key of engine/base/limits.ts).
  *
  * @module
  */
 
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 import { UsageError } from "./command.ts";
-import { withBudget } from "../engine/budget.ts";
-import { configureLimits, DEFAULT_LIMITS, parseLimitOverrides } from "../engine/limits.ts";
+import { withBudget } from "../engine/base/budget.ts";
+import { configureLimits, DEFAULT_LIMITS, parseLimitOverrides } from "../engine/base/limits.ts";
 
 /** The option declarations. */
 export const BOUND_OPTIONS: OptionSpec = {

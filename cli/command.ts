@@ -9,10 +9,10 @@
  */
 
 import { ArgsError, type OptionSpec, type ParsedOptions, parseOptions } from "./args.ts";
-import { closestNames, didYouMean } from "../engine/suggest.ts";
-import { isAbsolute } from "../engine/node_builtins.ts";
-import { readFailure } from "../engine/read_failure.ts";
-import { formatIssue, type Issue, IssueError } from "../engine/issue.ts";
+import { closestNames, didYouMean } from "../engine/base/suggest.ts";
+import { isAbsolute } from "../engine/base/node_builtins.ts";
+import { readFailure } from "../engine/base/read_failure.ts";
+import { formatIssue, type Issue, IssueError } from "../engine/base/issue.ts";
 
 /** Process exit codes (see ARCHITECTURE.md, "CLI conventions"). */
 export const EXIT = { ok: 0, rejected: 1, usage: 2, internal: 3 } as const;

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Issue } from "../engine/issue.ts";
+import type { Issue } from "../engine/base/issue.ts";
 import { buildGraph, buildGraphText, renderGraphView } from "../engine/graph/mod.ts";
 import { graphMapper, graphTextMapper } from "../engine/graph/pool.ts";
 import { Workspace } from "../engine/workspace.ts";

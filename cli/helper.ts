@@ -5,7 +5,7 @@
  */
 
 import { type Command, EXIT, readInput, stringOption, UsageError } from "./command.ts";
-import { error, IssueError } from "../engine/issue.ts";
+import { error, IssueError } from "../engine/base/issue.ts";
 import {
   handleRequest,
   internalError,
@@ -16,7 +16,7 @@ import {
 } from "../engine/helper/mod.ts";
 import { METHODS } from "../engine/helper/methods.ts";
 import { concatBytes, isClosedPipe } from "../engine/helper/serve.ts";
-import { limits, overLimit } from "../engine/limits.ts";
+import { limits, overLimit } from "../engine/base/limits.ts";
 import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 
 const command: Command = {

@@ -21,7 +21,7 @@ import { AuthenticationError, createModel } from "../agent/model/mod.ts";
 const SET_BY_MANIFEST = ["shard", "output", "env"];
 import { K8S_RUNTIMES, k8sManifest } from "../agent/swebench/k8s.ts";
 import { isOverride } from "../agent/config.ts";
-import { basename } from "../engine/node_builtins.ts";
+import { basename } from "../engine/base/node_builtins.ts";
 
 const command: Command = {
   name: "k8s",

@@ -4,11 +4,11 @@
  * @module
  */
 
-import { IssueError } from "../engine/issue.ts";
+import { IssueError } from "../engine/base/issue.ts";
 import { locateResult, parseLocator, resolveSome } from "../engine/locate/mod.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
-import { withBudget } from "../engine/budget.ts";
+import { withBudget } from "../engine/base/budget.ts";
 import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 import {
   type Command,

@@ -10,8 +10,8 @@
 
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
 import { mergeOutputs, PREDS_FORMATS, type PredsFormat } from "../agent/swebench/mod.ts";
-import type { Issue } from "../engine/issue.ts";
-import { join } from "../engine/node_builtins.ts";
+import type { Issue } from "../engine/base/issue.ts";
+import { join } from "../engine/base/node_builtins.ts";
 import { outputDirOption } from "./output_dir.ts";
 
 const command: Command = {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dirname, resolve } from "../engine/node_builtins.ts";
+import { dirname, resolve } from "../engine/base/node_builtins.ts";
 import { type ParsedArgs, stringOption, UsageError } from "./command.ts";
 
 /** `-o/--output` (or `fallback`), refused (usage error) when no directory can be there. */

@@ -11,8 +11,8 @@
 import type { Config } from "../agent/config.ts";
 import { createModel, ModelError } from "../agent/model/mod.ts";
 import { strategyNamed } from "../agent/strategies.ts";
-import type { Issue } from "../engine/issue.ts";
-import { join } from "../engine/node_builtins.ts";
+import type { Issue } from "../engine/base/issue.ts";
+import { join } from "../engine/base/node_builtins.ts";
 
 /**
  * The first problem that would stop a run of `config` at its start: every model it would ask

@@ -8,9 +8,9 @@
  * @module
  */
 
-import { basename, join, resolve } from "../engine/node_builtins.ts";
+import { basename, join, resolve } from "../engine/base/node_builtins.ts";
 import { type Command, EXIT, type ParsedArgs, refuse, stringOption, UsageError } from "./command.ts";
-import { readFailure } from "../engine/read_failure.ts";
+import { readFailure } from "../engine/base/read_failure.ts";
 import { strategyOption, strategyOptionHelp } from "./batch_options.ts";
 import { strategyNames } from "../agent/strategies.ts";
 import { type Config, ConfigError, loadConfig } from "../agent/config.ts";

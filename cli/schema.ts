@@ -6,8 +6,8 @@
  * @module
  */
 
-import { formatIssue } from "../engine/issue.ts";
-import { ISSUE_CODES } from "../engine/issue_codes.ts";
+import { formatIssue } from "../engine/base/issue.ts";
+import { ISSUE_CODES } from "../engine/base/issue_codes.ts";
 import { parsePlanText, planJsonSchema } from "../engine/plan/mod.ts";
 import {
   type Command,

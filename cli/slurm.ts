@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resolve } from "../engine/node_builtins.ts";
+import { resolve } from "../engine/base/node_builtins.ts";
 import { type Command, EXIT, printJson, refuse, stringOption, UsageError } from "./command.ts";
 import {
   BATCH_OPTIONS,

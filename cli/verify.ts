@@ -14,12 +14,12 @@ import {
   stringOption,
   UsageError,
 } from "./command.ts";
-import type { Issue } from "../engine/issue.ts";
+import type { Issue } from "../engine/base/issue.ts";
 import { DocumentStore } from "../engine/parse/documents.ts";
 import { Workspace } from "../engine/workspace.ts";
 import { parsePlanText } from "../engine/plan/mod.ts";
 import { verifyPlan, type VerifyResult } from "../engine/verify/mod.ts";
-import { withBudget } from "../engine/budget.ts";
+import { withBudget } from "../engine/base/budget.ts";
 import { BOUND_HELP, BOUND_OPTIONS, configureBounds } from "./bounds.ts";
 import { Compilers } from "../engine/verify/compile/mod.ts";
 import { STRICT_HELP, STRICT_OPTIONS, strictFromArgs } from "./strict.ts";

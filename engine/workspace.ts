@@ -5,11 +5,11 @@
  * @module
  */
 
-import { fail, type Issue, IssueError } from "./issue.ts";
-import { limits, overLimit } from "./limits.ts";
-import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./languages.ts";
-import { headerLanguage, isAmbiguousHeader } from "./header_language.ts";
-import { closestNames, didYouMean } from "./suggest.ts";
+import { fail, type Issue, IssueError } from "./base/issue.ts";
+import { limits, overLimit } from "./base/limits.ts";
+import { detectLanguage, type LanguageId, PLAIN_TEXT } from "./base/languages.ts";
+import { headerLanguage, isAmbiguousHeader } from "./base/header_language.ts";
+import { closestNames, didYouMean } from "./base/suggest.ts";
 
 /** A source file read from the repository. */
 export interface SourceFile {

@@ -16,10 +16,10 @@
  */
 
 import runtimePacked from "./wasm/tree-sitter.wasm.br.b64" with { type: "text" };
-import { type LanguageId, LANGUAGES, PLAIN_TEXT } from "../engine/languages.ts";
+import { type LanguageId, LANGUAGES, PLAIN_TEXT } from "../engine/base/languages.ts";
 
 // The language table lives with language detection, which must not load a grammar.
-export { EXTENSIONS, type LanguageId, LANGUAGES, PLAIN_TEXT } from "../engine/languages.ts";
+export { EXTENSIONS, type LanguageId, LANGUAGES, PLAIN_TEXT } from "../engine/base/languages.ts";
 
 const LOADERS: Record<typeof LANGUAGES[number], () => Promise<{ default: string }>> = {
   python: () => import("./python.ts"),

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { formatIssue, type Issue } from "../engine/issue.ts";
+import { formatIssue, type Issue } from "../engine/base/issue.ts";
 import type { PhaseRecord } from "../agent/trajectory/mod.ts";
 
 /** The plan attempts of a run's phases, each with its verification, as lines of text. */

@@ -1,13 +1,13 @@
 /**
  * `deno run -A tools/issue_codes_doc.ts`: write `docs/issue_codes.md`, the
- * published list of issue codes, from `engine/issue_codes.ts`.
+ * published list of issue codes, from `engine/base/issue_codes.ts`.
  * `tests/engine/issue_codes_test.ts` fails when the page's rows differ from
  * the list.
  *
  * @module
  */
 
-import { ISSUE_CODES } from "../engine/issue_codes.ts";
+import { ISSUE_CODES } from "../engine/base/issue_codes.ts";
 
 /** Where the page lives, relative to the repository root. */
 export const ISSUE_CODES_PAGE = "docs/issue_codes.md";
@@ -22,7 +22,7 @@ export function issueCodesPage(): string {
     `(see the README). Its \`code\` is one of these ${rows.length} stable identifiers; scripts may match on them.`,
     "`graphplan schema --issue-codes [--json]` prints the same list.",
     "",
-    "Generated from `engine/issue_codes.ts` by `deno run -A tools/issue_codes_doc.ts`: edit that file, not this page.",
+    "Generated from `engine/base/issue_codes.ts` by `deno run -A tools/issue_codes_doc.ts`: edit that file, not this page.",
     "",
     "| Code | Meaning |",
     "| --- | --- |",

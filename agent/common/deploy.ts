@@ -20,7 +20,7 @@
 
 import { shellQuote } from "../env/shell_quote.ts";
 import { buildBundle } from "../../tools/bundle.ts";
-import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/node_builtins.ts";
+import { dirname, fileURLToPath as fromFileUrl, join } from "../../engine/base/node_builtins.ts";
 import type { Environment, EnvironmentConfig, MainSession } from "../env/mod.ts";
 import { type DenoSeed, denoSeed } from "./deno_seed.ts";
 import { HelperError, serveArgv, SessionHelper } from "./helper.ts";

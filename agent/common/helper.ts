@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Issue } from "../../engine/issue.ts";
+import type { Issue } from "../../engine/base/issue.ts";
 import { type Environment, type LineSession, SessionError } from "../env/mod.ts";
 
 /** What the phases need from the helper. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Issue } from "../../engine/issue.ts";
+import type { Issue } from "../../engine/base/issue.ts";
 import { type Helper, HelperError } from "./helper.ts";
 
 /** Ask the helper to roll back a pending journal; never throws. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "../../engine/node_builtins.ts";
+import { isAbsolute, resolve } from "../../engine/base/node_builtins.ts";
 import { ProcessLineSession, spawnHost } from "./line_session.ts";
 import { runProcess } from "./process.ts";
 import { BASH_ARGV } from "../../engine/helper/shell.ts";

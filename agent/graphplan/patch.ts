@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import type { Environment } from "../env/mod.ts";
 import { shellQuote } from "../env/shell_quote.ts";
 

@@ -20,8 +20,8 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
-import { formatIssue, type Issue } from "../../engine/issue.ts";
+import { join } from "../../engine/base/node_builtins.ts";
+import { formatIssue, type Issue } from "../../engine/base/issue.ts";
 import { detectTier } from "../../engine/plan/tiers.ts";
 import type { CodeGraph } from "../../engine/graph/mod.ts";
 import { renderGraphView } from "../../engine/graph/view.ts";

@@ -30,7 +30,7 @@ import {
   type ModelResponse,
   type ModelStats,
 } from "./types.ts";
-import { readFailure } from "../../engine/read_failure.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
 
 /** One scripted assistant turn. */
 export interface ScriptedTurn {

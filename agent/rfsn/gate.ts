@@ -18,7 +18,7 @@
  * @module
  */
 
-import { error, type Issue } from "../../engine/issue.ts";
+import { error, type Issue } from "../../engine/base/issue.ts";
 import { diffFacts } from "./diff_facts.ts";
 import type { Phase, RejectionType } from "./phases.ts";
 import { parseProposal, type Proposal } from "./proposal.ts";

@@ -13,7 +13,7 @@
  */
 
 import * as z from "zod";
-import { error, type Issue } from "../../engine/issue.ts";
+import { error, type Issue } from "../../engine/base/issue.ts";
 
 /** Why a proposal is made (seed 004). */
 export const INTENTS = ["repair", "refactor", "feature", "test", "analyze"] as const;

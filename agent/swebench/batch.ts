@@ -41,7 +41,7 @@
  * @module
  */
 
-import { resolve } from "../../engine/node_builtins.ts";
+import { resolve } from "../../engine/base/node_builtins.ts";
 import type { Config } from "../config.ts";
 import { ContainerEnvironment, runCleanups, takeOverInterrupts } from "../env/mod.ts";
 import { createModel } from "../model/mod.ts";

@@ -19,11 +19,11 @@
 
 // The package's browser entry: its Node entry adds file helpers with a static node:fs import.
 import { parquetReadObjects } from "hyparquet/src/index.js";
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { checkTaskRow, DatasetError, readDataset, type TaskRow } from "../dataset.ts";
 import { writeTextAtomic } from "../trajectory/atomic.ts";
-import { readFailure } from "../../engine/read_failure.ts";
-import { closestNames } from "../../engine/suggest.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
+import { closestNames } from "../../engine/base/suggest.ts";
 
 export { DatasetError, type TaskRow } from "../dataset.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { fileURLToPath } from "../../engine/node_builtins.ts";
+import { fileURLToPath } from "../../engine/base/node_builtins.ts";
 import { isCompiled } from "../common/deploy.ts";
 
 /** The argv that runs `graphplan` as this process does. */

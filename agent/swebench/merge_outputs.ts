@@ -23,7 +23,7 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { pathInside } from "../trajectory/inside_root.ts";
 import { BatchReport, type InstanceRecord } from "./report.ts";
 import {

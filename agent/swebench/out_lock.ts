@@ -21,7 +21,7 @@
  */
 
 import { OutputWriteError } from "../trajectory/atomic.ts";
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 
 /** The lock file's name in the output directory. */
 export const LOCK_NAME = ".batch.lock";

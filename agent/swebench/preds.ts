@@ -14,9 +14,9 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { type Prediction, predsFile, type PredsFormat, writePreds } from "../trajectory/preds.ts";
-import { readFailure } from "../../engine/read_failure.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
 
 export {
   type Prediction,

@@ -14,7 +14,7 @@
 
 import process from "node:process";
 import { createLogUpdate } from "log-update";
-import { basename } from "../../engine/node_builtins.ts";
+import { basename } from "../../engine/base/node_builtins.ts";
 
 /** Something that happened in a batch. */
 export type BatchEvent =

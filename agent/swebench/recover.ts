@@ -23,7 +23,7 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { instanceIdProblem } from "../instance_id.ts";
 import { trajectoryPath } from "../trajectory/mod.ts";
 import { readOrSetAside } from "../trajectory/set_aside.ts";

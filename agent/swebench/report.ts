@@ -14,7 +14,7 @@
  */
 
 import { stringify } from "yaml";
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { serialize, writeJsonAtomic, writeTextAtomic, writeTextAtomicSync } from "../trajectory/atomic.ts";
 import type { RunTimings } from "../timings.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { runProcess } from "../env/mod.ts";
 import { shellQuote } from "../env/shell_quote.ts";
 

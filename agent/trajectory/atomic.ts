@@ -12,8 +12,8 @@
  * @module
  */
 
-import { basename, dirname, join } from "../../engine/node_builtins.ts";
-import { readFailure } from "../../engine/read_failure.ts";
+import { basename, dirname, join } from "../../engine/base/node_builtins.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
 
 /** A file could not be written; `diskFull` when the device or the quota is full. */
 export class OutputWriteError extends Error {

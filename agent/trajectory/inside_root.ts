@@ -15,7 +15,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "../../engine/node_builtins.ts";
+import { isAbsolute, resolve } from "../../engine/base/node_builtins.ts";
 
 /** A path built from data would leave (or be) its root. */
 export class OutsideRootError extends Error {

@@ -14,10 +14,10 @@
  * @module
  */
 
-import { join } from "../../engine/node_builtins.ts";
+import { join } from "../../engine/base/node_builtins.ts";
 import { serialize, writeTextAtomic } from "./atomic.ts";
 import { readOrSetAside, type SetAside } from "./set_aside.ts";
-import { readFailure } from "../../engine/read_failure.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
 
 /** One prediction. */
 export interface Prediction {

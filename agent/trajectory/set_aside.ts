@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readFailure } from "../../engine/read_failure.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
 
 /** A damaged file renamed aside. */
 export interface SetAside {

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../base/issue.ts";
 import type { Document } from "../parse/documents.ts";
 import type { LanguageId, Node } from "../parse/mod.ts";
 import {

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { type Issue, warning } from "../issue.ts";
+import { type Issue, warning } from "../base/issue.ts";
 import type { TextEdit } from "./text_edit.ts";
 
 /** The warning of a step that found its code already in place (the step changes nothing). */

@@ -24,8 +24,8 @@
  * @module
  */
 
-import { fail, warning } from "../issue.ts";
-import { isIssueCode } from "../issue_codes.ts";
+import { fail, warning } from "../base/issue.ts";
+import { isIssueCode } from "../base/issue_codes.ts";
 import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { Document } from "../parse/documents.ts";
 import { compileQuery, type LanguageId, type Node, withTree } from "../parse/mod.ts";

@@ -44,12 +44,12 @@
  * @module
  */
 
-import { error, type Issue, IssueError } from "../issue.ts";
+import { error, type Issue, IssueError } from "../base/issue.ts";
 import { BUILTIN_DEFINITIONS, HELPER_PRIMITIVES, normalizeComposedParams } from "./composed.ts";
 import type { OperatorDefinition } from "./dsl_types.ts";
 import type { OperatorFn, StepContext } from "./operator.ts";
-import { checkBudget } from "../budget.ts";
-import { limits, overLimit } from "../limits.ts";
+import { checkBudget } from "../base/budget.ts";
+import { limits, overLimit } from "../base/limits.ts";
 import { substitutedSize } from "./dsl_cost.ts";
 import { asList, registry, validateDefinitions } from "./dsl_check.ts";
 import { evaluate, follow, parseExpression, REF, references, substitute, truthy } from "./dsl_expr.ts";

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../base/issue.ts";
 import { BUILTIN_DEFINITIONS, HELPER_PARAMS, normalizeComposedParams } from "./composed.ts";
 import type { OperatorDefinition } from "./dsl_types.ts";
 import { exprRefs, parseExpression, references } from "./dsl_expr.ts";

@@ -28,8 +28,8 @@
  * @module
  */
 
-import type { Issue } from "../issue.ts";
-import { type Limits, overLimit } from "../limits.ts";
+import type { Issue } from "../base/issue.ts";
+import { type Limits, overLimit } from "../base/limits.ts";
 import type { OperatorDefinition } from "./dsl_types.ts";
 
 const WHOLE_REF = /^\$([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)$/;

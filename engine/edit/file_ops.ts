@@ -23,7 +23,7 @@
  */
 
 import type { OperatorFn } from "./operator.ts";
-import { type GitMode, gitModeOf } from "../file_mode.ts";
+import { type GitMode, gitModeOf } from "../base/file_mode.ts";
 import { encodeSource } from "../workspace.ts";
 
 const createFile: OperatorFn = async (params, ctx) => {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { type Issue, IssueError } from "../issue.ts";
+import { type Issue, IssueError } from "../base/issue.ts";
 import { parseLocator, resolveOne } from "../locate/mod.ts";
 import type { DocumentStore } from "../parse/documents.ts";
 

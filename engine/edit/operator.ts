@@ -13,9 +13,9 @@
  * @module
  */
 
-import { checkBudget } from "../budget.ts";
-import { fail, type Issue } from "../issue.ts";
-import { type GitMode, gitModeOf, newFileMode, withGitMode } from "../file_mode.ts";
+import { checkBudget } from "../base/budget.ts";
+import { fail, type Issue } from "../base/issue.ts";
+import { type GitMode, gitModeOf, newFileMode, withGitMode } from "../base/file_mode.ts";
 import { decodeSource } from "../workspace.ts";
 import type { Document, DocumentStore, EditWindow } from "../parse/documents.ts";
 import type { Tree } from "../parse/mod.ts";

@@ -27,7 +27,7 @@
  */
 
 import { checkNewName } from "../analysis/rename_safety.ts";
-import { error, fail, type Issue, IssueError } from "../issue.ts";
+import { error, fail, type Issue, IssueError } from "../base/issue.ts";
 import { parseLocator } from "../locate/mod.ts";
 import { type LanguageId, type Node, syntaxProblems, type Tree, withTree } from "../parse/mod.ts";
 import type { ParamKind, ParamSpec } from "./catalog_types.ts";

@@ -48,7 +48,7 @@
 
 import { stringParam } from "./params.ts";
 import { skipIfPresent } from "./already_present.ts";
-import { error, fail, type Issue, IssueError } from "../issue.ts";
+import { error, fail, type Issue, IssueError } from "../base/issue.ts";
 import {
   locateRegion,
   locateResult,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { fail } from "../issue.ts";
+import { fail } from "../base/issue.ts";
 
 /** Replace `text[start, end)` with `replacement`. An insertion has `start === end`. */
 export interface TextEdit {

@@ -67,7 +67,7 @@
  * @module
  */
 
-import { fail, IssueError } from "../issue.ts";
+import { fail, IssueError } from "../base/issue.ts";
 
 /** Whether anything, even a dangling symlink, has the name `path` (`lstat`: links are not followed). */
 export function entryExists(path: string): boolean {

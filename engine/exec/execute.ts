@@ -18,7 +18,7 @@
  */
 
 import { declaredPythonMinimum } from "../analysis/python_version.ts";
-import { error, type Issue, IssueError, partition, warning, withContext } from "../issue.ts";
+import { error, type Issue, IssueError, partition, warning, withContext } from "../base/issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { encodeSource } from "../workspace.ts";
 import { StepContext } from "../edit/operator.ts";
@@ -34,7 +34,7 @@ import {
   removeConfined,
   splitPath,
 } from "./confined.ts";
-import { gitModeOf } from "../file_mode.ts";
+import { gitModeOf } from "../base/file_mode.ts";
 import { deletedModuleImports } from "../verify/plan/deleted_modules.ts";
 import { defaultPostChecks, type FileChange, type PostCheck } from "../verify/post_checks.ts";
 import { unifiedDiff } from "./diff.ts";

@@ -38,7 +38,7 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError } from "../issue.ts";
+import { error, fail, type Issue, IssueError } from "../base/issue.ts";
 import type { Workspace } from "../workspace.ts";
 import { VERSION } from "../../version.ts";
 import { atomicWrite, syncDirectory, writeFileDurable } from "./atomic_write.ts";
@@ -50,7 +50,7 @@ import {
   splitPath,
   sweepConfined,
 } from "./confined.ts";
-import { sha256Hex } from "../node_builtins.ts";
+import { sha256Hex } from "../base/node_builtins.ts";
 import { journalDirFor, stateHome } from "./state_dir.ts";
 
 interface OriginalRecord {

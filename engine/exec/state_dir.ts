@@ -9,8 +9,8 @@
  * @module
  */
 
-import { fail } from "../issue.ts";
-import { sha256Hex } from "../node_builtins.ts";
+import { fail } from "../base/issue.ts";
+import { sha256Hex } from "../base/node_builtins.ts";
 
 /** The GraphPlan state directory (not created here). */
 export function stateHome(): string {

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Issue } from "../issue.ts";
+import type { Issue } from "../base/issue.ts";
 import type { StepContext } from "../edit/operator.ts";
 import type { NormalizedStep } from "../plan/mod.ts";
 

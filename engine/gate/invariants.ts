@@ -17,8 +17,8 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../issue.ts";
-import type { IssueCode } from "../issue_codes.ts";
+import { error, type Issue, warning } from "../base/issue.ts";
+import type { IssueCode } from "../base/issue_codes.ts";
 import { DEFAULT_POLICY, type GatePolicy } from "./policy.ts";
 import { compareTestConfig, testConfigRole } from "./test_config.ts";
 import { compareFunctions, compareTestFiles, importIssues } from "./test_weakening.ts";

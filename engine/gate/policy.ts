@@ -11,7 +11,7 @@
 
 import { parse } from "yaml";
 import * as z from "zod";
-import { fail } from "../issue.ts";
+import { fail } from "../base/issue.ts";
 
 /** The stable codes of the no-test-weakening invariant. */
 export const WEAKENING_CODES = [

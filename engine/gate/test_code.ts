@@ -20,7 +20,7 @@
  * @module
  */
 
-import { error, type Issue } from "../issue.ts";
+import { error, type Issue } from "../base/issue.ts";
 import { added } from "./test_weakening.ts";
 
 const TEST_DIRECTORY = /(^|\/)(tests?|testing)\//;

@@ -20,7 +20,7 @@
 
 import { isConftest } from "../analysis/python_tests.ts";
 import { iniSection } from "./test_files.ts";
-import { error, type Issue, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../base/issue.ts";
 
 /** How a file configures the test run: wholly, by some of its sections, or not at all. */
 export function testConfigRole(path: string): "sections" | "code" | undefined {

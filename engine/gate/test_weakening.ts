@@ -66,7 +66,7 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../base/issue.ts";
 import { type Check, weightOf } from "./reach.ts";
 import type { FileMeaning, MeaningFunction, MeaningMarker, MeaningTest } from "./test_meaning.ts";
 import { lastSegment } from "./names.ts";

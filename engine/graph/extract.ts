@@ -31,7 +31,7 @@
  * @module
  */
 
-import { warning } from "../issue.ts";
+import { warning } from "../base/issue.ts";
 import { endLine, type Node, syntaxProblems, type Tree } from "../parse/mod.ts";
 import type { SourceFile } from "../workspace.ts";
 import { rulesFor } from "./languages/mod.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { fail, type Issue, warning } from "../issue.ts";
+import { fail, type Issue, warning } from "../base/issue.ts";
 import { detectLanguage } from "../parse/mod.ts";
 import type { Workspace } from "../workspace.ts";
 

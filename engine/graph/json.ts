@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { Issue } from "../issue.ts";
+import type { Issue } from "../base/issue.ts";
 import type { FileGraph } from "./mod.ts";
 
 /** One file's graph as pieces of JSON text (plain data: it crosses a worker boundary). */

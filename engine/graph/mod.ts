@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type Issue, IssueError } from "../issue.ts";
+import { type Issue, IssueError } from "../base/issue.ts";
 import { type LanguageId, withTree } from "../parse/mod.ts";
 import type { Workspace } from "../workspace.ts";
 import { extractFileGraph } from "./extract.ts";

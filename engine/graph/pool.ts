@@ -44,7 +44,7 @@
 
 // Type-only imports: the entry module imports this one at start-up, so it
 // must not pull in the parser (the grammars load when a job first runs).
-import type { Issue } from "../issue.ts";
+import type { Issue } from "../base/issue.ts";
 import type { Workspace } from "../workspace.ts";
 import type { FileGraph } from "./mod.ts";
 import type { FileGraphText } from "./json.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { capIssues, fail, type Issue, IssueError, partition } from "../issue.ts";
-import { limits } from "../limits.ts";
+import { capIssues, fail, type Issue, IssueError, partition } from "../base/issue.ts";
+import { limits } from "../base/limits.ts";
 import { buildGraph, emptyFileGraph, extractFileGraph, type FileGraph } from "../graph/mod.ts";
 import { LANGUAGES, PLAIN_TEXT } from "../parse/mod.ts";
 import { VERSION } from "../../version.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 
-import { error, type Issue, IssueError } from "../issue.ts";
+import { error, type Issue, IssueError } from "../base/issue.ts";
 import { METHODS } from "./methods.ts";
-import { withBudget } from "../budget.ts";
+import { withBudget } from "../base/budget.ts";
 import type { Session } from "./session.ts";
 
 /** A response: exactly one of `result` and `error`. */

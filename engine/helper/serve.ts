@@ -13,7 +13,7 @@
  * @module
  */
 
-import { limits, overLimit } from "../limits.ts";
+import { limits, overLimit } from "../base/limits.ts";
 import { handleLine } from "./protocol.ts";
 import type { Session } from "./session.ts";
 

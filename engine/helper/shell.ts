@@ -23,7 +23,7 @@
  * @module
  */
 
-import { fail } from "../issue.ts";
+import { fail } from "../base/issue.ts";
 import { runProcess } from "./process.ts";
 
 /**

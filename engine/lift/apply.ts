@@ -17,7 +17,7 @@
  */
 
 import { applyEdits } from "../edit/text_edit.ts";
-import { error, type Issue } from "../issue.ts";
+import { error, type Issue } from "../base/issue.ts";
 import type { Hunk } from "./unified_diff.ts";
 import type { SearchReplaceBlock } from "./search_replace.ts";
 

@@ -51,7 +51,7 @@
  * @module
  */
 
-import { error, type Issue } from "../issue.ts";
+import { error, type Issue } from "../base/issue.ts";
 import type { FilePatch, Hunk, HunkLine } from "./unified_diff.ts";
 
 /** One `@@` section of an update, before it is located. */

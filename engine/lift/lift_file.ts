@@ -35,7 +35,7 @@
  * ## The work budget
  *
  * The search of one region can replay hundreds of candidates on a large
- * file, so the budget (`engine/budget.ts`) is looked at inside it, not only
+ * file, so the budget (`engine/base/budget.ts`) is looked at inside it, not only
  * between regions: before each candidate, each region and sub-region, and
  * around each run of a step (`Simulation`). The first look that finds it
  * spent throws `budget-exceeded`, which unwinds the whole search at once;
@@ -47,7 +47,7 @@
  * @module
  */
 
-import { checkBudget, isBudgetStop } from "../budget.ts";
+import { checkBudget, isBudgetStop } from "../base/budget.ts";
 import { alignNodes, spanPartner } from "../analysis/tree_diff.ts";
 import { lineEnd, lineStart, nextLineStart } from "../edit/indent.ts";
 import { applyEdits } from "../edit/text_edit.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { IssueError } from "../issue.ts";
+import { IssueError } from "../base/issue.ts";
 import { kindOf, NAMELESS_KINDS, nodeName, resolveLocator } from "../locate/mod.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { LanguageId, Node } from "../parse/mod.ts";

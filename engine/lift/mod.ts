@@ -23,8 +23,8 @@
  * @module
  */
 
-import { budgetExceeded, budgetIssue } from "../budget.ts";
-import { error, type Issue, partition, warning } from "../issue.ts";
+import { budgetExceeded, budgetIssue } from "../base/budget.ts";
+import { error, type Issue, partition, warning } from "../base/issue.ts";
 import type { DocumentStore } from "../parse/documents.ts";
 import { verifyPlan } from "../verify/mod.ts";
 import { newTargetIssues } from "../verify/levels/l0_target.ts";

@@ -15,18 +15,18 @@
  * @module
  */
 
-import { checkBudget } from "../budget.ts";
+import { checkBudget } from "../base/budget.ts";
 import { runStep } from "../ops/dispatch.ts";
 import { StepContext } from "../edit/operator.ts";
 import { noNewSyntaxProblems, type PostCheck } from "../verify/post_checks.ts";
 import { checkContainment, checkKinds, runEditChecks } from "../verify/levels/mod.ts";
-import { type Issue, IssueError } from "../issue.ts";
+import { type Issue, IssueError } from "../base/issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import { parsePlan } from "../plan/mod.ts";
 import { spacingSteps } from "./spacing.ts";
 import { layoutSteps } from "./layout.ts";
 import { lineCommentSteps } from "./line_comments.ts";
-import { gitModeOf } from "../file_mode.ts";
+import { gitModeOf } from "../base/file_mode.ts";
 
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
 export type StepBuilder = (state: DocumentStore) => Promise<Record<string, unknown> | undefined>;

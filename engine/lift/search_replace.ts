@@ -20,7 +20,7 @@
  * @module
  */
 
-import { error, type Issue } from "../issue.ts";
+import { error, type Issue } from "../base/issue.ts";
 
 /** One SEARCH/REPLACE block. */
 export interface SearchReplaceBlock {

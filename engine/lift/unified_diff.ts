@@ -27,7 +27,7 @@
  * @module
  */
 
-import { error, type Issue } from "../issue.ts";
+import { error, type Issue } from "../base/issue.ts";
 
 /** One line of a hunk. */
 export interface HunkLine {

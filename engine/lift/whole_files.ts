@@ -16,9 +16,9 @@
  * @module
  */
 
-import { error, type Issue } from "../issue.ts";
+import { error, type Issue } from "../base/issue.ts";
 import type { DocumentStore } from "../parse/documents.ts";
-import { type GitMode, gitModeOf } from "../file_mode.ts";
+import { type GitMode, gitModeOf } from "../base/file_mode.ts";
 import { decodeSource, encodeSource } from "../workspace.ts";
 import { type Applied, applyHunks } from "./apply.ts";
 import type { FilePatch } from "./unified_diff.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { error, type Issue, IssueError } from "../issue.ts";
+import { error, type Issue, IssueError } from "../base/issue.ts";
 
 /** What structured and S-expression locators share: the file and the refinements. */
 export interface LocatorBase {

@@ -30,7 +30,7 @@
  */
 
 import { boundDeclaration, boundFunction } from "./bound_functions.ts";
-import { type Candidate, error, type Issue, IssueError } from "../issue.ts";
+import { type Candidate, error, type Issue, IssueError } from "../base/issue.ts";
 import type { Document, DocumentStore } from "../parse/documents.ts";
 import {
   compileQuery,
@@ -62,7 +62,7 @@ import {
   type StructuredLocator,
 } from "./locator.ts";
 import { goReceiverType, implTypeName, nameMatches, nodeName, nodeNames } from "./names.ts";
-import { closestNames, didYouMean } from "../suggest.ts";
+import { closestNames, didYouMean } from "../base/suggest.ts";
 import { attachTopLevelPredicates } from "./predicates.ts";
 import { prepareQuery, queryCaptures } from "./sexp_query.ts";
 

@@ -19,9 +19,9 @@
  */
 
 import type { Node, Query, QueryMatch } from "web-tree-sitter";
-import { budgetExceeded, budgetIssue, checkBudget } from "../budget.ts";
-import { error, type Issue, IssueError } from "../issue.ts";
-import { limits, overLimit } from "../limits.ts";
+import { budgetExceeded, budgetIssue, checkBudget } from "../base/budget.ts";
+import { error, type Issue, IssueError } from "../base/issue.ts";
+import { limits, overLimit } from "../base/limits.ts";
 import { compileLinearRegex, type LinearRegex, RegexSyntaxError } from "./linear_regex.ts";
 
 /** Most characters of an S-expression query. */

@@ -10,8 +10,8 @@
  * @module
  */
 
-import { error, type Issue, IssueError, warning } from "../issue.ts";
-import { closestNames, didYouMean } from "../suggest.ts";
+import { error, type Issue, IssueError, warning } from "../base/issue.ts";
+import { closestNames, didYouMean } from "../base/suggest.ts";
 import type { OperatorSpec } from "./operator.ts";
 import { pathProblem, requiredParams } from "./schema_parts.ts";
 import { describe, type Scope, translateZodIssues } from "./zod_issues.ts";

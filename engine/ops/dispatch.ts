@@ -21,8 +21,8 @@
  * @module
  */
 
-import { checkBudget } from "../budget.ts";
-import { clipMessage, error, type Issue, IssueError } from "../issue.ts";
+import { checkBudget } from "../base/budget.ts";
+import { clipMessage, error, type Issue, IssueError } from "../base/issue.ts";
 import { runComposed } from "../edit/dsl.ts";
 import type { OperatorDefinition } from "../edit/dsl_types.ts";
 import type { OperatorFn, StepContext } from "../edit/operator.ts";

@@ -7,8 +7,8 @@
  */
 
 import * as z from "zod";
-import { GIT_MODES } from "../file_mode.ts";
-import type { IssueCode } from "../issue_codes.ts";
+import { GIT_MODES } from "../base/file_mode.ts";
+import type { IssueCode } from "../base/issue_codes.ts";
 import { SURGERY_POSITIONS } from "../edit/surgery/units.ts";
 import type { OperatorSpec } from "./operator.ts";
 

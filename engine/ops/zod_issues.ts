@@ -8,9 +8,9 @@
  */
 
 import type { z } from "zod";
-import { error, type Issue } from "../issue.ts";
-import { isIssueCode } from "../issue_codes.ts";
-import { closestNames, didYouMean } from "../suggest.ts";
+import { error, type Issue } from "../base/issue.ts";
+import { isIssueCode } from "../base/issue_codes.ts";
+import { closestNames, didYouMean } from "../base/suggest.ts";
 
 /** Where the validated value sits in the plan, for messages and paths. */
 export interface Scope {

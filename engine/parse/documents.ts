@@ -11,8 +11,8 @@
 
 import type { Edit, Point, Tree } from "web-tree-sitter";
 import { decodeSource, dominantEol, fileTooLarge, type SourceFile, type Workspace } from "../workspace.ts";
-import { fail, IssueError } from "../issue.ts";
-import { limits } from "../limits.ts";
+import { fail, IssueError } from "../base/issue.ts";
+import { limits } from "../base/limits.ts";
 import { lineBreaks, pointFromBreaks } from "./line_index.ts";
 import { type TreeMemo, treeMemo } from "./tree_memo.ts";
 import { detectLanguage, parse, PLAIN_TEXT } from "./mod.ts";

@@ -23,7 +23,7 @@ import { preorder } from "./walk.ts";
 export type { Node, Tree } from "web-tree-sitter";
 export { Language, Query } from "web-tree-sitter";
 export { EXTENSIONS, type LanguageId, LANGUAGES, PLAIN_TEXT };
-export { detectLanguage } from "../languages.ts";
+export { detectLanguage } from "../base/languages.ts";
 
 let runtimeReady: Promise<void> | undefined;
 const languages = new Map<LanguageId, Promise<Language>>();

@@ -21,7 +21,7 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../issue.ts";
+import { error, type Issue, warning } from "../base/issue.ts";
 import {
   LEGACY_OP_NAMES,
   MAX_CODE_LENGTH,
@@ -39,14 +39,14 @@ import {
 } from "../ops/check.ts";
 import { FRAGMENT_STEP_SCHEMA, templateStepSchema } from "./schema.ts";
 import { sanitize } from "./sanitize.ts";
-import { closestNames, didYouMean } from "../suggest.ts";
+import { closestNames, didYouMean } from "../base/suggest.ts";
 import { detectTier, type Tier } from "./tiers.ts";
 import { describe, type Scope, translateZodIssues } from "../ops/zod_issues.ts";
 import type { z } from "zod";
 import { registry, validateDefinitions } from "../edit/dsl_check.ts";
 import type { OperatorDefinition } from "../edit/dsl_types.ts";
 import { checkExpansion } from "../edit/dsl_cost.ts";
-import { limits } from "../limits.ts";
+import { limits } from "../base/limits.ts";
 
 export { detectTier, type Tier } from "./tiers.ts";
 export { OPERATORS, type OperatorSpec, SURGERY_OPS, TEMPLATE_NAMES } from "./operators.ts";

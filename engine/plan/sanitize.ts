@@ -12,8 +12,8 @@
  * @module
  */
 
-import { error, type Issue } from "../issue.ts";
-import type { IssueCode } from "../issue_codes.ts";
+import { error, type Issue } from "../base/issue.ts";
+import type { IssueCode } from "../base/issue_codes.ts";
 
 /** Deepest nesting accepted (a locator's `parent` chain, fragment children...). */
 export const MAX_DEPTH = 64;

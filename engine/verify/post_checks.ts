@@ -10,7 +10,7 @@
  * @module
  */
 
-import { clipMessage, type Issue } from "../issue.ts";
+import { clipMessage, type Issue } from "../base/issue.ts";
 import type { Document } from "../parse/documents.ts";
 import type { StepContext } from "../edit/operator.ts";
 import { checkSyntax } from "./levels/l0_syntax.ts";

@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { Issue } from "../issue.ts";
+import type { Issue } from "../base/issue.ts";
 
 /** The codes `--strict` turns into errors unless others are chosen. */
 export const DEFAULT_STRICT_CODES: readonly string[] = [

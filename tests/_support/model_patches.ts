@@ -11,7 +11,7 @@
  * @module
  */
 
-import { sha256Hex } from "../../engine/node_builtins.ts";
+import { sha256Hex } from "../../engine/base/node_builtins.ts";
 import { quickSkip } from "./quick.ts";
 import { skipReason } from "./skips.ts";
 

@@ -39,7 +39,7 @@
 
 import { lift } from "../../engine/lift/mod.ts";
 import { replayPlan } from "../../engine/lift/replay.ts";
-import { withBudget } from "../../engine/budget.ts";
+import { withBudget } from "../../engine/base/budget.ts";
 import { DocumentStore } from "../../engine/parse/documents.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { verifyPlan } from "../../engine/verify/mod.ts";

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { headerLanguage } from "../../engine/header_language.ts";
+import { headerLanguage } from "../../engine/base/header_language.ts";
 import { detectLanguage, type LanguageId, type Node, parse } from "../../engine/parse/mod.ts";
 import { type LostDefinition, lostDefinitions, nameRules } from "../../engine/analysis/names/mod.ts";
 import { declares } from "../../engine/analysis/names/importers.ts";

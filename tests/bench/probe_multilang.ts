@@ -32,7 +32,7 @@
 
 import { StepContext } from "../../engine/edit/operator.ts";
 import { DocumentStore } from "../../engine/parse/documents.ts";
-import { headerLanguage } from "../../engine/header_language.ts";
+import { headerLanguage } from "../../engine/base/header_language.ts";
 import { detectLanguage, type Node, parse, syntaxProblems } from "../../engine/parse/mod.ts";
 import { runEditChecks } from "../../engine/verify/levels/mod.ts";
 import { verifyPlan } from "../../engine/verify/mod.ts";

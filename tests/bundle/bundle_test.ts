@@ -86,7 +86,7 @@ Deno.test("the bundle starts without Node's compatibility layer, and loads it wh
   const { bundle: path, dir } = await bundle();
   const text = await Deno.readTextFile(path);
   const eager = text.match(/^import [^;]* from "node:[^"]*";$/gm) ?? [];
-  assert.deepEqual(eager, [], "use engine/node_builtins.ts, which loads them on first use");
+  assert.deepEqual(eager, [], "use engine/base/node_builtins.ts, which loads them on first use");
   // The embedded wasm files arrive as base64 text that grammars/mod.ts decodes natively: no
   // `with { type: "bytes" }` import is left for the bundler's JavaScript base64 loop.
   assert.doesNotMatch(text, /__toBinary\("/);

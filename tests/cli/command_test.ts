@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readInput } from "../../cli/command.ts";
-import { IssueError } from "../../engine/issue.ts";
+import { IssueError } from "../../engine/base/issue.ts";
 import { runCli } from "../_support/cli.ts";
 import { slow } from "../_support/quick.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { headerLanguage } from "../../engine/header_language.ts";
+import { headerLanguage } from "../../engine/base/header_language.ts";
 import { parse, syntaxProblems } from "../../engine/parse/mod.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { loadMultilang, MULTILANG_SKIP, writeTree } from "../_support/multilang.ts";

@@ -1,5 +1,5 @@
 /**
- * The closed list of issue codes (`engine/issue_codes.ts`) against the
+ * The closed list of issue codes (`engine/base/issue_codes.ts`) against the
  * source that emits them: every code literal an issue is made with is in
  * the list, every entry of the list is emitted somewhere, the published page
  * (`docs/issue_codes.md`) and `graphplan schema --issue-codes` show the list
@@ -12,8 +12,8 @@
  */
 
 import assert from "node:assert/strict";
-import { error, warning } from "../../engine/issue.ts";
-import { isIssueCode, ISSUE_CODES } from "../../engine/issue_codes.ts";
+import { error, warning } from "../../engine/base/issue.ts";
+import { isIssueCode, ISSUE_CODES } from "../../engine/base/issue_codes.ts";
 import { ISSUE_CODES_PAGE } from "../../tools/issue_codes_doc.ts";
 import { runCli } from "../_support/cli.ts";
 import { slow } from "../_support/quick.ts";
@@ -22,7 +22,7 @@ const SLOW = slow("tests that start processes (the CLI, a helper, pytest, podman
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const SOURCE_ROOTS = ["engine", "agent", "cli", "tools", "main.ts"];
-const LIST_FILE = "engine/issue_codes.ts";
+const LIST_FILE = "engine/base/issue_codes.ts";
 /** zod's own issue code for a refinement (`ctx.addIssue({code: "custom"})`), not one of ours. */
 const ZOD_CODES = new Set(["custom"]);
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -137,7 +137,7 @@ Deno.test("issue codes: the scanner finds codes in calls, ternaries, fallbacks a
   );
 });
 
-Deno.test("issue codes: every code the source emits is in engine/issue_codes.ts", () => {
+Deno.test("issue codes: every code the source emits is in engine/base/issue_codes.ts", () => {
   assert.ok(CONSTRUCTORS.has("overLimit"), `constructors found: ${[...CONSTRUCTORS].join(", ")}`);
   const found = FILES.flatMap((file) => codeLiterals(TEXTS.get(file)!, file, CONSTRUCTORS));
   // The scan sees the bulk of the emitting code, not a corner of it.
@@ -178,7 +178,7 @@ Deno.test("issue codes: the list is in alphabetical order with one line of meani
 });
 
 Deno.test("issue codes: the constructors and the Issue type accept only listed codes", () => {
-  const issueTs = Deno.readTextFileSync(`${ROOT}engine/issue.ts`);
+  const issueTs = Deno.readTextFileSync(`${ROOT}engine/base/issue.ts`);
   assert.match(issueTs, /\n\s+code: IssueCode;/, "Issue.code must be typed IssueCode");
   for (const name of ["error", "warning", "fail"]) {
     assert.match(

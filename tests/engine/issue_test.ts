@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { formatIssue } from "../../engine/issue.ts";
+import { formatIssue } from "../../engine/base/issue.ts";
 import { runCli } from "../_support/cli.ts";
 import { slow } from "../_support/quick.ts";
 

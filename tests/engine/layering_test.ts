@@ -192,7 +192,7 @@ Deno.test("layering: the folder-level cycle check lists a cycle through a folder
     ["engine/parse/pool.ts", [{ to: "engine/graph/mod.ts", typeOnly: true, line: 49 }]],
     ["engine/graph/mod.ts", [{ to: "engine/parse/mod.ts", typeOnly: false, line: 16 }]],
     ["engine/graph/files.ts", [{ to: "engine/workspace.ts", typeOnly: true, line: 22 }]],
-    ["engine/issue.ts", []],
+    ["engine/base/issue.ts", []],
     ["agent/rfsn/agent.ts", [{ to: "agent/common/helper.ts", typeOnly: false, line: 3 }]],
   ]);
   assert.deepEqual(importCycles(before, folderOf), [["engine/graph", "engine/parse", "engine/workspace.ts"]]);
@@ -243,13 +243,13 @@ Deno.test("layering: the leaf helpers import nothing from the project outside th
     to: (file) => !isLeaf(file),
   };
   // the rule catches the edge issue 29 removed: the language lookup loading the parser
-  const before: ImportGraph = new Map([["engine/languages.ts", [{
+  const before: ImportGraph = new Map([["engine/base/languages.ts", [{
     to: "grammars/mod.ts",
     typeOnly: false,
     line: 3,
   }]]]);
   assert.deepEqual(layerViolations(before, [rule]), [
-    `${rule.name}: engine/languages.ts:3 imports grammars/mod.ts`,
+    `${rule.name}: engine/base/languages.ts:3 imports grammars/mod.ts`,
   ]);
   const violations = layerViolations(graph, [rule]);
   assert.deepEqual(violations, [], `leaf violations:\n${violations.join("\n")}`);

@@ -1,7 +1,7 @@
 /** sha256Hex: FIPS 180-2 test vectors, for strings (UTF-8) and bytes alike. */
 
 import assert from "node:assert/strict";
-import { sha256Hex } from "../../engine/node_builtins.ts";
+import { sha256Hex } from "../../engine/base/node_builtins.ts";
 
 Deno.test("sha256Hex matches the standard test vectors, for text and bytes", () => {
   const abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";

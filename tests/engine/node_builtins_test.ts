@@ -3,7 +3,14 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { fileURLToPath as nodeFileURLToPath } from "node:url";
-import { basename, dirname, fileURLToPath, isAbsolute, join, resolve } from "../../engine/node_builtins.ts";
+import {
+  basename,
+  dirname,
+  fileURLToPath,
+  isAbsolute,
+  join,
+  resolve,
+} from "../../engine/base/node_builtins.ts";
 
 Deno.test("node_builtins: the path and url wrappers match node:path and node:url", () => {
   assert.equal(join("a", "b/../c", "d.py"), path.join("a", "b/../c", "d.py"));

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readFailure } from "../../engine/read_failure.ts";
+import { readFailure } from "../../engine/base/read_failure.ts";
 import { graphplanRun } from "../e2e/_support.ts";
 import { slow } from "../_support/quick.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { IssueError } from "../../engine/issue.ts";
+import { IssueError } from "../../engine/base/issue.ts";
 import { decodeSource, encodeSource, Workspace } from "../../engine/workspace.ts";
 
 async function tempRepo(): Promise<string> {

@@ -19,7 +19,7 @@
  */
 
 import { parse as parseYaml } from "yaml";
-import { join } from "../../../engine/node_builtins.ts";
+import { join } from "../../../engine/base/node_builtins.ts";
 import { trajectoryPath } from "../mod.ts";
 import { furthestPhase } from "./format.ts";
 

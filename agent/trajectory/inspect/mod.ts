@@ -17,8 +17,8 @@
  * @module
  */
 
-import { IssueError } from "../../../engine/issue.ts";
-import { basename, dirname, join, resolve } from "../../../engine/node_builtins.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
+import { basename, dirname, join, resolve } from "../../../engine/base/node_builtins.ts";
 import { writeTextAtomic } from "../atomic.ts";
 import { batchPage } from "./batch_page.ts";
 import { isBatchDir, readBatch, trajectoryIds } from "./batch_view.ts";

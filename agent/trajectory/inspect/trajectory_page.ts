@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Issue } from "../../../engine/issue.ts";
+import type { Issue } from "../../../engine/base/issue.ts";
 import { cappedPre, cutNote, firstLine, SHOWN_CHARS } from "./cap.ts";
 import { diffView } from "./diff_view.ts";
 import { type Html, html } from "./escape.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Issue } from "../../../engine/issue.ts";
+import type { Issue } from "../../../engine/base/issue.ts";
 import { detectTier } from "../../../engine/plan/tiers.ts";
 import { stepOperator, stepTarget } from "./locator_words.ts";
 

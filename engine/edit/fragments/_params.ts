@@ -6,7 +6,7 @@
  * @module
  */
 
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import { type Node, withTree } from "../../parse/mod.ts";
 
 /** Python's hard keywords: not usable as identifiers. */

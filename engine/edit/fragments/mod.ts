@@ -22,11 +22,11 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError } from "../../issue.ts";
+import { error, fail, type Issue, IssueError } from "../../base/issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import { compileQuery, type Node } from "../../parse/mod.ts";
-import { closestNames, didYouMean } from "../../suggest.ts";
+import { closestNames, didYouMean } from "../../base/suggest.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import { detectIndentUnit, firstOnLine, lineIndent } from "../indent.ts";
 import type { StepContext } from "../operator.ts";

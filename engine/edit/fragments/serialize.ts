@@ -20,7 +20,7 @@
  * @module
  */
 
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import { FRAGMENT_KINDS } from "./kinds.ts";
 import type { Fragment } from "./fragment.ts";
 

@@ -9,10 +9,10 @@
  * @module
  */
 
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { syntaxProblems, withTree } from "../../parse/mod.ts";
-import { closestNames, didYouMean } from "../../suggest.ts";
+import { closestNames, didYouMean } from "../../base/suggest.ts";
 import type { ParamKind } from "../catalog_types.ts";
 import { validateParam } from "../params.ts";
 import { isPythonIdentifier, validateBase, validateTarget } from "./_params.ts";

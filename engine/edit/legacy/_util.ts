@@ -5,7 +5,7 @@
  * @module
  */
 
-import { fail, type IssueDetails } from "../../issue.ts";
+import { fail, type IssueDetails } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import { countLines, lineBreaks } from "../../parse/line_index.ts";
 import { PLAIN_TEXT } from "../../parse/mod.ts";

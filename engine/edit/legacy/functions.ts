@@ -19,13 +19,13 @@
  */
 
 import { kindNodeTypes } from "../../locate/kinds.ts";
-import { fail, warning } from "../../issue.ts";
+import { fail, warning } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import { firstLine, type Node } from "../../parse/mod.ts";
 import { looseMatches } from "../fuzzy.ts";
 import { detectIndentUnit, lineIndent, lineStart, nextLineStart, reindent } from "../indent.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
-import { closestNames, didYouMean } from "../../suggest.ts";
+import { closestNames, didYouMean } from "../../base/suggest.ts";
 import { at, prepare, preview } from "./_util.ts";
 
 const CLASS_TYPE =

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import { firstLine } from "../../parse/mod.ts";
 import { detectIndentUnit, reindent, stringRows } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";

@@ -34,7 +34,7 @@
  */
 
 import { preorder } from "../../parse/walk.ts";
-import { fail, IssueError, warning } from "../../issue.ts";
+import { fail, IssueError, warning } from "../../base/issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { checkNewName } from "../../analysis/rename_safety.ts";
 import type { OperatorFn } from "../operator.ts";

@@ -15,8 +15,8 @@
  * @module
  */
 
-import { fail, type Issue, warning } from "../../issue.ts";
-import type { IssueCode } from "../../issue_codes.ts";
+import { fail, type Issue, warning } from "../../base/issue.ts";
+import type { IssueCode } from "../../base/issue_codes.ts";
 import { firstLine } from "../../parse/mod.ts";
 import { findText, type TextMatch } from "../fuzzy.ts";
 import type { OperatorFn } from "../operator.ts";

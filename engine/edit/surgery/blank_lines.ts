@@ -20,7 +20,7 @@
  * @module
  */
 
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { firstOnLine, lineStart, nextLineStart } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";

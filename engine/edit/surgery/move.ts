@@ -30,7 +30,7 @@
  * @module
  */
 
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import type { OperatorFn, StepContext } from "../operator.ts";
 import { lineIndent } from "../indent.ts";
 import { deletionEdit } from "../separators.ts";

@@ -7,7 +7,7 @@
  */
 
 import { stringParam } from "../params.ts";
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";

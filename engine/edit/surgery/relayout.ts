@@ -30,8 +30,8 @@
  * @module
  */
 
-import { checkBudget } from "../../budget.ts";
-import { fail } from "../../issue.ts";
+import { checkBudget } from "../../base/budget.ts";
+import { fail } from "../../base/issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { lineEnd, lineStart } from "../indent.ts";
 import type { OperatorFn } from "../operator.ts";

@@ -65,7 +65,7 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
+import { error, fail, type Issue, IssueError, warning } from "../../base/issue.ts";
 import { ownerOf } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";

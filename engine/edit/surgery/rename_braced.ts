@@ -45,7 +45,7 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError, warning } from "../../issue.ts";
+import { error, fail, type Issue, IssueError, warning } from "../../base/issue.ts";
 import { fileNames, nameRules } from "../../analysis/names/mod.ts";
 import { checkNewName } from "../../analysis/rename_safety.ts";
 import type { Document } from "../../parse/documents.ts";

@@ -27,7 +27,7 @@
  */
 
 import { importersOf } from "../../analysis/importers.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import { bindingCollisions } from "../../analysis/rename_safety.ts";

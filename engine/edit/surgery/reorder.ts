@@ -28,7 +28,7 @@
  * @module
  */
 
-import { type Candidate, fail } from "../../issue.ts";
+import { type Candidate, fail } from "../../base/issue.ts";
 import { nodeName } from "../../locate/mod.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";

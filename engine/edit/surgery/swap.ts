@@ -20,7 +20,7 @@
  * @module
  */
 
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { compatibleKinds, kindCategory } from "../../analysis/kind_compatibility.ts";
 import { lineIndent } from "../indent.ts";

@@ -42,7 +42,7 @@
  * @module
  */
 
-import { fail } from "../../issue.ts";
+import { fail } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
 import {

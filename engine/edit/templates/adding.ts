@@ -5,7 +5,7 @@
  * @module
  */
 
-import { error, IssueError, warning } from "../../issue.ts";
+import { error, IssueError, warning } from "../../base/issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { firstOnLine, lastOnLine, lineEnd, lineStart, nextLineStart, reindent } from "../indent.ts";
 import { COMPOSED_OPS } from "../composed_ops.ts";

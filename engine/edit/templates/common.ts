@@ -14,8 +14,8 @@
  * @module
  */
 
-import { error, fail, type Issue, IssueError } from "../../issue.ts";
-import type { IssueCode } from "../../issue_codes.ts";
+import { error, fail, type Issue, IssueError } from "../../base/issue.ts";
+import type { IssueCode } from "../../base/issue_codes.ts";
 import { parseLocator, resolveOne } from "../../locate/mod.ts";
 import { boundFunction } from "../../locate/bound_functions.ts";
 import type { Document } from "../../parse/documents.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { warning } from "../../issue.ts";
+import { warning } from "../../base/issue.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
 import { moduleScope, referencesTo, roleOf, type Scope, scopeOfNode } from "../../analysis/scope.ts";
 import { firstOnLine, lastOnLine, lineStart, reindent } from "../indent.ts";

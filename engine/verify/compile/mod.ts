@@ -22,7 +22,7 @@
  */
 
 import { compareVersions, type PythonVersion } from "../../analysis/python_version.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { LanguageId } from "../../parse/mod.ts";
 import { LineProcess } from "./process.ts";
 import { NODE_LOOP, PYTHON_LOOP } from "./scripts.ts";

@@ -18,7 +18,7 @@ import {
   contextViolations,
   innermostFunction,
 } from "../../analysis/statement_context.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import { childrenIn } from "../../parse/children_in.ts";

@@ -40,7 +40,7 @@
  * @module
  */
 
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import { type Document, editBetween } from "../../parse/documents.ts";
 import { type SyntaxProblem, syntaxProblems } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";

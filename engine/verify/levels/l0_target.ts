@@ -29,7 +29,7 @@
 
 import { compareVersions, formatVersion, repositoryPythonTarget } from "../../analysis/python_version.ts";
 import { pythonFeatures, type SyntaxFeature } from "../../analysis/syntax_features.ts";
-import { error, type Issue, warning } from "../../issue.ts";
+import { error, type Issue, warning } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import { changedRange, newFindings } from "./novelty.ts";
 import { clip } from "./quote.ts";

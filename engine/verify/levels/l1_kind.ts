@@ -16,7 +16,7 @@
  */
 
 import type { EditRecord } from "../../edit/operator.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { LanguageId, Node } from "../../parse/mod.ts";
 import { compatibleKinds, isWrapperKind, kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";

@@ -45,7 +45,7 @@
  * @module
  */
 
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { LanguageId, Node, Tree } from "../../parse/mod.ts";
 import { kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";

@@ -30,7 +30,7 @@
 
 import { importersOf } from "../../analysis/importers.ts";
 import { lostNames } from "../../analysis/lost_names.ts";
-import { error, type Issue, warning } from "../../issue.ts";
+import { error, type Issue, warning } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";

@@ -14,7 +14,7 @@
  */
 
 import { lostDefinitions, nameRules } from "../../analysis/names/mod.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { declaredElsewhere, foreignLosses } from "../../analysis/names/importers.ts";
 import { answerableElsewhere } from "../../analysis/names/receivers.ts";

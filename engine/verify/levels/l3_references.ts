@@ -18,7 +18,7 @@
  * @module
  */
 
-import { error, type Issue, warning } from "../../issue.ts";
+import { error, type Issue, warning } from "../../base/issue.ts";
 import { resolveName } from "../../analysis/scope.ts";
 import { checkNewName } from "../../analysis/rename_safety.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";

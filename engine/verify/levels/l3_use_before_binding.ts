@@ -16,7 +16,7 @@
  */
 
 import { usesBeforeBinding } from "../../analysis/use_before_binding.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import { type Document, type DocumentStore, editBetween } from "../../parse/documents.ts";
 import { clip } from "./quote.ts";
 

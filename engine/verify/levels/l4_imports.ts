@@ -14,7 +14,7 @@
  * @module
  */
 
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import {

@@ -8,7 +8,7 @@
  */
 
 import { breaks, callsOf, fixedArities } from "../../analysis/names/arity.ts";
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { clip } from "./quote.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import type { Node } from "../../parse/mod.ts";
 import { definitionsIn } from "./defs.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";

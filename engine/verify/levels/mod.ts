@@ -22,9 +22,9 @@
  * @module
  */
 
-import { checkBudget } from "../../budget.ts";
+import { checkBudget } from "../../base/budget.ts";
 import type { EditRecord } from "../../edit/operator.ts";
-import { type Issue, partition, warning } from "../../issue.ts";
+import { type Issue, partition, warning } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { checkSyntax } from "./l0_syntax.ts";
 import { checkKinds } from "./l1_kind.ts";

@@ -57,7 +57,7 @@
  * @module
  */
 
-import type { Issue } from "../../issue.ts";
+import type { Issue } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { moduleScope, occurrencesOf, resolveName, wordOccurrences } from "../../analysis/scope.ts";
 import { checkInterface } from "./l5_interface.ts";

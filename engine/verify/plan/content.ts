@@ -14,7 +14,7 @@
  * @module
  */
 
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import type { DocumentStore } from "../../parse/documents.ts";
 import { graphOf, tryGet } from "./graphs.ts";

@@ -12,7 +12,7 @@
  */
 
 import type { EditRecord } from "../../edit/operator.ts";
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import { textContext } from "../../analysis/text_context.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 

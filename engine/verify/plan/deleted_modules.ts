@@ -16,7 +16,7 @@
 
 import { filesMentioning } from "../../analysis/repo_files.ts";
 import { moduleIs, submodule } from "../../analysis/modules.ts";
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { graphOf } from "./graphs.ts";
 

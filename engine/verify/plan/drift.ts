@@ -18,7 +18,7 @@
  */
 
 import type { EditRecord } from "../../edit/operator.ts";
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import { lineBreaks, lowerBound } from "../../parse/line_index.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import { numberParam, param } from "./steps.ts";

@@ -7,7 +7,7 @@
 
 import { extractFileGraph, type FileGraph } from "../../graph/mod.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
-import { IssueError } from "../../issue.ts";
+import { IssueError } from "../../base/issue.ts";
 
 const graphs = new WeakMap<Document, FileGraph>();
 

@@ -23,7 +23,7 @@
  * @module
  */
 
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import type { CodeGraph, GraphImport } from "../../graph/mod.ts";
 import { type Document, type DocumentStore, editBetween } from "../../parse/documents.ts";
 import type { LanguageId, Node, Tree } from "../../parse/mod.ts";

@@ -17,7 +17,7 @@
  */
 
 import { preorder } from "../../parse/walk.ts";
-import { type Issue, warning } from "../../issue.ts";
+import { type Issue, warning } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Issue } from "../../issue.ts";
+import type { Issue } from "../../base/issue.ts";
 import { type Locator, resolveLocator } from "../../locate/mod.ts";
 import type { DocumentStore } from "../../parse/documents.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";

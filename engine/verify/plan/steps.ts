@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Issue, withContext } from "../../issue.ts";
+import { type Issue, withContext } from "../../base/issue.ts";
 import { type NormalizedPlan, type NormalizedStep, parsePlan } from "../../plan/mod.ts";
 
 /** A plan document split into steps for verification. */

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { error, type Issue } from "../../issue.ts";
+import { error, type Issue } from "../../base/issue.ts";
 import type { NormalizedStep } from "../../plan/mod.ts";
 import type { DocumentStore } from "../../parse/documents.ts";
 import type { GraphSymbol } from "../../graph/mod.ts";

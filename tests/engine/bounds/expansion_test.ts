@@ -9,7 +9,7 @@ import { parsePlan } from "../../../engine/plan/mod.ts";
 import { verifyPlan } from "../../../engine/verify/mod.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
-import { configureLimits, restoreLimits } from "../../../engine/limits.ts";
+import { configureLimits, restoreLimits } from "../../../engine/base/limits.ts";
 import { makeRepo, snapshot } from "../exec/_support.ts";
 
 const FILE = "app/service.py";

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { resolveSome } from "../../../engine/locate/mod.ts";
 import { compileLinearRegex } from "../../../engine/locate/linear_regex.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
-import { withBudget } from "../../../engine/budget.ts";
-import { configureLimits, restoreLimits } from "../../../engine/limits.ts";
+import { withBudget } from "../../../engine/base/budget.ts";
+import { configureLimits, restoreLimits } from "../../../engine/base/limits.ts";
 import { makeRepo } from "../exec/_support.ts";
 
 const FILE = "app/service.py";

@@ -52,7 +52,7 @@ export async function corpusFile(id: string, path: string): Promise<{ before: st
 /** The message of the IssueError `fn` rejects with, and its issues. */
 export async function rejection(
   fn: () => Promise<unknown>,
-): Promise<{ message: string; issues: import("../../../engine/issue.ts").Issue[] }> {
+): Promise<{ message: string; issues: import("../../../engine/base/issue.ts").Issue[] }> {
   try {
     await fn();
   } catch (err) {

@@ -18,7 +18,7 @@ import {
   FILE_OP_SCRIPT,
 } from "../../../engine/edit/catalog_examples.ts";
 import type { StepContext } from "../../../engine/edit/operator.ts";
-import { gitModeOf } from "../../../engine/file_mode.ts";
+import { gitModeOf } from "../../../engine/base/file_mode.ts";
 import { runStep } from "../../../engine/ops/dispatch.ts";
 import { parsePlan } from "../../../engine/plan/mod.ts";
 import { type LanguageId, syntaxProblems, withTree } from "../../../engine/parse/mod.ts";

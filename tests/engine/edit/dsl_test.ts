@@ -9,7 +9,7 @@ import {
   truthy,
   validateDefinitions,
 } from "../../../engine/edit/dsl.ts";
-import { type Issue, IssueError } from "../../../engine/issue.ts";
+import { type Issue, IssueError } from "../../../engine/base/issue.ts";
 import { assertPythonParses } from "../../_support/python.ts";
 import { contextWith, CORPUS_SKIP, corpusFile, textOf } from "./_edit_support.ts";
 import { tempRepo, verifyAt } from "../../_support/plans.ts";

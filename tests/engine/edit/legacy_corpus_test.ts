@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { LEGACY_OPS } from "../../../engine/edit/legacy/mod.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 import { makeRepo } from "./_legacy_support.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PRIMITIVES } from "../../../engine/edit/primitives.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { corpusBeforeFiles } from "../../_support/corpus.ts";
 import { PYTHON_SKIP, pythonSyntaxErrors } from "../../_support/python.ts";
 import { contextWith, CORPUS_SKIP, textOf } from "./_edit_support.ts";

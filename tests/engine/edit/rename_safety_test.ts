@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { LEGACY_OPS } from "../../../engine/edit/legacy/mod.ts";
 import { PRIMITIVES } from "../../../engine/edit/primitives.ts";
-import type { Issue } from "../../../engine/issue.ts";
+import type { Issue } from "../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { verifyPlan } from "../../../engine/verify/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";

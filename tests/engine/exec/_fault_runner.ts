@@ -14,7 +14,7 @@
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan } from "../../../engine/exec/execute.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { runTestStep } from "./_test_operator.ts";
 
 const [repo, planFile] = Deno.args;

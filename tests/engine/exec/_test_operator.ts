@@ -15,10 +15,10 @@
  * @module
  */
 
-import { fail } from "../../../engine/issue.ts";
+import { fail } from "../../../engine/base/issue.ts";
 import type { StepContext } from "../../../engine/edit/operator.ts";
 import type { TextEdit } from "../../../engine/edit/text_edit.ts";
-import type { GitMode } from "../../../engine/file_mode.ts";
+import type { GitMode } from "../../../engine/base/file_mode.ts";
 import type { ParsedSteps } from "../../../engine/exec/wiring.ts";
 
 /** A test step. */

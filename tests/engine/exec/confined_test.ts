@@ -4,7 +4,7 @@ import { runTestStep } from "./_test_operator.ts";
 import { atomicWrite } from "../../../engine/exec/atomic_write.ts";
 import { entryExists, readConfined, removeConfined } from "../../../engine/exec/confined.ts";
 import { executePlan, hasPendingJournal, rollbackRepository } from "../../../engine/exec/mod.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { swapDuringApply } from "../../_support/fault_trials.ts";

@@ -5,7 +5,7 @@ import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, hasPendingJournal, type PostCheck } from "../../../engine/exec/mod.ts";
 import { setThrowAfterStep } from "../../../engine/exec/test_hooks.ts";
-import { warning } from "../../../engine/issue.ts";
+import { warning } from "../../../engine/base/issue.ts";
 
 const SERVICE = Deno.readTextFileSync(
   new URL("../../fixtures/sample_project/app/service.py", import.meta.url).pathname,

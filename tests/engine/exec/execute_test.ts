@@ -7,7 +7,7 @@ import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, journalDirFor } from "../../../engine/exec/mod.ts";
 import type { PostCheck } from "../../../engine/verify/post_checks.ts";
-import { warning } from "../../../engine/issue.ts";
+import { warning } from "../../../engine/base/issue.ts";
 
 function storeFor(dir: string): DocumentStore {
   return new DocumentStore(Workspace.open(dir));

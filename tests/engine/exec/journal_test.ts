@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { makeRepo, snapshot, STATE_HOME } from "./_support.ts";
 import { runTestStep } from "./_test_operator.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import {

@@ -4,7 +4,7 @@ import { runTestStep } from "./_test_operator.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan, journalDirFor, rollbackRepository } from "../../../engine/exec/mod.ts";
-import { IssueError } from "../../../engine/issue.ts";
+import { IssueError } from "../../../engine/base/issue.ts";
 import { concurrentApplies, killDuringApply, killDuringRollback } from "../../_support/fault_trials.ts";
 import { runCli } from "../../_support/cli.ts";
 import { slow } from "../../_support/quick.ts";

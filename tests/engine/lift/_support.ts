@@ -14,7 +14,7 @@ import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { executePlan } from "../../../engine/exec/execute.ts";
 import { parsePlanSteps } from "../../../engine/exec/wiring.ts";
-import { withBudget } from "../../../engine/budget.ts";
+import { withBudget } from "../../../engine/base/budget.ts";
 import { Simulation } from "../../../engine/lift/replay.ts";
 
 /** Where journals go in these tests (never the real home). */

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import * as z from "zod";
-import { type Issue, IssueError } from "../../../engine/issue.ts";
+import { type Issue, IssueError } from "../../../engine/base/issue.ts";
 import { describeLocator, parseLocator } from "../../../engine/locate/mod.ts";
 import { LOCATOR_SCHEMA, PARENT_LOCATOR_SCHEMA } from "../../../engine/locate/schema.ts";
 

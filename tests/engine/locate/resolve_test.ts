@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { type Issue, IssueError } from "../../../engine/issue.ts";
+import { type Issue, IssueError } from "../../../engine/base/issue.ts";
 import {
   describeNode,
   locateRegion,

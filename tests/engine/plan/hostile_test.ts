@@ -24,14 +24,14 @@ import { createHash } from "node:crypto";
 import { runStep } from "../../../engine/ops/dispatch.ts";
 import { StepContext } from "../../../engine/edit/operator.ts";
 import { executePlan, hasPendingJournal } from "../../../engine/exec/mod.ts";
-import { type Issue, IssueError } from "../../../engine/issue.ts";
+import { type Issue, IssueError } from "../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { type NormalizedStep, parsePlan, parsePlanText } from "../../../engine/plan/mod.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { corpusFile } from "../edit/_legacy_support.ts";
 import { HOSTILE_REPO, hostileCase, prng, withFailingStep } from "../../_support/hostile_plans.ts";
-import { withBudget } from "../../../engine/budget.ts";
+import { withBudget } from "../../../engine/base/budget.ts";
 import { verifyPlan } from "../../../engine/verify/mod.ts";
 
 const CASES = 1200;

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Issue } from "../../../engine/issue.ts";
+import type { Issue } from "../../../engine/base/issue.ts";
 import { detectTier, MAX_ISSUES, parsePlan, parsePlanText } from "../../../engine/plan/mod.ts";
 
 const LOC = {

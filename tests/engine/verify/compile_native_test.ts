@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { Compilers } from "../../../engine/verify/compile/mod.ts";
 import { nativeCheck } from "../../../engine/verify/compile/native.ts";
-import { headerLanguage } from "../../../engine/header_language.ts";
+import { headerLanguage } from "../../../engine/base/header_language.ts";
 import { detectLanguage, type LanguageId, parse } from "../../../engine/parse/mod.ts";
 import { loadMultilang, MULTILANG_SKIP, writeTree } from "../../_support/multilang.ts";
 import { skipReason } from "../../_support/skips.ts";

@@ -21,7 +21,7 @@
  * @module
  */
 
-import { error } from "../../../issue.ts";
+import { error } from "../../../base/issue.ts";
 import type { LanguageId, Node } from "../../../parse/mod.ts";
 import {
   type BranchPlan,

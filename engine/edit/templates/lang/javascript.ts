@@ -15,7 +15,7 @@
  * @module
  */
 
-import { error } from "../../../issue.ts";
+import { error } from "../../../base/issue.ts";
 import type { Node } from "../../../parse/mod.ts";
 import {
   type BranchPlan,

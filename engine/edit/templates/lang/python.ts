@@ -9,7 +9,7 @@
  * @module
  */
 
-import { error, warning } from "../../../issue.ts";
+import { error, warning } from "../../../base/issue.ts";
 import type { Node } from "../../../parse/mod.ts";
 import { occurrencesOf, resolveName, scopeChainAt } from "../../../analysis/scope.ts";
 import {

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Issue } from "../../../issue.ts";
+import type { Issue } from "../../../base/issue.ts";
 import type { Document } from "../../../parse/documents.ts";
 import type { LanguageId, Node } from "../../../parse/mod.ts";
 import { reindent, stringRows } from "../../indent.ts";

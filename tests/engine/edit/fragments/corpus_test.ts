@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runFragment } from "../../../../engine/edit/fragments/mod.ts";
-import { IssueError } from "../../../../engine/issue.ts";
+import { IssueError } from "../../../../engine/base/issue.ts";
 import { parse } from "../../../../engine/parse/mod.ts";
 import { corpusBeforeFiles } from "../../../_support/corpus.ts";
 import { PYTHON_SKIP, pythonSyntaxErrors } from "../../../_support/python.ts";

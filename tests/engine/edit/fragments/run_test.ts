@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { FRAGMENT_ACTIONS, runFragment } from "../../../../engine/edit/fragments/mod.ts";
-import { IssueError } from "../../../../engine/issue.ts";
+import { IssueError } from "../../../../engine/base/issue.ts";
 import { assertPythonParses, PYTHON_SKIP, runPythonJson } from "../../../_support/python.ts";
 import { changedLines, contextWith, CORPUS_SKIP, corpusFile, textOf } from "../_edit_support.ts";
 

@@ -5,7 +5,7 @@ import {
   serializeFragment,
   validateFragment,
 } from "../../../../engine/edit/fragments/mod.ts";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 
 /** `[code, path]` of each issue, in order. */
 function problems(issues: Issue[]): [string, (string | number)[] | undefined][] {

@@ -7,7 +7,7 @@
 
 import { OPERATORS } from "../../../../engine/ops/registry.ts";
 import type { StepContext } from "../../../../engine/edit/operator.ts";
-import { IssueError } from "../../../../engine/issue.ts";
+import { IssueError } from "../../../../engine/base/issue.ts";
 import { checkContainment, checkKinds, checkSyntax } from "../../../../engine/verify/levels/mod.ts";
 import { contextWith, textOf } from "../_edit_support.ts";
 

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
-import { type Issue, IssueError } from "../../../../engine/issue.ts";
+import { type Issue, IssueError } from "../../../../engine/base/issue.ts";
 import { contextWith, textOf } from "../_edit_support.ts";
 import type { StepContext } from "../../../../engine/edit/operator.ts";
 

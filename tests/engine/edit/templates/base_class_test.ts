@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
-import { IssueError } from "../../../../engine/issue.ts";
+import { IssueError } from "../../../../engine/base/issue.ts";
 import { PYTHON_SKIP, runPythonJson } from "../../../_support/python.ts";
 import { loadCorpus } from "../../../_support/corpus.ts";
 import { contextWith, CORPUS_SKIP, textOf } from "../_edit_support.ts";

@@ -10,7 +10,7 @@ import { changedLines, CORPUS_SKIP, corpusFile } from "../_edit_support.ts";
 import { apply } from "./_support.ts";
 import { StepContext } from "../../../../engine/edit/operator.ts";
 import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
-import { IssueError } from "../../../../engine/issue.ts";
+import { IssueError } from "../../../../engine/base/issue.ts";
 import { defaultPostChecks } from "../../../../engine/verify/post_checks.ts";
 
 const MODELS = ["psf__requests-2931", "requests/models.py"] as const;

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { TEMPLATES } from "../../../../engine/edit/templates/mod.ts";
 import { defaultPostChecks } from "../../../../engine/verify/post_checks.ts";
-import { IssueError } from "../../../../engine/issue.ts";
+import { IssueError } from "../../../../engine/base/issue.ts";
 import { assertPythonParses } from "../../../_support/python.ts";
 import { contextWith, textOf } from "../_edit_support.ts";
 

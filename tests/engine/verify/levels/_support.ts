@@ -7,7 +7,7 @@
 
 import { StepContext } from "../../../../engine/edit/operator.ts";
 import type { TextEdit } from "../../../../engine/edit/text_edit.ts";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { type CheckEnv, type FileChange, runEditChecks } from "../../../../engine/verify/levels/mod.ts";

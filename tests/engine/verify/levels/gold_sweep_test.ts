@@ -26,7 +26,7 @@
 
 import assert from "node:assert/strict";
 import type { TextEdit } from "../../../../engine/edit/text_edit.ts";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { verifyPlan } from "../../../../engine/verify/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";

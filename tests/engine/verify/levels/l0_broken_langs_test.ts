@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { headerLanguage } from "../../../../engine/header_language.ts";
+import { headerLanguage } from "../../../../engine/base/header_language.ts";
 import { detectLanguage, type LanguageId, type Node, parse } from "../../../../engine/parse/mod.ts";
 import { loadMultilang, MULTILANG_SKIP } from "../../../_support/multilang.ts";
 import { editAndCheck, ofLevel } from "./_support.ts";

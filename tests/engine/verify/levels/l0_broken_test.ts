@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { parse, syntaxProblems } from "../../../../engine/parse/mod.ts";
-import { headerLanguage } from "../../../../engine/header_language.ts";
+import { headerLanguage } from "../../../../engine/base/header_language.ts";
 import { detectLanguage } from "../../../../engine/parse/mod.ts";
 import { brokenFileProblems } from "../../../../engine/verify/levels/l0_broken.ts";
 import type { Document } from "../../../../engine/parse/documents.ts";

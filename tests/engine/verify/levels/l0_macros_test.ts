@@ -15,7 +15,7 @@
 
 import assert from "node:assert/strict";
 import { blankMacroSpecifiers } from "../../../../engine/analysis/macro_specifiers.ts";
-import { headerLanguage } from "../../../../engine/header_language.ts";
+import { headerLanguage } from "../../../../engine/base/header_language.ts";
 import {
   detectLanguage,
   type LanguageId,

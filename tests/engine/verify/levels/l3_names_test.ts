@@ -12,7 +12,7 @@ import { lostDefinitions } from "../../../../engine/analysis/names/mod.ts";
 import { foreignLosses } from "../../../../engine/analysis/names/importers.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
-import { headerLanguage } from "../../../../engine/header_language.ts";
+import { headerLanguage } from "../../../../engine/base/header_language.ts";
 import { detectLanguage, parse } from "../../../../engine/parse/mod.ts";
 import { heldOut, loadMultilang, MULTILANG_SKIP, writeTree } from "../../../_support/multilang.ts";
 import { verifyIn } from "../plan/_support.ts";

@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { breaks, callsOf, fixedArities } from "../../../../engine/analysis/names/arity.ts";
-import { headerLanguage } from "../../../../engine/header_language.ts";
+import { headerLanguage } from "../../../../engine/base/header_language.ts";
 import { detectLanguage, parse } from "../../../../engine/parse/mod.ts";
 import { nativeCheck } from "../../../../engine/verify/compile/native.ts";
 import { loadMultilang, MULTILANG_SKIP, writeTree } from "../../../_support/multilang.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 import { checkNewName } from "../../../../engine/analysis/rename_safety.ts";
 import { clip, typeList } from "../../../../engine/verify/levels/quote.ts";
 import { CORPUS_SKIP } from "../../../_support/corpus.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { settleWarnings } from "../../../../engine/verify/levels/mod.ts";
 import { verifyPlan } from "../../../../engine/verify/mod.ts";

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { type VerifyOptions, verifyPlan, type VerifyResult } from "../../../../engine/verify/mod.ts";

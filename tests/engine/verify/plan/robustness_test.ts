@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { executePlan, parsePlanSteps } from "../../../../engine/exec/mod.ts";
-import type { Issue } from "../../../../engine/issue.ts";
+import type { Issue } from "../../../../engine/base/issue.ts";
 import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { AUTH, authRepo, CORPUS_SKIP, hashTree, verifyIn } from "./_support.ts";
