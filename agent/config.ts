@@ -4,10 +4,12 @@
  * (`-c FILE`, `-c agent.step_limit=100`), then validated with zod. Mappings
  * merge key by key; lists and scalars replace. Override values are read as
  * YAML, so `=100` is a number, `=null` clears, `=[a, b]` is a list. The
- * strategy `agent.strategy` names (`strategies.ts`) may own a section of
- * its own (`rfsn:`) whose defaults (`config/rfsn.yaml`) are merged over the
- * base defaults before the user's files and overrides. An unknown key, an
- * unknown strategy or a value of the wrong type is an error naming the key.
+ * strategy `agent.strategy` names may own a section of its own (`rfsn:`)
+ * whose defaults (`config/rfsn.yaml`) are merged over the base defaults
+ * before the user's files and overrides. The names and sections come from
+ * `config/strategy_sections.ts`, not from the strategies, which read the
+ * `Config` built here. An unknown key, an unknown strategy or a value of the
+ * wrong type is an error naming the key.
  *
  * @module
  */
@@ -17,8 +19,14 @@ import * as z from "zod";
 import defaultText from "../config/graphplan.yaml" with { type: "text" };
 import { DEFAULT_LIMITS, type Limits } from "../engine/base/limits.ts";
 import { GatePolicySchema } from "../engine/gate/mod.ts";
-import type { StrategySection } from "./common/strategy.ts";
-import { findStrategy, STRATEGIES, unknownStrategyMessage } from "./strategies.ts";
+import type { StrategySection } from "./config/section.ts";
+import {
+  isStrategyName,
+  sectionOf,
+  STRATEGY_SECTIONS,
+  strategySections,
+  unknownStrategyMessage,
+} from "./config/strategy_sections.ts";
 import { readFailure } from "../engine/base/read_failure.ts";
 import { closestNames } from "../engine/base/suggest.ts";
 
@@ -61,7 +69,7 @@ const AgentSchema = z.strictObject({
   submit_marker: z.string().min(1),
   max_format_errors: count,
   max_patch_rejections: count,
-  strategy: z.string().refine((name) => findStrategy(name) !== undefined, {
+  strategy: z.string().refine(isStrategyName, {
     error: (issue) => unknownStrategyMessage(String(issue.input)),
   }),
 });
@@ -117,17 +125,13 @@ const TemplatesSchema = z.strictObject(
 
 /** The sections the registered strategies own, each optional, by key (`rfsn`). */
 type SectionShapes<T> = {
-  [N in keyof T as T[N] extends { section: StrategySection<z.ZodType, infer K> } ? K : never]: T[N] extends
-    { section: StrategySection<infer S, string> } ? z.ZodOptional<S> : never;
+  [N in keyof T as T[N] extends StrategySection<z.ZodType, infer K> ? K : never]: T[N] extends
+    StrategySection<infer S, string> ? z.ZodOptional<S> : never;
 };
 
-function sectionShapes<T extends Record<string, { section?: StrategySection }>>(
-  strategies: T,
-): SectionShapes<T> {
+function sectionShapes<T extends Record<string, StrategySection | null>>(sections: T): SectionShapes<T> {
   return Object.fromEntries(
-    Object.values(strategies).flatMap(({ section }) =>
-      section ? [[section.key, section.schema.optional()]] : []
-    ),
+    Object.values(sections).flatMap((section) => section ? [[section.key, section.schema.optional()]] : []),
   ) as SectionShapes<T>;
 }
 
@@ -144,7 +148,7 @@ export const ConfigSchema = z.strictObject({
   templates: TemplatesSchema,
   gate: z.strictObject({ mode: GatePolicySchema.shape.mode, allow: GatePolicySchema.shape.allow }),
   /** The strategies' own sections (`rfsn:`, config/rfsn.yaml), each set only when it applies. */
-  ...sectionShapes(STRATEGIES),
+  ...sectionShapes(STRATEGY_SECTIONS),
 });
 
 /** A validated configuration. */
@@ -215,14 +219,13 @@ export async function mergeConfigSpecs(specs: string[]): Promise<Record<string, 
     layers.reduce((data, layer) => mergeConfig(data, layer), base);
   const data = apply(defaultConfigData());
   const name = (data.agent as Record<string, unknown> | undefined)?.strategy;
-  const chosen = typeof name === "string" ? findStrategy(name) : undefined;
+  const chosen = typeof name === "string" ? sectionOf(name) : undefined;
   // The chosen strategy's defaults go under the user's files and overrides, whole (its gate and
   // verification settings too); another strategy's only as its section, where the specs set it.
   let base: Record<string, unknown> | undefined;
-  for (const { section } of Object.values(STRATEGIES) as { section?: StrategySection }[]) {
-    if (!section) continue;
+  for (const section of strategySections()) {
     const defaults = parseConfigText(section.defaults, section.file);
-    if (chosen?.section === section) base = mergeConfig(base ?? defaultConfigData(), defaults);
+    if (chosen === section) base = mergeConfig(base ?? defaultConfigData(), defaults);
     else if (layers.some((layer) => section.key in layer)) {
       base = mergeConfig(base ?? defaultConfigData(), { [section.key]: defaults[section.key] });
     }

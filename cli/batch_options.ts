@@ -11,11 +11,11 @@ import { stringOption, UsageError } from "./command.ts";
 import { type Config, ConfigError, isOverride, mergeConfigSpecs, validateConfig } from "../agent/config.ts";
 import {
   DEFAULT_STRATEGY,
-  findStrategy,
-  STRATEGIES,
+  isStrategyName,
   strategyChoices,
   unknownStrategyMessage,
-} from "../agent/strategies.ts";
+} from "../agent/config/strategy_sections.ts";
+import { STRATEGIES } from "../agent/strategies.ts";
 // The modules themselves, not swebench/mod.ts: `run` imports this file, and the batch runner's live view
 // (log-update) reads the terminal's environment when it loads, which `run --help` must not need.
 import { PREDS_FORMATS, type PredsFormat } from "../agent/swebench/preds.ts";
@@ -144,7 +144,7 @@ export function moneyOption(args: ParsedArgs, name: string, fallback: number): n
 export function strategyOption(args: ParsedArgs): string | undefined {
   const strategy = stringOption(args, "strategy");
   if (strategy === undefined) return undefined;
-  if (!findStrategy(strategy)) throw new UsageError(unknownStrategyMessage(strategy));
+  if (!isStrategyName(strategy)) throw new UsageError(unknownStrategyMessage(strategy));
   return strategy;
 }
 

@@ -12,7 +12,7 @@ import { basename, join, resolve } from "../engine/base/node_builtins.ts";
 import { type Command, EXIT, type ParsedArgs, refuse, stringOption, UsageError } from "./command.ts";
 import { readFailure } from "../engine/base/read_failure.ts";
 import { strategyOption, strategyOptionHelp } from "./batch_options.ts";
-import { strategyNames } from "../agent/strategies.ts";
+import { strategyNames } from "../agent/config/strategy_sections.ts";
 import { type Config, ConfigError, loadConfig } from "../agent/config.ts";
 import { DatasetError, findInstance } from "../agent/dataset.ts";
 import { instanceImage, runTask, type RunTaskOutcome } from "../agent/run.ts";

@@ -24,7 +24,7 @@ export { type FinalGateOptions, type FinalGateRecord, gateFinalPatch } from "./f
 export { pruneHistory } from "./history.ts";
 export { helperIssues, rollBack, type RollbackOutcome } from "./rollback.ts";
 export type { LiftInput, LiftReport } from "./lift_report.ts";
-export type { StepProgress, Strategy, StrategyOutcome, StrategyRun, StrategySection } from "./strategy.ts";
+export type { StepProgress, Strategy, StrategyOutcome, StrategyRun } from "./strategy.ts";
 export { exceededLimit, FormatErrorLimit, Interrupted, LimitsExceeded, Submitted } from "./run_end.ts";
 export { type Helper, HelperError, serveArgv, SessionHelper } from "./helper.ts";
 export { sessionShell, type SessionShellEnvironment, type ShellCounts } from "./session_shell.ts";

@@ -1,8 +1,6 @@
 /**
  * What a strategy is to the code that runs it: a short name in the
- * registry (`agent/strategies.ts`), a one-line summary for `--help`, an
- * optional section of the configuration it owns (its schema, and its
- * defaults merged over the base config when the strategy is chosen), the
+ * registry (`agent/strategies.ts`), a one-line summary for `--help`, the
  * models it asks besides the run's own, how it runs one task, and the part
  * of a trajectory's inspect page it draws itself. `run`, `batch`, `slurm`,
  * `k8s` and `inspect` read these hooks and never a strategy's name.
@@ -10,7 +8,6 @@
  * @module
  */
 
-import type * as z from "zod";
 import type { Config } from "../config.ts";
 import type { Environment } from "../env/mod.ts";
 import type { Model } from "../model/mod.ts";
@@ -27,18 +24,6 @@ export interface StepProgress {
   cost: number;
   /** The commands this step ran. */
   commands: string[];
-}
-
-/** A section of the configuration a strategy owns (`rfsn:` for the rfsn strategy). */
-export interface StrategySection<S extends z.ZodType = z.ZodType, K extends string = string> {
-  /** The top-level key. */
-  key: K;
-  /** Its schema (the section is optional in every config; the strategy checks it is there). */
-  schema: S;
-  /** YAML merged over the base defaults when the strategy is chosen (its own section and any others it sets). */
-  defaults: string;
-  /** The name errors in `defaults` are reported under. */
-  file: string;
 }
 
 /** Everything a strategy gets to solve one task. */
@@ -70,8 +55,6 @@ export interface StrategyOutcome {
 export interface Strategy {
   /** One line for `--help`: what it does. */
   summary: string;
-  /** The configuration section it owns, if any. */
-  section?: StrategySection;
   /** The model configs the run asks instead of `config.model` alone (empty: the run's own model). */
   candidateModels?: (config: Config) => Config["model"][];
   /** Solve `run.task`, recording the trajectory; a model error or a stop is an outcome, not an exception. */

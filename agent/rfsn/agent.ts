@@ -39,7 +39,7 @@ import { exceededLimit, Interrupted, LimitsExceeded } from "../common/run_end.ts
 import { type Model, type ModelStats, totalStats } from "../model/mod.ts";
 import { renderTemplate } from "../template.ts";
 import type { Trajectory } from "../trajectory/mod.ts";
-import type { RfsnConfig } from "./config.ts";
+import type { RfsnConfig } from "../config/rfsn.ts";
 import { Controller } from "./controller.ts";
 import { diffFacts } from "./diff_facts.ts";
 import type { PreparedEdit } from "./edit.ts";

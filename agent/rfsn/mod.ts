@@ -7,7 +7,6 @@
  */
 
 export { RfsnAgent, type RfsnAgentOptions, type RfsnResult } from "./agent.ts";
-export { RFSN_SECTION, type RfsnConfig, RfsnConfigSchema } from "./config.ts";
 export { Controller } from "./controller.ts";
 export { type GateVerdict, validateProposal } from "./gate.ts";
 export { MetaPlanner } from "./meta_planner.ts";

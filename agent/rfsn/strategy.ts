@@ -2,25 +2,24 @@
  * The `rfsn` strategy as the registry (`agent/strategies.ts`) holds it:
  * the proposal planner over its candidate models (`rfsn.candidate_models`,
  * each merged over `model`; the run's own model when there are none), with
- * its `rfsn:` section and config/rfsn.yaml. Its errors end the run the way
- * the phase machine's do: a model error with its exit status, a stop as
- * `Interrupted`, a bug with its stack in the trajectory.
+ * its `rfsn:` section (`agent/config/rfsn.ts`) and config/rfsn.yaml. Its
+ * errors end the run the way the phase machine's do: a model error with its
+ * exit status, a stop as `Interrupted`, a bug with its stack in the
+ * trajectory.
  *
  * @module
  */
 
-import type { Strategy, StrategyOutcome, StrategyRun, StrategySection } from "../common/strategy.ts";
+import type { Strategy, StrategyOutcome, StrategyRun } from "../common/strategy.ts";
 import { Interrupted } from "../common/run_end.ts";
 import { ModelError } from "../model/mod.ts";
 import { RfsnAgent } from "./agent.ts";
-import { RFSN_SECTION, type RfsnConfigSchema } from "./config.ts";
 import { rfsnSection } from "./inspect_page.ts";
 import { dict } from "../trajectory/inspect/trajectory_view.ts";
 
 /** The proposal planner, registered as `rfsn`. */
-export const RFSN_STRATEGY: Strategy & { section: StrategySection<typeof RfsnConfigSchema, "rfsn"> } = {
+export const RFSN_STRATEGY: Strategy = {
   summary: "the proposal planner, every proposal gated (config/rfsn.yaml)",
-  section: RFSN_SECTION,
   candidateModels: (config) =>
     (config.rfsn?.candidate_models ?? []).map((extra) => ({ ...config.model, ...extra })),
   run: runRfsn,

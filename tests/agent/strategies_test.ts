@@ -1,7 +1,8 @@
 /**
- * The strategy registry (agent/strategies.ts): names, config sections,
- * help and errors come from it, and the code that runs a task never names
- * a strategy.
+ * The strategy registry (agent/strategies.ts) and the table of names and
+ * config sections beside the config (agent/config/strategy_sections.ts):
+ * help and errors come from them, the two hold the same names, and the code
+ * that runs a task never names a strategy.
  */
 
 import assert from "node:assert/strict";
@@ -13,7 +14,13 @@ import {
   parseConfigText,
   validateConfig,
 } from "../../agent/config.ts";
-import { DEFAULT_STRATEGY, STRATEGIES, strategyNamed, strategyNames } from "../../agent/strategies.ts";
+import { STRATEGIES, strategyNamed } from "../../agent/strategies.ts";
+import {
+  DEFAULT_STRATEGY,
+  STRATEGY_SECTIONS,
+  strategyNames,
+  strategySections,
+} from "../../agent/config/strategy_sections.ts";
 import type { Strategy } from "../../agent/common/strategy.ts";
 import batch from "../../cli/batch.ts";
 import run from "../../cli/run.ts";
@@ -60,11 +67,15 @@ Deno.test("strategies: --strategy with a misspelt name is a usage error with did
   );
 });
 
+Deno.test("strategies: the registry and the config's table hold the same names, in the same order", () => {
+  assert.deepEqual(Object.keys(STRATEGIES), strategyNames());
+});
+
 Deno.test("strategies: each section a strategy registers is validated, and its defaults apply only when it is chosen", async () => {
-  const withSection = registered.filter(([, strategy]) => strategy.section);
+  const withSection = Object.entries(STRATEGY_SECTIONS).filter(([, section]) => section);
   assert.ok(withSection.length > 0, "no strategy owns a section: the test would check nothing");
   const plain = await loadConfig();
-  for (const [name, { section }] of withSection) {
+  for (const [name, section] of withSection) {
     const key = section!.key;
     assert.equal(
       (plain as Record<string, unknown>)[key],
@@ -115,7 +126,7 @@ const NAME_BLIND = [
 
 Deno.test("strategies: run, config, batch, slurm and k8s never compare with a strategy's name or read its section", async () => {
   const names = strategyNames();
-  const sections = registered.flatMap(([, strategy]) => strategy.section ? [strategy.section.key] : []);
+  const sections = strategySections().map((section) => section.key);
   const alternatives = (words: string[]) => words.map((word) => word.replace(/\W/g, "\\$&")).join("|");
   const compared = new RegExp(
     `(===|!==|==|!=|case)\\s*["'\`](${alternatives(names)})["'\`]|["'\`](${

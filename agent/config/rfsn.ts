@@ -1,13 +1,16 @@
 /**
  * The `rfsn` section of the configuration (`config/rfsn.yaml`): budgets,
- * bounds, candidate models, the test command and the PATCH prompt.
+ * bounds, candidate models, the test command and the PATCH prompt. The rfsn
+ * strategy (`agent/rfsn/`) reads it as `config.rfsn`; it lives here, with
+ * the other sections, so that `agent/config.ts` builds its schema without
+ * importing the strategy that reads the result.
  *
  * @module
  */
 
 import * as z from "zod";
 import rfsnText from "../../config/rfsn.yaml" with { type: "text" };
-import type { StrategySection } from "../common/strategy.ts";
+import type { StrategySection } from "./section.ts";
 
 const count = z.number().int().min(0);
 
@@ -28,7 +31,7 @@ export const RfsnConfigSchema = z.strictObject({
 /** The `rfsn` section. */
 export type RfsnConfig = z.infer<typeof RfsnConfigSchema>;
 
-/** The `rfsn` section as the strategy registers it: its schema and config/rfsn.yaml (embedded). */
+/** The `rfsn` section as `strategy_sections.ts` lists it: its schema and config/rfsn.yaml (embedded). */
 export const RFSN_SECTION: StrategySection<typeof RfsnConfigSchema, "rfsn"> = {
   key: "rfsn",
   schema: RfsnConfigSchema,
