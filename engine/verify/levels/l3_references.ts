@@ -5,7 +5,8 @@
  * definitions count). Resolution follows `analysis/scope.ts`: class scopes do not
  * leak into methods, comprehension variables do not leak out, `global` and
  * `nonlocal` are honoured, and a star import makes an unbound name
- * "unknown", which is not reported.
+ * "unknown", which is not reported. A class's own name read while its body
+ * runs (`-> C` on a method of `C`) is unbound too (`early_class_name.ts`).
  *
  * Attribute names after `.` and keyword-argument names are not references.
  * A reserved word the grammar read as an identifier (`x = not if`) is not an
@@ -27,6 +28,7 @@ import { lineAt } from "./region.ts";
 import { clip } from "./quote.ts";
 import { checkDangling } from "./l3_dangling.ts";
 import { checkNames, hasNameRules } from "./l3_names.ts";
+import { earlyClassName } from "./early_class_name.ts";
 
 /** L3: unbound names introduced by the edit, and uses an edit left without their binding (`l3_dangling.ts`). */
 export async function checkReferences(change: FileChange, env: CheckEnv): Promise<Issue[]> {
@@ -59,15 +61,23 @@ function introducedNames(change: FileChange, env: CheckEnv): Issue[] {
     if (name.wasThere || name.attributeBase) continue;
     const node = root.descendantForIndex(name.start, name.end);
     if (!node) continue;
-    const resolution = resolveName(change.after, name.name, node);
-    if (resolution.status !== "missing") continue;
+    const missing = resolveName(change.after, name.name, node).status === "missing";
+    // a quoted type is read later, by a type checker: the class's own name is bound by then
+    if (!missing && (name.quoted || !earlyClassName(change.after, name.name, node))) continue;
     seen.add(name.name);
-    issues.push(warning("unbound-name", `Name "${clip(name.name)}" is not defined where the edit uses it`, {
+    const where = missing
+      ? "where the edit uses it"
+      : "yet where the edit uses it: its class body is still running";
+    issues.push(warning("unbound-name", `Name "${clip(name.name)}" is not defined ${where}`, {
       level: "L3",
       step: env.step,
       file: change.path,
       line: lineAt(change.after.file.text, name.start),
-      hint: `define "${clip(name.name)}", import it, or use a name that is in scope`,
+      hint: missing
+        ? `define "${clip(name.name)}", import it, or use a name that is in scope`
+        : `quote the annotation ("${
+          clip(name.name)
+        }"), add "from __future__ import annotations", or use "typing.Self"`,
     }));
   }
   return issues;

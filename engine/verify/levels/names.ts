@@ -8,7 +8,11 @@
  * code the span replaced: rewriting a function that already used an
  * unresolved name is not this edit's fault. Words of the replaced strings
  * and comments do not count: a docstring saying "the install schemes" does
- * not excuse a new use of an unbound `install` (setuptools' easy_install).
+ * not excuse a new use of an unbound `install` (setuptools' easy_install),
+ * nor do names after a dot (`error.SubstrateUnderrunError` does not excuse
+ * a bare `SubstrateUnderrunError`). The new text's f-string interpolations
+ * are code and are read like any other, and a quoted type (`-> "Tag"`,
+ * `cast("Tag", x)`) names its head (`quoted_types.ts`).
  *
  * @module
  */
@@ -17,6 +21,8 @@ import type { Node, Tree } from "../../parse/mod.ts";
 import { classifyName, cursorField, type NameRole } from "../../analysis/scope.ts";
 import type { FileChange } from "./mod.ts";
 import { editSpans, type Span } from "./region.ts";
+import { quotedTypeName } from "./quoted_types.ts";
+import type { Document } from "../../parse/documents.ts";
 
 /** One identifier inside a changed span. */
 export interface SpanName {
@@ -28,6 +34,8 @@ export interface SpanName {
   attributeBase: boolean;
   /** Whether the name occurred in the replaced text. */
   wasThere: boolean;
+  /** The head of a quoted type (`"Tag"` in `-> "Tag"`: `quoted_types.ts`), not an identifier. */
+  quoted?: boolean;
 }
 
 /** What the spans of a change contain. */
@@ -52,9 +60,9 @@ export function spanContents(change: FileChange): SpanContents {
   const known = inner.get(change.before.tree);
   if (known) return known;
   const spans = editSpans(change.before, change.after, change.records);
-  const replacedWords = replacedIdentifiers(change.before.tree, change.before.file.text, spans);
+  const replacedWords = replacedIdentifiers(change.before, spans);
   const contents: SpanContents = { spans, names: [], imports: [], replacedWords };
-  collect(change.after.tree, change.after.file.text, spans, contents);
+  collect(change.after, spans, contents);
   inner.set(change.before.tree, contents);
   return contents;
 }
@@ -63,7 +71,8 @@ export function spanContents(change: FileChange): SpanContents {
  * The identifiers of `tree` that overlap a span's replaced text, f-string
  * interpolations included; the subtrees outside every span are not entered.
  */
-function replacedIdentifiers(tree: Tree, text: string, spans: Span[]): Set<string> {
+function replacedIdentifiers(doc: Document, spans: Span[]): Set<string> {
+  const { tree, file: { text } } = doc;
   const words = new Set<string>();
   const overlaps = (s: number, e: number) => spans.some((span) => e > span.beforeStart && s < span.beforeEnd);
   if (!spans.some((span) => span.beforeEnd > span.beforeStart)) return words;
@@ -72,7 +81,11 @@ function replacedIdentifiers(tree: Tree, text: string, spans: Span[]): Set<strin
     const s = cursor.startIndex;
     const e = cursor.endIndex;
     const type = cursor.nodeType;
-    if (overlaps(s, e) && type === "identifier") words.add(text.slice(s, e));
+    // an attribute name (`SubstrateUnderrunError` of `error.SubstrateUnderrunError`) is no binding's
+    // use: it does not excuse the same word used bare (pyasn1's ber/decoder.py)
+    if (overlaps(s, e) && type === "identifier" && !isAttributeName(cursor)) words.add(text.slice(s, e));
+    const quoted = overlaps(s, e) && type === "string" ? quotedTypeName(doc, cursor.currentNode) : undefined;
+    if (quoted) words.add(quoted.name);
     if (overlaps(s, e) && type !== "comment" && cursor.gotoFirstChild()) continue;
     while (!(more = cursor.gotoNextSibling()) && cursor.gotoParent());
   }
@@ -80,12 +93,24 @@ function replacedIdentifiers(tree: Tree, text: string, spans: Span[]): Set<strin
   return words;
 }
 
+/** Whether the cursor's identifier is the name after the dot of an attribute access. */
+function isAttributeName(cursor: ReturnType<Tree["walk"]>): boolean {
+  const node = cursor.currentNode;
+  return node.parent?.type === "attribute" && node.parent.childForFieldName("attribute")?.id === node.id;
+}
+
+/** Whether a string node holds an f-string replacement field. */
+function hasInterpolation(node: Node): boolean {
+  return node.children.some((child) => child?.type === "interpolation");
+}
+
 interface Level {
   type: string;
   field: string | null;
 }
 
-function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents): void {
+function collect(doc: Document, spans: Span[], contents: SpanContents): void {
+  const tree = doc.tree;
   // Only the top-level statements that overlap a span, each walked from its own cursor as the
   // walk from the root would meet it: the others cost nothing, however many the module has.
   const root = tree.rootNode;
@@ -97,7 +122,7 @@ function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents
     const s = child.startIndex;
     if (!spans.some((span) => e > span.afterStart && s < span.afterEnd)) continue;
     const cursor = child.walk();
-    collectFrom(cursor, [{ type: root.type, field: null }], text, spans, contents);
+    collectFrom(cursor, [{ type: root.type, field: null }], doc, spans, contents);
     cursor.delete();
   }
 }
@@ -106,10 +131,11 @@ function collect(tree: Tree, text: string, spans: Span[], contents: SpanContents
 function collectFrom(
   cursor: ReturnType<Tree["walk"]>,
   levels: Level[],
-  text: string,
+  doc: Document,
   spans: Span[],
   contents: SpanContents,
 ): void {
+  const text = doc.file.text;
   const advance = (): boolean => {
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) return false;
@@ -157,7 +183,23 @@ function collectFrom(
       });
       continue;
     }
-    if (type === "string" || type === "comment") continue;
+    const quoted = type === "string" ? quotedTypeName(doc, cursor.currentNode) : undefined;
+    if (quoted && spans.some((span) => quoted.end > span.afterStart && quoted.start < span.afterEnd)) {
+      const wasThere = contents.replacedWords.has(quoted.name);
+      const { name, start, end } = quoted;
+      contents.names.push({
+        name,
+        start,
+        end,
+        role: "reference",
+        attributeBase: false,
+        wasThere,
+        quoted: true,
+      });
+      continue;
+    }
+    // a string's other names are its f-string interpolations' (`f"cp{threading}"`, packaging's tags.py)
+    if (type === "comment" || (type === "string" && !hasInterpolation(cursor.currentNode))) continue;
     descend = true;
   }
 }

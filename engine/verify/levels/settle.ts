@@ -35,7 +35,9 @@
  * settled. `unbound-name` and `import-missing` settle when the final file
  * binds the name at module level or has no read of it that resolves to
  * nothing (`resolveName`, the same resolution L3 used): the binding a later
- * step made may be a parameter or a local of the function. Whether the use
+ * step made may be a parameter or a local of the function, and a class's
+ * name read while its body runs (`early_class_name.ts`) keeps the warning
+ * whatever the module binds. Whether the use
  * now comes before that binding is not this file's question:
  * `use-before-binding` asks it of the final state.
  *
@@ -61,6 +63,8 @@ import type { Issue } from "../../base/issue.ts";
 import type { Document, DocumentStore } from "../../parse/documents.ts";
 import { moduleScope, occurrencesOf, resolveName, wordOccurrences } from "../../analysis/scope.ts";
 import { checkInterface } from "./l5_interface.ts";
+import { earlyClassName } from "./early_class_name.ts";
+import { quotedTypeUses } from "./quoted_types.ts";
 
 /** The first quoted name of a message, unless it was clipped. */
 function subject(issue: Issue): string | undefined {
@@ -120,6 +124,13 @@ async function finalDoc(store: DocumentStore, path: string | undefined): Promise
 function unboundUse(doc: Document, name: string): boolean {
   return occurrencesOf(doc, name).some(({ node, role }) =>
     role === "reference" && resolveName(doc, name, node).status === "missing"
+  ) || quotedTypeUses(doc, name).some(({ node }) => resolveName(doc, name, node).status === "missing");
+}
+
+/** Whether some read of `name` in `doc` names a class whose body is still running (`early_class_name.ts`). */
+function earlyClassUse(doc: Document, name: string): boolean {
+  return occurrencesOf(doc, name).some(({ node, role }) =>
+    role === "reference" && earlyClassName(doc, name, node)
   );
 }
 
@@ -130,7 +141,9 @@ async function settled(issue: Issue, final: Final): Promise<boolean> {
     const name = subject(issue);
     const doc = await finalDoc(store, issue.file);
     if (!name || !doc || doc.file.language !== "python") return false;
-    // a later step bound it where it is used: at module level, or in the function (a parameter, a local)
+    // a later step bound it where it is used: at module level, or in the function (a parameter, a local);
+    // a class's name read while its body runs stays unbound although the module binds it
+    if (earlyClassUse(doc, name)) return false;
     return moduleScope(doc).bindings.has(name) || !unboundUse(doc, name);
   }
   if (issue.code === "import-unused") {
