@@ -7,18 +7,26 @@
 
 import { skipReason } from "./skips.ts";
 
+/**
+ * The first of `python3`, `python` that is CPython 3, as the path of its
+ * executable (`sys.executable`): a version manager's shim on PATH (pyenv's
+ * is a bash script that forks a dozen times) is resolved once here instead
+ * of at every oracle call; the interpreter is the one the shim picks.
+ */
 function findPython(): string | undefined {
   for (const candidate of ["python3", "python"]) {
     try {
-      const out = new Deno.Command(candidate, { args: ["-c", "import sys; print(sys.version_info[0])"] })
-        .outputSync();
-      if (out.success && new TextDecoder().decode(out.stdout).trim() === "3") return candidate;
+      const out = new Deno.Command(candidate, {
+        args: ["-c", "import sys; print(sys.version_info[0]); print(sys.executable)"],
+      }).outputSync();
+      const [major, executable] = new TextDecoder().decode(out.stdout).trim().split("\n");
+      if (out.success && major === "3") return executable?.trim() || candidate;
     } catch { /* not installed */ }
   }
   return undefined;
 }
 
-/** The python3 executable, if any. */
+/** The python3 executable (its resolved path, or the command name), if any. */
 export const PYTHON = findPython();
 
 /** Reason to skip a python-oracle test, or undefined. */
