@@ -25,9 +25,12 @@ import { skipReason } from "./skips.ts";
 function findPyflakesPython(): string | undefined {
   for (const candidate of ["python3", "/usr/bin/python3"]) {
     try {
-      const out = new Deno.Command(candidate, { args: ["-c", "import pyflakes"], stderr: "null" })
-        .outputSync();
-      if (out.success) return candidate;
+      // The executable's own path: a version manager's shim is resolved once, not at every call.
+      const out = new Deno.Command(candidate, {
+        args: ["-c", "import pyflakes, sys; print(sys.executable)"],
+        stderr: "null",
+      }).outputSync();
+      if (out.success) return new TextDecoder().decode(out.stdout).trim() || candidate;
     } catch { /* not installed */ }
   }
   return undefined;

@@ -137,16 +137,21 @@ Deno.test("edits and rollback keep a file's owner and group where the process ma
   assert.deepEqual([info.uid, info.gid], [1234, 2345]);
 });
 
-Deno.test("seeded fault trials (sample): kill -9 in apply and rollback, concurrent applies", async () => {
-  const tmp = Deno.makeTempDirSync({ prefix: "graphplan-faults-" });
-  try {
-    for (const scenario of [killDuringApply, killDuringRollback, concurrentApplies]) {
-      const tally = await scenario({ trials: 3, seed: 19, tmp });
-      assert.equal(tally.trials, 3);
-      assert.deepEqual(tally.failures, [], tally.scenario);
-      assert.equal(tally.bytes_lost + tally.escaped_writes + tally.leftover_temps, 0, tally.scenario);
+// The trials start `deno run` runners (`_support/fault_trials.ts`) and kill them: slow-marked.
+Deno.test(
+  "seeded fault trials (sample): kill -9 in apply and rollback, concurrent applies",
+  SLOW,
+  async () => {
+    const tmp = Deno.makeTempDirSync({ prefix: "graphplan-faults-" });
+    try {
+      for (const scenario of [killDuringApply, killDuringRollback, concurrentApplies]) {
+        const tally = await scenario({ trials: 3, seed: 19, tmp });
+        assert.equal(tally.trials, 3);
+        assert.deepEqual(tally.failures, [], tally.scenario);
+        assert.equal(tally.bytes_lost + tally.escaped_writes + tally.leftover_temps, 0, tally.scenario);
+      }
+    } finally {
+      Deno.removeSync(tmp, { recursive: true });
     }
-  } finally {
-    Deno.removeSync(tmp, { recursive: true });
-  }
-});
+  },
+);
