@@ -204,6 +204,37 @@ function disjoint(text: string, targets: Node[]): Node[] | undefined {
   return list;
 }
 
+/** How many lines `node`'s lines span holds. */
+function lineCount(text: string, node: Node): number {
+  const { start, end } = linesSpan(text, node);
+  let count = 1;
+  for (let i = text.indexOf("\n", start); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) count++;
+  return count;
+}
+
+/**
+ * Disjoint targets (sorted) with each run of them on consecutive lines
+ * replaced by their common ancestor when it is no body and at least half of
+ * its lines are the run's: the continuation lines of one literal or call
+ * re-indented are one step on it, not one step per line.
+ */
+function mergeRuns(text: string, list: Node[]): Node[] {
+  const out: Node[] = [];
+  const next = (a: Node, b: Node) =>
+    /^\r?\n$/.test(text.slice(linesSpan(text, a).end, linesSpan(text, b).start));
+  for (let k = 0; k < list.length;) {
+    let j = k;
+    while (j + 1 < list.length && next(list[j], list[j + 1])) j++;
+    const both = j > k ? common(text, list[k], list[j]) : undefined;
+    const run = list.slice(k, j + 1);
+    const lines = run.reduce((sum, node) => sum + lineCount(text, node), 0);
+    if (both && lineCount(text, both) <= 2 * lines) out.push(both);
+    else out.push(...run);
+    k = j + 1;
+  }
+  return out;
+}
+
 /** Maps an offset of a non-whitespace character of the old text to the new one. */
 function mapper(gaps: Gap[]): (offset: number) => number {
   return (offset) => {
@@ -234,9 +265,23 @@ export async function layoutSteps(
     if (!target) return undefined;
     targets.push(target);
   }
-  const list = disjoint(text, targets);
-  if (!list) return undefined;
+  const separate = disjoint(text, targets);
+  if (!separate) return undefined;
+  const merged = disjoint(text, mergeRuns(text, separate));
   const toNew = mapper(gaps);
+  const steps = merged && await stepsFor(state, doc, merged, expected, toNew);
+  if (steps || merged?.length === separate.length) return steps;
+  return await stepsFor(state, doc, separate, expected, toNew);
+}
+
+/** One `relayout_node` step per target (or the nearest ancestor a locator finds), or undefined. */
+async function stepsFor(
+  state: DocumentStore,
+  doc: Document,
+  list: Node[],
+  expected: string,
+  toNew: (offset: number) => number,
+): Promise<Record<string, unknown>[] | undefined> {
   const steps: Record<string, unknown>[] = [];
   for (let node of list) {
     let target = await locatorFor(state, doc, node);

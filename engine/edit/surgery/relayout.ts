@@ -18,8 +18,9 @@
  * same tokens before and after, in order (each token's type and text; a
  * string or comment is one token, its inside compared byte for byte, so the
  * whitespace of a literal's value never counts as layout), and the same tree
- * shape (their S-expressions are equal), and the file must not gain a parse
- * error. Whitespace and Python's backslash-newline continuations are all
+ * shape (the same node types with the same children), and the file must not
+ * gain a parse error. The two trees are walked side by side, skipping the
+ * subtrees the incremental parse shared between them. Whitespace and Python's backslash-newline continuations are all
  * that may differ; an indentation change that moves a statement into or out
  * of a block changes the tree and is refused (`relayout-not-layout`).
  *
@@ -48,13 +49,26 @@ const CONTINUATION = /^\\\r?\n?$/;
 function tokensOf(node: Node, out: string[]): string[] {
   // A re-layout inside a huge literal (a 700 KB dict) compares every token of it: the budget is looked at.
   if (out.length % 4096 === 4095) checkBudget();
-  if (node.childCount === 0 || (ATOMIC.test(node.type) && node.type !== "concatenated_string")) {
+  if (isToken(node)) {
     const text = node.text;
     if (text.trim() !== "" && !CONTINUATION.test(text)) out.push(`${node.type}\u0000${text}`);
     return out;
   }
   for (const child of node.children) if (child) tokensOf(child, out);
   return out;
+}
+
+/** Whether `node` is read as one token: a leaf, or a literal or comment (not a joined string). */
+function isToken(node: Node): boolean {
+  return node.childCount === 0 || (ATOMIC.test(node.type) && node.type !== "concatenated_string");
+}
+
+/** Whether `node` is layout: a backslash continuation, or a token of whitespace (a zero-width one counts). */
+function isLayout(node: Node): boolean {
+  if (node.type === "line_continuation") return true;
+  if (node.childCount > 0) return false;
+  const text = node.text;
+  return (text !== "" && text.trim() === "") || CONTINUATION.test(text);
 }
 
 /** The root's children that overlap [start, end] (touching counts). */
@@ -73,6 +87,34 @@ export function linesSpan(text: string, node: Node): { start: number; end: numbe
 }
 
 /**
+ * The first pair of nodes, in a walk of `before` and `after` side by side,
+ * where the two trees differ other than in layout (type, a token's text, or
+ * the children that are not layout), or undefined when they do not.
+ *
+ * A subtree the incremental parse reused is shared by both trees (the same
+ * `id`) and is skipped: only the nodes re-parsed around the edit are walked,
+ * so a re-layout in a 700 KB literal costs the edited entry, not the file.
+ */
+function firstDifference(before: Node, after: Node): [Node, Node] | undefined {
+  const pending: [Node, Node][] = [[before, after]];
+  for (let seen = 1; pending.length > 0; seen++) {
+    if (seen % 4096 === 0) checkBudget();
+    const [a, b] = pending.pop()!;
+    if (a.id === b.id) continue;
+    if (a.type !== b.type) return [a, b];
+    if (isToken(a) || isToken(b)) {
+      if (!isToken(a) || !isToken(b) || a.text !== b.text) return [a, b];
+      continue;
+    }
+    const kept = (node: Node) => node.children.filter((child): child is Node => !!child && !isLayout(child));
+    const [left, right] = [kept(a), kept(b)];
+    if (left.length !== right.length) return [a, b];
+    for (let i = left.length - 1; i >= 0; i--) pending.push([left[i], right[i]]);
+  }
+  return undefined;
+}
+
+/**
  * Why the text of [start, end) (now [start, newEnd)) is no re-layout of
  * `before` into `after`, or undefined when it is one.
  */
@@ -86,16 +128,16 @@ function notLayout(
   if (!before.hasError && after.hasError) return "does not parse";
   const oldTop = touched(before, start, end);
   const newTop = touched(after, start, newEnd);
-  const tokens = (nodes: Node[]) => nodes.flatMap((top) => tokensOf(top, [])).join("\u0001");
-  // A backslash continuation is a node of Python's tree, and layout: it is left out of the shape.
-  checkBudget();
-  const shape = (nodes: Node[]) =>
-    nodes.map((top) => top.toString().replace(/ ?\(line_continuation\)/g, "")).join("\n");
-  if (before.childCount !== after.childCount || tokens(oldTop) !== tokens(newTop)) {
+  if (before.childCount !== after.childCount || oldTop.length !== newTop.length) {
     return "changes tokens, not only whitespace";
   }
-  if (shape(oldTop) !== shape(newTop)) {
-    return "changes the tree's structure (indentation moves code between blocks)";
+  for (let i = 0; i < oldTop.length; i++) {
+    const differ = firstDifference(oldTop[i], newTop[i]);
+    if (!differ) continue;
+    const tokens = (node: Node) => tokensOf(node, []).join("\u0001");
+    return tokens(differ[0]) !== tokens(differ[1])
+      ? "changes tokens, not only whitespace"
+      : "changes the tree's structure (indentation moves code between blocks)";
   }
   return undefined;
 }
