@@ -2,7 +2,7 @@
  * The plan's names: the built-in `op` operators come from the registry
  * (`engine/ops/registry.ts`, one descriptor per operator: kind, summary,
  * zod parameters, catalog entry, code), re-exported here for the plan
- * schema and validation; the template and fragment names are listed here.
+ * schema and validation; so are the template names (from the template registry) and the fragment actions.
  *
  * @module
  */
@@ -18,6 +18,7 @@ export {
   SURGERY_POSITIONS,
 } from "../ops/schema_parts.ts";
 export { FRAGMENT_ACTIONS } from "../edit/fragments/mod.ts";
+import { TEMPLATES } from "../edit/templates/mod.ts";
 
 /** The seed's ten legacy operator names (three of them are the composed built-ins). */
 export const LEGACY_OP_NAMES: readonly string[] = [
@@ -34,32 +35,7 @@ export const LEGACY_OP_NAMES: readonly string[] = [
 ];
 
 /**
- * The tier-2 templates: the 15 of seed 001, then those added since
- * (`add_import_name`, `change_signature`, `add_base_class`, `parenthesize_import`,
- * `rewrite_comment`, `replace_comment`, `insert_sibling`, `set_line_comment`).
+ * The tier-2 template names, read from the template registry
+ * (`engine/edit/templates/mod.ts`, one entry per template), in its order.
  */
-export const TEMPLATE_NAMES: readonly string[] = [
-  "guard_clause",
-  "wrap_try_except",
-  "add_parameter",
-  "replace_expression",
-  "extract_variable",
-  "add_import_and_use",
-  "add_method",
-  "modify_condition",
-  "add_conditional_branch",
-  "replace_function_body",
-  "wrap_context_manager",
-  "add_decorator",
-  "inline_variable",
-  "change_return_value",
-  "add_class_attribute",
-  "add_import_name",
-  "change_signature",
-  "add_base_class",
-  "parenthesize_import",
-  "rewrite_comment",
-  "replace_comment",
-  "insert_sibling",
-  "set_line_comment",
-];
+export const TEMPLATE_NAMES: readonly string[] = Object.keys(TEMPLATES);
