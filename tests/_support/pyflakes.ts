@@ -99,10 +99,37 @@ print(json.dumps(result))
 `;
 
 /** For each input, the problems its change brought (empty: not broken). Throws without pyflakes. */
-export async function brokenByChange(inputs: readonly OracleInput[]): Promise<string[][]> {
+export function brokenByChange(inputs: readonly OracleInput[]): Promise<string[][]> {
+  return runOracle(ORACLE_SCRIPT, inputs);
+}
+
+const REJECTED_SCRIPT = `
+import json, sys
+def rejects(src, path):
+    try:
+        compile(src, path, "exec")
+        return False
+    except (SyntaxError, ValueError):
+        return True
+print(json.dumps([item["before"] is not None and rejects(item["before"], item["path"])
+                  and rejects(item["after"], item["path"]) for item in json.load(sys.stdin)]))
+`;
+
+/**
+ * For each input, whether CPython's `compile()` refuses its text both
+ * before and after the change (Python 2 code, a template with
+ * placeholders): the oracle has no verdict on such a file, so a checker's
+ * refusal of it is neither a catch nor a false alarm. Throws without pyflakes.
+ */
+export function rejectedBothWays(inputs: readonly OracleInput[]): Promise<boolean[]> {
+  return runOracle(REJECTED_SCRIPT, inputs);
+}
+
+/** Run one oracle script on `inputs` (JSON on stdin) and parse the JSON it prints. */
+async function runOracle<T>(script: string, inputs: readonly OracleInput[]): Promise<T> {
   if (!PYFLAKES_PYTHON) throw new Error(PYFLAKES_SKIP);
   const child = new Deno.Command(PYFLAKES_PYTHON, {
-    args: ["-c", ORACLE_SCRIPT],
+    args: ["-c", script],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -32,7 +32,7 @@ import { type Node, parse } from "../../engine/parse/mod.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { CORPUS_SKIP, type CorpusInstance, loadCorpus } from "../_support/corpus.ts";
 import type { BenchContext, BenchSection } from "./context.ts";
-import { type BenchRow, median, round, spread, summarize } from "./stats.ts";
+import { type BenchRow, median, percentile, round, spread, summarize } from "./stats.ts";
 import { planFromPatch } from "./verify_plan.ts";
 
 const SECTION = "exec";
@@ -63,11 +63,6 @@ export interface ExecStepOptions {
   cold?: number;
   /** Scratch directory for the repositories and the journal (default: a new temp dir). */
   tmp?: string;
-}
-
-function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 function plan(step: unknown): unknown {

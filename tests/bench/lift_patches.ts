@@ -48,9 +48,9 @@ import { DEFAULT_STRICT_CODES } from "../../engine/verify/strict.ts";
 import { declaredPythonMinimum } from "../../engine/analysis/python_version.ts";
 import { loadCorpus } from "../_support/corpus.ts";
 import { heldOut, loadModelPatches, materializeModelPatch } from "../_support/model_patches.ts";
-import { brokenByChange, PYFLAKES_SKIP } from "../_support/pyflakes.ts";
+import { brokenByChange, PYFLAKES_SKIP, rejectedBothWays } from "../_support/pyflakes.ts";
 import { mulberry32 } from "../_support/random.ts";
-import { type BenchRow, median, round, rowAtMost } from "./stats.ts";
+import { type BenchRow, median, percentile, round, rowAtMost } from "./stats.ts";
 
 /** One patch with the full text of the files it touches (null: absent on that side). */
 export interface PatchInstance {
@@ -93,6 +93,8 @@ export interface PatchOutcome {
   refusals: string[];
   /** What CPython and pyflakes found the patch broke (empty: correct). */
   broken: string[];
+  /** Files CPython `compile()` refuses both before and after (Python 2 code): no oracle verdict, not judged. */
+  notJudged?: string[];
 }
 
 /** Lift errors that say a patch was not turned into a plan, not what is wrong with its code. */
@@ -203,6 +205,14 @@ export async function judgePatch(instance: PatchInstance, compilers?: Compilers)
       `${issue.code} ${issue.file ?? ""}:${issue.line ?? ""}`
     );
     outcome.broken = await oracleFindings(dir, instance.files);
+    const python = instance.files.filter((file) => file.path.endsWith(".py") && file.after !== null);
+    const rejected = await rejectedBothWays(python.map((file) => ({ ...file, after: file.after! })));
+    const unjudged = python.filter((_, k) => rejected[k]).map((file) => file.path);
+    if (unjudged.length > 0) {
+      // the oracle cannot tell a catch from a false alarm in a file CPython never compiles
+      outcome.notJudged = unjudged;
+      outcome.passed = undefined;
+    }
     return outcome;
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -315,6 +325,8 @@ export function verdictCounts(outcomes: readonly PatchOutcome[]) {
   const broken = (o: PatchOutcome) => o.broken.length > 0;
   return {
     total: outcomes.length,
+    /** Verified, but CPython compiles a file of theirs neither before nor after. */
+    notJudged: outcomes.filter((o) => o.notJudged !== undefined),
     /** Lifted, or refused by lift for what it found in the code. */
     judged: judged.length,
     passedCorrect: judged.filter((o) => o.passed && !broken(o)),
@@ -339,7 +351,9 @@ export function verdictRows(label: string, outcomes: readonly PatchOutcome[]): B
       unit: "per 100",
       goal: "<= 1",
       ok: perHundred <= 1,
-      note: `${c.falseAlarms.length} of ${c.judged}; ${c.falseAlarms.map((o) => o.id).join(" ")}`,
+      note: `${c.falseAlarms.length} of ${c.judged}; ${
+        c.falseAlarms.map((o) => o.id).join(" ")
+      }; not judged ${c.notJudged.length} (CPython compiles neither side)`,
     },
     {
       section: "lift",
@@ -418,12 +432,19 @@ export function summary(label: string, outcomes: readonly PatchOutcome[], list =
       outcomes.filter((o) => o.exact).length
     }, tiers 1-3 only ${outcomes.filter((o) => o.formal).length}; lift median ${
       round(median(times))
-    } ms, max ${round(times.at(-1) ?? 0)} ms`,
+    } ms, p90 ${round(percentile(times, 0.9))} ms, max ${
+      round(times.at(-1) ?? 0)
+    } ms; past the ${BUDGET} s budget ${times.filter((ms) => ms > BUDGET * 1000).length}, budget-exceeded ${
+      outcomes.filter((o) => o.liftErrors.some((e) => e.startsWith("budget-exceeded"))).length
+    }`,
   ];
   if (c.judged) {
     lines.push(
       `  strict verdicts of ${c.judged} judged: passed correct ${c.passedCorrect.length}, caught ${c.caught.length}, false alarms ${c.falseAlarms.length}, misses ${c.misses.length}`,
     );
+  }
+  for (const o of c.notJudged) {
+    lines.push(`  not judged ${o.id}: CPython compiles neither side of ${o.notJudged!.join(" ")}`);
   }
   for (const o of outcomes.filter((o) => !o.lifted || !o.exact)) {
     lines.push(`  not lifted/exact ${o.id}: ${o.liftErrors.join(" | ").slice(0, 400)}`);

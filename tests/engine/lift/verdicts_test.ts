@@ -19,3 +19,43 @@ Deno.test({
     assert.deepEqual(show(counts.misses), [], "broken code passed");
   },
 });
+
+Deno.test({
+  name:
+    "lift verdicts: a patch to Python 2 code (CPython compiles neither side) is not judged, neither a false alarm nor a catch",
+  ignore: VERDICTS_SKIP !== undefined,
+  async fn() {
+    const before = [
+      "import sys",
+      "",
+      "def greet(name):",
+      "    try:",
+      '        print "hello", name',
+      "    except IOError, err:",
+      "        sys.stderr.write(str(err))",
+      "",
+    ].join("\n");
+    const after = before.replace('"hello"', '"good day"');
+    const patch = [
+      "--- a/greet.py",
+      "+++ b/greet.py",
+      "@@ -5 +5 @@",
+      '-        print "hello", name',
+      '+        print "good day", name',
+      "",
+    ].join("\n");
+    const corrected = {
+      id: "py2",
+      set: "test",
+      patch,
+      files: [{ path: "greet.py", before, after }],
+      held: false,
+    };
+    const [outcome] = await benchPatches([corrected]);
+    assert.deepEqual(outcome.notJudged, ["greet.py"]);
+    assert.equal(outcome.passed, undefined, outcome.refusals.join("; "));
+    const counts = verdictCounts([outcome]);
+    assert.equal(counts.judged, 0);
+    assert.deepEqual([counts.falseAlarms.length, counts.caught.length, counts.notJudged.length], [0, 0, 1]);
+  },
+});
