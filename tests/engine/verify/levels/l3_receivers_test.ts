@@ -498,6 +498,76 @@ echo (new StreamHandler())->write('x'), (new BufferHandler())->flush(), "\\n";
     ],
   },
   {
+    // the shape of composer's and Symfony's test cases: private helpers of a class with a parent class
+    lang: "php",
+    path: "PerforceTest.php",
+    oracle: ["php", "PerforceTest.php"],
+    text: `<?php
+class TestCase
+{
+    private function helper(): string
+    {
+        return 'base';
+    }
+
+    public function name(): string
+    {
+        return 'test';
+    }
+}
+
+trait CreatesMocks
+{
+    public function createMock(string $type): string
+    {
+        return "mock of $type";
+    }
+}
+
+class MockingTest extends TestCase
+{
+    use CreatesMocks;
+
+    private function createMock(string $type): string
+    {
+        return "own mock of $type";
+    }
+
+    public function run(): string
+    {
+        return $this->createMock('io');
+    }
+}
+
+class PerforceTest extends TestCase
+{
+    public function run(): string
+    {
+        return $this->createNewPerforce('x') . self::createNewPerforce('y');
+    }
+
+    private function createNewPerforce(string $flag): string
+    {
+        return $this->name() . $flag;
+    }
+}
+
+echo (new PerforceTest())->run(), (new MockingTest())->run(), "\\n";
+`,
+    deletions: [
+      // nothing answers: the parent's methods have other names
+      [
+        "    private function createNewPerforce(string $flag): string\n    {\n        return $this->name() . $flag;\n    }\n",
+        true,
+      ],
+      // the trait's createMock answers
+      [
+        '    private function createMock(string $type): string\n    {\n        return "own mock of $type";\n    }\n',
+        false,
+      ],
+    ],
+  },
+  {
     lang: "javascript",
     path: "axios.js",
     oracle: ["node", "axios.js"],
