@@ -21,26 +21,74 @@ function ownerOf(parent: Node): Node | undefined {
   return member.parent?.parent ?? undefined;
 }
 
+/** What a file's static imports bring in: single names, and whether a wildcard brings any. */
+interface StaticImports {
+  names: Set<string>;
+  wildcard: boolean;
+}
+
+const staticImportsOf = new WeakMap<object, StaticImports>();
+
+/** The names the static imports of `root`'s file bring in (read once per tree). */
+function staticImports(root: Node): StaticImports {
+  const known = staticImportsOf.get(root.tree);
+  if (known) return known;
+  const found: StaticImports = { names: new Set(), wildcard: false };
+  for (
+    const match of root.text.slice(0, 20_000).matchAll(/^\s*import\s+static\s+([\w.$\s]+?(\*|[\w$]+))\s*;/gm)
+  ) {
+    if (match[2] === "*") found.wildcard = true;
+    else found.names.add(match[2]);
+  }
+  staticImportsOf.set(root.tree, found);
+  return found;
+}
+
+/** Whether a member is a private method: it overrides nothing, and no subclass or interface supplies it. */
+function privateMethod(member: Node): boolean {
+  if (member.type !== "method_declaration") return false;
+  const modifiers = member.namedChildren.find((child) => child?.type === "modifiers");
+  return modifiers !== undefined && modifiers !== null && /\bprivate\b/.test(modifiers.text);
+}
+
 /**
  * Whether a member definition stands in a type whose names may come from
  * elsewhere: an interface, a class extending another (its superclass may be
- * outside the workspace), a file with static imports. A class implementing
- * interfaces counts, but its losses are judged only where no other file
- * declares the name (`inherits`: a default method may answer).
+ * outside the workspace), a name a static import brings in (a wildcard
+ * static import: any name). A class implementing interfaces counts, but its
+ * losses are judged only where no other file declares the name (`inherits`:
+ * a default method may answer).
+ *
+ * A private method of a class with a superclass counts too: it overrides
+ * nothing (a private method with an inherited method's signature does not
+ * compile), so once it is gone only an inherited overload of the same name
+ * with other parameter types could answer its calls; such a loss is judged
+ * only where no other file declares the name (`inherits`), which covers a
+ * superclass in the workspace. A field is never judged so: a private field
+ * may hide an inherited one.
  */
 function mayBeInherited(name: Node, parent: Node): boolean {
   const member = parent.type === "variable_declarator" ? parent.parent : parent;
   if (!member || !MEMBER_OWNERS.has(member.type)) return false;
   const type = member.parent?.parent;
   if (!type) return true;
+  const imported = staticImports(name.tree.rootNode);
+  if (imported.wildcard || imported.names.has(name.text)) return true;
   if (
     type.type !== "class_declaration" && type.type !== "enum_declaration" &&
     type.type !== "record_declaration"
   ) {
     return true;
   }
-  if (type.childForFieldName("superclass")) return true;
-  return /^\s*import\s+static\b/m.test(name.tree.rootNode.text.slice(0, 20_000));
+  return type.childForFieldName("superclass") !== null && !privateMethod(member);
+}
+
+/** Whether a counted member's loss may be answered by another file (module notes of `receivers.ts`). */
+function inherits(_name: Node, parent: Node): boolean {
+  const type = ownerOf(parent);
+  if (!type) return false;
+  return type.childForFieldName("interfaces") !== null ||
+    (type.childForFieldName("superclass") !== null && privateMethod(parent));
 }
 
 /** The receiver of `o.m()` (`name` is `m`): `this`, a name (a variable or a class), or another expression. */
@@ -99,7 +147,7 @@ export const JAVA_RULES: NameRules = {
     enum_constant: ["name"],
   },
   countsAsDefinition: (name, parent) => !mayBeInherited(name, parent),
-  inherits: (_name, parent) => ownerOf(parent)?.childForFieldName("interfaces") != null,
+  inherits,
   uses: {
     ...EXPRESSION_USES,
     method_invocation: ["name", "object"],

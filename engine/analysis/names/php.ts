@@ -3,9 +3,11 @@
  * interfaces, traits and enums by name, and methods reached through
  * `$this->m()`, `self::m()` or `static::m()`; `$o->m()` and `T::m()` are
  * calls through a receiver (`receivers.ts`). A method counts only in a
- * class without a parent class or traits (`extends`, `use T;`) in a file
- * without `__call`/`__callStatic`: elsewhere an inherited or magic method
- * may answer. Variables (`$x`) never count. A string naming a function
+ * class without traits (`use T;`) and without a parent class (`extends`)
+ * unless it is private, in a file without `__call`/`__callStatic`:
+ * elsewhere an inherited or magic method may answer. (A parent outside the
+ * workspace with `__call` could still answer a deleted private method's
+ * calls; the check accepts that risk.) Variables (`$x`) never count. A string naming a function
  * keeps it alive (`function_exists('f')`, `call_user_func('f')`).
  *
  * @module
@@ -16,12 +18,32 @@ import type { NameRules, Receiver } from "./rules.ts";
 
 const MAGIC = new Set(["__call", "__callStatic"]);
 
+/** Whether a method declaration is private. */
+function isPrivate(method: Node): boolean {
+  return method.namedChildren.some((child) =>
+    child?.type === "visibility_modifier" && child.text === "private"
+  );
+}
+
+/**
+ * Whether a method counts: it stands in a class without traits, and without
+ * a parent class unless it is private (PHP refuses a private method where
+ * the parent's of the same name is public or protected, and a parent's
+ * private one does not answer the child's calls; such a loss is judged
+ * only where no other file declares the name: `inherits`).
+ */
 function ownClassOnly(method: Node): boolean {
   const body = method.parent;
   const type = body?.parent;
   if (!body || !type || type.type !== "class_declaration") return false;
-  if (type.namedChildren.some((child) => child?.type === "base_clause")) return false;
-  return !body.namedChildren.some((child) => child?.type === "use_declaration");
+  if (body.namedChildren.some((child) => child?.type === "use_declaration")) return false;
+  return !type.namedChildren.some((child) => child?.type === "base_clause") || isPrivate(method);
+}
+
+/** Whether a counted method's class has a parent class, whose file may declare the name too. */
+function inherits(_name: Node, parent: Node): boolean {
+  const type = parent.type === "method_declaration" ? parent.parent?.parent : undefined;
+  return type?.namedChildren.some((child) => child?.type === "base_clause") ?? false;
 }
 
 function onSelf(call: Node): boolean {
@@ -64,6 +86,7 @@ export const PHP_RULES: NameRules = {
     enum_declaration: ["name"],
   },
   countsAsDefinition: (_name, parent) => parent.type !== "method_declaration" || ownClassOnly(parent),
+  inherits,
   uses: {
     function_call_expression: ["function"],
     object_creation_expression: "*",

@@ -290,6 +290,164 @@ puts Utils.build_query({ "a b" => "c d" })
     deletions: [['  def self.escape(s)\n    s.gsub(" ", "+")\n  end\n', true]],
   },
   {
+    // the shape of Ant's Javac task and Guava's ByteStreams: private helpers of a class with a superclass
+    // and static imports, called bare and through `this`
+    lang: "java",
+    path: "Javac.java",
+    oracle: ["javac", "-d", "classes", "Javac.java"],
+    text: `import static java.util.Objects.requireNonNull;
+
+class MatchingTask {
+    protected String log(Object message) {
+        return "task: " + message;
+    }
+
+    public String execute() {
+        return "done";
+    }
+}
+
+public class Javac extends MatchingTask {
+    private String release;
+
+    private String assumedJavaVersion() {
+        return release == null ? "1.8" : release;
+    }
+
+    private String log(String message) {
+        return "javac: " + message;
+    }
+
+    private static <T> T requireNonNull(T value) {
+        return value;
+    }
+
+    public String execute() {
+        return "compiled";
+    }
+
+    public String describe() {
+        String version = assumedJavaVersion();
+        String again = this.assumedJavaVersion();
+        return log(version + again) + requireNonNull(version) + execute();
+    }
+}
+`,
+    deletions: [
+      // a private method overrides nothing: once it is gone nothing answers its calls
+      [
+        '    private String assumedJavaVersion() {\n        return release == null ? "1.8" : release;\n    }\n',
+        true,
+      ],
+      // the superclass's log(Object) answers log(String)'s calls
+      ['    private String log(String message) {\n        return "javac: " + message;\n    }\n', false],
+      // the static import answers
+      ["    private static <T> T requireNonNull(T value) {\n        return value;\n    }\n", false],
+      // an override: the superclass's execute answers
+      ['    public String execute() {\n        return "compiled";\n    }\n', false],
+    ],
+  },
+  {
+    // the shapes of nokogiri's VersionInfo (a core mixin) and Rails' nested classes in a module that takes
+    // in a helper module, with metaprogramming in another class of the file
+    lang: "ruby",
+    path: "version_info.rb",
+    oracle: ["ruby", "version_info.rb"],
+    text: `module Helpers
+  def helper
+    "help"
+  end
+end
+
+module Nokogiri
+  include Helpers
+
+  class VersionInfo
+    include Comparable
+
+    def initialize(version)
+      @version = version
+    end
+
+    def libxml2?
+      !@version.nil?
+    end
+
+    def <=>(other)
+      to_s <=> other.to_s
+    end
+
+    def to_s
+      @version.to_s
+    end
+
+    def loaded_libxml_version
+      libxml2? ? "libxml #{@version}" : "none"
+    end
+
+    def first
+      @version
+    end
+
+    def summary
+      "#{self.loaded_libxml_version} #{first}"
+    end
+  end
+
+  class Dynamic
+    define_method(["wa", "ve"].join) { "waved" }
+
+    def wave
+      "wave"
+    end
+
+    def hello
+      wave
+    end
+  end
+end
+
+puts Nokogiri::VersionInfo.new("2.9").summary
+puts Nokogiri::Dynamic.new.hello
+`,
+    deletions: [
+      // Comparable lacks libxml2?, and the module's mixin is not the class's
+      ["    def libxml2?\n      !@version.nil?\n    end\n", true],
+      ['    def loaded_libxml_version\n      libxml2? ? "libxml #{@version}" : "none"\n    end\n', true],
+      // the class's own define_method may answer (and does)
+      ['    def wave\n      "wave"\n    end\n', false],
+    ],
+  },
+  {
+    lang: "ruby",
+    path: "sorted.rb",
+    oracle: ["ruby", "sorted.rb"],
+    text: `class Sorted
+  include Enumerable
+
+  def initialize(items)
+    @items = items.sort
+  end
+
+  def each(&block)
+    @items.each(&block)
+  end
+
+  def first
+    @items[0]
+  end
+
+  def head
+    first
+  end
+end
+
+puts Sorted.new([3, 1, 2]).head
+`,
+    // Enumerable#first answers
+    deletions: [["  def first\n    @items[0]\n  end\n", false]],
+  },
+  {
     lang: "php",
     path: "StreamHandler.php",
     oracle: ["php", "StreamHandler.php"],
@@ -337,6 +495,76 @@ echo (new StreamHandler())->write('x'), (new BufferHandler())->flush(), "\\n";
       ],
       // Handler's close answers $this->close()
       ["    public function close(): string\n    {\n        return 'buffer';\n    }\n", false],
+    ],
+  },
+  {
+    // the shape of composer's and Symfony's test cases: private helpers of a class with a parent class
+    lang: "php",
+    path: "PerforceTest.php",
+    oracle: ["php", "PerforceTest.php"],
+    text: `<?php
+class TestCase
+{
+    private function helper(): string
+    {
+        return 'base';
+    }
+
+    public function name(): string
+    {
+        return 'test';
+    }
+}
+
+trait CreatesMocks
+{
+    public function createMock(string $type): string
+    {
+        return "mock of $type";
+    }
+}
+
+class MockingTest extends TestCase
+{
+    use CreatesMocks;
+
+    private function createMock(string $type): string
+    {
+        return "own mock of $type";
+    }
+
+    public function run(): string
+    {
+        return $this->createMock('io');
+    }
+}
+
+class PerforceTest extends TestCase
+{
+    public function run(): string
+    {
+        return $this->createNewPerforce('x') . self::createNewPerforce('y');
+    }
+
+    private function createNewPerforce(string $flag): string
+    {
+        return $this->name() . $flag;
+    }
+}
+
+echo (new PerforceTest())->run(), (new MockingTest())->run(), "\\n";
+`,
+    deletions: [
+      // nothing answers: the parent's methods have other names
+      [
+        "    private function createNewPerforce(string $flag): string\n    {\n        return $this->name() . $flag;\n    }\n",
+        true,
+      ],
+      // the trait's createMock answers
+      [
+        '    private function createMock(string $type): string\n    {\n        return "own mock of $type";\n    }\n',
+        false,
+      ],
     ],
   },
   {
@@ -443,3 +671,50 @@ for (const { lang, path, text, oracle, deletions } of CASES) {
     },
   );
 }
+
+/** A private method's overload in a superclass of another file of the workspace. */
+const SPLIT = {
+  "Base.java": `public class Base {
+    protected String log(Object message) {
+        return "base: " + message;
+    }
+}
+`,
+  "Task.java": `public class Task extends Base {
+    private String log(String message) {
+        return "task: " + message;
+    }
+
+    public String run() {
+        return log("started");
+    }
+}
+`,
+};
+const SPLIT_CUT = '    private String log(String message) {\n        return "task: " + message;\n    }\n';
+
+Deno.test({
+  name: "names java: javac accepts a private method's deletion its superclass in another file answers",
+  ignore: !available("javac") || SLOW.ignore,
+  async fn() {
+    const dir = await writeTree({ ...SPLIT, "Task.java": SPLIT["Task.java"].replace(SPLIT_CUT, "") });
+    try {
+      assert.ok(await oracleAccepts(dir, ["javac", "-d", "classes", "Base.java", "Task.java"]));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("names java: a private method's deletion another file's superclass may answer is not refused", async () => {
+  const dir = await writeTree(SPLIT);
+  try {
+    const result = await verifyIn(dir, [{
+      op: "replace_code",
+      params: { file: "Task.java", pattern: SPLIT_CUT, replacement: "" },
+    }]);
+    assert.deepEqual(result.errors, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
