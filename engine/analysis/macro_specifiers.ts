@@ -22,8 +22,11 @@
  * between a function's return type and its name, on one line or at the end
  * of the type's line, as in `void PNGAPI\npng_set_sig_bytes(` or `static void
  * FASTCALL hashTableInit(`; the word before it is no storage class, so an
- * upper-case type name such as `static ELEMENT_TYPE f(` stays) with spaces
- * of the same length, in
+ * upper-case type name such as `static ELEMENT_TYPE f(` stays) and every
+ * *lower-case macro qualifier* (a lower-case word opening a line right before
+ * a builtin type or storage class, as less's `public int f()` and `constant
+ * char *s;`: no keyword or type name stands there in C or C++, so the word
+ * can only be a macro) with spaces of the same length, in
  * the text before and after the edit, and parse both again. When the edit
  * brings no new problem then, its problems were the macros'. Blanking keeps
  * every offset, so the edit's span is the same in both texts. Only that
@@ -48,13 +51,18 @@ const MACRO_CLASS_ANNOTATION =
 const MACRO_CALLING_CONVENTION =
   /(\b(?!(?:static|extern|inline|const|volatile|register|typedef|return|define|struct|union|enum|class|else|case|goto|new|delete|throw)\b)[A-Za-z_]\w*[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*\n?[ \t]*[A-Za-z_]\w*[ \t]*\()/g;
 
+// the words that may stand before a builtin type at a line's start are keywords and types, never macros
+const LOWER_MACRO =
+  /^([ \t]*)(?!(?:typedef|static|extern|register|inline|auto|const|volatile|restrict|signed|unsigned|long|short|char|int|float|double|void|bool|struct|union|enum|class|return|case|goto|sizeof|else|do|new|delete|throw|operator|typename|template|virtual|explicit|friend|mutable|constexpr|consteval|constinit|thread_local|using|co_return|co_yield|alignas|decltype|static_assert|noexcept)\b)([a-z][a-z0-9_]*)(?=[ \t]+(?:char|short|int|long|float|double|void|signed|unsigned|struct|union|enum|static|extern|inline)\b)/gm;
+
 /** `text` with every macro specifier, qualifier, class annotation and calling convention (see the module notes) replaced by as many spaces. */
 export function blankMacroSpecifiers(text: string): string {
   const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
-  return [MACRO_SPECIFIER, MACRO_QUALIFIER, MACRO_CLASS_ANNOTATION, MACRO_CALLING_CONVENTION].reduce(
-    (blanked, pattern) => blanked.replace(pattern, blank),
-    text,
-  );
+  return [MACRO_SPECIFIER, MACRO_QUALIFIER, MACRO_CLASS_ANNOTATION, MACRO_CALLING_CONVENTION, LOWER_MACRO]
+    .reduce(
+      (blanked, pattern) => blanked.replace(pattern, blank),
+      text,
+    );
 }
 
 /**

@@ -48,6 +48,22 @@ export function oneConfiguration(text: string): Configuration | undefined {
   return { text: view, hidden };
 }
 
+/**
+ * Whether every conditional of `text` (C or C++) closes in order: no
+ * `#elif`, `#else` or `#endif` without an open `#if`, none left open.
+ */
+export function conditionalsBalanced(text: string): boolean {
+  let depth = 0;
+  for (const line of text.split("\n")) {
+    const word = line.match(DIRECTIVE)?.[1];
+    if (!word) continue;
+    if (word.startsWith("if")) depth++;
+    else if (depth === 0) return false;
+    else if (word === "endif") depth--;
+  }
+  return depth === 0;
+}
+
 /** `text` with every conditional's other branches and its directive lines blanked. */
 function firstBranches(text: string): string {
   // per open conditional: whether its current branch is skipped, and whether a branch was taken

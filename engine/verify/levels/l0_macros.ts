@@ -27,12 +27,27 @@
  * any unknown type name does, and is the compiler oracle's to refuse
  * (`verify/compile/`).
  *
+ * ## Reading one configuration
+ *
+ * A conditional can split a declaration (`#if defined(__GNUC__)`,
+ * `__attribute__((noreturn))`, `#endif`, then `void _fail(...);`): the
+ * grammar, which reads directives as statements, leaves an ERROR node the
+ * preprocessor never sees. When problems remain after the macros are
+ * blanked, both texts are compared once more as one configuration would show
+ * them (`analysis/one_configuration.ts`: first branches kept, directive lines
+ * and other branches blanked). That view is trusted only when it cannot hide
+ * the edit: the conditionals after the edit open and close in order (an
+ * unclosed `#if` stays an error), and nothing the edit wrote outside its
+ * directive lines is blanked (garbage in an `#else` branch stays refused).
+ *
  * @module
  */
 
 import { blankMacroSpecifiers } from "../../analysis/macro_specifiers.ts";
 import type { Document } from "../../parse/documents.ts";
+import { editBetween } from "../../parse/documents.ts";
 import { parse, type SyntaxProblem } from "../../parse/mod.ts";
+import { conditionalsBalanced, oneConfiguration } from "../../analysis/one_configuration.ts";
 
 /** The problems the checks find between two documents (`l0_syntax.ts` passes its own). */
 export type Compare = (before: Document, after: Document) => Promise<SyntaxProblem[]>;
@@ -52,7 +67,22 @@ export async function withoutMacros(
   if (problems.length === 0 || (language !== "c" && language !== "cpp")) return problems;
   const was = blankMacroSpecifiers(before.file.text);
   const now = blankMacroSpecifiers(after.file.text);
-  if (was === before.file.text && now === after.file.text) return problems;
+  const left = was === before.file.text && now === after.file.text
+    ? problems
+    : await compareBlanked(before, was, after, now, compare);
+  if (left.length === 0) return left;
+  const view = configurationView(before, after);
+  return view ? await compareBlanked(before, view.before, after, view.after, compare) : left;
+}
+
+/** `compare` on the two documents read as `was` and `now` (same lengths). */
+async function compareBlanked(
+  before: Document,
+  was: string,
+  after: Document,
+  now: string,
+  compare: Compare,
+): Promise<SyntaxProblem[]> {
   const blankBefore = await blanked(before, was);
   const blankAfter = await blanked(after, now);
   try {
@@ -61,6 +91,27 @@ export async function withoutMacros(
     blankBefore.tree.delete();
     blankAfter.tree.delete();
   }
+}
+
+/** Both texts as one configuration shows them, when that view cannot hide the edit (see the module notes). */
+function configurationView(before: Document, after: Document): { before: string; after: string } | undefined {
+  const text = after.file.text;
+  if (!conditionalsBalanced(text)) return undefined;
+  const was = oneConfiguration(before.file.text)?.text ?? before.file.text;
+  const now = oneConfiguration(text)?.text;
+  if (now === undefined) return undefined;
+  const edit = editBetween(before, after);
+  if (!edit) return undefined;
+  const macros = blankMacroSpecifiers(text); // a macro the edit wrote is the first check's, not hidden here
+  for (let i = edit.startIndex; i < edit.newEndIndex; i++) {
+    if (now[i] !== macros[i] && !/\s/.test(text[i]) && !onDirectiveLine(text, i)) return undefined;
+  }
+  return { before: was, after: now };
+}
+
+function onDirectiveLine(text: string, index: number): boolean {
+  const start = text.lastIndexOf("\n", index - 1) + 1;
+  return /^[ \t]*#/.test(text.slice(start, index + 1));
 }
 
 async function blanked(document: Document, text: string): Promise<Document> {

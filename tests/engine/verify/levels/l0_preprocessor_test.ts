@@ -1,0 +1,175 @@
+/**
+ * L0 in C around what only the preprocessor sees (issue 27, `l0_macros.ts`):
+ * less's lower-case macros before a declaration (`public int f()`,
+ * `constant char *s;`) and a conditional that splits a declaration
+ * (`#if defined(__GNUC__)`, `__attribute__((noreturn))`, `#endif`, then the
+ * prototype). tree-sitter reads both as ERROR nodes the compiler never sees,
+ * so Debian's less patch `output.c` h3 and expat's `minicheck.h` h2 (unseen
+ * multilang set) were "hunk-not-lifted": every candidate was refused as a new
+ * syntax error. gcc -fsyntax-only is the oracle on the same texts; garbage,
+ * garbage in a lost `#else` branch and an unclosed `#if` stay refused.
+ */
+
+import assert from "node:assert/strict";
+import { loadInstances } from "../../../_support/multilang.ts";
+import { skipReason } from "../../../_support/skips.ts";
+import { slow } from "../../../_support/quick.ts";
+import { liftIn, writeRepo } from "../../lift/_support.ts";
+import { editAndCheck, replace } from "./_support.ts";
+
+const UNSEEN = "../lift-unseen/multilang/unseen.jsonl.gz";
+const UNSEEN_SKIP = skipReason(
+  (() => {
+    try {
+      Deno.statSync(UNSEEN);
+      return undefined;
+    } catch {
+      return `the unseen multilang set "${UNSEEN}" is absent (tests/bench/unseen_multilang.ts writes it)`;
+    }
+  })(),
+);
+
+const GCC_SKIP = skipReason(
+  (() => {
+    try {
+      return new Deno.Command("gcc", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+          .success
+        ? undefined
+        : "gcc does not run";
+    } catch {
+      return "gcc is not installed";
+    }
+  })(),
+);
+
+const SLOW = slow("tests that run gcc");
+
+/** A small C file in less's style: lower-case macros, a conditional attribute. */
+const SOURCE = `#define public
+#define constant const
+
+public int count_chars(constant char *s);
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void report(int n);
+
+public int
+count_chars(constant char *s)
+{
+	constant char *p = s;
+	int n = 0;
+	while (*p != '\\0')
+		p++, n++;
+	return n;
+}
+
+#ifdef __cplusplus
+}
+#endif
+`;
+
+/** The L0 error messages of replacing `old` by `replacement` in SOURCE. */
+async function syntaxErrors(old: string, replacement: string): Promise<string[]> {
+  const step = await editAndCheck({ "less.c": SOURCE }, "less.c", replace(old, replacement));
+  await Deno.remove(step.dir, { recursive: true });
+  return step.errors.filter((issue) => issue.code === "syntax-error").map((issue) => issue.message);
+}
+
+/** Whether gcc -fsyntax-only accepts SOURCE with `old` replaced, with and without HAVE_NORETURN. */
+async function gccAccepts(old: string, replacement: string): Promise<boolean> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0pp-" });
+  try {
+    await Deno.writeTextFile(`${dir}/less.c`, SOURCE.replace(old, replacement));
+    for (const define of [[], ["-DHAVE_NORETURN"]]) {
+      const run = await new Deno.Command("gcc", {
+        args: ["-fsyntax-only", ...define, `${dir}/less.c`],
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      if (!run.success) return false;
+    }
+    return true;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const BODY_OLD = "\tconstant char *p = s;\n";
+const PROTO_OLD = "void report(int n);\n";
+const CASES: { name: string; old: string; replacement: string; valid: boolean }[] = [
+  {
+    name: "a new declaration behind a lower-case macro",
+    old: BODY_OLD,
+    replacement: BODY_OLD + "\tconstant char *end = s;\n",
+    valid: true,
+  },
+  {
+    name: "a conditional attribute before a prototype",
+    old: PROTO_OLD,
+    replacement:
+      "#  if defined(__GNUC__)\n__attribute__((noreturn))\n#  endif\nvoid\nfail(const char *msg);\n" +
+      PROTO_OLD,
+    valid: true,
+  },
+  {
+    name: "garbage beside the macro declaration",
+    old: BODY_OLD,
+    replacement: BODY_OLD + "\tconstant char *end = s; @@ )\n",
+    valid: false,
+  },
+  {
+    name: "garbage in the lost #else branch",
+    old: PROTO_OLD,
+    replacement:
+      "#if defined(HAVE_NORETURN)\n__attribute__((noreturn))\n#else\n@@ )\n#endif\nvoid fail(void);\n" +
+      PROTO_OLD,
+    valid: false,
+  },
+  {
+    name: "an unclosed #if",
+    old: PROTO_OLD,
+    replacement: "#if defined(__GNUC__)\n__attribute__((noreturn))\nvoid fail(void);\n" + PROTO_OLD,
+    valid: false,
+  },
+];
+
+for (const { name, old, replacement, valid } of CASES) {
+  Deno.test(`L0 preprocessor c: ${name} is ${valid ? "no syntax error" : "refused"}`, async () => {
+    const errors = await syntaxErrors(old, replacement);
+    if (valid) assert.deepEqual(errors, []);
+    else assert.ok(errors.length > 0, "accepted");
+  });
+  Deno.test({
+    name: `L0 preprocessor c: gcc agrees that ${name} is ${valid ? "valid" : "invalid"}`,
+    ignore: SLOW.ignore || GCC_SKIP !== undefined,
+    async fn() {
+      assert.equal(await gccAccepts(old, replacement), valid);
+    },
+  });
+}
+
+for (
+  const id of [
+    "debian__less__Fix-incorrect-display-when-filename-contains-control__output.c__h3",
+    "debian__expat__expat-2.5.0-CVE-2023-52425__expat/tests/minicheck.h__h2",
+  ]
+) {
+  Deno.test({
+    name: `L0 preprocessor: unseen ${id.split("__").slice(1, 2)} ${id.split("__").at(-1)} lifts byte-exact`,
+    ignore: UNSEEN_SKIP !== undefined,
+    async fn() {
+      const commit = (await loadInstances(UNSEEN)).find((c) => c.sha === id)!;
+      const dir = writeRepo(Object.fromEntries(commit.files.map((f) => [f.path, f.before])));
+      try {
+        const result = await liftIn(dir, { diff: commit.diff });
+        assert.deepEqual(result.errors.map((issue) => issue.message), []);
+        assert.equal(result.exact, true);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  });
+}
