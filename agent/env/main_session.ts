@@ -101,6 +101,18 @@ export interface AttachOptions {
    * way into the container than the attached client (an `exec`).
    */
   probe?: () => Promise<boolean>;
+  /**
+   * The stall watch's schedule in seconds (default {@linkcode PROBE_FIRST}
+   * then doubling up to 8): tests shorten it so that a watch of three probes
+   * does not wait 7 s of real time.
+   */
+  schedule?: ProbeSchedule;
+}
+
+/** When the stall watch probes: the first wait, and the most the doubling waits grow to (seconds). */
+export interface ProbeSchedule {
+  first: number;
+  max: number;
 }
 
 /** The file the main script creates once it has printed `marker` (the stall watch's evidence). */
@@ -153,7 +165,7 @@ export async function attachMain(
   );
   const watching = new AbortController();
   const never = new Promise<never>(() => {});
-  const watch = options.probe ? watchStall(options.probe, watching.signal) : undefined;
+  const watch = options.probe ? watchStall(options.probe, watching.signal, options.schedule) : undefined;
   const stalled = watch ? watch.then((found) => found ?? never) : never;
   let started: string | "timeout" | "stalled" | null;
   try {
@@ -202,21 +214,22 @@ export async function attachMain(
 }
 
 /**
- * Probe on {@linkcode PROBE_FIRST}'s schedule until `signal` aborts (then
+ * Probe on `schedule` (by default {@linkcode PROBE_FIRST}'s) until `signal` aborts (then
  * undefined) or the marker was found printed {@linkcode STALL_SIGHTINGS}
  * times (then "stalled"). A probe that fails counts as not found.
  */
 async function watchStall(
   probe: () => Promise<boolean>,
   signal: AbortSignal,
+  schedule: ProbeSchedule = { first: PROBE_FIRST, max: PROBE_MAX },
 ): Promise<"stalled" | undefined> {
-  let wait = PROBE_FIRST;
+  let wait = schedule.first;
   let sightings = 0;
   while (await pause(wait, signal)) {
     if (await probe().catch(() => false)) sightings += 1;
     if (signal.aborted) return undefined;
     if (sightings >= STALL_SIGHTINGS) return "stalled";
-    wait = Math.min(wait * 2, PROBE_MAX);
+    wait = Math.min(wait * 2, schedule.max);
   }
   return undefined;
 }

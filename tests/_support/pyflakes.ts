@@ -20,6 +20,7 @@
  * @module
  */
 
+import { foundOnce } from "./probe_cache.ts";
 import { skipReason } from "./skips.ts";
 
 function findPyflakesPython(): string | undefined {
@@ -37,7 +38,7 @@ function findPyflakesPython(): string | undefined {
 }
 
 /** A python3 that can import pyflakes, if any. */
-export const PYFLAKES_PYTHON = findPyflakesPython();
+export const PYFLAKES_PYTHON = foundOnce("PYFLAKES", findPyflakesPython);
 
 /** Reason to skip a pyflakes-oracle test, or undefined. */
 export const PYFLAKES_SKIP = skipReason(

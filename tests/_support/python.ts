@@ -5,6 +5,7 @@
  * @module
  */
 
+import { foundOnce } from "./probe_cache.ts";
 import { skipReason } from "./skips.ts";
 
 /**
@@ -27,7 +28,7 @@ function findPython(): string | undefined {
 }
 
 /** The python3 executable (its resolved path, or the command name), if any. */
-export const PYTHON = findPython();
+export const PYTHON = foundOnce("PYTHON", findPython);
 
 /** Reason to skip a python-oracle test, or undefined. */
 export const PYTHON_SKIP = skipReason(PYTHON ? undefined : "python3 not found on PATH");

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { foundOnce } from "./probe_cache.ts";
 import { skipReason } from "./skips.ts";
 
 /** Interpreters that know PEP 695 (`type X = ...`, `def f[T]`): on PATH, then under pyenv's versions folder. */
@@ -34,7 +35,7 @@ function findPep695Python(): string | undefined {
 }
 
 /** A python 3.12 or later executable (PEP 695 syntax), if any. */
-export const PYTHON_312 = findPep695Python();
+export const PYTHON_312 = foundOnce("PYTHON_312", findPep695Python);
 
 /** Reason to skip a test that needs CPython 3.12 or later as its oracle, or undefined. */
 export const PYTHON_312_SKIP = skipReason(

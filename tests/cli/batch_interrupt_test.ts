@@ -100,11 +100,15 @@ async function stoppedBatch(signals: Deno.Signal[], code: number) {
 }
 
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  Deno.test(`batch: after one ${signal} the stopped instances are Interrupted in batch.json, none started after`, async () => {
-    const { records } = await stoppedBatch([signal], code);
-    assert.deepEqual(Object.keys(records).sort(), ["a__b-1", "a__b-2"], "a__b-3 never started");
-    for (const record of Object.values(records)) assert.equal(record.status, "Interrupted");
-  });
+  Deno.test(
+    `batch: after one ${signal} the stopped instances are Interrupted in batch.json, none started after`,
+    SLOW,
+    async () => {
+      const { records } = await stoppedBatch([signal], code);
+      assert.deepEqual(Object.keys(records).sort(), ["a__b-1", "a__b-2"], "a__b-3 never started");
+      for (const record of Object.values(records)) assert.equal(record.status, "Interrupted");
+    },
+  );
 }
 
 Deno.test(

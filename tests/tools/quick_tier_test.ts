@@ -25,11 +25,26 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Code that starts a slow process, with what it starts. */
 const STARTS: [RegExp, string][] = [
   [/\brunCli\(|\bspawnCli\(/, "the graphplan CLI"],
-  [/Deno\.execPath\(\)/, "another deno"],
+  // Called or held: `const deno = Deno.execPath;` and `const { execPath } = Deno` start it later.
+  [/\bDeno\.execPath\b|\{[^}]*\bexecPath\b[^}]*\}\s*=\s*Deno\b/, "another deno"],
   [/new Deno\.Command\("podman"|\bbuildMinimalImage\(|\bpodmanEnv\(/, "podman"],
   [/"-m",\s*"pytest"|\bPYTEST_SKIP\b/, "real pytest"],
   [/\bensureBundle\(/, "the bundle"],
 ];
+
+/**
+ * Whether `text` uses `name`: called, or held and passed on (`new Deno.Command(DENO, ...)` with a
+ * support module's `DENO = Deno.execPath()`). `text` is code without its import statements.
+ */
+function uses(text: string, name: string): boolean {
+  // An identifier, not a word of a path or a string ("_support/cli.ts", "cli").
+  return new RegExp(`(?<![\\w$./"'\`-])${name}(?![\\w$"'\`]|\\.ts\\b)`).test(text);
+}
+
+/** `source` without its import statements (an imported name is not yet a use). */
+function withoutImports(source: string): string {
+  return source.replace(/^\s*import\s[^;]*?from\s*"[^"]+";?/gm, "");
+}
 
 /** `source` without its comments (strings kept: a command name is a string). */
 function code(source: string): string {
@@ -76,10 +91,10 @@ async function startingSupport(): Promise<Map<string, Set<string>>> {
     changed = false;
     for (const [file, source] of texts) {
       const callable = calledElsewhere(file, source, found);
-      for (const [name, body] of declarations(code(source))) {
+      for (const [name, body] of declarations(withoutImports(code(source)))) {
         if (found.get(file)!.has(name)) continue;
         const local = [...found.get(file)!].some((other) => new RegExp(`\\b${other}\\b`).test(body));
-        if (starts(body) || local || callable.some((other) => new RegExp(`\\b${other}\\(`).test(body))) {
+        if (starts(body) || local || callable.some((other) => uses(body, other))) {
           found.get(file)!.add(name);
           changed = true;
         }
@@ -123,7 +138,7 @@ Deno.test("quick tier: every quick-tier test file that starts podman, pytest, th
     const file = relative(ROOT, path);
     const source = await Deno.readTextFile(path);
     const text = code(source);
-    const via = calledElsewhere(file, source, support).find((name) => new RegExp(`\\b${name}\\(`).test(text));
+    const via = calledElsewhere(file, source, support).find((name) => uses(withoutImports(text), name));
     const what = starts(text) ?? (via && `${via}()`);
     if (what === undefined) continue;
     const usesSlow = importedFiles(file, source).includes("tests/_support/quick.ts") &&
@@ -137,12 +152,28 @@ Deno.test("quick tier: every quick-tier test file that starts podman, pytest, th
 
 Deno.test("quick tier: the rule sees a CLI call through a support module and ignores one in a comment", () => {
   const found = new Map([["tests/_support/cli.ts", new Set(["runCli"])]]);
-  const calling = 'import { runCli } from "../_support/cli.ts";\nawait ' + "run" + 'Cli(["--help"]);\n';
+  const calling = "import { run" + 'Cli } from "../_support/cli.ts";\nawait ' + "run" + 'Cli(["--help"]);\n';
   assert.deepEqual(calledElsewhere("tests/x/a_test.ts", calling, found), ["runCli"]);
-  const aliased = 'import { assert, runCli as cli } from "../_support/cli.ts";\n';
+  const aliased = "import { assert, run" + 'Cli as cli } from "../_support/cli.ts";\n';
   assert.deepEqual(calledElsewhere("tests/x/a_test.ts", aliased, found), ["cli"]);
   assert.equal(starts(code("// Deno." + "execPath() is not called here\nconst x = 1;\n")), undefined);
   assert.equal(starts(code('await new Deno.Command("' + 'podman", { args: ["ps"] }).output();')), "podman");
+  // Deno's executable held in a variable, then started: in the file itself, or through a support module.
+  assert.equal(
+    starts(code("const deno = Deno." + "execPath;\nnew Deno.Command(deno(), { args });\n")),
+    "another deno",
+  );
+  assert.equal(starts(code("const { exec" + "Path } = Deno;\n")), "another deno");
+  const held = new Map([["tests/_support/trials.ts", new Set(["DENO"])]]);
+  const passing =
+    'import { DENO } from "../_support/trials.ts";\nnew Deno.Command(DENO, { args: ["run"] }).spawn();\n';
+  const imported = calledElsewhere("tests/x/a_test.ts", passing, held);
+  assert.deepEqual(imported, ["DENO"]);
+  assert.ok(uses(withoutImports(code(passing)), "DENO"), "a held executable passed to Deno.Command is a use");
+  assert.ok(
+    !uses(withoutImports(code('import { DENO } from "../_support/trials.ts";\n')), "DENO"),
+    "an import alone is not",
+  );
   assert.equal(
     [...declarations("export async function a() {\n  b();\n}\nconst c = 1;\n").keys()].join(","),
     "a,c",

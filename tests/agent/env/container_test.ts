@@ -8,6 +8,11 @@ import {
   spawnHost,
 } from "../../../agent/env/mod.ts";
 import type { RunOptions } from "../../../agent/env/process.ts";
+import { slow } from "../../_support/quick.ts";
+
+const WAITS = slow(
+  "tests that wait on real timers for seconds (the stall watch's 1 + 2 + 4 s, TERM then KILL 5 s later)",
+);
 
 /** Records every argv; answers from `answer` (default: success, no output). Sessions run a real `cat`. */
 function fakeRunner(answer: (argv: string[]) => Partial<ExecResult> = () => ({})) {
@@ -186,43 +191,47 @@ Deno.test("docker: a container that does not start is an error naming the image,
 
 const MAIN = { argv: ["/opt/graphplan/helper", "--serve"], env: {} };
 
-Deno.test("docker: a run -i that never passes the output on is started again with run -d, warned about once", async () => {
-  // The attached client is `cat` (it never writes); every exec answers, so the probe finds the marker printed.
-  const fake = fakeRunner();
-  const config = { ...CONFIG, executable: "/opt/stalling/docker" };
-  const env = await ContainerEnvironment.start(config, { runner: fake.runner, name: "c6", main: MAIN });
-  try {
-    assert.equal(fake.spawned.length, 1);
-    assert.deepEqual(fake.spawned[0].slice(0, 3), ["/opt/stalling/docker", "run", "-i"]);
-    const probes = fake.calls.filter((call) => call.argv[1] === "exec");
-    assert.equal(probes.length, 3);
-    assert.match(probes[0].argv.at(-1)!, /^\/tmp\/graphplan-main-/);
-    // The attached container removed, then the same one detached.
-    assert.deepEqual(
-      fake.calls.filter((call) => call.argv[1] !== "exec").map((call) => call.argv.slice(1, 3)),
-      [["rm", "-f"], ["run", "-d"]],
-    );
-    assert.equal(fake.calls.at(-1)!.argv[fake.calls.at(-1)!.argv.indexOf("--name") + 1], "c6");
-    assert.equal(env.mainPending, false);
-    assert.match(
-      env.warning!,
-      /"\/opt\/stalling\/docker run -i" started the container but never passed on its output/,
-    );
-    assert.match(env.warning!, /environment\.helper_main=false/);
-    // The session opens with exec -i.
-    env.startSession(MAIN.argv);
-    assert.deepEqual(fake.spawned[1].slice(0, 3), ["/opt/stalling/docker", "exec", "-i"]);
-  } finally {
-    await env.close();
-  }
-  // A later container of the same runtime skips the attempt, without a second warning.
-  const later = fakeRunner();
-  const next = await ContainerEnvironment.start(config, { runner: later.runner, name: "c7", main: MAIN });
-  assert.deepEqual(later.spawned, []);
-  assert.deepEqual(later.calls[0].argv.slice(1, 3), ["run", "-d"]);
-  assert.equal(next.warning, undefined);
-  await next.close();
-});
+Deno.test(
+  "docker: a run -i that never passes the output on is started again with run -d, warned about once",
+  WAITS,
+  async () => {
+    // The attached client is `cat` (it never writes); every exec answers, so the probe finds the marker printed.
+    const fake = fakeRunner();
+    const config = { ...CONFIG, executable: "/opt/stalling/docker" };
+    const env = await ContainerEnvironment.start(config, { runner: fake.runner, name: "c6", main: MAIN });
+    try {
+      assert.equal(fake.spawned.length, 1);
+      assert.deepEqual(fake.spawned[0].slice(0, 3), ["/opt/stalling/docker", "run", "-i"]);
+      const probes = fake.calls.filter((call) => call.argv[1] === "exec");
+      assert.equal(probes.length, 3);
+      assert.match(probes[0].argv.at(-1)!, /^\/tmp\/graphplan-main-/);
+      // The attached container removed, then the same one detached.
+      assert.deepEqual(
+        fake.calls.filter((call) => call.argv[1] !== "exec").map((call) => call.argv.slice(1, 3)),
+        [["rm", "-f"], ["run", "-d"]],
+      );
+      assert.equal(fake.calls.at(-1)!.argv[fake.calls.at(-1)!.argv.indexOf("--name") + 1], "c6");
+      assert.equal(env.mainPending, false);
+      assert.match(
+        env.warning!,
+        /"\/opt\/stalling\/docker run -i" started the container but never passed on its output/,
+      );
+      assert.match(env.warning!, /environment\.helper_main=false/);
+      // The session opens with exec -i.
+      env.startSession(MAIN.argv);
+      assert.deepEqual(fake.spawned[1].slice(0, 3), ["/opt/stalling/docker", "exec", "-i"]);
+    } finally {
+      await env.close();
+    }
+    // A later container of the same runtime skips the attempt, without a second warning.
+    const later = fakeRunner();
+    const next = await ContainerEnvironment.start(config, { runner: later.runner, name: "c7", main: MAIN });
+    assert.deepEqual(later.spawned, []);
+    assert.deepEqual(later.calls[0].argv.slice(1, 3), ["run", "-d"]);
+    assert.equal(next.warning, undefined);
+    await next.close();
+  },
+);
 
 Deno.test("docker: when run -d fails as run -i did (no such image), the error stays and no warning is given", async () => {
   const fake = fakeRunner((argv) =>

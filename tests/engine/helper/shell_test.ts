@@ -2,6 +2,11 @@ import assert from "node:assert/strict";
 import { commandEnvironment, shellMethod } from "../../../engine/helper/shell.ts";
 import { handleRequest, Session } from "../../../engine/helper/mod.ts";
 import { bigHeredoc } from "../../agent/env/_big_command.ts";
+import { slow } from "../../_support/quick.ts";
+
+const WAITS = slow(
+  "tests that wait on real timers for seconds (the stall watch's 1 + 2 + 4 s, TERM then KILL 5 s later)",
+);
 
 async function withDir(body: (dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "gp_shell_" });
@@ -40,14 +45,18 @@ Deno.test("shell: the command reads an empty stdin; a 1 MB heredoc arrives whole
   });
 });
 
-Deno.test("shell: the time limit sends TERM (124), then KILL 5 s later to a command that ignores it (137)", async () => {
-  const started = performance.now();
-  const timed = await shellMethod({ command: "echo start; sleep 20", time_limit: 0.5 });
-  assert.deepEqual([timed.returncode, timed.timed_out, timed.output], [124, true, "start\n"]);
-  assert.ok(performance.now() - started < 15_000, "not the 20 s of the sleep");
-  const stubborn = await shellMethod({ command: "trap '' TERM; echo held; sleep 20", time_limit: 0.5 });
-  assert.deepEqual([stubborn.returncode, stubborn.timed_out, stubborn.output], [137, true, "held\n"]);
-});
+Deno.test(
+  "shell: the time limit sends TERM (124), then KILL 5 s later to a command that ignores it (137)",
+  WAITS,
+  async () => {
+    const started = performance.now();
+    const timed = await shellMethod({ command: "echo start; sleep 20", time_limit: 0.5 });
+    assert.deepEqual([timed.returncode, timed.timed_out, timed.output], [124, true, "start\n"]);
+    assert.ok(performance.now() - started < 15_000, "not the 20 s of the sleep");
+    const stubborn = await shellMethod({ command: "trap '' TERM; echo held; sleep 20", time_limit: 0.5 });
+    assert.deepEqual([stubborn.returncode, stubborn.timed_out, stubborn.output], [137, true, "held\n"]);
+  },
+);
 
 Deno.test("shell: output over the limit keeps head and tail; a job left running does not hold the answer", async () => {
   const cut = await shellMethod({
