@@ -197,9 +197,10 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
       'drop the parent\'s "file" (it inherits the file)',
     );
   }
+  // a locator that cannot be meant for this file throws before its parent is looked at
   let nodes = locator.type === "sexp"
     ? await sexpNodes(ctx, locator, path)
-    : structuredNodes(ctx, locator, path);
+    : checkMatchable(ctx, locator, path);
   let parents: Node[] | undefined;
   if (locator.parent) {
     const parent = await select(ctx, locator.parent, [...path, "parent"]);
@@ -217,9 +218,14 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
       };
     }
     const kind = locator.type === "sexp" ? undefined : locator.kind;
-    nodes = nodes.filter((node) => parent.nodes.some((p) => inside(ctx, node, p, kind)));
+    // matched in the parents' subtrees, not the whole file, where that keeps the same nodes
+    nodes ??= locator.type === "sexp"
+      ? undefined
+      : nodesWithin(ctx, locator, path, parent.nodes) ?? structuredNodes(ctx, locator, path);
+    nodes = nodes!.filter((node) => parent.nodes.some((p) => inside(ctx, node, p, kind)));
     parents = parent.nodes;
   }
+  nodes ??= structuredNodes(ctx, locator as StructuredLocator, path);
   if (nodes.length === 0) return { nodes, failure: notFound(ctx, locator, path, parents) };
 
   if (locator.field !== undefined) {
@@ -303,8 +309,64 @@ async function select(ctx: Context, locator: Locator, path: (string | number)[])
 // ---------------------------------------------------------------------------
 // Stage 1: matching.
 
-function structuredNodes(ctx: Context, locator: StructuredLocator, path: (string | number)[]): Node[] {
-  const nodes = matchedNodes(ctx, locator, path);
+/**
+ * Throw what matching `locator` in the whole file would throw (an unknown
+ * kind, a name on a kind without names) without walking the file; returns
+ * undefined, or the whole file's matches when telling needed them.
+ */
+function checkMatchable(
+  ctx: Context,
+  locator: StructuredLocator,
+  path: (string | number)[],
+): Node[] | undefined {
+  const { kind, name } = locator;
+  if (kind === undefined) return undefined;
+  const mapping = kindMapping(kind, ctx.language);
+  if (!mapping && !isNodeType(ctx.lang, kind)) unknownKind(ctx, kind, [...path, "kind"]);
+  if (name === undefined) return undefined;
+  if (mapping && NAMELESS_KINDS.has(kind)) nameDoesNotApply(ctx, kind, path);
+  // a raw node type with a name: whether its nodes have names at all is a question about the whole file
+  return mapping ? undefined : structuredNodes(ctx, locator, path);
+}
+
+/**
+ * The matches of a structured `locator` in the subtrees of `parents`
+ * (each parent included), in document order, or undefined where a match
+ * inside a parent may lie outside its subtree (a Go method belongs to its
+ * receiver's type by name, a Rust `impl` member to the struct it is for). Every other match the parent stage keeps lies
+ * in a parent's subtree, and matching is a test of each node alone, so
+ * these are the whole-file matches the parent stage would keep, found
+ * without walking the whole file (a lift resolves such locators after
+ * every candidate step, each time on a new tree).
+ */
+function nodesWithin(
+  ctx: Context,
+  locator: StructuredLocator,
+  path: (string | number)[],
+  parents: readonly Node[],
+): Node[] | undefined {
+  if (locator.kind !== undefined && MEMBER_KINDS.has(locator.kind) && /^(go|rust)$/.test(ctx.language)) {
+    return undefined;
+  }
+  const seen = new Set<number>();
+  const out: Node[] = [];
+  for (const parent of parents) {
+    for (const node of structuredNodes({ ...ctx, root: parent }, locator, path, false)) {
+      if (!seen.has(node.id)) out.push(node), seen.add(node.id);
+    }
+  }
+  return parents.length > 1
+    ? out.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex)
+    : out;
+}
+
+function structuredNodes(
+  ctx: Context,
+  locator: StructuredLocator,
+  path: (string | number)[],
+  whole = true,
+): Node[] {
+  const nodes = matchedNodes(ctx, locator, path, whole);
   if (locator.kind !== undefined && locator.kind !== "function") return nodes;
   // A function bound by `const f = ...` is the declaration (`bound_functions.ts`).
   const seen = new Set<number>();
@@ -315,7 +377,13 @@ function structuredNodes(ctx: Context, locator: StructuredLocator, path: (string
   });
 }
 
-function matchedNodes(ctx: Context, locator: StructuredLocator, path: (string | number)[]): Node[] {
+/** `whole`: `ctx.root` is the file's root (a part of it cannot tell that a name never applies). */
+function matchedNodes(
+  ctx: Context,
+  locator: StructuredLocator,
+  path: (string | number)[],
+  whole: boolean,
+): Node[] {
   const { kind, name } = locator;
   if (kind === undefined) {
     if (name === undefined) return [ctx.root];
@@ -330,7 +398,7 @@ function matchedNodes(ctx: Context, locator: StructuredLocator, path: (string | 
   const nameKind = (node: Node) =>
     mapping || Object.hasOwn(NORMALIZED_KINDS, kind) ? kind : kindOf(node, ctx.language);
   if (
-    !mapping && nodes.length > 0 &&
+    whole && !mapping && nodes.length > 0 &&
     nodes.every((node) => nodeNames(node, ctx.language, nameKind(node)).length === 0)
   ) {
     nameDoesNotApply(ctx, kind, path);
