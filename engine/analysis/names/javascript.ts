@@ -34,6 +34,39 @@ function ownMethod(parent: Node): boolean {
   return !owner.namedChildren.some((child) => child?.type === "class_heritage");
 }
 
+/**
+ * A TypeScript method counts where its class extends nothing (`implements`
+ * gives no methods), and a private one also where it does: TypeScript
+ * refuses a private method whose name the base class has, so once it is
+ * gone nothing answers its calls but another file's declaration
+ * (`inheritsTyped`: judged only where none declares the name).
+ */
+function ownTypedMethod(parent: Node): boolean {
+  if (parent.type !== "method_definition") return true;
+  const owner = parent.parent?.parent;
+  if (!owner || !owner.type.includes("class")) return false;
+  return extendsClass(owner) === undefined || privateMethod(parent);
+}
+
+/** The `extends` clause of a TypeScript class, if it has one. */
+function extendsClass(owner: Node): Node | undefined {
+  const heritage = owner.namedChildren.find((child) => child?.type === "class_heritage");
+  return heritage?.namedChildren.find((child) => child?.type === "extends_clause") ?? undefined;
+}
+
+/** Whether a TypeScript method is private (`private m()`). */
+function privateMethod(method: Node): boolean {
+  return method.namedChildren.some((child) =>
+    child?.type === "accessibility_modifier" && child.text === "private"
+  );
+}
+
+/** Whether a counted TypeScript method's class extends another, whose file may declare the name. */
+function inheritsTyped(_name: Node, parent: Node): boolean {
+  const owner = parent.type === "method_definition" ? parent.parent?.parent : undefined;
+  return owner !== undefined && owner !== null && extendsClass(owner) !== undefined;
+}
+
 /** Methods of the built-in objects (strings, arrays, maps, promises, events, the console). */
 const KNOWN =
   "toString valueOf call apply bind then catch finally push pop shift unshift map filter forEach reduce join split slice splice indexOf includes get set has delete add clear keys values entries log error warn info debug emit on off once resolve reject test exec replace replaceAll match trim toLowerCase toUpperCase concat find findIndex some every sort reverse assign stringify parse startsWith endsWith charAt charCodeAt padStart padEnd flat flatMap fill next return throw write end close send json text append remove addEventListener removeEventListener dispatchEvent querySelector querySelectorAll getAttribute setAttribute toJSON toFixed"
@@ -126,7 +159,8 @@ export const TYPESCRIPT_RULES: NameRules = {
     non_null_expression: "*",
   },
   words: JAVASCRIPT_RULES.words,
-  countsAsDefinition: JAVASCRIPT_RULES.countsAsDefinition,
+  countsAsDefinition: (_name, parent) => ownTypedMethod(parent),
+  inherits: (name, parent) => inheritsTyped(name, parent),
   receiver,
   memberAccess: { member_expression: ["property", "object"] },
   types: new Set([

@@ -568,6 +568,59 @@ echo (new PerforceTest())->run(), (new MockingTest())->run(), "\\n";
     ],
   },
   {
+    // the shape of Effect's Prompt and rxjs' actions: a class extending another, with private helpers
+    lang: "typescript",
+    path: "prompt.ts",
+    oracle: ["tsc", "--noEmit", "--strict", "--target", "es2020", "prompt.ts"],
+    text: `class Action {
+  schedule(delay: number): string {
+    return "scheduled " + delay;
+  }
+}
+
+interface Renderer {
+  render(): string;
+}
+
+class Prompt extends Action implements Renderer {
+  private ordinalIndicator(n: number): string {
+    return n === 1 ? "st" : "th";
+  }
+
+  schedule(delay: number): string {
+    return "prompt " + delay;
+  }
+
+  render(): string {
+    return this.ordinalIndicator(1) + this.schedule(2);
+  }
+}
+
+class Plain implements Renderer {
+  label(): string {
+    return "plain";
+  }
+
+  render(): string {
+    return this.label();
+  }
+}
+
+console.log(new Prompt().render(), new Plain().render());
+`,
+    deletions: [
+      // a private method's name the base class cannot have: nothing answers
+      [
+        '  private ordinalIndicator(n: number): string {\n    return n === 1 ? "st" : "th";\n  }\n',
+        true,
+      ],
+      // an override: Action's schedule answers
+      ['  schedule(delay: number): string {\n    return "prompt " + delay;\n  }\n', false],
+      // \`implements\` gives no methods
+      ['  label(): string {\n    return "plain";\n  }\n', true],
+    ],
+  },
+  {
     lang: "javascript",
     path: "axios.js",
     oracle: ["node", "axios.js"],
@@ -615,8 +668,8 @@ async function oracleAccepts(dir: string, command: string[]): Promise<boolean> {
 }
 
 /** The oracles that are compilers: their half of a case is slow-marked (`tests/README.md`, "Two tiers"). */
-const COMPILERS = new Set(["rustc", "javac", "g++", "go"]);
-const SLOW = slow("compilers (rustc, javac, g++, go vet) as the oracle of a deletion");
+const COMPILERS = new Set(["rustc", "javac", "g++", "go", "tsc"]);
+const SLOW = slow("compilers (rustc, javac, g++, go vet, tsc) as the oracle of a deletion");
 
 for (const { lang, path, text, oracle, deletions } of CASES) {
   const missing = available(oracle[0]) ? undefined : skipReason(`${oracle[0]} is not installed`);
