@@ -26,7 +26,11 @@
  * *lower-case macro qualifier* (a lower-case word opening a line right before
  * a builtin type or storage class, as less's `public int f()` and `constant
  * char *s;`: no keyword or type name stands there in C or C++, so the word
- * can only be a macro) with spaces of the same length, in
+ * can only be a macro) and libstdc++'s annotations (an upper-case name alone
+ * on its line, as `_GLIBCXX_BEGIN_NAMESPACE_VERSION` or `_GLIBCXX20_CONSTEXPR`
+ * over a declaration, and a macro between a namespace's name and its brace,
+ * as `namespace std _GLIBCXX_VISIBILITY(default) {`; names may open with
+ * underscores) with spaces of the same length, in
  * the text before and after the edit, and parse both again. When the edit
  * brings no new problem then, its problems were the macros'. Blanking keeps
  * every offset, so the edit's span is the same in both texts. Only that
@@ -40,16 +44,23 @@ import type { LanguageId, SyntaxProblem } from "../parse/mod.ts";
 import { syntaxProblems, withTree } from "../parse/mod.ts";
 
 const MACRO_SPECIFIER =
-  /^([ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:\[\[[^\]\n]*\]\][ \t]*)?)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_:~])/gm;
+  /^([ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:\[\[[^\]\n]*\]\][ \t]*)?)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_:~])/gm;
 
 const MACRO_QUALIFIER =
-  /(\)(?:[ \t]*(?:const|volatile|override|final|noexcept|&&|&))*[ \t]*)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*(?:[{;:]|->|$|[A-Z]))/gm;
+  /(\)(?:[ \t]*(?:const|volatile|override|final|noexcept|&&|&))*[ \t]*)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*(?:[{;:]|->|$|[A-Z]))/gm;
 
 const MACRO_CLASS_ANNOTATION =
   /(\b(?:class|struct)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b|$))/gm;
 
 const MACRO_CALLING_CONVENTION =
   /(\b(?!(?:static|extern|inline|const|volatile|register|typedef|return|define|struct|union|enum|class|else|case|goto|new|delete|throw)\b)[A-Za-z_]\w*[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*\n?[ \t]*[A-Za-z_]\w*[ \t]*\()/g;
+
+// an upper-case name alone on its line (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `_GLIBCXX20_CONSTEXPR` over a declaration)
+const MACRO_LINE = /^([ \t]*)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*$)/gm;
+
+// a macro between a namespace's name and its brace (`namespace std _GLIBCXX_VISIBILITY(default) {`)
+const MACRO_NAMESPACE =
+  /(\bnamespace[ \t]+[A-Za-z_][\w:]*[ \t]+)(_*[A-Z][A-Z0-9_]*[A-Z0-9](?:[ \t]*\([^()\n]*\))?)(?=[ \t]*\n?[ \t]*\{)/g;
 
 // the words that may stand before a builtin type at a line's start are keywords and types, never macros
 const LOWER_MACRO =
@@ -58,7 +69,15 @@ const LOWER_MACRO =
 /** `text` with every macro specifier, qualifier, class annotation and calling convention (see the module notes) replaced by as many spaces. */
 export function blankMacroSpecifiers(text: string): string {
   const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
-  return [MACRO_SPECIFIER, MACRO_QUALIFIER, MACRO_CLASS_ANNOTATION, MACRO_CALLING_CONVENTION, LOWER_MACRO]
+  return [
+    MACRO_SPECIFIER,
+    MACRO_QUALIFIER,
+    MACRO_CLASS_ANNOTATION,
+    MACRO_CALLING_CONVENTION,
+    LOWER_MACRO,
+    MACRO_LINE,
+    MACRO_NAMESPACE,
+  ]
     .reduce(
       (blanked, pattern) => blanked.replace(pattern, blank),
       text,

@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { loadInstances } from "../../../_support/multilang.ts";
 import { skipReason } from "../../../_support/skips.ts";
 import { slow } from "../../../_support/quick.ts";
-import { liftIn, writeRepo } from "../../lift/_support.ts";
+import { gitDiff, liftIn, writeRepo } from "../../lift/_support.ts";
 import { editAndCheck, replace } from "./_support.ts";
 
 const UNSEEN = "../lift-unseen/multilang/unseen.jsonl.gz";
@@ -173,3 +173,58 @@ for (
     },
   });
 }
+
+const LIBSTDCXX = "/usr/include/c++/12";
+const LIBSTDCXX_SKIP = skipReason(
+  (() => {
+    try {
+      Deno.statSync(`${LIBSTDCXX}/experimental/ratio`);
+      return undefined;
+    } catch {
+      return `libstdc++ 12's headers are not installed ("${LIBSTDCXX}")`;
+    }
+  })(),
+);
+
+// Not files of the unseen v3 set (its libstdc++ pairs are any, optional, string_view, memory_resource,
+// functional, tuple, type_traits and bits/fs_*): libstdc++'s annotation macros, `namespace std
+// _GLIBCXX_VISIBILITY(default) {`, `_GLIBCXX_BEGIN_NAMESPACE_VERSION` and `_GLIBCXX20_CONSTEXPR` alone on
+// their lines, made every candidate a new syntax error
+for (const name of ["ratio", "system_error"]) {
+  Deno.test({
+    name: `L0 preprocessor cpp: libstdc++ experimental/${name} -> ${name} lifts byte-exact`,
+    ignore: LIBSTDCXX_SKIP !== undefined,
+    async fn() {
+      const path = `${name}.hpp`;
+      const before = Deno.readTextFileSync(`${LIBSTDCXX}/experimental/${name}`);
+      const after = Deno.readTextFileSync(`${LIBSTDCXX}/${name}`);
+      const { dir, diff } = gitDiff({ [path]: before }, { [path]: after });
+      const result = await liftIn(dir, { diff });
+      assert.deepEqual(result.errors.map((issue) => issue.message), []);
+      assert.equal(result.exact, true);
+    },
+  });
+}
+
+Deno.test({
+  name:
+    "L0 preprocessor cpp: in libstdc++'s ratio, a copied template behind _GLIBCXX20_CONSTEXPR passes, garbage not",
+  ignore: LIBSTDCXX_SKIP !== undefined,
+  async fn() {
+    const text = Deno.readTextFileSync(`${LIBSTDCXX}/ratio`);
+    const files = { "ratio.hpp": text };
+    const anchor = "  template<intmax_t _Pn>\n    struct __static_sign";
+    assert.ok(text.includes(anchor), "ratio changed: the anchor is gone");
+    const added =
+      "  template<intmax_t _Pn>\n    _GLIBCXX20_CONSTEXPR\n    int\n    __sign_of()\n    { return _Pn; }\n\n";
+    for (
+      const [insertion, valid] of [[added, true], [added.replace("return", "return @@ )"), false]] as const
+    ) {
+      const step = await editAndCheck(files, "ratio.hpp", replace(anchor, insertion + anchor));
+      await Deno.remove(step.dir, { recursive: true });
+      const errors = step.errors.filter((issue) => issue.code === "syntax-error");
+      if (valid) assert.deepEqual(errors.map((issue) => issue.message), []);
+      else assert.ok(errors.length > 0, "garbage accepted");
+    }
+  },
+});
