@@ -16,7 +16,10 @@
  * Deno.test({ name: "...", ignore: PYTEST_SKIP !== undefined || SLOW.ignore, fn });
  * ```
  *
- * A full run (`deno task test`) runs it as before. Short oracles (CPython's
+ * A test that waits on real timers for seconds (a TERM then KILL 5 s
+ * later, a stall watch's probes) is marked the same way with its own
+ * reason, unless the wait can be injected. A full run (`deno task test`)
+ * runs it as before. Short oracles (CPython's
  * `ast`, `node --check`, `git`) stay in the quick tier. The corpus and
  * Chromium helpers (`corpus.ts`, `chromium.ts`) apply the same tier through
  * `quickSkip`. `tests/tools/quick_tier_test.ts` reads the quick folders'
