@@ -10,12 +10,16 @@
  * | the condition of an if / elif / while                 | `modify_condition` (2)                   |
  * | the value of a return                                 | `change_return_value` (2)                |
  * | any other expression                                  | `replace_expression` (2)                 |
+ * | the one expression changed under a node, of another   | `replace_expression` (2) of it           |
+ * |   type (a base `a.B` to `C`, which the tree diff      |                                          |
+ * |   leaves to the parent)                               |                                          |
  * | an if statement gained an elif / else                 | `add_conditional_branch` (2)             |
  * | a statement rewritten                                 | fragment `replace` (3)                   |
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
  * | a decorator added / dropped                           | `add_decorator` (2) / `delete_node` (1)  |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
  * | names dropped from / added inside a from-import list  | `delete_node` (1), `add_import_name` (2) |
+ * |   (the list put in parentheses as well)               |   (after `parenthesize_import`)          |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
