@@ -11,9 +11,11 @@
  * 1. **Identical**: a longest common subsequence on (type, text): nodes
  *    that did not change at all anchor the alignment.
  * 2. **Changed**: between two consecutive anchors, the leftover nodes of
- *    both sides are paired in order when they have the same type (a longest
- *    common subsequence on type alone); such a pair is a node that changed
- *    inside. What remains is deleted (before side) or inserted (after side).
+ *    both sides are paired in order: first those with the same key (a
+ *    definition's name, an import's module), then, between those, the ones
+ *    with the same type (a longest common subsequence on type alone); such a
+ *    pair is a node that changed inside. What remains is deleted (before
+ *    side) or inserted (after side).
  *
  * ## Worked example
  *
@@ -106,7 +108,7 @@ export function alignNodes(before: readonly Node[], after: readonly Node[]): Ali
     const [i1, j1] = anchors[k + 1];
     const left = before.slice(i0 + 1, i1);
     const right = after.slice(j0 + 1, j1);
-    const typed = lcs(left, right, (x, y) => x.type === y.type);
+    const typed = keyedThenTyped(left, right);
     const pairedLeft = new Set(typed.map(([i]) => i));
     const pairedRight = new Set(typed.map(([, j]) => j));
     for (const [i, j] of typed) out.changed.push([i0 + 1 + i, j0 + 1 + j]);
@@ -114,6 +116,47 @@ export function alignNodes(before: readonly Node[], after: readonly Node[]): Ali
     right.forEach((_, j) => pairedRight.has(j) || out.inserted.push(j0 + 1 + j));
   }
   out.changed.sort((x, y) => x[0] - y[0]);
+  return out;
+}
+
+/**
+ * What names a statement among its siblings: a definition's name, an
+ * import's module (`def f`, `from a.b import ...`); undefined for others.
+ */
+function keyOf(node: Node): string | undefined {
+  const key = node.childForFieldName("module_name") ?? node.childForFieldName("name");
+  return key ? `${node.type} ${key.text}` : undefined;
+}
+
+/**
+ * Pass 2 on one gap: nodes with the same key (a definition's name, an
+ * import's module) are paired first, then the rest in order by type
+ * within the keyed pairs' gaps, so a from-import whose names changed pairs
+ * with the import of the same module rather than with a new import above it.
+ */
+function keyedThenTyped(left: readonly Node[], right: readonly Node[]): [number, number][] {
+  const sameType = (x: Node, y: Node) => x.type === y.type;
+  if (left.length === 0 || right.length === 0) return [];
+  const leftKeys = left.map(keyOf);
+  const rightKeys = right.map(keyOf);
+  const keyed = leftKeys.some((key) => key !== undefined && rightKeys.includes(key))
+    ? lcs(
+      left.map((_, i) => i),
+      right.map((_, j) => j),
+      (i, j) => !!leftKeys[i] && leftKeys[i] === rightKeys[j],
+    )
+    : [];
+  if (keyed.length === 0) return lcs(left, right, sameType);
+  const out: [number, number][] = [];
+  const anchors: [number, number][] = [[-1, -1], ...keyed, [left.length, right.length]];
+  for (let k = 0; k + 1 < anchors.length; k++) {
+    const [i0, j0] = anchors[k];
+    const [i1, j1] = anchors[k + 1];
+    for (const [i, j] of lcs(left.slice(i0 + 1, i1), right.slice(j0 + 1, j1), sameType)) {
+      out.push([i0 + 1 + i, j0 + 1 + j]);
+    }
+    if (k + 1 < anchors.length - 1) out.push(anchors[k + 1]);
+  }
   return out;
 }
 

@@ -51,7 +51,14 @@
  *      indentation `b` (and `b > 0`), the first line must have been at `b`:
  *      shape 3, `c = b`; otherwise shape 1, `c = 0`;
  *    - otherwise the followers belong at the first line's level: `c = m`
- *      (shape 3, e.g. a body `return x\n        y = 1` for a block at 8).
+ *      (shape 3, e.g. a body `return x\n        y = 1` for a block at 8);
+ *    - but when the first line continues a line of the file (`inlineFirst`,
+ *      an expression replaced in place) and every other line starts with
+ *      the anchor's indentation and goes deeper (`m > b`), the snippet was
+ *      copied from that place with its alignment (a string continued under
+ *      the call's bracket): its lines are kept as they are, no conversion.
+ *      Re-indenting them to `b` plus their depth would move the aligned
+ *      rows, which only a layout step after the edit could put back.
  * 4. Each structural line keeps its indentation beyond `c` (its relative
  *    indentation `r`). When the snippet's indentation differs from the
  *    file's unit (tabs in a space-indented file or the reverse, 4-space
@@ -279,6 +286,15 @@ export async function reindent(code: string, options: ReindentOptions): Promise<
     if (structural.indexOf(true, lastRow + 1) === -1) lastRow = firstRow;
     const opens = OPENER.test(stripLineComment(lines[lastRow], language));
     const nextRow = structural.indexOf(true, lastRow + 1);
+    if (
+      options.inlineFirst && firstRow === 0 && m > b && (!opens || widths[nextRow] > b) &&
+      lines.every((line, row) => row === 0 || !structural[row] || wsOf(line).startsWith(indent))
+    ) {
+      // Copied from the file where it goes (shape 3 continuing a line): its rows stay as they are.
+      return lines.map((line, row) =>
+        row === 0 ? line.slice(wsOf(line).length) : structural[row] || guarded.has(row) ? line : ""
+      ).join(eol);
+    }
     common = opens ? (widths[nextRow] > b && b > 0 ? Math.min(b, m) : 0) : m;
   } else {
     common = widths.filter((_, row) => structural[row]).reduce((a, b) => Math.min(a, b), Infinity);

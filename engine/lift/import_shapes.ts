@@ -19,9 +19,10 @@
  *
  * A name added first has no name before it: it is written with `first`
  * before the list's first name (on its own line too when the target puts it
- * there). A list that was re-laid (parentheses added: `importNameCandidates`
- * in `shapes.ts`, which also covers names appended at the end) is left to
- * other shapes.
+ * there). A list put in parentheses as well gets `parenthesize_import` after
+ * the deletions and before the additions (one name per line when the target
+ * starts its names on the line after the parenthesis); names only appended
+ * are `importNameCandidates`' in `shapes.ts`.
  *
  * @module
  */
@@ -48,7 +49,23 @@ export function importListCandidates(pair: Pair, place: Placement): Candidate[] 
   if (before.childForFieldName("module_name")?.text !== after.childForFieldName("module_name")?.text) {
     return [];
   }
-  if (parenthesized(before) !== parenthesized(after)) return [];
+  // A list put in parentheses as well is `parenthesize_import` first (one name per line when the target
+  // starts its names on the line after the parenthesis); parentheses dropped are another shape.
+  if (parenthesized(before) && !parenthesized(after)) return [];
+  const layout: StepBuilder[] = [];
+  if (!parenthesized(before) && parenthesized(after)) {
+    const open = after.children.find((child) => child?.type === "(")!;
+    const first = names(after)[0];
+    const vertical = !!first &&
+      after.text.slice(open.endIndex - after.startIndex, first.startIndex - after.startIndex)
+        .includes("\n");
+    layout.push(
+      place.atStart(before, (target) => ({
+        template: "parenthesize_import",
+        params: { target, ...(vertical ? { one_per_line: true } : {}) },
+      })),
+    );
+  }
   const left = names(before);
   const right = names(after);
   if (left.length === 0 || right.length === 0) return [];
@@ -60,9 +77,11 @@ export function importListCandidates(pair: Pair, place: Placement): Candidate[] 
   const added = right.map((node, j) => ({ node, j })).filter(({ j }) => !keptRight.has(j));
   // Only appended names, nothing removed: `add_import_name`'s own shape (shapes.ts) says it without anchors.
   if (removed.length === 0 && added.every(({ j }) => j >= left.length)) return [];
+  // Deletions go first, on the spans they have now; the re-layout then finds the statement by its start.
   const builders: StepBuilder[] = removed.reverse().map((node) =>
     place.at(node, (target) => ({ op: "delete_node", params: { target } }))
   );
+  builders.push(...layout);
   for (const { node, j } of added) {
     const params = {
       ...(node.type === "aliased_import"

@@ -10,12 +10,16 @@
  * | the condition of an if / elif / while                 | `modify_condition` (2)                   |
  * | the value of a return                                 | `change_return_value` (2)                |
  * | any other expression                                  | `replace_expression` (2)                 |
+ * | the one expression changed under a node, of another   | `replace_expression` (2) of it           |
+ * |   type (a base `a.B` to `C`, which the tree diff      |                                          |
+ * |   leaves to the parent)                               |                                          |
  * | an if statement gained an elif / else                 | `add_conditional_branch` (2)             |
  * | a statement rewritten                                 | fragment `replace` (3)                   |
  * | a parameter added / removed                           | `add_parameter` (2) / `delete_node` (1)  |
  * | a decorator added / dropped                           | `add_decorator` (2) / `delete_node` (1)  |
  * | names appended to a `from ... import`                 | `add_import_name` (2)                    |
  * | names dropped from / added inside a from-import list  | `delete_node` (1), `add_import_name` (2) |
+ * |   (the list put in parentheses as well)               |   (after `parenthesize_import`)          |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
@@ -174,6 +178,47 @@ function expressionCandidates(file: string, pair: Pair, table: LanguageTable): C
   }
   out.push(templateAt(file, before, "replace_expression", { expression: after.text }));
   return out;
+}
+
+/**
+ * The deepest expression that is all that changed under `pair`: descending
+ * while the two nodes have the same type and the same named children but one,
+ * with equal text around it. The tree diff pairs only nodes of one type, so a
+ * child that changed type (`unittest.TestCase` to `SimpleTestCase`, a name to
+ * a call) leaves its parent (a base list, an argument list, a subscript) as
+ * the changed node; `replace_expression` of that child is the step.
+ */
+function soleExpressionChange(pair: Pair, table: LanguageTable): Pair | undefined {
+  let { before: left, after: right } = pair;
+  let found: Pair | undefined;
+  // a body's statements are paired by the tree diff itself (and a module's text is the whole file)
+  while (left.type === right.type && !bodyTypes(table).has(left.type)) {
+    const a = named(left);
+    const b = named(right);
+    if (a.length !== b.length) break;
+    const changed = a.flatMap((node, k) => node.text === b[k].text ? [] : [k]);
+    if (changed.length !== 1) break;
+    const [x, y] = [a[changed[0]], b[changed[0]]];
+    const head = (outer: Node, inner: Node) => outer.text.slice(0, inner.startIndex - outer.startIndex);
+    const tail = (outer: Node, inner: Node) => outer.text.slice(inner.endIndex - outer.startIndex);
+    if (head(left, x) !== head(right, y) || tail(left, x) !== tail(right, y)) break;
+    [left, right] = [x, y];
+    // (a block is an expression in some languages, Rust's: a changed body is the body shapes')
+    if (
+      table.isExpression(left) && !table.blockTypes.has(left.type) &&
+      !bodyTypes(table).has(left.parent?.type ?? "")
+    ) {
+      found = { before: left, after: right };
+    }
+  }
+  return found;
+}
+
+/** `replace_expression` of the one expression under the pair that changed type (see {@link soleExpressionChange}). */
+function childExpressionCandidates(file: string, pair: Pair, table: LanguageTable): Candidate[] {
+  const sole = soleExpressionChange(pair, table);
+  if (!sole || sole.before.type === sole.after.type) return [];
+  return [templateAt(file, sole.before, "replace_expression", { expression: sole.after.text })];
 }
 
 /** A conditional whose condition, or a return whose value, is all that changed (the slot's type may differ). */
@@ -890,6 +935,7 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
     ...baseCandidates(file, pair),
     ...functionCandidates(file, pair, table),
     ...bodyCandidates(file, pair, table, python),
+    ...childExpressionCandidates(file, pair, table),
     ...statementCandidates(file, pair, python),
     ...(python ? commentCandidates(file, pair) : []),
     ...insertCandidates(pair, ctx.doc.file.language, (node, make) => at(file, node, make)),

@@ -35,3 +35,20 @@ Deno.test("reindent: rows of a string concatenation are re-indented like code", 
   const kept = await reindent('x = (\n    "a"\n    """b\n  c""")', { ...py, indent: "    " });
   assert.equal(kept, '    x = (\n        "a"\n        """b\n  c""")');
 });
+
+Deno.test("reindent: an inline snippet copied from its place keeps its aligned continuation rows", async () => {
+  // shutil.py: the message's second string is aligned under the call's bracket, at column 25
+  const snippet = "\"bad value for 'compress': {0!r}, or compression format \"\n" +
+    '                         "not supported"';
+  const out = await reindent(snippet, { ...py, indent: "        ", inlineFirst: true });
+  assert.equal(out, snippet);
+  await assertPythonParses(`def f():\n    if x:\n        raise ValueError(${out}.format(c))\n`);
+  // the same in a tab-indented file: the rows' own whitespace is kept, not converted
+  const tabbed = '"a "\n\t\t\t "b"';
+  assert.equal(await reindent(tabbed, { ...py, unit: "\t", indent: "\t\t", inlineFirst: true }), tabbed);
+  // a relative snippet (continuation not deeper than the line) is still re-indented
+  assert.equal(
+    await reindent('("a "\n "b")', { ...py, indent: "        ", inlineFirst: true }),
+    '("a "\n        "b")',
+  );
+});

@@ -20,6 +20,19 @@ interface Case {
   check?: (plan: Record<string, unknown>[]) => void;
 }
 
+// shutil.py of CPython 3.11: an error message continued as an implicitly joined string aligned under the call.
+const SHUTIL = 'def _make_tarball(base_name, base_dir, compress="gzip"):\n    if compress is None:\n' +
+  "        tar_compression = ''\n    elif compress == 'gzip':\n        tar_compression = 'gz'\n    else:\n" +
+  "        raise ValueError(\"bad value for 'compress', or compression format not \"\n" +
+  "                         \"supported : {0}\".format(compress))\n    return base_name + '.tar'\n";
+
+// django tests/utils_tests/test_ipv6.py (4.2, CVE-2024-56374): a unittest module moved to Django's test case.
+const TEST_IPV6 =
+  "import unittest\n\nfrom django.utils.ipv6 import clean_ipv6_address, is_valid_ipv6_address\n\n\n" +
+  "class TestUtilsIPv6(unittest.TestCase):\n\n    def test_validates_correct_plain_address(self):\n" +
+  "        self.assertTrue(is_valid_ipv6_address('fe80::223:6cff:fe8a:2e8a'))\n" +
+  "        self.assertTrue(is_valid_ipv6_address('2a02::223:6cff:fe8a:2e8a'))\n";
+
 // email/base64mime.py of CPython 3.11: page breaks (form feed lines) between sections.
 const BASE64MIME = "EMPTYSTRING = ''\n\n# See also Charset.py\nMISC_LEN = 7\n\n\n\f\n# Helpers\n" +
   'def header_length(bytearray):\n    """Return the length of s when it is encoded with base64."""\n' +
@@ -226,9 +239,10 @@ const CASES: Case[] = [
     after: DBM_GNU.replace(/try:[^]*$/, "from _gdbm import *\n"),
   },
   {
-    // The split pairs the two assignments; the helper is the run replaced by the new pattern.
+    // The split pairs the two assignments (their value and target rewritten in place); the helper is the
+    // run replaced by the new pattern.
     name: "a pattern and its helper function replaced by two patterns",
-    steps: ["fragment", "delete_node", "set_blank_lines", "fragment", "replace_expression"],
+    steps: ["fragment", "delete_node", "set_blank_lines", "replace_expression", "replace_expression"],
     before: COOKIES,
     after: COOKIES_AFTER,
   },
@@ -294,6 +308,32 @@ const CASES: Case[] = [
         "                                   ('build_temp', 'build_temp'),\n                                   )",
       "(\n            'build',\n            ('build_lib', 'build_lib'),\n" +
         "            ('build_temp', 'build_temp'),\n        )",
+    ),
+  },
+  {
+    name: "an implicitly joined message reworded, its continuation aligned under the call (one step)",
+    steps: ["replace_expression"],
+    before: SHUTIL,
+    after: SHUTIL.replace(
+      '"bad value for \'compress\', or compression format not "\n                         "supported : {0}"',
+      '"bad value for \'compress\': {0!r}, or compression format "\n                         "not supported"',
+    ),
+  },
+  {
+    name: "a base class replaced by a name of another type (an attribute became a name)",
+    steps: ["replace_expression"],
+    before: TEST_IPV6,
+    after: TEST_IPV6.replace("(unittest.TestCase)", "(SimpleTestCase)"),
+  },
+  {
+    // The new import above pairs with no import of another module: the list re-laid is the same statement.
+    name: "a from-import put in parentheses one per line with a name sorted first, a new import above it",
+    steps: ["parenthesize_import", "add_import_name", "fragment"],
+    before: TEST_IPV6,
+    after: TEST_IPV6.replace(
+      "from django.utils.ipv6 import clean_ipv6_address, is_valid_ipv6_address\n",
+      "from django.core.exceptions import ValidationError\nfrom django.utils.ipv6 import (\n" +
+        "    MAX_IPV6_ADDRESS_LENGTH,\n    clean_ipv6_address,\n    is_valid_ipv6_address,\n)\n",
     ),
   },
 ];

@@ -17,7 +17,9 @@ const CASES: [string, string, string[]][] = [
   ["javascript", "1f13dd7e", ["replace_expression"]],
   ["typescript", "e1ebadb4", ["replace_expression"]],
   ["go", "2ff2b19e", ["replace_expression"]],
-  ["rust", "7525479a", ["replace_expression", "replace_function_body"]],
+  // A value replaced by a method chain aligned deeper than its line: one replace_expression (the chain's rows
+  // re-indented made it replace_function_body before `reindent` kept rows copied from their place).
+  ["rust", "7525479a", ["replace_expression"]],
   ["java", "fad946a1", ["change_return_value"]],
   ["ruby", "76cf576f", ["modify_condition"]],
   ["php", "dd0b216e", ["replace_expression", "replace_function_body"]],
@@ -31,7 +33,9 @@ const CASES: [string, string, string[]][] = [
   // New functions, members and statements beside existing ones: insert_sibling, tier-0 replace_code before it.
   ["go", "e207a3ce", ["insert_sibling"]],
   ["java", "1d6ef29c", ["insert_sibling"]],
-  ["php", "66532794", ["insert_sibling", "replace_function_body"]],
+  // A body's assignment turned into a call is replace_expression of it, the statement's only change
+  // (`childExpressionCandidates` in shapes.ts); it was replace_function_body of the whole body.
+  ["php", "66532794", ["insert_sibling", "replace_expression"]],
 ];
 
 for (const [language, sha, kinds] of CASES) {
