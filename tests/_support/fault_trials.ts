@@ -24,8 +24,6 @@
  * @module
  */
 
-import { rollbackRepository } from "../../engine/exec/journal.ts";
-import { Workspace } from "../../engine/workspace.ts";
 import { mulberry32 as random } from "./random.ts";
 
 const HERE = new URL("../engine/exec/", import.meta.url).pathname;
@@ -242,18 +240,21 @@ async function finish(child: Deno.ChildProcess): Promise<{ code: number; stdout:
   return { code: status.code, stdout };
 }
 
-/** Recover as a user would: roll back whatever journal is pending (in this process). */
+/**
+ * Recover as a user would: roll back whatever journal is pending, in a
+ * child process given the trial's state directory. Not in this process:
+ * its environment is shared by every test file running beside it, and
+ * pointing XDG_STATE_HOME at the trial's directory while a rollback awaits
+ * sent other files' journals there.
+ */
 async function recover(trial: Trial, tally: FaultTally, label: string): Promise<void> {
-  const saved = Deno.env.get("XDG_STATE_HOME");
-  Deno.env.set("XDG_STATE_HOME", trial.state);
+  const child = spawn(ROLLBACK_RUNNER, [trial.repo], { XDG_STATE_HOME: trial.state });
+  const [{ code, stdout }] = await Promise.all([finish(child), new Response(child.stderr).text()]);
   try {
-    const report = await rollbackRepository(Workspace.open(trial.repo));
+    const report = JSON.parse(stdout);
     if (!report.success) tally.failures.push(`${label}: rollback failed: ${JSON.stringify(report.errors)}`);
-  } catch (err) {
-    tally.failures.push(`${label}: rollback threw: ${(err as Error).message}`);
-  } finally {
-    if (saved === undefined) Deno.env.delete("XDG_STATE_HOME");
-    else Deno.env.set("XDG_STATE_HOME", saved);
+  } catch {
+    tally.failures.push(`${label}: rollback exited ${code} without a report: ${stdout.slice(0, 200)}`);
   }
 }
 

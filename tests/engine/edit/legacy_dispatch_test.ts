@@ -11,6 +11,8 @@ import { type NormalizedPlan, parsePlan } from "../../../engine/plan/mod.ts";
 import { CORPUS_SKIP } from "../../_support/corpus.ts";
 import { assertPythonParses } from "../../_support/python.ts";
 import { corpusFile, makeRepo, rejection } from "./_legacy_support.ts";
+// Journals go to this test process's private state directory (set once for every test file of the process).
+import "../exec/_support.ts";
 
 const AUTH = "requests/auth.py";
 
@@ -162,9 +164,6 @@ Deno.test("runStep: an operator's issue gets the step and a path into the plan",
 });
 
 Deno.test("executePlan with runStep: a plan is written as a whole, or not at all", async () => {
-  const state = await Deno.makeTempDir({ prefix: "graphplan-state-" });
-  const previousState = Deno.env.get("XDG_STATE_HOME");
-  Deno.env.set("XDG_STATE_HOME", state);
   const source = "def f(a):\n    return a\n\n\ndef g():\n    return f(1)\n";
   const repo = await makeRepo({ "m.py": source });
   try {
@@ -196,9 +195,6 @@ Deno.test("executePlan with runStep: a plan is written as a whole, or not at all
       "def h(a, b=0):\n    return a\n\n\ndef g():\n    return h(1)\n",
     );
   } finally {
-    if (previousState === undefined) Deno.env.delete("XDG_STATE_HOME");
-    else Deno.env.set("XDG_STATE_HOME", previousState);
     await repo.cleanup();
-    await Deno.remove(state, { recursive: true });
   }
 });
