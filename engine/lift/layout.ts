@@ -204,12 +204,9 @@ function disjoint(text: string, targets: Node[]): Node[] | undefined {
   return list;
 }
 
-/** How many lines `node`'s lines span holds. */
-function lineCount(text: string, node: Node): number {
-  const { start, end } = linesSpan(text, node);
-  let count = 1;
-  for (let i = text.indexOf("\n", start); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) count++;
-  return count;
+/** How many lines `node`'s lines span holds (from its first row to its last). */
+function lineCount(node: Node): number {
+  return node.endPosition.row - node.startPosition.row + 1;
 }
 
 /**
@@ -227,8 +224,8 @@ function mergeRuns(text: string, list: Node[]): Node[] {
     while (j + 1 < list.length && next(list[j], list[j + 1])) j++;
     const both = j > k ? common(text, list[k], list[j]) : undefined;
     const run = list.slice(k, j + 1);
-    const lines = run.reduce((sum, node) => sum + lineCount(text, node), 0);
-    if (both && lineCount(text, both) <= 2 * lines) out.push(both);
+    const lines = run.reduce((sum, node) => sum + lineCount(node), 0);
+    if (both && lineCount(both) <= 2 * lines) out.push(both);
     else out.push(...run);
     k = j + 1;
   }

@@ -333,8 +333,9 @@ function checkMatchable(
  * The matches of a structured `locator` in the subtrees of `parents`
  * (each parent included), in document order, or undefined where a match
  * inside a parent may lie outside its subtree (a Go method belongs to its
- * receiver's type by name, a Rust `impl` member to the struct it is for). Every other match the parent stage keeps lies
- * in a parent's subtree, and matching is a test of each node alone, so
+ * receiver's type by name, a Rust `impl` member to the struct it is for).
+ * Every other match the parent stage keeps lies in a parent's subtree, and
+ * matching is a test of each node alone, so
  * these are the whole-file matches the parent stage would keep, found
  * without walking the whole file (a lift resolves such locators after
  * every candidate step, each time on a new tree).
@@ -352,7 +353,9 @@ function nodesWithin(
   const out: Node[] = [];
   for (const parent of parents) {
     for (const node of structuredNodes({ ...ctx, root: parent }, locator, path, false)) {
-      if (!seen.has(node.id)) out.push(node), seen.add(node.id);
+      if (seen.has(node.id)) continue;
+      seen.add(node.id);
+      out.push(node);
     }
   }
   return parents.length > 1

@@ -20,9 +20,10 @@
  * whitespace of a literal's value never counts as layout), and the same tree
  * shape (the same node types with the same children), and the file must not
  * gain a parse error. The two trees are walked side by side, skipping the
- * subtrees the incremental parse shared between them. Whitespace and Python's backslash-newline continuations are all
- * that may differ; an indentation change that moves a statement into or out
- * of a block changes the tree and is refused (`relayout-not-layout`).
+ * subtrees the incremental parse shared between them. Whitespace and
+ * Python's backslash-newline continuations are all that may differ; an
+ * indentation change that moves a statement into or out of a block changes
+ * the tree and is refused (`relayout-not-layout`).
  *
  * Example: `{"op": "relayout_node", "params": {"target": {"kind": "call",
  * "name": "spawn"}, "text": "    spawn(cmd, dry_run=self.dry_run)"}}` joins
@@ -51,7 +52,7 @@ function tokensOf(node: Node, out: string[]): string[] {
   if (out.length % 4096 === 4095) checkBudget();
   if (isToken(node)) {
     const text = node.text;
-    if (text.trim() !== "" && !CONTINUATION.test(text)) out.push(`${node.type}\u0000${text}`);
+    if (!isBlank(text)) out.push(`${node.type}\u0000${text}`);
     return out;
   }
   for (const child of node.children) if (child) tokensOf(child, out);
@@ -63,12 +64,26 @@ function isToken(node: Node): boolean {
   return node.childCount === 0 || (ATOMIC.test(node.type) && node.type !== "concatenated_string");
 }
 
-/** Whether `node` is layout: a backslash continuation, or a token of whitespace (a zero-width one counts). */
+/** Whether a token's text is only whitespace or a backslash continuation (empty counts). */
+function isBlank(text: string): boolean {
+  return text.trim() === "" || CONTINUATION.test(text);
+}
+
+/**
+ * Whether `node` is layout: a backslash continuation, or a token of
+ * whitespace. A zero-width token (an empty block, a missing node) is not:
+ * it stands for structure.
+ */
 function isLayout(node: Node): boolean {
   if (node.type === "line_continuation") return true;
   if (node.childCount > 0) return false;
   const text = node.text;
-  return (text !== "" && text.trim() === "") || CONTINUATION.test(text);
+  return text !== "" && isBlank(text);
+}
+
+/** The children of `node` that are not layout. */
+function significant(node: Node): Node[] {
+  return node.children.filter((child): child is Node => !!child && !isLayout(child));
 }
 
 /** The root's children that overlap [start, end] (touching counts). */
@@ -106,8 +121,7 @@ function firstDifference(before: Node, after: Node): [Node, Node] | undefined {
       if (!isToken(a) || !isToken(b) || a.text !== b.text) return [a, b];
       continue;
     }
-    const kept = (node: Node) => node.children.filter((child): child is Node => !!child && !isLayout(child));
-    const [left, right] = [kept(a), kept(b)];
+    const [left, right] = [significant(a), significant(b)];
     if (left.length !== right.length) return [a, b];
     for (let i = left.length - 1; i >= 0; i--) pending.push([left[i], right[i]]);
   }
