@@ -16,7 +16,9 @@
  * attribute `[[...]]` on it,
  * and is followed by a space and a name) and every *macro qualifier* (one
  * right after a parameter list's `)` and its `const`, before `{`, `;`, `:` or `->`, as in
- * `f() SPDLOG_NOEXCEPT {`) and every *macro class annotation* (one between
+ * `f() SPDLOG_NOEXCEPT {`, or function-like with its arguments, as CPython's
+ * `f(void) Py_DEPRECATED(3.3);`, or before a declaration that keeps its type,
+ * as `Py_DEPRECATED(3.10) PyAPI_FUNC(void) f(...)`) and every *macro class annotation* (one between
  * `class` or `struct` and the name of a class being defined, as in `class
  * TINYXML2_LIB XMLNode : public ...`) and every *calling convention* (one
  * between a function's return type and its name, on one line or at the end
@@ -55,6 +57,17 @@ const MACRO_CLASS_ANNOTATION =
 const MACRO_CALLING_CONVENTION =
   /(\b(?!(?:static|extern|inline|const|volatile|register|typedef|return|define|struct|union|enum|class|else|case|goto|new|delete|throw)\b)[A-Za-z_]\w*[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*\n?[ \t]*[A-Za-z_]\w*[ \t]*\()/g;
 
+// a function-like macro after a parameter list (`) Py_DEPRECATED(3.3);`, `) _GLIBCXX_DEPRECATED_SUGGEST("x") {`):
+// a name upper case after its first underscore (never a function such as `PyUnicode_Intern(x)`), its
+// arguments on the line, brackets nested twice at most
+const MACRO_QUALIFIER_CALL =
+  /(\)(?:[ \t]*(?:const|volatile|override|final|noexcept|&&|&))*[ \t]*)(_*[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z0-9][ \t]*\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\))(?=[ \t]*(?:[{;:=]|->|$))/gm;
+
+// a function-like macro opening a declaration that still has its type after it
+// (`Py_DEPRECATED(3.10) PyAPI_FUNC(void) f(...)`, never the `PyAPI_FUNC(void)` that is the type)
+const MACRO_SPECIFIER_CALL =
+  /^([ \t]*)(_*[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z0-9]\((?:[^()\n]|\([^()\n]*\))*\))(?=[ \t]+[A-Za-z_]\w*(?:\([^()\n]*\))?[ \t*]+[A-Za-z_*])/gm;
+
 // an upper-case name alone on its line (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `_GLIBCXX20_CONSTEXPR` over a declaration)
 const MACRO_LINE = /^([ \t]*)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*$)/gm;
 
@@ -72,6 +85,8 @@ export function blankMacroSpecifiers(text: string): string {
   return [
     MACRO_SPECIFIER,
     MACRO_QUALIFIER,
+    MACRO_QUALIFIER_CALL,
+    MACRO_SPECIFIER_CALL,
     MACRO_CLASS_ANNOTATION,
     MACRO_CALLING_CONVENTION,
     LOWER_MACRO,

@@ -71,8 +71,8 @@ function listingIsCpp(dir: string): boolean {
   return cpp;
 }
 
-/** The text with comments, string and character literals blanked (lengths kept). */
-function withoutCommentsAndStrings(text: string): string {
+/** A C or C++ text with comments, string and character literals blanked (lengths kept). */
+export function withoutCommentsAndStrings(text: string): string {
   return text.replace(
     /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g,
     (match) => match.replace(/[^\n]/g, " "),

@@ -28,7 +28,10 @@
  * std::string f()`, `YAML_CPP_API int x;`) is a parse error for the grammar
  * but not for the compiler, which knows the macro: when both checks above
  * found something, they run again on the texts with such macros blanked
- * (`l0_macros.ts`), and only what they find then is the edit's.
+ * (`l0_macros.ts`), and only what they find then is the edit's. What is
+ * still left there goes to the compiler when the file compiled on its own
+ * before the edit (`l0_compiler.ts`): valid C++ the grammar misreads is
+ * not the edit's fault.
  *
  * ## Beyond the grammar
  *
@@ -49,6 +52,7 @@ import { newContextIssues } from "./l0_context.ts";
 import { newTargetIssues } from "./l0_target.ts";
 import { brokenFileProblems } from "./l0_broken.ts";
 import { withoutMacros } from "./l0_macros.ts";
+import { compilerClears } from "./l0_compiler.ts";
 
 /** At most this many problems are listed per file. */
 const LIMIT = 20;
@@ -58,12 +62,18 @@ export async function checkSyntax(
   change: Pick<FileChange, "path" | "before" | "after">,
   env: CheckEnv,
 ): Promise<Issue[]> {
-  const problems = await withoutMacros(
+  let problems = await withoutMacros(
     change.before,
     change.after,
     await grammarProblems(change.before, change.after),
     grammarProblems,
   );
+  if (
+    problems.length > 0 &&
+    await compilerClears(change.path, env.store.workspace.root, change.before, change.after)
+  ) {
+    problems = [];
+  }
   const issues = problems.slice(0, LIMIT).map((problem) => {
     const what = problem.kind === "missing"
       ? `missing "${clip(problem.text)}"`

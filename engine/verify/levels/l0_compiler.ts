@@ -1,0 +1,79 @@
+/**
+ * L0 in C and C++ where the grammar cannot read valid code: the compiler
+ * decides. tree-sitter-cpp (2023) misreads constructs libstdc++ and other
+ * template-heavy headers write on every page (`typedef value_type&
+ * reference;` in a class template, `-> decltype(a, void(), true)`, `void
+ * f(const T&&) = delete;`, `typename X::size_type = {}` as a default
+ * argument), so an edit that writes such a declaration leaves an ERROR
+ * node the comparison of error regions calls new, and no macro blanking
+ * (`l0_macros.ts`) mends it. When problems remain after both, `gcc`/`g++
+ * -fsyntax-only` (`verify/compile/native.ts`) judges the file before and
+ * after the edit:
+ *
+ * - the file before the edit must compile on its own (a header that needs
+ *   other headers first, or a project's include paths, gives no verdict: the
+ *   grammar's problems stand), and the file after it must compile too;
+ * - and what the compiler may not see must not have changed: the bracket
+ *   balance of the whole file (comments and strings left out) stays the
+ *   same, and the edit writes no character C and C++ never use outside a
+ *   literal (`@`, `$`, a backquote). A branch of a conditional the compiler's
+ *   configuration leaves out is not compiled, so garbage written there would
+ *   otherwise pass.
+ *
+ * Then the grammar's problems were its own, and L0 reports none. Verdicts
+ * are kept per text (a lift replays many candidates that end in the same
+ * text), so one file costs the compiler once per distinct text.
+ *
+ * @module
+ */
+
+import { withoutCommentsAndStrings } from "../../base/header_language.ts";
+import type { Document } from "../../parse/documents.ts";
+import { editBetween } from "../../parse/documents.ts";
+import { nativeCheck } from "../compile/native.ts";
+
+/** At most this many verdicts are kept (a lift of a large header asks a few hundred times at most). */
+const KEPT = 500;
+const verdicts = new Map<string, Promise<boolean>>();
+
+/** Whether the compiler clears a C or C++ edit the grammar refuses (see the module notes). */
+export async function compilerClears(
+  path: string,
+  root: string,
+  before: Document,
+  after: Document,
+): Promise<boolean> {
+  const language = after.file.language;
+  if (language !== "c" && language !== "cpp") return false;
+  if (!unchangedBeyondCompiler(before, after)) return false;
+  const target = { root, path, language };
+  if (!(await compiles(target, before.file.text))) return false;
+  return await compiles(target, after.file.text);
+}
+
+/** The bracket balance is kept and the edit writes no character foreign to C and C++ (see the module notes). */
+function unchangedBeyondCompiler(before: Document, after: Document): boolean {
+  const was = withoutCommentsAndStrings(before.file.text);
+  const now = withoutCommentsAndStrings(after.file.text);
+  for (const [open, close] of [["{", "}"], ["(", ")"], ["[", "]"]]) {
+    if (balance(was, open, close) !== balance(now, open, close)) return false;
+  }
+  const edit = editBetween(before, after);
+  if (!edit) return true;
+  return !/[@$`]/.test(now.slice(edit.startIndex, edit.newEndIndex));
+}
+
+function balance(text: string, open: string, close: string): number {
+  return text.split(open).length - text.split(close).length;
+}
+
+async function compiles(target: { root: string; path: string; language: "c" | "cpp" }, text: string) {
+  const key = `${target.language}\0${target.root}\0${target.path}\0${text}`;
+  let verdict = verdicts.get(key);
+  if (!verdict) {
+    if (verdicts.size >= KEPT) verdicts.delete(verdicts.keys().next().value!);
+    verdict = nativeCheck(target, text).then((found) => found?.ok === true);
+    verdicts.set(key, verdict);
+  }
+  return await verdict;
+}
