@@ -82,21 +82,33 @@ const LOWER_MACRO =
 /** `text` with every macro specifier, qualifier, class annotation and calling convention (see the module notes) replaced by as many spaces. */
 export function blankMacroSpecifiers(text: string): string {
   const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
-  return [
+  const declarations = [
     MACRO_SPECIFIER,
     MACRO_QUALIFIER,
-    MACRO_QUALIFIER_CALL,
     MACRO_SPECIFIER_CALL,
     MACRO_CLASS_ANNOTATION,
     MACRO_CALLING_CONVENTION,
     LOWER_MACRO,
     MACRO_LINE,
     MACRO_NAMESPACE,
-  ]
-    .reduce(
-      (blanked, pattern) => blanked.replace(pattern, blank),
-      text,
-    );
+  ].reduce((blanked, pattern) => blanked.replace(pattern, blank), text);
+  // a function-like qualifier never in a directive: `#define F(x) G_CALL(x)` is the macro's body, and
+  // blanking it leaves an empty macro whose neighbours' errors could hide an edit's
+  return declarations.replace(
+    MACRO_QUALIFIER_CALL,
+    (all: string, lead: string, name: string, offset: number, whole: string) =>
+      inDirective(whole, offset) ? all : lead + " ".repeat(name.length),
+  );
+}
+
+/** Whether `offset` is on a preprocessor directive's line or one of its continuation lines. */
+function inDirective(text: string, offset: number): boolean {
+  let start = text.lastIndexOf("\n", offset - 1) + 1;
+  for (;;) {
+    if (/^[ \t]*#/.test(text.slice(start, start + 200))) return true;
+    if (start < 2 || text[start - 2] !== "\\") return false;
+    start = text.lastIndexOf("\n", start - 2) + 1;
+  }
 }
 
 /**

@@ -177,3 +177,25 @@ for (const { name, file, old, replacement, valid, seed } of CPYTHON_CASES) {
     },
   });
 }
+
+const FUNCOBJECT = `${
+  Deno.env.get("HOME") ?? "/root"
+}/.pyenv/versions/3.13.0/include/python3.13/cpython/funcobject.h`;
+const funcobject = readOrUndefined(FUNCOBJECT);
+
+// A function-like qualifier in a `#define` body (`#define F(func) F(_PyObject_CAST(func))`) was blanked,
+// and the emptied macros' errors swallowed garbage in the next inline function (found by the v3 probe).
+Deno.test({
+  name:
+    "L0 headers c (CPython 3.13 cpython/funcobject.h): garbage in each inline function beside #define is refused",
+  ignore: skipReason(funcobject === undefined ? `"${FUNCOBJECT}" is absent` : undefined) !== undefined,
+  async fn() {
+    const bodies = [...funcobject!.matchAll(/^static inline [^\n]*\) \{\n/gm)];
+    assert.ok(bodies.length >= 5, "the header's inline accessors");
+    for (const body of bodies) {
+      const head = body[0];
+      const errors = await syntaxErrors("funcobject.h", funcobject!, head, head.replace("{\n", "{ @@ ) \n"));
+      assert.ok(errors.length > 0, `garbage refused in ${head.trim()}`);
+    }
+  },
+});
