@@ -64,7 +64,10 @@ async function child(root: string, casesFile: string): Promise<void> {
     attempts = 0;
     const cpu = cpuUsage();
     const started = performance.now();
-    const lifted = await withBudget(600, () => lift(new DocumentStore(Workspace.open(item.dir)), { diff: item.patch }));
+    const lifted = await withBudget(
+      600,
+      () => lift(new DocumentStore(Workspace.open(item.dir)), { diff: item.patch }),
+    );
     const wallMs = performance.now() - started;
     const used = cpuUsage(cpu);
     const replay = await replayPlan(new DocumentStore(Workspace.open(item.dir)), lifted.plan);
@@ -88,7 +91,16 @@ async function child(root: string, casesFile: string): Promise<void> {
 /** Run one child over the cases with the tree at `root`. */
 async function runTree(root: string, casesFile: string): Promise<CaseRun[]> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, new URL(import.meta.url).pathname, "--child", root, casesFile],
+    args: [
+      "run",
+      "-A",
+      "--config",
+      `${ROOT}deno.json`,
+      new URL(import.meta.url).pathname,
+      "--child",
+      root,
+      casesFile,
+    ],
     cwd: ROOT,
     stdout: "piped",
     stderr: "inherit",
@@ -106,7 +118,9 @@ async function exportTree(ref: string): Promise<string> {
   const archive = await new Deno.Command("sh", {
     args: ["-c", `git -C "${ROOT}" archive "${ref}" | tar -x -C "${dir}"`],
   }).output();
-  if (!archive.success) throw new Error(`Cannot export "${ref}": ${new TextDecoder().decode(archive.stderr)}`);
+  if (!archive.success) {
+    throw new Error(`Cannot export "${ref}": ${new TextDecoder().decode(archive.stderr)}`);
+  }
   return dir;
 }
 
@@ -148,19 +162,22 @@ async function main(): Promise<void> {
     for (const name of order) runs[name].push(await runTree(trees[name], casesFile));
   }
   console.log(`load average before ${loadBefore}, after ${await loadAverage()}; ${values.rounds} rounds`);
-  console.log("case | base wall/cpu ms | head wall/cpu ms | candidates base/head | cpu per candidate | exact");
+  console.log(
+    "case | base wall/cpu ms | head wall/cpu ms | candidates base/head | cpu per candidate | exact",
+  );
   const ratios: number[] = [];
   for (const [k, item] of cases.entries()) {
     const of = (name: "base" | "head", key: "wallMs" | "cpuMs") => median(runs[name].map((r) => r[k][key]));
     const last = (name: "base" | "head") => runs[name][0][k];
-    const perCandidate = (name: "base" | "head") => round(of(name, "cpuMs") / Math.max(1, last(name).attempts));
+    const perCandidate = (name: "base" | "head") =>
+      round(of(name, "cpuMs") / Math.max(1, last(name).attempts));
     ratios.push(of("head", "cpuMs") / of("base", "cpuMs"));
     console.log(
-      `${item.id} | ${round(of("base", "wallMs"))}/${round(of("base", "cpuMs"))} | ${round(of("head", "wallMs"))}/${
-        round(of("head", "cpuMs"))
-      } | ${last("base").attempts}/${last("head").attempts} | ${perCandidate("base")}/${perCandidate("head")} | ${
-        last("base").exact
-      }/${last("head").exact}${
+      `${item.id} | ${round(of("base", "wallMs"))}/${round(of("base", "cpuMs"))} | ${
+        round(of("head", "wallMs"))
+      }/${round(of("head", "cpuMs"))} | ${last("base").attempts}/${last("head").attempts} | ${
+        perCandidate("base")
+      }/${perCandidate("head")} | ${last("base").exact}/${last("head").exact}${
         JSON.stringify(last("base").tiers) === JSON.stringify(last("head").tiers)
           ? ""
           : ` tiers ${JSON.stringify(last("base").tiers)} -> ${JSON.stringify(last("head").tiers)}`

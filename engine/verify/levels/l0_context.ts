@@ -123,7 +123,9 @@ function sameNodeAround(
   let a: Node | null = node.parent;
   let b: Node | null = partner.parent;
   for (; a && b; a = a.parent, b = b.parent) {
-    if (a.type !== b.type || a.startIndex !== b.startIndex || a.endIndex + delta !== b.endIndex) return undefined;
+    if (a.type !== b.type || a.startIndex !== b.startIndex || a.endIndex + delta !== b.endIndex) {
+      return undefined;
+    }
   }
   return a || b ? undefined : { before: partner, after: node };
 }
