@@ -18,6 +18,7 @@ import { DocumentStore } from "../../../../engine/parse/documents.ts";
 import { syntaxProblems } from "../../../../engine/parse/mod.ts";
 import { Workspace } from "../../../../engine/workspace.ts";
 import { PYTHON_SKIP, pythonCompileErrors } from "../../../_support/python.ts";
+import { CONTEXT_STATEMENTS, fillHole } from "../../../_support/context_snippets.ts";
 
 /** Blocks outside every function; `{S}` is where the statement goes (a `pass` before the change). */
 const BLOCKS = [
@@ -34,41 +35,11 @@ const BLOCKS = [
   "class A:\n    def f(self):\n        x = 1\n    {S}",
 ];
 
-const STATEMENTS = [
-  "pass",
-  "break",
-  "continue",
-  "return",
-  "return 1",
-  "yield",
-  "yield from z",
-  "await z",
-  "x = [await z for z in w]",
-  "x = (await z for z in w)",
-  "x = [z async for z in w]",
-  "async for i in x:\n    pass",
-  "async with y:\n    pass",
-  "nonlocal x",
-  "def g():\n    nonlocal x",
-  "def g():\n    x = 1\n    def h():\n        nonlocal x",
-  "x += 1",
-  "(a, b) += 1",
-  "a, *b, *c = d",
-  "del f()",
-  "with y as f():\n    pass",
-  "lambda: (yield)",
-  "class C:\n    return",
-  "f(a=1, b)",
-  "f(**k, *a)",
-  "def g(a=1, b):\n    pass",
-  "def g(a, a):\n    pass",
-];
-
-/** Calls at module level whose last argument is written by the change (an ancestor's verdict). */
+/** Calls at module level whose last argument (at `{S}`) is written by the change (an ancestor's verdict). */
 const CALLS = [
-  ["f(a=1, {A})", ["b", "c=2", "*d", "**e", "a=3"]],
-  ["f(**k, {A})", ["b", "*d", "c=2"]],
-  ["x = g(1, key=2, {A})", ["z", "(1, 2)", "other=3"]],
+  ["f(a=1, {S})", ["b", "c=2", "*d", "**e", "a=3"]],
+  ["f(**k, {S})", ["b", "*d", "c=2"]],
+  ["x = g(1, key=2, {S})", ["z", "(1, 2)", "other=3"]],
 ] as const;
 
 const PAD = (name: string) =>
@@ -76,18 +47,10 @@ const PAD = (name: string) =>
     Array.from({ length: 100 }, (_, k) => `    "k${k}": ("v${k}", [${k}, ${k + 1}]),\n`).join("")
   }}\n`;
 
-function indentLines(text: string, indent: string): string {
-  return text.split("\n").map((line, k) => (k === 0 ? line : indent + line)).join("\n");
-}
-
 /** The before and after texts of one case: large literals around the changed statement. */
 function texts(block: string, placeholder: string, written: string): { before: string; after: string } {
-  const indent = /( *)\{[SA]\}/.exec(block)![1];
-  const wrap = (inner: string) => `import os\n${PAD("HEAD")}\n${inner}\n\n${PAD("TAIL")}`;
-  return {
-    before: wrap(block.replace(/\{[SA]\}/, placeholder)),
-    after: wrap(block.replace(/\{[SA]\}/, indentLines(written, indent))),
-  };
+  const wrap = (inner: string) => `import os\n${PAD("HEAD")}\n${inner}\n${PAD("TAIL")}`;
+  return { before: wrap(fillHole(block, placeholder)), after: wrap(fillHole(block, written)) };
 }
 
 Deno.test({
@@ -97,7 +60,7 @@ Deno.test({
   async fn() {
     const cases: { what: string; before: string; after: string }[] = [];
     for (const block of BLOCKS) {
-      for (const statement of STATEMENTS) {
+      for (const statement of CONTEXT_STATEMENTS) {
         cases.push({
           what: `${JSON.stringify(statement)} in ${JSON.stringify(block)}`,
           ...texts(block, "pass", statement),
