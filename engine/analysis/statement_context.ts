@@ -49,7 +49,17 @@
  *
  * Only the top-level statements overlapping a range are analysed when one is
  * given (every rule above is decided inside one top-level statement), or
- * only the function `within` that holds a change.
+ * only the function `within` that holds a change, or only a node `around` a
+ * change that no function holds (a string of a 700 KB dict literal, an
+ * attribute of a long class body) with its ancestors. A rule judges a node
+ * by its ancestors and its own subtree (a block by its statements, an
+ * argument list by its arguments, an assignment by its targets), and only
+ * two rules look sideways: `nonlocal` at the bindings of the enclosing
+ * functions, and `return` with a value at the yields of its async function.
+ * Outside every function neither reaches into the node from elsewhere, so
+ * the verdicts that a change inside the node can alter are those of the
+ * node's subtree and of its ancestors; the rest of the statement is not
+ * walked.
  *
  * @module
  */
@@ -76,6 +86,11 @@ export interface ContextOptions {
   range?: { start: number; end: number };
   /** Analyse only this node (a function holding the change: `innermostFunction`). */
   within?: Node;
+  /**
+   * Analyse only this node's subtree and its ancestors (a node holding the
+   * change, with no function around it: see the module notes).
+   */
+  around?: Node;
   /** The file's path: `.mjs`/`.mts` files are modules (JavaScript `return`). */
   path?: string;
 }
@@ -110,10 +125,12 @@ export function contextViolations(
 ): ContextViolation[] {
   const roots = options.within
     ? [options.within]
+    : options.around
+    ? [options.around]
     : options.range
     ? childrenIn(root, options.range.start, options.range.end)
     : [root];
-  if (language === "python") return pythonViolations(roots);
+  if (language === "python") return pythonViolations(roots, options.around ? ancestors(options.around) : []);
   if (language === "javascript" || language === "typescript" || language === "tsx") {
     const module = language !== "javascript" || /\.m[jt]s$/.test(options.path ?? "") || isEsModule(root);
     return scriptViolations(roots, module);
@@ -142,10 +159,28 @@ export function innermostFunction(root: Node, start: number, end: number): Node 
   return undefined;
 }
 
+/** Whether no function (of any language above) is among the ancestors of `node`. */
+export function outsideFunctions(node: Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (FUNCTION_TYPES.test(current.type)) return false;
+  }
+  return true;
+}
+
 // ------------------------------------------------------------------ Python rules
 
-function pythonViolations(roots: Node[]): ContextViolation[] {
-  const found = roots.flatMap((root) => namedNodesOfTypes(root, PY_TYPES));
+/** The ancestors of `node` that a rule judges, outermost first. */
+function ancestors(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let current = node.parent; current; current = current.parent) {
+    if (PY_TYPES.has(current.type)) out.unshift(current);
+  }
+  return out;
+}
+
+/** The violations of the nodes under `roots` and of `extra` (nodes judged alone, before them in the text). */
+function pythonViolations(roots: Node[], extra: Node[] = []): ContextViolation[] {
+  const found = [...extra, ...roots.flatMap((root) => namedNodesOfTypes(root, PY_TYPES))];
   const out: ContextViolation[] = [];
   const generators = new Set<number>();
   const yields = found.filter((node) => node.type === "yield");

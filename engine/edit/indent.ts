@@ -156,6 +156,15 @@ export function indentWidth(ws: string): number {
  * line (`"    "` when the file gives no evidence).
  */
 export function detectIndentUnit(text: string): string {
+  // Every step of a lift's candidates asks it of the same file text: the last answer is kept.
+  if (lastUnit?.text !== text) lastUnit = { text, unit: indentUnitOf(text) };
+  return lastUnit.unit;
+}
+
+let lastUnit: { text: string; unit: string } | undefined;
+
+/** `detectIndentUnit` without the memo. */
+function indentUnitOf(text: string): string {
   let tabs = 0;
   let spaces = 0;
   const steps = new Map<number, number>();

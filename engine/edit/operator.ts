@@ -17,7 +17,7 @@ import { checkBudget } from "../base/budget.ts";
 import { fail, type Issue } from "../base/issue.ts";
 import { type GitMode, gitModeOf, newFileMode, withGitMode } from "../base/file_mode.ts";
 import { decodeSource } from "../workspace.ts";
-import type { Document, DocumentStore, EditWindow } from "../parse/documents.ts";
+import { type Document, type DocumentStore, type EditWindow, treeMemo } from "../parse/documents.ts";
 import type { Tree } from "../parse/mod.ts";
 import { applyEdits, type TextEdit } from "./text_edit.ts";
 
@@ -66,18 +66,23 @@ export class StepContext {
   /**
    * Apply `edits` (offsets into the current text of `file`) in memory and
    * re-parse. Overlapping edits are an error. Returns the new document.
+   * `parsed`: the result already re-parsed from the current document (an
+   * operator's trial parse of the same text, `store.reparse`), used instead
+   * of parsing the text again.
    */
   async edit(
     file: string,
     op: string,
     edits: TextEdit[],
     replacedKinds?: (string | undefined)[],
+    parsed?: Document,
   ): Promise<Document> {
     checkBudget();
     const before = await this.store.get(file);
     if (!this.originals.has(before.file.path)) this.originals.set(before.file.path, before);
     const text = applyEdits(before.file.text, edits, before.file.path);
-    const after = await this.store.reparse(before, text, editWindow(edits));
+    const reuse = parsed?.origin?.memo === treeMemo(before.tree) && parsed.file.text === text;
+    const after = reuse ? parsed! : await this.store.reparse(before, text, editWindow(edits));
     this.store.set(after);
     this.records.push({ file: before.file.path, op, edits, before, after, replacedKinds });
     this.supersede(before, op);

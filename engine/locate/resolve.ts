@@ -380,8 +380,31 @@ function structuredNodes(
   });
 }
 
-/** `whole`: `ctx.root` is the file's root (a part of it cannot tell that a name never applies). */
+/**
+ * `whole`: `ctx.root` is the file's root (a part of it cannot tell that a
+ * name never applies). Kept per tree like `typeNodes`: testing the name of
+ * every node of a kind costs a read of each node's name, and a lift
+ * resolves the same locators (a method in its class) many times on one
+ * tree, once per candidate built and run on it.
+ */
 function matchedNodes(
+  ctx: Context,
+  locator: StructuredLocator,
+  path: (string | number)[],
+  whole: boolean,
+): Node[] {
+  let cache = MATCHED_NODES.get(ctx.root.tree);
+  if (!cache) MATCHED_NODES.set(ctx.root.tree, cache = new Map());
+  const key = JSON.stringify([ctx.root.id, locator.kind, locator.name, whole]);
+  let nodes = cache.get(key);
+  if (!nodes) cache.set(key, nodes = matchNodes(ctx, locator, path, whole));
+  return [...nodes];
+}
+
+const MATCHED_NODES = new WeakMap<object, Map<string, Node[]>>();
+
+/** The nodes of `locator`'s kind and name under `ctx.root` (see `matchedNodes`). */
+function matchNodes(
   ctx: Context,
   locator: StructuredLocator,
   path: (string | number)[],
@@ -496,8 +519,20 @@ async function sexpNodes(ctx: Context, locator: SexpLocator, path: (string | num
       `Unknown capture "@${capture}": the query captures ${names.map((n) => `"@${n}"`).join(", ")}`,
     );
   }
-  return queryCaptures(query, ctx.root, capture, { file: ctx.file, path: [...path, "query"] });
+  // Like `typeNodes`, the captures are kept per tree: a lift's candidates address their targets by query and
+  // index (`exactLocator` of the fragments), all against the one tree of the state they start from.
+  let cache = SEXP_NODES.get(ctx.root.tree);
+  if (!cache) SEXP_NODES.set(ctx.root.tree, cache = new Map());
+  const key = `${ctx.root.id}:${capture}:${prepared.text}`;
+  let nodes = cache.get(key);
+  if (!nodes) {
+    nodes = queryCaptures(query, ctx.root, capture, { file: ctx.file, path: [...path, "query"] });
+    cache.set(key, nodes);
+  }
+  return [...nodes];
 }
+
+const SEXP_NODES = new WeakMap<object, Map<string, Node[]>>();
 
 // ---------------------------------------------------------------------------
 // Stage 2: parents.

@@ -23,9 +23,9 @@
  */
 
 import { error, fail, type Issue, IssueError } from "../../base/issue.ts";
-import { parseLocator, resolveOne } from "../../locate/mod.ts";
-import type { Document } from "../../parse/documents.ts";
-import { compileQuery, type Node } from "../../parse/mod.ts";
+import { parseLocator, resolveLocator, resolveOne } from "../../locate/mod.ts";
+import type { Document, DocumentStore } from "../../parse/documents.ts";
+import type { Node } from "../../parse/mod.ts";
 import { closestNames, didYouMean } from "../../base/suggest.ts";
 import type { CatalogEntry } from "../catalog_types.ts";
 import { detectIndentUnit, firstOnLine, lineIndent } from "../indent.ts";
@@ -151,7 +151,7 @@ export async function runFragment(
         hint: "a multi-line fragment replaces a statement on its own lines: target the enclosing statement",
       });
     }
-    const locator = await exactLocator(doc, node);
+    const locator = await exactLocator(ctx.store, doc, node);
     const out = action === "replace"
       ? await PRIMITIVES.replace_node({ locator, replacement: code }, ctx)
       : await PRIMITIVES[`${action}_node`]({ locator, code }, ctx);
@@ -214,7 +214,7 @@ export async function runFragment(
     return { action, kind: frag.kind, file: doc.file.path, start_line: 1, end_line: 1 };
   }
   const code = serializeFragment(frag, { ...style, indent: lineIndent(doc.file.text, anchor.startIndex) });
-  const locator = await exactLocator(doc, anchor);
+  const locator = await exactLocator(ctx.store, doc, anchor);
   const out = op === "replace"
     ? await PRIMITIVES.replace_node({ locator, replacement: code }, ctx)
     : await PRIMITIVES[`${op}_node`]({ locator, code }, ctx);
@@ -252,15 +252,27 @@ function isPlaceholder(node: Node): boolean {
       node.namedChildren[0]?.type === "ellipsis");
 }
 
-/** A locator that matches exactly `node` in `doc`'s current tree. */
-async function exactLocator(doc: Document, node: Node): Promise<Record<string, unknown>> {
-  const query = `(${node.type}) @node`;
-  const compiled = await compileQuery(doc.file.language, query);
-  const matches = compiled.captures(doc.tree.rootNode).map((capture) => capture.node)
-    .sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
-  const index = matches.findIndex((candidate) => candidate.id === node.id);
+/**
+ * A locator that matches exactly `node` in `doc`'s current tree (`doc` is
+ * `store`'s): its type as a query and its index among the query's matches,
+ * found by resolving that query as the primitive then does (and so from the
+ * captures resolution keeps per tree).
+ */
+async function exactLocator(
+  store: DocumentStore,
+  doc: Document,
+  node: Node,
+): Promise<Record<string, unknown>> {
+  const locator = {
+    type: "sexp",
+    file: doc.file.path,
+    query: `(${node.type}) @node`,
+    capture: "node",
+  } as const;
+  const { nodes } = await resolveLocator(store, locator);
+  const index = nodes.findIndex((candidate) => candidate.id === node.id);
   if (index === -1) throw new IssueError(error("internal-error", `Cannot address the "${node.type}" target`));
-  return { type: "sexp", file: doc.file.path, query, capture: "node", index };
+  return { ...locator, index };
 }
 
 /** The catalog entry of fragment steps. */

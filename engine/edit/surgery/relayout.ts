@@ -168,7 +168,7 @@ export const relayoutNode: OperatorFn = async (params, ctx) => {
   // Checked on a trial parse first, so a refused step leaves the step's documents as they were.
   const trial = await ctx.store.reparse(doc, text.slice(0, start) + replacement + text.slice(end));
   const problem = notLayout(doc.tree.rootNode, trial.tree.rootNode, start, end, start + replacement.length);
-  if (trial !== doc) trial.tree.delete();
+  if (problem && trial !== doc) trial.tree.delete();
   if (problem) {
     fail("relayout-not-layout", `Cannot re-lay ${describe(node)}: the new text ${problem}`, {
       file,
@@ -177,6 +177,7 @@ export const relayoutNode: OperatorFn = async (params, ctx) => {
       hint: "relayout_node changes only spaces and line breaks; change code with a template or replace_node",
     });
   }
-  await ctx.edit(file, "relayout_node", [{ start, end, replacement }]);
+  // the trial is the edit's document: parsed once
+  await ctx.edit(file, "relayout_node", [{ start, end, replacement }], undefined, trial);
   return { file, line, changed: true };
 };

@@ -7,8 +7,14 @@
  *
  * Only the code around the change is analysed, in both texts: the innermost
  * function holding the change (every verdict inside it depends on it and its
- * ancestors only, and nothing outside it on its inside), else the top-level
- * statements the change touches (every rule is decided inside one).
+ * ancestors only, and nothing outside it on its inside); else, outside every
+ * function, the smallest node holding the change that is the same node in
+ * both texts (same type and start, its end moved by the change, and so all
+ * its ancestors) with its ancestors (`around` in `statement_context.ts`);
+ * else the top-level statements the change touches (every rule is decided
+ * inside one). A lift replays many candidates of one change in a large
+ * module: the cost of each is then that of the changed node, not of the
+ * 700 KB literal or the long class body holding it.
  *
  * @module
  */
@@ -17,7 +23,9 @@ import {
   type ContextViolation,
   contextViolations,
   innermostFunction,
+  outsideFunctions,
 } from "../../analysis/statement_context.ts";
+import { spanPartner } from "../../analysis/tree_diff.ts";
 import { error, type Issue } from "../../base/issue.ts";
 import type { Document } from "../../parse/documents.ts";
 import type { Node } from "../../parse/mod.ts";
@@ -65,6 +73,13 @@ export function newContextIssues(
     const old = contextViolations(before.tree.rootNode, language, { within: fnBefore, path });
     return report(path, step, before, after, old, found);
   }
+  const around = before.file.language === language ? sameNodeAround(before, after, range) : undefined;
+  if (around) {
+    const found = contextViolations(after.tree.rootNode, language, { around: around.after, path });
+    if (found.length === 0) return [];
+    const old = contextViolations(before.tree.rootNode, language, { around: around.before, path });
+    return report(path, step, before, after, old, found);
+  }
   const found = contextViolations(after.tree.rootNode, language, { range: range.after, path });
   if (found.length === 0) return [];
   // The before text of the same top-level statements: the after region mapped back.
@@ -84,6 +99,35 @@ export function newContextIssues(
     ? contextViolations(before.tree.rootNode, language, { range: beforeRange, path })
     : [];
   return report(path, step, before, after, old, found);
+}
+
+/**
+ * The smallest named node of `after` below the root holding the changed
+ * range, paired with the node of `before` it was: the same type and start,
+ * its end moved by the change, and each ancestor likewise (so the code
+ * around it parsed alike); undefined when there is none, or when a function
+ * is around it (a function's verdicts are the `within` case's).
+ */
+function sameNodeAround(
+  before: Document,
+  after: Document,
+  range: { before: { start: number; end: number }; after: { start: number; end: number } },
+): { before: Node; after: Node } | undefined {
+  const { start, end } = range.after;
+  const delta = range.before.end - range.after.end;
+  let node: Node | null = after.tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
+  while (node && !(node.isNamed && node.startIndex <= start && node.endIndex >= end)) node = node.parent;
+  if (!node?.parent || !outsideFunctions(node)) return undefined;
+  const partner = spanPartner(before.tree.rootNode, node, delta);
+  if (!partner) return undefined;
+  let a: Node | null = node.parent;
+  let b: Node | null = partner.parent;
+  for (; a && b; a = a.parent, b = b.parent) {
+    if (a.type !== b.type || a.startIndex !== b.startIndex || a.endIndex + delta !== b.endIndex) {
+      return undefined;
+    }
+  }
+  return a || b ? undefined : { before: partner, after: node };
 }
 
 /** [start, end) without the whitespace at its ends; undefined when nothing else is in it. */

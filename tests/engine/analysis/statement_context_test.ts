@@ -17,6 +17,7 @@ import { parse } from "../../../engine/parse/mod.ts";
 import { PYTHON_SKIP, pythonCompileErrors } from "../../_support/python.ts";
 import { CORPUS_SKIP, corpusBeforeFiles } from "../../_support/corpus.ts";
 import { nodeSkip } from "../edit/_edit_support.ts";
+import { CONTEXT_STATEMENTS, fillHole } from "../../_support/context_snippets.ts";
 
 const CONTEXTS = [
   "{S}",
@@ -41,95 +42,18 @@ const CONTEXTS = [
   "while x:\n    with y:\n        {S}",
 ];
 
-const STATEMENTS = [
-  "pass",
-  "break",
-  "continue",
-  "return",
-  "return 1",
-  "yield",
-  "yield from z",
-  "x = yield",
-  "await z",
-  "x = [await z for z in w]",
-  "x = (await z for z in w)",
-  "x = [z async for z in w]",
-  "x = (z async for z in w)",
-  "x = {k: await v for k, v in w}",
-  "x = [z for z in await w]",
-  "x = [[await z for z in w] for v in u]",
-  "x = ([await z for z in w] for v in u)",
-  "x = lambda: await z",
-  "x = lambda: (await z for z in w)",
-  "async for z in w: pass",
-  "async with z: pass",
-  "nonlocal x",
-  "nonlocal y",
-  "nonlocal q",
-  "f(a=1, b)",
-  "f(**k, b)",
-  "f(**k, *a)",
-  "f(*a, b=1, *c)",
-  "f(a=1, a=2)",
-  "f(a, b=1, **k)",
-  "class B(M, metaclass=N): pass",
-  "class B(metaclass=N, M): pass",
-  "def h(a, a): pass",
-  "def h(a=1, b): pass",
-  "def h(a=1, *, b): pass",
-  "def h(a=1, /, b): pass",
-  "def h(*, **k): pass",
-  "def h(a, *a): pass",
-  "x = lambda a, a: 0",
-  "x = lambda a=1, b: 0",
-  "del f()",
-  "del (a, b), [c.d, e[0]]",
-  "del [a, 1]",
-  "a, b += 1",
-  "[a] += 1",
-  "a.b += 1",
-  "*a = b",
-  "*a, *b = c",
-  "*a, b = c",
-  "with z as f(): pass",
-  "with z as (a, b): pass",
-  "with z as (a, 1): pass",
-  "x = lambda: (yield)",
-  "x = [(yield) for z in w]",
-  "x = [y for y in (yield)]",
-  "x = ((yield) for z in w)",
-  "print 'x'",
-  "@d\ndef h(): return 1",
-  "x = 1",
-  "global q",
-  "f(x)",
-  "return [await z for z in w]",
-  "return (yield)",
-  // a body not indented under its header: the grammar reads an empty block (flask-5014's guard written flat)
-  "if z:\nx = 1",
-  "if z:\n    x = 1",
-  "def h():\n# only a comment\nx = 1",
-  "try:\n    pass\nexcept E:\nraise",
-  'class B:\n"""doc"""',
-];
-
-/** Put `statement` at the `{S}` hole of `context`, indented like the hole. */
-function fill(context: string, statement: string): string {
-  const hole = context.indexOf("{S}");
-  const indent = context.slice(context.lastIndexOf("\n", hole) + 1, hole);
-  return context.replace("{S}", statement.replaceAll("\n", "\n" + indent)) + "\n";
-}
-
 function snippets(): string[] {
   const out = new Set<string>();
-  for (const context of CONTEXTS) for (const statement of STATEMENTS) out.add(fill(context, statement));
+  for (const context of CONTEXTS) {
+    for (const statement of CONTEXT_STATEMENTS) out.add(fillHole(context, statement));
+  }
   // Two levels: a context inside a context, with a statement in the inner one.
   for (const outer of CONTEXTS.slice(1, 8)) {
     for (const inner of CONTEXTS.slice(3, 12)) {
       for (
         const statement of ["break", "return 1", "yield", "await z", "nonlocal x", "x = [await z for z in w]"]
       ) {
-        out.add(fill(outer, fill(inner, statement).trimEnd()));
+        out.add(fillHole(outer, fillHole(inner, statement).trimEnd()));
       }
     }
   }
