@@ -142,15 +142,12 @@ async function main(): Promise<void> {
   const pattern = new RegExp(values.filter!);
   let instances: PatchInstance[] = (await corpusPatches(values.corpus!)).filter((p) => pattern.test(p.id));
   if (values.limit) instances = instances.slice(0, Number(values.limit));
-  const cases = [];
-  for (const instance of instances) {
-    cases.push({
-      id: instance.id,
-      dir: await materializeModelPatch({ files: instance.files }),
-      patch: instance.patch,
-      after: Object.fromEntries(instance.files.map((file) => [file.path, file.after])),
-    });
-  }
+  const cases = await Promise.all(instances.map(async (instance) => ({
+    id: instance.id,
+    dir: await materializeModelPatch({ files: instance.files }),
+    patch: instance.patch,
+    after: Object.fromEntries(instance.files.map((file) => [file.path, file.after])),
+  })));
   const casesFile = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(casesFile, JSON.stringify(cases));
   const base = await exportTree(values.base!);
