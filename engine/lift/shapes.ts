@@ -577,8 +577,30 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
 function bodyCandidates(file: string, pair: Pair, table: LanguageTable, python: boolean): Candidate[] {
   const { before, after } = pair;
   if (!bodyTypes(table).has(before.type) && !MEMBER_LISTS.has(before.type)) return [];
-  const left = named(before);
-  const right = named(after);
+  const out = bodyChangeCandidates(file, pair, named(before), named(after), table, python);
+  // Statements inserted or deleted with comments beside them: the statements alone, their comments
+  // written by the comment steps that finish a candidate (`own_comments.ts`, `line_comments.ts`).
+  const code = (node: Node) => node.type !== "comment";
+  if (python && (named(before).some((c) => !code(c)) || named(after).some((c) => !code(c)))) {
+    const left = named(before).filter(code);
+    const right = named(after).filter(code);
+    const { inserted, deleted, changed } = alignNodes(left, right);
+    if (changed.length === 0 && inserted.length + deleted.length > 0) {
+      out.push(...bodyChangeCandidates(file, pair, left, right, table, python));
+    }
+  }
+  return out;
+}
+
+/** `bodyCandidates` for the children `left` becoming `right` (all of them, or the statements alone). */
+function bodyChangeCandidates(
+  file: string,
+  pair: Pair,
+  left: Node[],
+  right: Node[],
+  table: LanguageTable,
+  python: boolean,
+): Candidate[] {
   const alignment = alignNodes(left, right);
   const out: Candidate[] = [];
   const { inserted, deleted, changed } = alignment;
