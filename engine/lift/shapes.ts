@@ -39,6 +39,8 @@
  * |   continuation indents (formatters); also what is     |   lines changed (`layout.ts`), blank     |
  * |   left after any candidate's steps                    |   lines `set_blank_lines` (1)            |
  * | a comment ending a line of code added / changed       | `set_line_comment` (2), `line_comments`  |
+ * | own-line comments added / changed / deleted beside    | `add_comment`, `rewrite_comment` (2),    |
+ * |   code (statements aligned without their comments)    |   `delete_node` (1), `own_comments`      |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module

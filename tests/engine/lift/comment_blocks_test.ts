@@ -57,7 +57,35 @@ const FILECMP =
   "            b_x = os.path.join(self.right, x)\n" +
   "            self.subdirs[x]  = dircmp(a_x, b_x, self.ignore, self.hide)\n";
 
+// opcode.py: opcodes defined one per line, each with an aligned line comment.
+const OPCODE = "def_op('DELETE_FAST', 126)      # Local variable number\nhaslocal.append(126)\n\n" +
+  "def_op('RAISE_VARARGS', 130)    # Number of raise arguments (1, 2, or 3)\n" +
+  "def_op('CALL_FUNCTION', 131)    # #args\ndef_op('MAKE_FUNCTION', 132)    # Flags\n";
+
 const CASES: Case[] = [
+  {
+    // `spaces` is a count: the plan schema took it for a string and refused every such step.
+    name: "a statement with an aligned line comment inserted",
+    steps: ["fragment", "set_line_comment"],
+    before: OPCODE,
+    after: OPCODE.replace(
+      "def_op('RAISE_VARARGS'",
+      "def_op('GEN_START', 129)        # Kind of generator/coroutine\ndef_op('RAISE_VARARGS'",
+    ),
+  },
+  {
+    // `lines` is a count too: a run of three comment lines re-wrapped to two.
+    name: "a paragraph of three comment lines re-wrapped to two",
+    steps: ["rewrite_comment"],
+    before: MAGIC,
+    after: MAGIC.replace(
+      "# MAGIC must change whenever the bytecode emitted by the compiler may no\n" +
+        "# longer be understood by older implementations of the eval loop (usually\n" +
+        "# due to the addition of new opcodes).\n",
+      "# MAGIC must change whenever the bytecode emitted by the compiler may no longer\n" +
+        "# be understood by older implementations of the eval loop (new opcodes).\n",
+    ),
+  },
   {
     name: "an import with its line comment inserted among commented imports",
     steps: ["fragment", "set_line_comment"],
