@@ -167,6 +167,7 @@ export async function ownCommentSteps(
   };
   const gapsA = gaps(a);
   const gapsB = gaps(b);
+  if (moved(gapsA, gapsB)) return undefined;
   const steps: Record<string, unknown>[] = [];
   for (let k = gapsA.length - 1; k >= 0; k--) {
     const step = await gapSteps(state, doc, {
@@ -179,6 +180,25 @@ export async function ownCommentSteps(
     steps.push(...step);
   }
   return steps.length ? steps : undefined;
+}
+
+/**
+ * Whether a comment leaves one gap and appears in another: the candidate put
+ * its code on the wrong side of a comment, and moving comments around it
+ * would say something the change does not (another candidate places it right).
+ */
+function moved(gapsA: Line[][], gapsB: Line[][]): boolean {
+  const comments = (gap: Line[]) =>
+    gap.filter((line) => line.kind === "comment").map((line) => line.text.trim());
+  const gone = new Map<string, number>();
+  const come = new Map<string, number>();
+  gapsA.forEach((gap, k) => {
+    const mine = comments(gap);
+    const theirs = comments(gapsB[k]);
+    for (const text of mine) if (!theirs.includes(text)) gone.set(text, k);
+    for (const text of theirs) if (!mine.includes(text)) come.set(text, k);
+  });
+  return [...gone].some(([text, k]) => come.has(text) && come.get(text) !== k);
 }
 
 interface GapChange {

@@ -579,19 +579,25 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
 function bodyCandidates(file: string, pair: Pair, table: LanguageTable, python: boolean): Candidate[] {
   const { before, after } = pair;
   if (!bodyTypes(table).has(before.type) && !MEMBER_LISTS.has(before.type)) return [];
-  const out = bodyChangeCandidates(file, pair, named(before), named(after), table, python);
-  // Statements inserted or deleted with comments beside them: the statements alone, their comments
-  // written by the comment steps that finish a candidate (`own_comments.ts`, `line_comments.ts`).
+  return bodyChangeCandidates(file, pair, named(before), named(after), table, python);
+}
+
+/**
+ * Statements inserted or deleted with comments beside them: the statements
+ * alone (the body's children aligned without comments), their comments
+ * written by the comment steps that finish a candidate (`own_comments.ts`,
+ * `line_comments.ts`). Late: tried after the finer candidates and splits.
+ */
+function commentFreeBodyCandidates(file: string, pair: Pair, table: LanguageTable): Candidate[] {
+  const { before, after } = pair;
+  if (!BODY_TYPES.has(before.type) && !MEMBER_LISTS.has(before.type)) return [];
   const code = (node: Node) => node.type !== "comment";
-  if (python && (named(before).some((c) => !code(c)) || named(after).some((c) => !code(c)))) {
-    const left = named(before).filter(code);
-    const right = named(after).filter(code);
-    const { inserted, deleted, changed } = alignNodes(left, right);
-    if (changed.length === 0 && inserted.length + deleted.length > 0) {
-      out.push(...bodyChangeCandidates(file, pair, left, right, table, python));
-    }
-  }
-  return out;
+  if (named(before).every(code) && named(after).every(code)) return [];
+  const left = named(before).filter(code);
+  const right = named(after).filter(code);
+  const { inserted, deleted, changed } = alignNodes(left, right);
+  if (changed.length > 0 || inserted.length + deleted.length === 0) return [];
+  return bodyChangeCandidates(file, pair, left, right, table, true);
 }
 
 /** `bodyCandidates` for the children `left` becoming `right` (all of them, or the statements alone). */
@@ -967,16 +973,20 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
 }
 
 /**
- * Candidates tried only after the split of `lift_file.ts` failed: one run of
- * a Python body's statements replaced by another (`replace_shapes.ts`).
+ * Candidates tried only after the split of `lift_file.ts` failed: statements
+ * inserted or deleted beside comments, aligned without them; one run of a
+ * Python body's statements replaced by another (`replace_shapes.ts`).
  */
 export function lateCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
   const table = TABLES[ctx.doc.file.language];
   if (!table || ctx.doc.file.language !== "python" || !BODY_TYPES.has(pair.before.type)) return [];
-  return replacementCandidates(pair, {
-    at: (node, make) => at(file, node, make),
-    plan: (node) => insertionPlan(file, node, table),
-  });
+  return [
+    ...commentFreeBodyCandidates(file, pair, table),
+    ...replacementCandidates(pair, {
+      at: (node, make) => at(file, node, make),
+      plan: (node) => insertionPlan(file, node, table),
+    }),
+  ];
 }
 
 /** The tier-0 fallback for one pair: `replace_node` on the node with the target's text. */

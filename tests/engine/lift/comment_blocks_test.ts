@@ -37,6 +37,11 @@ const BOOTSTRAP_EXTERNAL = '"""Core implementation of path-based import."""\n' +
   "# reference any injected objects! This includes not only global code but also\n" +
   "# anything specified at the class level.\n\n# Import builtin modules\nimport _imp\nimport _io\nimport sys\n";
 
+// subprocess.py: a module global computed once, between a function and a class.
+const SUBPROCESS =
+  "def _use_posix_spawn():\n    return False\n\n\n_USE_POSIX_SPAWN = _use_posix_spawn()\n\n\n" +
+  "class Popen:\n    def poll(self):\n        return self._internal_poll()\n";
+
 // importlib/_bootstrap_external.py: the table of magic numbers, one comment line per bytecode change.
 const MAGIC = "_code_type = type(_write_atomic.__code__)\n\n\n# Known values:\n" +
   "#     Python 3.9a0  3420 (add LOAD_ASSERTION_ERROR #34880)\n" +
@@ -96,15 +101,14 @@ const CASES: Case[] = [
     ),
   },
   {
-    // The global goes in before the first import, below that import's comment: the comments then move
-    // (the import's written above it again, the old line re-worded into the global's).
-    name: "a module global with a comment block above it, inserted between comment paragraphs",
-    steps: ["fragment", "add_comment", "rewrite_comment"],
-    before: BOOTSTRAP_EXTERNAL,
-    after: BOOTSTRAP_EXTERNAL.replace(
-      "# anything specified at the class level.\n\n",
-      "# anything specified at the class level.\n\n# Module injected manually by _set_bootstrap_module()\n" +
-        "_bootstrap = None\n\n",
+    name: "a module global inserted with a comment block above the globals",
+    steps: ["fragment", "add_comment"],
+    before: SUBPROCESS,
+    after: SUBPROCESS.replace(
+      "_USE_POSIX_SPAWN = _use_posix_spawn()\n",
+      "# These are primarily fail-safe knobs for negatives. A True value does not\n" +
+        "# guarantee the given libc/syscall API will be used.\n_USE_POSIX_SPAWN = _use_posix_spawn()\n" +
+        "_USE_VFORK = True\n",
     ),
   },
   {
