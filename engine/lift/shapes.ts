@@ -295,7 +295,7 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
 }
 
 /**
- * Names appended to a `from ... import` list: `add_import_name` for each, in
+ * Names appended to a `from ... import` (or `import a, b`) list: `add_import_name` for each, in
  * order, after the list was put in parentheses if the target has them and the
  * current text not (`parenthesize_import`, one name per line when the target
  * starts its names on the line after `(`). A name the target writes on a line
@@ -303,7 +303,9 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
  */
 function importNameCandidates(file: string, pair: Pair): Candidate[] {
   const { before, after } = pair;
-  if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
+  if (!/^(import_from_statement|import_statement)$/.test(before.type) || after.type !== before.type) {
+    return [];
+  }
   const names = (node: Node) => node.childrenForFieldName("name").filter((c): c is Node => !!c);
   const left = names(before);
   const right = names(after);

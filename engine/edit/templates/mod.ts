@@ -221,9 +221,9 @@ const ENTRIES: TemplateEntry[] = [
     name: "add_import_name",
     group: "adding",
     summary:
-      "Add a name to an existing `from ... import` statement, after its last name (parentheses and line breaks kept)",
+      "Add a name to an existing `from ... import` (or `import a, b`), after its last name (parentheses and line breaks kept)",
     params: [
-      targetParam("the from-import statement"),
+      targetParam("the import statement"),
       p("name", "identifier", true, "the name to import"),
       p("alias", "identifier", false, "import it `as` this name"),
       p(

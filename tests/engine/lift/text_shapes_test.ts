@@ -1,8 +1,9 @@
 /**
  * Comments on lines of their own, added, re-worded, extended or deleted
- * beside code: the tier-0 fallbacks of CPython's standard library between
- * 3.9 and 3.10 (`tests/bench/unseen_dev_v4.ts`, dev part) whose change was
- * in comments, each on an excerpt of that code. The diff lifts to the
+ * beside code, and a module added to a plain `import a, b`: the tier-0
+ * fallbacks of CPython's standard library between 3.9 and 3.10
+ * (`tests/bench/unseen_dev_v4.ts`, dev part) whose change was in comments
+ * or an import list, each on an excerpt of that code. The diff lifts to the
  * expected steps, tiers 1–3 only, the plan replays byte-exact, the real
  * executor gives the diff's result, and CPython's `ast` parses it.
  */
@@ -67,7 +68,24 @@ const OPCODE = "def_op('DELETE_FAST', 126)      # Local variable number\nhasloca
   "def_op('RAISE_VARARGS', 130)    # Number of raise arguments (1, 2, or 3)\n" +
   "def_op('CALL_FUNCTION', 131)    # #args\ndef_op('MAKE_FUNCTION', 132)    # Flags\n";
 
+// logging/handlers.py: the module's imports, several modules to a statement.
+const HANDLERS = '"""Additional handlers for the logging package for Python."""\n\n' +
+  "import logging, socket, os, pickle, struct, time, re\nfrom stat import ST_DEV, ST_INO, ST_MTIME\n" +
+  "import queue\nimport threading\n";
+
 const CASES: Case[] = [
+  {
+    name: "a module added first to a plain import of several modules",
+    steps: ["add_import_name"],
+    before: HANDLERS,
+    after: HANDLERS.replace("import logging, socket", "import io, logging, socket"),
+  },
+  {
+    name: "a module added last to a plain import of several modules",
+    steps: ["add_import_name"],
+    before: HANDLERS,
+    after: HANDLERS.replace("time, re\n", "time, re, io\n"),
+  },
   {
     // `spaces` is a count: the plan schema took it for a string and refused every such step.
     name: "a statement with an aligned line comment inserted",
