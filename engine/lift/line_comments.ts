@@ -29,8 +29,8 @@ import { linesOf } from "./spacing.ts";
 
 const CUT = /^(.*?)([ \t]*)(#[^\r\n]*)?(\r?\n?)$/s;
 
-/** The largest node (no body) that starts at `offset`. */
-function startingAt(root: Node, offset: number): Node | undefined {
+/** The largest node (no body, no comment) that starts at `offset`. */
+export function startingAt(root: Node, offset: number): Node | undefined {
   let node: Node | null = root.descendantForIndex(offset, offset);
   if (!node || node.startIndex !== offset) return undefined;
   while (node.parent && node.parent.startIndex === offset && !BODIES.has(node.parent.type)) {

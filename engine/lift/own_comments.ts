@@ -41,6 +41,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { lineStart, nextLineStart } from "../edit/indent.ts";
 import { BODIES } from "./layout.ts";
+import { startingAt } from "./line_comments.ts";
 import { locatorFor } from "./locators.ts";
 import { linesOf } from "./spacing.ts";
 
@@ -102,17 +103,6 @@ function window(text: string, expected: string): { from: number; aEnd: number; b
     if (isCode(line)) break;
   }
   return { from, aEnd, bEnd };
-}
-
-/** The largest node (no body, no comment) that starts at `offset`. */
-function startingAt(root: Node, offset: number): Node | undefined {
-  let node: Node | null = root.descendantForIndex(offset, offset);
-  if (!node || node.startIndex !== offset) return undefined;
-  while (node.parent && node.parent.startIndex === offset && !BODIES.has(node.parent.type)) {
-    node = node.parent;
-  }
-  while (node && !node.isNamed) node = node.parent;
-  return node && !BODIES.has(node.type) && node.type !== "comment" ? node : undefined;
 }
 
 /** The largest statement-like node ending on the line [start, end) whose first line is indented `indent`. */

@@ -8,17 +8,7 @@
  * executor gives the diff's result, and CPython's `ast` parses it.
  */
 
-import assert from "node:assert/strict";
-import { assertPythonParses, PYTHON_SKIP } from "../../_support/python.ts";
-import { executeOnCopy, gitDiff, liftIn } from "./_support.ts";
-
-interface Case {
-  name: string;
-  /** The steps lift must emit, in order (`set_blank_lines` left out): a template's name or an op. */
-  steps: string[];
-  before: string;
-  after: string;
-}
+import { type ShapeCase, testShapeCases } from "./_support.ts";
 
 // zipimport.py: the imports, each with a line comment saying what it is for.
 const ZIPIMPORT = "import _frozen_importlib_external as _bootstrap_external\n" +
@@ -73,7 +63,7 @@ const HANDLERS = '"""Additional handlers for the logging package for Python."""\
   "import logging, socket, os, pickle, struct, time, re\nfrom stat import ST_DEV, ST_INO, ST_MTIME\n" +
   "import queue\nimport threading\n";
 
-const CASES: Case[] = [
+const CASES: ShapeCase[] = [
   {
     name: "a module added first to a plain import of several modules",
     steps: ["add_import_name"],
@@ -161,28 +151,4 @@ const CASES: Case[] = [
   },
 ];
 
-for (const c of CASES) {
-  Deno.test({
-    name: `lift: ${c.name} becomes ${c.steps.join(", ")}, replayed and executed byte-exact`,
-    ignore: PYTHON_SKIP !== undefined,
-    async fn() {
-      const file = "pkg/mod.py";
-      const { dir, diff } = gitDiff({ [file]: c.before }, { [file]: c.after });
-      const result = await liftIn(dir, { diff });
-      assert.equal(result.exact, true, JSON.stringify(result.errors));
-      const tiers = result.hunks.flatMap((hunk) => hunk.tiers);
-      assert.ok(tiers.every((tier) => tier > 0), `tier 0 used: ${JSON.stringify(result.plan)}`);
-      const shape = result.plan.filter((step) => step.op !== "set_blank_lines");
-      assert.deepEqual(
-        shape.map((step) =>
-          "fragment" in step ? "fragment" : (step as { template?: string }).template ?? step.op
-        ),
-        c.steps,
-        JSON.stringify(result.plan),
-      );
-      const executed = await executeOnCopy({ [file]: c.before }, result.plan);
-      assert.equal(executed[file], c.after);
-      await assertPythonParses(executed[file]);
-    },
-  });
-}
+testShapeCases(CASES);
