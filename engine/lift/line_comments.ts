@@ -40,6 +40,18 @@ export function startingAt(root: Node, offset: number): Node | undefined {
   return node && !BODIES.has(node.type) && node.type !== "comment" ? node : undefined;
 }
 
+/** The lengths of the common prefix and (not overlapping it) common suffix of two texts. */
+export function commonEnds(text: string, expected: string): { prefix: number; suffix: number } {
+  const most = Math.min(text.length, expected.length);
+  let prefix = 0;
+  while (prefix < most && text[prefix] === expected[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < most - prefix && text[text.length - 1 - suffix] === expected[expected.length - 1 - suffix]
+  ) suffix++;
+  return { prefix, suffix };
+}
+
 /**
  * The `set_line_comment` steps that turn `doc`'s line comments into
  * `expected`'s, or undefined when the texts differ in more than line
@@ -53,15 +65,7 @@ export async function lineCommentSteps(
   if (doc.file.language !== "python") return undefined;
   // Only the lines between the texts' common prefix and suffix are cut into lines (files can be large).
   const text = doc.file.text;
-  const most = Math.min(text.length, expected.length);
-  let prefix = 0;
-  while (prefix < most && text[prefix] === expected[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < most - prefix && text[text.length - 1 - suffix] === expected[expected.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
+  const { prefix, suffix } = commonEnds(text, expected);
   const from = lineStart(text, prefix);
   const tail = (s: string) => {
     const end = s.length - suffix;

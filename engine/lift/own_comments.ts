@@ -41,7 +41,7 @@ import type { Document, DocumentStore } from "../parse/documents.ts";
 import type { Node } from "../parse/mod.ts";
 import { lineStart, nextLineStart } from "../edit/indent.ts";
 import { BODIES } from "./layout.ts";
-import { startingAt } from "./line_comments.ts";
+import { commonEnds, startingAt } from "./line_comments.ts";
 import { locatorFor } from "./locators.ts";
 import { linesOf } from "./spacing.ts";
 
@@ -76,13 +76,7 @@ function classify(lines: string[], from: number, isComment: (offset: number) => 
 
 /** The window [from, end) of `text` around its difference from `expected`, widened to code lines. */
 function window(text: string, expected: string): { from: number; aEnd: number; bEnd: number } {
-  const most = Math.min(text.length, expected.length);
-  let prefix = 0;
-  while (prefix < most && text[prefix] === expected[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < most - prefix && text[text.length - 1 - suffix] === expected[expected.length - 1 - suffix]
-  ) suffix++;
+  const { prefix, suffix } = commonEnds(text, expected);
   const isCode = (line: string) => line.trim() !== "" && !/^[ \t]*#/.test(line);
   let from = lineStart(text, prefix);
   while (from > 0) {
