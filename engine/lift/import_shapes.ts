@@ -1,6 +1,6 @@
 /**
- * Lift's candidate for a `from ... import` whose list of names was edited
- * anywhere, not only at its end: names dropped (an import no longer used)
+ * Lift's candidate for a `from ... import` (or a plain `import a, b`) whose
+ * list of names was edited anywhere, not only at its end: names dropped (an import no longer used)
  * and names added between others (a list kept in alphabetical order grows
  * in the middle), in any mix.
  *
@@ -45,7 +45,9 @@ const parenthesized = (node: Node) => node.children.some((child) => child?.type 
 /** The `delete_node` and `add_import_name` steps turning one from-import's names into another's. */
 export function importListCandidates(pair: Pair, place: Placement): Candidate[] {
   const { before, after } = pair;
-  if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
+  if (!/^(import_from_statement|import_statement)$/.test(before.type) || after.type !== before.type) {
+    return [];
+  }
   if (before.childForFieldName("module_name")?.text !== after.childForFieldName("module_name")?.text) {
     return [];
   }

@@ -29,8 +29,8 @@ import { linesOf } from "./spacing.ts";
 
 const CUT = /^(.*?)([ \t]*)(#[^\r\n]*)?(\r?\n?)$/s;
 
-/** The largest node (no body) that starts at `offset`. */
-function startingAt(root: Node, offset: number): Node | undefined {
+/** The largest node (no body, no comment) that starts at `offset`. */
+export function startingAt(root: Node, offset: number): Node | undefined {
   let node: Node | null = root.descendantForIndex(offset, offset);
   if (!node || node.startIndex !== offset) return undefined;
   while (node.parent && node.parent.startIndex === offset && !BODIES.has(node.parent.type)) {
@@ -38,6 +38,18 @@ function startingAt(root: Node, offset: number): Node | undefined {
   }
   while (node && !node.isNamed) node = node.parent;
   return node && !BODIES.has(node.type) && node.type !== "comment" ? node : undefined;
+}
+
+/** The lengths of the common prefix and (not overlapping it) common suffix of two texts. */
+export function commonEnds(text: string, expected: string): { prefix: number; suffix: number } {
+  const most = Math.min(text.length, expected.length);
+  let prefix = 0;
+  while (prefix < most && text[prefix] === expected[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < most - prefix && text[text.length - 1 - suffix] === expected[expected.length - 1 - suffix]
+  ) suffix++;
+  return { prefix, suffix };
 }
 
 /**
@@ -53,15 +65,7 @@ export async function lineCommentSteps(
   if (doc.file.language !== "python") return undefined;
   // Only the lines between the texts' common prefix and suffix are cut into lines (files can be large).
   const text = doc.file.text;
-  const most = Math.min(text.length, expected.length);
-  let prefix = 0;
-  while (prefix < most && text[prefix] === expected[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < most - prefix && text[text.length - 1 - suffix] === expected[expected.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
+  const { prefix, suffix } = commonEnds(text, expected);
   const from = lineStart(text, prefix);
   const tail = (s: string) => {
     const end = s.length - suffix;

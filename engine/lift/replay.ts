@@ -26,6 +26,7 @@ import { parsePlan } from "../plan/mod.ts";
 import { spacingSteps } from "./spacing.ts";
 import { layoutSteps } from "./layout.ts";
 import { lineCommentSteps } from "./line_comments.ts";
+import { ownCommentSteps } from "./own_comments.ts";
 import { gitModeOf } from "../base/file_mode.ts";
 
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
@@ -195,9 +196,14 @@ export class Simulation {
     }
     const got = await scratch.get(file);
     if (got.file.text !== expected) {
-      // Only line comments and layout differ: the comment steps (tier 2), then the layout and spacing
-      // steps (tier 1) finish the candidate.
-      for (const step of await lineCommentSteps(scratch, got, expected) ?? []) {
+      // Only comments and layout differ: the own-line and line comment steps (tier 2, 1), then the
+      // layout and spacing steps (tier 1) finish the candidate.
+      for (const step of await ownCommentSteps(scratch, got, expected) ?? []) {
+        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
+        steps.push(step);
+      }
+      const commented = await scratch.get(file);
+      for (const step of await lineCommentSteps(scratch, commented, expected) ?? []) {
         if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
         steps.push(step);
       }

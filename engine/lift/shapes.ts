@@ -39,6 +39,8 @@
  * |   continuation indents (formatters); also what is     |   lines changed (`layout.ts`), blank     |
  * |   left after any candidate's steps                    |   lines `set_blank_lines` (1)            |
  * | a comment ending a line of code added / changed       | `set_line_comment` (2), `line_comments`  |
+ * | own-line comments added / changed / deleted beside    | `add_comment`, `rewrite_comment` (2),    |
+ * |   code (statements aligned without their comments)    |   `delete_node` (1), `own_comments`      |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module
@@ -293,7 +295,7 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
 }
 
 /**
- * Names appended to a `from ... import` list: `add_import_name` for each, in
+ * Names appended to a `from ... import` (or `import a, b`) list: `add_import_name` for each, in
  * order, after the list was put in parentheses if the target has them and the
  * current text not (`parenthesize_import`, one name per line when the target
  * starts its names on the line after `(`). A name the target writes on a line
@@ -301,7 +303,9 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
  */
 function importNameCandidates(file: string, pair: Pair): Candidate[] {
   const { before, after } = pair;
-  if (before.type !== "import_from_statement" || after.type !== "import_from_statement") return [];
+  if (!/^(import_from_statement|import_statement)$/.test(before.type) || after.type !== before.type) {
+    return [];
+  }
   const names = (node: Node) => node.childrenForFieldName("name").filter((c): c is Node => !!c);
   const left = names(before);
   const right = names(after);
@@ -577,8 +581,36 @@ function decoratorCandidates(file: string, pair: Pair): Candidate[] {
 function bodyCandidates(file: string, pair: Pair, table: LanguageTable, python: boolean): Candidate[] {
   const { before, after } = pair;
   if (!bodyTypes(table).has(before.type) && !MEMBER_LISTS.has(before.type)) return [];
-  const left = named(before);
-  const right = named(after);
+  return bodyChangeCandidates(file, pair, named(before), named(after), table, python);
+}
+
+/**
+ * Statements inserted or deleted with comments beside them: the statements
+ * alone (the body's children aligned without comments), their comments
+ * written by the comment steps that finish a candidate (`own_comments.ts`,
+ * `line_comments.ts`). Late: tried after the finer candidates and splits.
+ */
+function commentFreeBodyCandidates(file: string, pair: Pair, table: LanguageTable): Candidate[] {
+  const { before, after } = pair;
+  if (!BODY_TYPES.has(before.type) && !MEMBER_LISTS.has(before.type)) return [];
+  const code = (node: Node) => node.type !== "comment";
+  if (named(before).every(code) && named(after).every(code)) return [];
+  const left = named(before).filter(code);
+  const right = named(after).filter(code);
+  const { inserted, deleted, changed } = alignNodes(left, right);
+  if (changed.length > 0 || inserted.length + deleted.length === 0) return [];
+  return bodyChangeCandidates(file, pair, left, right, table, true);
+}
+
+/** `bodyCandidates` for the children `left` becoming `right` (all of them, or the statements alone). */
+function bodyChangeCandidates(
+  file: string,
+  pair: Pair,
+  left: Node[],
+  right: Node[],
+  table: LanguageTable,
+  python: boolean,
+): Candidate[] {
   const alignment = alignNodes(left, right);
   const out: Candidate[] = [];
   const { inserted, deleted, changed } = alignment;
@@ -943,16 +975,20 @@ export function formalCandidates(file: string, pair: Pair, ctx: ShapeContext): C
 }
 
 /**
- * Candidates tried only after the split of `lift_file.ts` failed: one run of
- * a Python body's statements replaced by another (`replace_shapes.ts`).
+ * Candidates tried only after the split of `lift_file.ts` failed: statements
+ * inserted or deleted beside comments, aligned without them; one run of a
+ * Python body's statements replaced by another (`replace_shapes.ts`).
  */
 export function lateCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
   const table = TABLES[ctx.doc.file.language];
   if (!table || ctx.doc.file.language !== "python" || !BODY_TYPES.has(pair.before.type)) return [];
-  return replacementCandidates(pair, {
-    at: (node, make) => at(file, node, make),
-    plan: (node) => insertionPlan(file, node, table),
-  });
+  return [
+    ...commentFreeBodyCandidates(file, pair, table),
+    ...replacementCandidates(pair, {
+      at: (node, make) => at(file, node, make),
+      plan: (node) => insertionPlan(file, node, table),
+    }),
+  ];
 }
 
 /** The tier-0 fallback for one pair: `replace_node` on the node with the target's text. */

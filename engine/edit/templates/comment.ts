@@ -7,15 +7,19 @@
  * and `replace_node` were the only ways to lift it.
  *
  * The target is the run's first comment; `lines` (default 1) is how many
- * comment lines, each alone on the line right below the previous one, are
- * replaced. `text` is the new run, one comment per line: each line is
- * written at the first comment's indentation (its own leading whitespace
- * dropped), so the run keeps its depth whatever indentation the value
- * carries. A line of `text` that is not a comment is refused (the template
- * never changes code), as are a target that is not a comment, a comment
- * that ends a line of code and a run shorter than `lines`. Text that is
- * already there (the run starting at the target reads `text`'s lines) is
- * `already-present`, so a second application is a no-op.
+ * comment lines, each alone on its line, are replaced. They follow one
+ * another, or are paragraphs of one comment block with blank lines between
+ * them (the blank lines inside the block are replaced with it; a block
+ * ends at the first line that is code). `text` is the new run, one comment
+ * per line, blank lines allowed between comments: each comment is written
+ * at the first comment's indentation (its own leading whitespace dropped),
+ * so the run keeps its depth whatever indentation the value carries, and a
+ * blank line is written empty. A line of `text` that is neither a comment
+ * nor blank is refused (the template never changes code), as are a text
+ * that starts or ends with a blank line, a target that is not a comment, a
+ * comment that ends a line of code and a block shorter than `lines`. Text
+ * that is already there (the run starting at the target reads `text`'s
+ * lines) is `already-present`, so a second application is a no-op.
  *
  * @module
  */
@@ -32,11 +36,18 @@ function commentOnLine(root: Node, text: string, offset: number): Node | undefin
   return node?.type === "comment" && node.startIndex === offset + indent ? node : undefined;
 }
 
-/** Up to `most` own-line comments on consecutive lines, from `node` on. */
-function commentLines(root: Node, text: string, node: Node, most: number): Node[] {
+/**
+ * Up to `most` own-line comments from `node` on, on consecutive lines or,
+ * with `acrossBlanks`, with blank lines between them.
+ */
+function commentLines(root: Node, text: string, node: Node, most: number, acrossBlanks: boolean): Node[] {
   const found = [node];
   while (found.length < most) {
-    const next = commentOnLine(root, text, nextLineStart(text, found.at(-1)!.endIndex));
+    let at = nextLineStart(text, found.at(-1)!.endIndex);
+    while (acrossBlanks && at < text.length && /^[ \t]*\r?\n/.test(text.slice(at, at + 200))) {
+      at = nextLineStart(text, at);
+    }
+    const next = commentOnLine(root, text, at);
     if (!next) break;
     found.push(next);
   }
@@ -56,17 +67,24 @@ export async function rewriteComment(run: TemplateRun): Promise<Record<string, u
   const written = str(run.params, "text")!.replace(/\r\n?/g, "\n").split("\n").map((line) =>
     line.trimStart()
   );
-  const code = written.find((line) => !line.startsWith("#"));
+  const code = written.find((line) => line !== "" && !line.startsWith("#"));
   if (code !== undefined) {
-    refuse(run, `Every line of "text" must be a comment, got: "${code}"`);
+    refuse(run, `Every line of "text" must be a comment or blank, got: "${code}"`);
+  }
+  if (written[0] === "" || written.at(-1) === "") {
+    refuse(run, `The first and last lines of "text" must be comments, got a blank line`);
   }
   const count = typeof run.params.lines === "number" ? run.params.lines : 1;
   if (count < 1) refuse(run, `Parameter "lines" must be 1 or more, got ${count}`);
-  const current = commentLines(doc.tree.rootNode, text, node, Math.max(count, written.length));
-  if (
-    current.length >= written.length &&
-    written.every((line, k) => current[k].text.replace(/\r$/, "") === line)
-  ) {
+  const comments = written.filter((line) => line !== "");
+  const blanks = comments.length < written.length;
+  const current = commentLines(doc.tree.rootNode, text, node, Math.max(count, comments.length), true);
+  const reads = (nodes: Node[]) =>
+    nodes.length >= comments.length &&
+    comments.every((line, k) => nodes[k].text.replace(/\r$/, "") === line) &&
+    (!blanks || text.slice(node.startIndex, nodes[comments.length - 1].endIndex).split(/\r?\n/).length ===
+        written.length);
+  if (reads(blanks ? current : commentLines(doc.tree.rootNode, text, node, comments.length, false))) {
     return alreadyPresent(run, `The comment "${node.text}" already reads so`);
   }
   if (current.length < count) {
@@ -80,7 +98,7 @@ export async function rewriteComment(run: TemplateRun): Promise<Record<string, u
   }
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const indent = lineIndent(text, node.startIndex);
-  const replacement = written.map((line, k) => (k === 0 ? "" : indent) + line).join(eol);
+  const replacement = written.map((line, k) => (k === 0 || line === "" ? "" : indent) + line).join(eol);
   const start = node.startIndex;
   // A comment node on a CRLF line ends with its "\r": the line break stays.
   const end = current[count - 1].endIndex - (current[count - 1].text.endsWith("\r") ? 1 : 0);

@@ -85,7 +85,7 @@ export type TemplateEntry = CatalogEntry & {
   paramsSchema: z.ZodType;
 };
 
-/** A zod object for `specs`: locators as locators, booleans as booleans, code as strings. */
+/** A zod object for `specs`: locators as locators, booleans as booleans, counts as whole numbers, code as strings. */
 export function paramsSchemaOf(specs: readonly ParamSpec[]): z.ZodType {
   const shape: Record<string, z.ZodType> = {};
   for (const spec of specs) {
@@ -95,6 +95,8 @@ export function paramsSchemaOf(specs: readonly ParamSpec[]): z.ZodType {
       ? z.boolean()
       : spec.kind === "names"
       ? z.union([z.string(), z.array(z.string())])
+      : spec.kind === "count"
+      ? z.number().int().min(0)
       : z.string();
     const described = base.describe(`${spec.kind}: ${spec.description}`);
     shape[spec.name] = spec.required ? described : described.optional();

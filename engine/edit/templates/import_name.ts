@@ -29,7 +29,10 @@
  * (`name, ` on the first name's line, or a line `name,` of its own above it
  * with `own_line`). Not with `after` or `trailing_comma`.
  *
- * Refused: a target that is not a from-import, a `*` import, an `after`
+ * A plain `import a, b` grows the same way (`import io, logging, socket`:
+ * a module added with `first`); it has no parentheses, so not `own_line`.
+ *
+ * Refused: a target that is not an import, a `*` import, an `after`
  * name the statement does not import, `first` with `after`. A name already
  * imported under the same alias is `already-present` (a no-op).
  *
@@ -55,10 +58,22 @@ export function fromImportStatement(run: TemplateRun): Node {
   return statement;
 }
 
+/** The `from ... import` or plain `import` statement at (or around) the target; refuses any other target. */
+function importStatement(run: TemplateRun): Node {
+  let statement: Node | null = run.node;
+  while (statement && !/^(import_from_statement|import_statement)$/.test(statement.type)) {
+    statement = statement.parent;
+  }
+  if (!statement) {
+    refuse(run, `Target of "${run.name}" must be an import statement, got a "${run.node.type}"`);
+  }
+  return statement;
+}
+
 /** `add_import_name`. */
 export async function addImportName(run: TemplateRun): Promise<Record<string, unknown>> {
   const { doc } = run;
-  const statement = fromImportStatement(run);
+  const statement = importStatement(run);
   const names = importedNames(statement);
   if (names.length === 0) {
     refuse(run, `Cannot add a name to "${statement.text.split("\n")[0]}": it imports "*"`, {

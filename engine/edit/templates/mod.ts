@@ -48,6 +48,7 @@
 
 import type { ParamSpec } from "../catalog_types.ts";
 import { ADDING_IMPLS } from "./adding.ts";
+import { addComment } from "./add_comment.ts";
 import { rewriteComment } from "./comment.ts";
 import { setLineComment } from "./line_comment.ts";
 import { defineTemplate, targetParam, type TemplateEntry } from "./common.ts";
@@ -220,9 +221,9 @@ const ENTRIES: TemplateEntry[] = [
     name: "add_import_name",
     group: "adding",
     summary:
-      "Add a name to an existing `from ... import` statement, after its last name (parentheses and line breaks kept)",
+      "Add a name to an existing `from ... import` (or `import a, b`), after its last name (parentheses and line breaks kept)",
     params: [
-      targetParam("the from-import statement"),
+      targetParam("the import statement"),
       p("name", "identifier", true, "the name to import"),
       p("alias", "identifier", false, "import it `as` this name"),
       p(
@@ -282,6 +283,26 @@ const ENTRIES: TemplateEntry[] = [
     },
     languages: PY,
     apply: rewriteComment,
+  }),
+  defineTemplate({
+    name: "add_comment",
+    group: "adding",
+    summary:
+      "Add comment lines of their own above a statement (or below it), at its indentation (never code)",
+    params: [
+      targetParam("the statement or definition the comment belongs to"),
+      p("text", "string", true, "the comment lines, each starting with #, blank lines allowed between"),
+      p("after", "boolean", false, "write them below the target's last line instead of above its first"),
+    ],
+    example: {
+      template: "add_comment",
+      params: {
+        target: method("close"),
+        text: "# Idempotent: a closed session's adapters are gone.",
+      },
+    },
+    languages: PY,
+    apply: addComment,
   }),
   defineTemplate({
     name: "set_line_comment",

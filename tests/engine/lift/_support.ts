@@ -16,6 +16,7 @@ import { executePlan } from "../../../engine/exec/execute.ts";
 import { parsePlanSteps } from "../../../engine/exec/wiring.ts";
 import { withBudget } from "../../../engine/base/budget.ts";
 import { Simulation } from "../../../engine/lift/replay.ts";
+import { assertPythonParses, PYTHON_SKIP } from "../../_support/python.ts";
 
 /** Where journals go in these tests (never the real home). */
 export const STATE = STATE_HOME;
@@ -147,5 +148,52 @@ export async function withDeadlineInSearch<T>(
   } finally {
     Object.assign(proto, originals);
     performance.now = now;
+  }
+}
+
+/** One shape case: a file's text before and after, and the steps lift must emit for the change. */
+export interface ShapeCase {
+  name: string;
+  /** The steps, in order: a template's name or an op (`set_blank_lines` only when listed). */
+  steps: string[];
+  before: string;
+  after: string;
+  /** Other expectations on the plan (without the unlisted `set_blank_lines`). */
+  check?: (plan: Record<string, unknown>[]) => void;
+}
+
+/**
+ * One test per case: the diff lifts to the case's steps, tiers 1-3 only, the
+ * plan replays byte-exact, the real executor gives the diff's result, and
+ * CPython's `ast` parses it.
+ */
+export function testShapeCases(cases: ShapeCase[]): void {
+  for (const c of cases) {
+    Deno.test({
+      name: `lift: ${c.name} becomes ${c.steps.join(", ")}, replayed and executed byte-exact`,
+      ignore: PYTHON_SKIP !== undefined,
+      async fn() {
+        const file = "pkg/mod.py";
+        const { dir, diff } = gitDiff({ [file]: c.before }, { [file]: c.after });
+        const result = await liftIn(dir, { diff });
+        assert.equal(result.exact, true, JSON.stringify(result.errors));
+        const tiers = result.hunks.flatMap((hunk) => hunk.tiers);
+        assert.ok(tiers.every((tier) => tier > 0), `tier 0 used: ${JSON.stringify(result.plan)}`);
+        const shape = result.plan.filter((step) =>
+          step.op !== "set_blank_lines" || c.steps.includes("set_blank_lines")
+        );
+        assert.deepEqual(
+          shape.map((step) =>
+            "fragment" in step ? "fragment" : (step as { template?: string }).template ?? step.op
+          ),
+          c.steps,
+          JSON.stringify(result.plan),
+        );
+        c.check?.(shape);
+        const executed = await executeOnCopy({ [file]: c.before }, result.plan);
+        assert.equal(executed[file], c.after);
+        await assertPythonParses(executed[file]);
+      },
+    });
   }
 }

@@ -7,18 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { assertPythonParses, PYTHON_SKIP } from "../../_support/python.ts";
-import { executeOnCopy, gitDiff, liftIn } from "./_support.ts";
-
-interface Case {
-  name: string;
-  /** The steps lift must emit, in order: a template's name or an op. */
-  steps: string[];
-  before: string;
-  after: string;
-  /** Other expectations on the plan. */
-  check?: (plan: Record<string, unknown>[]) => void;
-}
+import { type ShapeCase, testShapeCases } from "./_support.ts";
 
 // shutil.py of CPython 3.11: an error message continued as an implicitly joined string aligned under the call.
 const SHUTIL = 'def _make_tarball(base_name, base_dir, compress="gzip"):\n    if compress is None:\n' +
@@ -155,7 +144,7 @@ const BUILD_EXT = "class build_ext(Command):\n    def finalize_options(self):\n"
   "                                   )\n\n        if self.package is None:\n" +
   "            self.package = self.distribution.ext_package\n";
 
-const CASES: Case[] = [
+const CASES: ShapeCase[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
     steps: ["set_blank_lines"],
@@ -338,31 +327,4 @@ const CASES: Case[] = [
   },
 ];
 
-for (const c of CASES) {
-  Deno.test({
-    name: `lift: ${c.name} becomes ${c.steps.join(", ")}, replayed and executed byte-exact`,
-    ignore: PYTHON_SKIP !== undefined,
-    async fn() {
-      const file = "pkg/mod.py";
-      const { dir, diff } = gitDiff({ [file]: c.before }, { [file]: c.after });
-      const result = await liftIn(dir, { diff });
-      assert.equal(result.exact, true, JSON.stringify(result.errors));
-      const tiers = result.hunks.flatMap((hunk) => hunk.tiers);
-      assert.ok(tiers.every((tier) => tier > 0), `tier 0 used: ${JSON.stringify(result.plan)}`);
-      const shape = result.plan.filter((step) =>
-        step.op !== "set_blank_lines" || c.steps.includes("set_blank_lines")
-      );
-      assert.deepEqual(
-        shape.map((step) =>
-          "fragment" in step ? "fragment" : (step as { template?: string }).template ?? step.op
-        ),
-        c.steps,
-        JSON.stringify(result.plan),
-      );
-      c.check?.(shape);
-      const executed = await executeOnCopy({ [file]: c.before }, result.plan);
-      assert.equal(executed[file], c.after);
-      await assertPythonParses(executed[file]);
-    },
-  });
-}
+testShapeCases(CASES);

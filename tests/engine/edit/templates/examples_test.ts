@@ -41,9 +41,10 @@ const NAMES = [
   "replace_comment",
   "insert_sibling",
   "set_line_comment",
+  "add_comment",
 ];
 
-Deno.test("registry: exactly the 23 templates, each a complete catalog entry", () => {
+Deno.test("registry: exactly the 24 templates, each a complete catalog entry", () => {
   assert.deepEqual(Object.keys(TEMPLATES).sort(), [...NAMES].sort());
   for (const [name, entry] of Object.entries(TEMPLATES)) {
     assert.equal(entry.name, name);

@@ -88,14 +88,37 @@ Deno.test("add_import_name: trailing_comma false turns the list's trailing comma
   assert.equal(plain.text, "from pkg.errors import (\n    Timeout, Refused,\n    Closed, Reset)\n\nx = 1\n");
 });
 
-Deno.test("add_import_name: a name already imported is a no-op; a star import or another statement is refused", async () => {
+Deno.test("add_import_name: a name already imported is a no-op; a star import is refused", async () => {
   const again = await apply(PARENS, { name: "Refused" });
   assert.equal(again.text, PARENS);
   assert.equal(again.output.changed, false);
   assert.deepEqual(again.warnings.map((w) => w.code), ["already-present"]);
-  for (const source of ["from pkg.errors import *\n", "import pkg.errors\n"]) {
-    await assert.rejects(() => apply(source, { name: "Reset" }), (err) => err instanceof IssueError);
-  }
+  await assert.rejects(
+    () => apply("from pkg.errors import *\n", { name: "Reset" }),
+    (err) => err instanceof IssueError,
+  );
+});
+
+// logging/handlers.py of CPython 3.10: `io` joined the modules of a plain import.
+Deno.test("add_import_name: a plain import of several modules grows first, after one, or last", async () => {
+  const source = "import pkg.errors, socket, os\nimport queue\n";
+  assert.equal(
+    (await apply(source, { name: "io", first: true })).text,
+    "import io, pkg.errors, socket, os\nimport queue\n",
+  );
+  assert.equal(
+    (await apply(source, { name: "re", after: "socket" })).text,
+    "import pkg.errors, socket, re, os\nimport queue\n",
+  );
+  assert.equal(
+    (await apply(source, { name: "re" })).text,
+    "import pkg.errors, socket, os, re\nimport queue\n",
+  );
+  assert.deepEqual((await apply(source, { name: "os" })).warnings.map((w) => w.code), ["already-present"]);
+  await assert.rejects(
+    () => apply(source, { name: "re", own_line: true }),
+    (err) => err instanceof IssueError && /no parentheses/.test(err.message),
+  );
 });
 
 Deno.test({
