@@ -1073,6 +1073,16 @@ export function lateCandidates(file: string, pair: Pair, ctx: ShapeContext): Can
   });
 }
 
+/**
+ * The last formal candidates, tried when every other one and the splits and
+ * copies failed: in Python, new statements beside unchanged ones as
+ * `insert_sibling` (other languages have it among the formal candidates).
+ */
+export function lastCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
+  if (ctx.doc.file.language !== "python") return [];
+  return insertCandidates(pair, "python", (node, make) => at(file, node, make), true);
+}
+
 /** The tier-0 fallback for one pair: `replace_node` on the node with the target's text. */
 export function fallbackCandidates(file: string, pair: Pair): Candidate[] {
   if (!pair.before.parent) return [];

@@ -182,6 +182,14 @@ const TRAVERSABLE = "\n\n@runtime_checkable\nclass Traversable(Protocol):\n" +
   '        """\n\n    @abc.abstractproperty\n    def name(self):\n        # type: () -> str\n' +
   '        """\n        The base name of this object without any parent references.\n        """\n';
 
+// pkgutil.py of CPython 3.9: module constants, a `del` (no fragment says it) and a function appended.
+const PKGUTIL = "import importlib\nimport re\n\n\ndef get_data(package, resource):\n" +
+  "    return loader.get_data(resource_name)\n";
+const RESOLVE_NAME = "\n\n_DOTTED_WORDS = r'(?!\\d)(\\w+)(\\.(?!\\d)(\\w+))*'\n" +
+  "_NAME_PATTERN = re.compile(f'^(?P<pkg>{_DOTTED_WORDS})$', re.U)\ndel _DOTTED_WORDS\n\n" +
+  "def resolve_name(name):\n    m = _NAME_PATTERN.match(name)\n    if not m:\n" +
+  "        raise ValueError(f'invalid format: {name!r}')\n    return importlib.import_module(m.group(1))\n";
+
 const CASES: Case[] = [
   {
     name: "a form feed page break dropped between a constant and a comment",
@@ -397,6 +405,12 @@ const CASES: Case[] = [
     steps: ["fragment", "replace_function_body"],
     before: ABC,
     after: ABC + TRAVERSABLE,
+  },
+  {
+    name: "statements appended with a `del` among them (no fragment kind): insert_sibling",
+    steps: ["insert_sibling"],
+    before: PKGUTIL,
+    after: PKGUTIL + RESOLVE_NAME,
   },
 ];
 
