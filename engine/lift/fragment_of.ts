@@ -2,9 +2,13 @@
  * A Python statement node as a tier-3 fragment (`{kind, properties,
  * children}`), the inverse of the fragment serializer. Source text that a
  * fragment carries as a property (expressions, conditions, parameter lists)
- * is taken as written; what a fragment cannot carry (a comment that ends a
- * line of code) makes the conversion fail (undefined), and lift tries
- * another step. A comment on its own line is a `comment` fragment.
+ * is taken as written. A comment on its own line in a body is a `comment`
+ * fragment; one that ends a line of code is left out of the body (lift's
+ * replay adds it back with `set_line_comment`); one on its own line that a
+ * fragment has no place for (between a header and its block, between
+ * clauses) makes the conversion fail (undefined), and lift tries another
+ * step. `try` (with its `except`, `else`, `finally`) and `with` statements
+ * are fragments like `if`, `for` and `while`.
  *
  * Whether the serialized fragment reproduces the node's exact text (blank
  * lines, spacing after keywords) is not judged here: lift replays the step

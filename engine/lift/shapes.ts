@@ -22,13 +22,17 @@
  * |   (the list put in parentheses as well)               |   (after `parenthesize_import`)          |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
+ * | bases dropped (`class A(object):` to `class A:`)      | `delete_node` (1) of each, or of the list|
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
  * | a function's body changed, its header not             | `replace_function_body` (2)              |
  * | statements inserted at the top of a body, or before   | `guard_clause` (2) for `if ...:` guards  |
  * |   one                                                 |                                          |
  * | methods / attributes appended to a class              | `add_method`, `add_class_attribute` (2)  |
  * | statements inserted                                   | fragments `insert_before/after` (3); a   |
- * |                                                       |   new function: fragment + body (3, 2)   |
+ * |                                                       |   new function: fragment + body (3, 2);  |
+ * |                                                       |   a new class whose methods fragments    |
+ * |                                                       |   cannot say: its skeleton, then each    |
+ * |                                                       |   method's body (3, 2)                   |
  * | statements deleted                                    | `delete_node` (1)                        |
  * | outside Python: a comment rewritten                   | `replace_comment` (2), `comment_shapes`  |
  * | outside Python: new children beside unchanged ones    | `insert_sibling` (2), `insert_shapes`    |
@@ -39,6 +43,8 @@
  * |   continuation indents (formatters); also what is     |   lines changed (`layout.ts`), blank     |
  * |   left after any candidate's steps                    |   lines `set_blank_lines` (1)            |
  * | a comment ending a line of code added / changed       | `set_line_comment` (2), `line_comments`  |
+ * | statements inserted that no fragment says (a `del`),  | `insert_sibling` (2), `lastCandidates`   |
+ * |   tried after everything else formal                  |                                          |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module
