@@ -2,9 +2,13 @@
  * A Python statement node as a tier-3 fragment (`{kind, properties,
  * children}`), the inverse of the fragment serializer. Source text that a
  * fragment carries as a property (expressions, conditions, parameter lists)
- * is taken as written; what a fragment cannot carry (a comment that ends a
- * line of code) makes the conversion fail (undefined), and lift tries
- * another step. A comment on its own line is a `comment` fragment.
+ * is taken as written. A comment on its own line in a body is a `comment`
+ * fragment; one that ends a line of code is left out of the body (lift's
+ * replay adds it back with `set_line_comment`); one on its own line that a
+ * fragment has no place for (between a header and its block, between
+ * clauses) makes the conversion fail (undefined), and lift tries another
+ * step. `try` (with its `except`, `else`, `finally`) and `with` statements
+ * are fragments like `if`, `for` and `while`.
  *
  * Whether the serialized fragment reproduces the node's exact text (blank
  * lines, spacing after keywords) is not judged here: lift replays the step
@@ -50,11 +54,28 @@ function bodyOf(block: Node | null | undefined, options: FragmentOptions): Fragm
   if (!block) return undefined;
   const out: FragmentValue[] = [];
   for (const statement of named(block)) {
+    // A comment ending a line of code is left out: lift adds it back with `set_line_comment`.
+    if (statement.type === "comment" && !ownLine(statement)) continue;
     const fragment = fragmentOf(statement, options);
     if (!fragment) return undefined;
     out.push(fragment);
   }
   return out;
+}
+
+/** Whether a comment is alone on its line (else it ends a line of code). */
+function ownLine(comment: Node): boolean {
+  const text = comment.tree.rootNode.text;
+  return text.slice(text.lastIndexOf("\n", comment.startIndex - 1) + 1, comment.startIndex).trim() === "";
+}
+
+/**
+ * Whether a comment on its own line is a child of the statement itself,
+ * outside its blocks (before a body's first statement, between clauses):
+ * a place no fragment has.
+ */
+function strayComment(node: Node): boolean {
+  return named(node).some((child) => child.type === "comment" && ownLine(child));
 }
 
 function props(entries: Record<string, unknown>): Record<string, unknown> {
@@ -111,10 +132,9 @@ function literalFragmentOf(node: Node, options: FragmentOptions): FragmentValue 
   }
   if (node.type === "comment") {
     // A comment on its own line; one that ends a line of code belongs to that code.
-    const text = node.tree.rootNode.text;
-    const before = text.slice(text.lastIndexOf("\n", node.startIndex - 1) + 1, node.startIndex);
-    return before.trim() === "" ? { kind: "comment", properties: { text: node.text.slice(1) } } : undefined;
+    return ownLine(node) ? { kind: "comment", properties: { text: node.text.slice(1) } } : undefined;
   }
+  if (strayComment(node)) return undefined;
   switch (node.type) {
     case "expression_statement": {
       const inner = named(node);
@@ -241,9 +261,84 @@ function literalFragmentOf(node: Node, options: FragmentOptions): FragmentValue 
         children: [...body, ...(tail ? [tail] : [])],
       };
     }
+    case "try_statement":
+      return clausedFragmentOf(node, "try_statement", node.childForFieldName("body"), {}, options);
+    case "except_clause": {
+      const value = named(node).find((child) => child.type !== "block" && child.type !== "comment");
+      const pattern = value?.type === "as_pattern";
+      const exception = pattern ? named(value!)[0]?.text : value?.text;
+      const as = pattern ? (value!.childForFieldName("alias") ?? named(value!)[1])?.text : undefined;
+      if (pattern && (!exception || !as)) return undefined;
+      const block = named(node).find((child) => child.type === "block");
+      return clausedFragmentOf(node, "except_clause", block, props({ exception, as }), options);
+    }
+    case "finally_clause":
+      return clausedFragmentOf(
+        node,
+        "finally_clause",
+        named(node).find((c) => c.type === "block"),
+        {},
+        options,
+      );
+    case "with_statement": {
+      const clause = named(node).find((child) => child.type === "with_clause");
+      if (!clause || clause.text.startsWith("(")) return undefined;
+      const items: { expression: string; as?: string }[] = [];
+      for (const item of named(clause)) {
+        const value = item.childForFieldName("value");
+        if (item.type !== "with_item" || !value) return undefined;
+        if (value.type !== "as_pattern") {
+          items.push({ expression: value.text });
+          continue;
+        }
+        const alias = value.childForFieldName("alias") ?? named(value)[1];
+        if (!named(value)[0] || !alias) return undefined;
+        items.push({ expression: named(value)[0].text, as: alias.text });
+      }
+      const async = node.text.startsWith("async") ? true : undefined;
+      return clausedFragmentOf(
+        node,
+        "with_statement",
+        node.childForFieldName("body"),
+        props({ items, async }),
+        options,
+      );
+    }
     default:
       return undefined;
   }
+}
+
+/**
+ * A statement or clause with a body and, for `try`, its clauses: undefined
+ * when a comment on its own line sits outside the body (between the header
+ * and the block, a place no fragment has) or a part has no fragment. A
+ * comment ending a line is left out (see {@link bodyOf}).
+ */
+function clausedFragmentOf(
+  node: Node,
+  kind: string,
+  block: Node | null | undefined,
+  properties: Record<string, unknown>,
+  options: FragmentOptions,
+): FragmentValue | undefined {
+  if (strayComment(node)) return undefined;
+  const body = bodyOf(block, options);
+  if (!body) return undefined;
+  const clauses: FragmentValue[] = [];
+  if (kind === "try_statement") {
+    for (const clause of named(node).filter((child) => /_clause$/.test(child.type))) {
+      const fragment = fragmentOf(clause, options);
+      if (!fragment) return undefined;
+      clauses.push(fragment);
+    }
+    if (!clauses.some((clause) => clause.kind !== "else_clause")) return undefined;
+  }
+  return {
+    kind,
+    ...(Object.keys(properties).length ? { properties } : {}),
+    children: [...body, ...clauses],
+  };
 }
 
 /**
@@ -262,6 +357,7 @@ function definitionFragmentOf(node: Node, options: FragmentOptions): FragmentVal
     )
     : [];
   if (named(node).some((child) => child.type === "comment")) return undefined;
+  if (strayComment(definition)) return undefined;
   const children = bodyOf(definition.childForFieldName("body"), options);
   if (!children) return undefined;
   const common = {

@@ -1,13 +1,15 @@
 /**
- * Lift's candidate for new code between existing siblings outside Python:
+ * Lift's candidate for new code between existing siblings:
  * when a node of the target text has the named children of its counterpart
  * plus one run of new ones (statements of a block, members of a class body,
  * definitions of a file), the `insert_sibling` template (tier 2) puts the
  * run after the last unchanged child before it, or before the first one
  * after it. The code is the run's text from its first line's indentation;
- * blank lines around it are left to the spacing steps replay adds. Python
- * keeps its fragments (tier 3), whose results the gold-patch figures are
- * measured on.
+ * blank lines around it are left to the spacing steps replay adds. In
+ * Python it is the last formal candidate (`lift_file.ts` asks for it after
+ * the fragments, the splits and the copies failed): it takes what the
+ * fragments cannot say (a `del`, `global` or `nonlocal` statement, a
+ * comment inside a multi-line expression).
  *
  * @module
  */
@@ -42,13 +44,15 @@ function newRun(before: Node, after: Node): { run: Node[]; previous?: Node; next
  * The `insert_sibling` candidates for `pair`, or none: after the previous
  * unchanged sibling first, then before the next. `at` makes the step builder
  * that targets a node (shapes' own helper, so the locator rules stay in one place).
+ * Python gets them only `late`: after every other formal candidate failed.
  */
 export function insertCandidates(
   pair: Pair,
   language: string,
   at: (node: Node, make: (target: Record<string, unknown>) => Record<string, unknown>) => StepBuilder,
+  late = false,
 ): Candidate[] {
-  if (language === "python") return [];
+  if (language === "python" && !late) return [];
   const found = newRun(pair.before, pair.after);
   if (!found) return [];
   const { run, previous, next } = found;

@@ -28,7 +28,9 @@
  * 5. A change that inserts one new definition and that no candidate
  *    reproduces: a `copy_node` of the definition beside it, then its
  *    differing lines lifted one by one (`clone.ts`).
- * 6. Only when no formal step reproduces the change: `replace_node` on the
+ * 6. In Python, new statements beside unchanged ones that nothing above
+ *    reproduces (fragments lack a `del`): `insert_sibling` (tier 2).
+ * 7. Only when no formal step reproduces the change: `replace_node` on the
  *    innermost pair that works (tier 0), else the legacy `replace_code` on the
  *    region's lines (tier 0, reported as legacy).
  *
@@ -61,6 +63,7 @@ import {
   type Candidate,
   fallbackCandidates,
   formalCandidates,
+  lastCandidates,
   lateCandidates,
   orderPairs,
   type Pair,
@@ -382,6 +385,15 @@ async function liftRegion(
   if (body) {
     const done = await split(body, false);
     if (done) return done;
+  }
+  // New statements fragments cannot say (a `del`, a `global`): inserted as code beside their siblings
+  // (in the region itself, not in a split's parts, whose other candidates the split prefers).
+  for (const pair of search.depth === 0 ? pairs : []) {
+    for (const candidate of lastCandidates(file, pair, { doc })) {
+      tried.add(candidate.kind);
+      const done = await accept(candidate);
+      if (done) return done;
+    }
   }
   const innermost = pairs[0]?.before.type ?? "file";
   const reason = old.replace(/\s+/g, "") === fresh.replace(/\s+/g, "")

@@ -7,7 +7,8 @@
  * `spacing.ts`).
  *
  * The changed lines are compared in pairs (the window between the common
- * first and last lines must have as many lines on both sides). Each line is
+ * first and last lines must have as many non-blank lines on both sides;
+ * blank lines are the spacing steps' to fix). Each line is
  * cut at its first `#` into code and comment; a pair whose code differs
  * beyond trailing whitespace is no comment change, and the whole answer is
  * undefined. The cut is textual, so a `#` inside a string cuts wrongly; the
@@ -72,12 +73,23 @@ export async function lineCommentSteps(
     const nl = s.indexOf("\n", end);
     return nl === -1 ? s.length : nl + 1;
   };
-  const a = linesOf(text.slice(from, tail(text)));
-  const b = linesOf(expected.slice(from, tail(expected)));
+  // Blank lines are left out of the pairing: the spacing steps fix their number afterwards.
+  const filled = (lines: string[], start: number) => {
+    const out: { line: string; offset: number }[] = [];
+    let at = start;
+    for (const line of lines) {
+      if (line.trim() !== "") out.push({ line, offset: at });
+      at += line.length;
+    }
+    return out;
+  };
+  const kept = filled(linesOf(text.slice(from, tail(text))), from);
+  const a = kept.map((entry) => entry.line);
+  const b = filled(linesOf(expected.slice(from, tail(expected))), from).map((entry) => entry.line);
   if (a.length !== b.length || a.length === 0) return undefined;
   const steps: Record<string, unknown>[] = [];
-  let offset = from;
-  for (let k = 0; k < a.length; offset += a[k].length, k++) {
+  for (let k = 0; k < a.length; k++) {
+    const offset = kept[k].offset;
     const left = CUT.exec(a[k])!;
     const right = CUT.exec(b[k])!;
     if (left[1].trimEnd() !== right[1].trimEnd()) return undefined;

@@ -22,13 +22,17 @@
  * |   (the list put in parentheses as well)               |   (after `parenthesize_import`)          |
  * | a `from ... import` re-laid in parentheses            | `parenthesize_import` (2)                |
  * | a base class added first or last                      | `add_base_class` (2)                     |
+ * | bases dropped (`class A(object):` to `class A:`)      | `delete_node` (1) of each, or of the list|
  * | a signature's parameters / return type rewritten      | `change_signature` (2) (+ body)          |
  * | a function's body changed, its header not             | `replace_function_body` (2)              |
  * | statements inserted at the top of a body, or before   | `guard_clause` (2) for `if ...:` guards  |
  * |   one                                                 |                                          |
  * | methods / attributes appended to a class              | `add_method`, `add_class_attribute` (2)  |
  * | statements inserted                                   | fragments `insert_before/after` (3); a   |
- * |                                                       |   new function: fragment + body (3, 2)   |
+ * |                                                       |   new function: fragment + body (3, 2);  |
+ * |                                                       |   a new class whose methods fragments    |
+ * |                                                       |   cannot say: its skeleton, then each    |
+ * |                                                       |   method's body (3, 2)                   |
  * | statements deleted                                    | `delete_node` (1)                        |
  * | outside Python: a comment rewritten                   | `replace_comment` (2), `comment_shapes`  |
  * | outside Python: new children beside unchanged ones    | `insert_sibling` (2), `insert_shapes`    |
@@ -41,6 +45,8 @@
  * | a comment ending a line of code added / changed       | `set_line_comment` (2), `line_comments`  |
  * | own-line comments added / changed / deleted beside    | `add_comment`, `rewrite_comment` (2),    |
  * |   code (statements aligned without their comments)    |   `delete_node` (1), `own_comments`      |
+ * | statements inserted that no fragment says (a `del`),  | `insert_sibling` (2), `lastCandidates`   |
+ * |   tried after everything else formal                  |                                          |
  * | anything (last resort)                                | `replace_node` (0), `replace_code` (0)   |
  *
  * @module
@@ -279,6 +285,7 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
   const bases = (node: Node | null) => node ? named(node).filter((c) => c.type !== "comment") : [];
   const left = bases(before.type === "argument_list" ? before : before.childForFieldName("superclasses"));
   const right = bases(after.type === "argument_list" ? after : after.childForFieldName("superclasses"));
+  if (right.length < left.length) return baseRemovalCandidates(file, pair, left, right);
   if (right.length !== left.length + 1) return [];
   const texts = (list: Node[]) => list.map((n) => n.text).join("\n");
   const firstAdded = texts(right.slice(1)) === texts(left);
@@ -292,6 +299,34 @@ function baseCandidates(file: string, pair: Pair): Candidate[] {
       ...(firstAdded && left.length ? { first: true } : {}),
     }),
   ];
+}
+
+/**
+ * Bases dropped from a class's list, the others kept as written: `delete_node`
+ * of each (a list that loses all of them, `class A(object):` to `class A:`,
+ * is deleted with its parentheses).
+ */
+function baseRemovalCandidates(file: string, pair: Pair, left: Node[], right: Node[]): Candidate[] {
+  const cls = pair.before.type === "argument_list" ? pair.before.parent! : pair.before;
+  const list = cls.childForFieldName("superclasses");
+  const newCls = pair.after.type === "argument_list" ? pair.after.parent : pair.after;
+  if (!list || !newCls) return [];
+  const header = (node: Node) =>
+    node.text.slice(0, (node.childForFieldName("body")?.startIndex ?? node.endIndex) - node.startIndex);
+  const bodyText = (node: Node) => node.text.slice(header(node).length);
+  if (bodyText(cls) !== bodyText(newCls)) return [];
+  const deleted = right.length === 0 && !newCls.childForFieldName("superclasses") ? [list] : (() => {
+    const alignment = alignNodes(left, right);
+    return alignment.inserted.length || alignment.changed.length ? [] : alignment.deleted.map((i) => left[i]);
+  })();
+  if (deleted.length === 0) return [];
+  return [{
+    tier: 1,
+    kind: "delete_node",
+    builders: deleted.slice().reverse().map((node) =>
+      at(file, node, (target) => ({ op: "delete_node", params: { target } }))
+    ),
+  }];
 }
 
 /**
@@ -760,34 +795,16 @@ function insertionPlan(
   const direct = fragmentOf(node);
   if (direct) return { fragment: direct, then: [] };
   const definition = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
-  // A new class: the whole of it as one fragment (no template fills a class body).
+  // A new class: the whole of it as one fragment (no template fills a class body), else its skeleton.
   if (definition?.type === "class_definition") {
     const whole = fragmentOf(node, { definitions: true });
     if (whole) return { fragment: whole, then: [] };
+    return classSkeleton(file, node, definition, table);
   }
   // A new function: its header as a fragment with `pass`, then its body as written.
-  if (!definition || !table.functionTypes.has(definition.type)) return undefined;
-  const name = definition.childForFieldName("name")?.text;
-  const parameters = definition.childForFieldName("parameters");
-  const body = definition.childForFieldName("body");
-  if (!name || !parameters || !body) return undefined;
-  const decorators = node.type === "decorated_definition"
-    ? named(node).filter((c) => c.type === "decorator").map((c) => c.text.replace(/^@/, ""))
-    : [];
-  const returns = definition.childForFieldName("return_type")?.text;
-  const fragment = {
-    kind: "function_definition",
-    properties: relativeProperties(node, {
-      name,
-      parameters: parameters.text.slice(1, -1),
-      ...(returns ? { return_type: returns } : {}),
-      ...(definition.text.startsWith("async") ? { async: true } : {}),
-      ...(decorators.length ? { decorators } : {}),
-    }),
-    children: [{ kind: "pass_statement" }],
-  };
-  const bodyText = bodyLines(definition, body);
-  if (bodyText === undefined) return undefined;
+  const header = methodHeader(node, table);
+  if (!header || !definition) return undefined;
+  const { fragment, name, body: bodyText } = header;
   const then: StepBuilder[] = [async (state) => {
     const doc = await state.get(file);
     const found = doc.tree.rootNode.descendantsOfType(definition.type).filter((n): n is Node =>
@@ -800,6 +817,113 @@ function insertionPlan(
       : undefined;
   }];
   return { fragment, then };
+}
+
+/**
+ * A new class with methods fragments cannot say (a comment before a body's
+ * first statement, a statement fragments lack): the class as a fragment
+ * with each such method's header over `pass`, then `replace_function_body`
+ * of each with its body as written, in order (the first method of that name
+ * still reading `pass` in the class of that name). Other members are
+ * fragments as they stand; undefined when one cannot be.
+ */
+function classSkeleton(
+  file: string,
+  node: Node,
+  cls: Node,
+  table: LanguageTable,
+): { fragment: unknown; then: StepBuilder[] } | undefined {
+  const className = cls.childForFieldName("name")?.text;
+  const body = cls.childForFieldName("body");
+  if (!className || !body || named(node).some((c) => c.type === "comment")) return undefined;
+  const superclasses = cls.childForFieldName("superclasses");
+  const bases = superclasses ? named(superclasses) : [];
+  if (bases.some((base) => base.type === "comment")) return undefined;
+  const children: unknown[] = [];
+  const then: StepBuilder[] = [];
+  for (const member of named(body)) {
+    if (member.type === "comment" && !firstOnLine(member.tree.rootNode.text, member.startIndex)) continue;
+    const whole = fragmentOf(member, { definitions: true });
+    if (whole) {
+      children.push(whole);
+      continue;
+    }
+    const plan = methodHeader(member, table);
+    if (!plan) return undefined;
+    children.push(plan.fragment);
+    if (plan.body.trim() === "pass") continue;
+    then.push(async (state) => {
+      const doc = await state.get(file);
+      const found = doc.tree.rootNode.descendantsOfType("class_definition").flatMap((c) => {
+        if (!c || c.childForFieldName("name")?.text !== className) return [];
+        const method = named(c.childForFieldName("body")!).map((m) =>
+          m.type === "decorated_definition" ? m.childForFieldName("definition") : m
+        ).find((m) =>
+          m?.childForFieldName("name")?.text === plan.name && m.childForFieldName("body")?.text === "pass"
+        );
+        return method ? [method] : [];
+      });
+      if (found.length !== 1) return undefined;
+      const target = await locatorFor(state, doc, found[0]);
+      return target
+        ? template("replace_function_body", { body: plan.body, keep_docstring: false }, target)
+        : undefined;
+    });
+  }
+  const decorators = node.type === "decorated_definition"
+    ? named(node).filter((c) => c.type === "decorator").map((c) => c.text.replace(/^@\s*/, ""))
+    : [];
+  return {
+    fragment: {
+      kind: "class_definition",
+      properties: relativeProperties(node, {
+        name: className,
+        ...(bases.length ? { bases: bases.map((base) => base.text) } : {}),
+        ...(decorators.length ? { decorators } : {}),
+      }),
+      children,
+    },
+    then,
+  };
+}
+
+/** A function's or method's header as a fragment over `pass`, with its name and body as written; undefined for other statements. */
+function methodHeader(
+  member: Node,
+  table: LanguageTable,
+): { fragment: unknown; name: string; body: string } | undefined {
+  const definition = member.type === "decorated_definition" ? member.childForFieldName("definition") : member;
+  if (!definition || !table.functionTypes.has(definition.type)) return undefined;
+  const name = definition.childForFieldName("name")?.text;
+  const parameters = definition.childForFieldName("parameters");
+  const body = definition.childForFieldName("body");
+  if (
+    !name || !parameters || !body ||
+    named(member).some((c) => c.type === "comment" && c.endIndex <= definition.startIndex)
+  ) {
+    return undefined;
+  }
+  const text = bodyLines(definition, body);
+  if (text === undefined) return undefined;
+  const decorators = member.type === "decorated_definition"
+    ? named(member).filter((c) => c.type === "decorator").map((c) => c.text.replace(/^@\s*/, ""))
+    : [];
+  const returns = definition.childForFieldName("return_type")?.text;
+  return {
+    fragment: {
+      kind: "function_definition",
+      properties: relativeProperties(member, {
+        name,
+        parameters: parameters.text.slice(1, -1),
+        ...(returns ? { return_type: returns } : {}),
+        ...(definition.text.startsWith("async") ? { async: true } : {}),
+        ...(decorators.length ? { decorators } : {}),
+      }),
+      children: [{ kind: "pass_statement" }],
+    },
+    name,
+    body: text,
+  };
 }
 
 /**
@@ -989,6 +1113,16 @@ export function lateCandidates(file: string, pair: Pair, ctx: ShapeContext): Can
       plan: (node) => insertionPlan(file, node, table),
     }),
   ];
+}
+
+/**
+ * The last formal candidates, tried when every other one and the splits and
+ * copies failed: in Python, new statements beside unchanged ones as
+ * `insert_sibling` (other languages have it among the formal candidates).
+ */
+export function lastCandidates(file: string, pair: Pair, ctx: ShapeContext): Candidate[] {
+  if (ctx.doc.file.language !== "python") return [];
+  return insertCandidates(pair, "python", (node, make) => at(file, node, make), true);
 }
 
 /** The tier-0 fallback for one pair: `replace_node` on the node with the target's text. */

@@ -143,6 +143,41 @@ const BUILD_EXT = "class build_ext(Command):\n    def finalize_options(self):\n"
   "                                   ('build_temp', 'build_temp'),\n" +
   "                                   )\n\n        if self.package is None:\n" +
   "            self.package = self.distribution.ext_package\n";
+// requests/cookies.py and models.py of pip 22.0.4's vendored requests: Python 2's `(object)` base.
+const REQUESTS_COOKIES = "import copy\nimport time\n\n\nclass MockRequest(object):\n" +
+  '    """Wraps a `requests.Request` to mimic a `urllib2.Request`."""\n\n' +
+  "    def __init__(self, request):\n        self._r = request\n        self._new_headers = {}\n\n\n" +
+  "class MockResponse(object, dict):\n    def __init__(self, headers):\n        self._headers = headers\n";
+
+// urllib3/__init__.py of pip 22.0.4's vendored urllib3: a try / except / else block inserted, a line comment in it.
+const URLLIB3 = "import warnings\nfrom .util.url import get_host\n\n" +
+  '__author__ = "Andrey Petrov (andrey.petrov@shazow.net)"\n__license__ = "MIT"\n';
+const SECURE_EXTRA =
+  "try:\n    import urllib3_secure_extra  # type: ignore # noqa: F401\nexcept ImportError:\n" +
+  "    pass\nelse:\n    warnings.warn(\n" +
+  "        \"'urllib3[secure]' extra is deprecated and will be removed \"\n" +
+  '        "in a future release of urllib3 2.x.",\n        category=DeprecationWarning,\n' +
+  "        stacklevel=2,\n    )\n\n";
+
+// shutil.py-like code: a with block and a try / finally inserted in a function body.
+const WITH_TRY = "def copyfile(src, dst):\n    size = os.stat(src).st_size\n    return dst\n";
+
+// importlib/abc.py of CPython 3.9: a protocol class appended, one method's body opening with a type comment.
+const ABC = "import abc\n\n\nclass ResourceReader(metaclass=abc.ABCMeta):\n    pass\n\n\n" +
+  "_register(ResourceReader, machinery.SourceFileLoader)\n";
+const TRAVERSABLE = "\n\n@runtime_checkable\nclass Traversable(Protocol):\n" +
+  '    """\n    An object with a subset of pathlib.Path methods.\n    """\n\n' +
+  '    @abc.abstractmethod\n    def iterdir(self):\n        """\n        Yield Traversable objects in self\n' +
+  '        """\n\n    @abc.abstractproperty\n    def name(self):\n        # type: () -> str\n' +
+  '        """\n        The base name of this object without any parent references.\n        """\n';
+
+// pkgutil.py of CPython 3.9: module constants, a `del` (no fragment says it) and a function appended.
+const PKGUTIL = "import importlib\nimport re\n\n\ndef get_data(package, resource):\n" +
+  "    return loader.get_data(resource_name)\n";
+const RESOLVE_NAME = "\n\n_DOTTED_WORDS = r'(?!\\d)(\\w+)(\\.(?!\\d)(\\w+))*'\n" +
+  "_NAME_PATTERN = re.compile(f'^(?P<pkg>{_DOTTED_WORDS})$', re.U)\ndel _DOTTED_WORDS\n\n" +
+  "def resolve_name(name):\n    m = _NAME_PATTERN.match(name)\n    if not m:\n" +
+  "        raise ValueError(f'invalid format: {name!r}')\n    return importlib.import_module(m.group(1))\n";
 
 const CASES: ShapeCase[] = [
   {
@@ -324,6 +359,47 @@ const CASES: ShapeCase[] = [
       "from django.core.exceptions import ValidationError\nfrom django.utils.ipv6 import (\n" +
         "    MAX_IPV6_ADDRESS_LENGTH,\n    clean_ipv6_address,\n    is_valid_ipv6_address,\n)\n",
     ),
+  },
+  {
+    name: "a class's only base dropped (`(object)`), its body untouched",
+    steps: ["delete_node"],
+    before: REQUESTS_COOKIES,
+    after: REQUESTS_COOKIES.replace("class MockRequest(object):", "class MockRequest:"),
+  },
+  {
+    name: "one base of two dropped",
+    steps: ["delete_node"],
+    before: REQUESTS_COOKIES,
+    after: REQUESTS_COOKIES.replace("class MockResponse(object, dict):", "class MockResponse(dict):"),
+  },
+  {
+    name: "a try / except / else block inserted, a comment ending one of its lines",
+    steps: ["fragment", "set_line_comment", "set_blank_lines"],
+    before: URLLIB3,
+    after: URLLIB3.replace("__author__", SECURE_EXTRA + "__author__"),
+  },
+  {
+    name: "a with block and a try / finally inserted in a function body",
+    steps: ["fragment", "fragment"],
+    before: WITH_TRY,
+    after: WITH_TRY.replace(
+      "    return dst\n",
+      "    with open(src, 'rb') as fsrc, open(dst, 'wb') as fdst:\n        fdst.write(fsrc.read())\n" +
+        "    try:\n        os.chmod(dst, 0o644)\n    except OSError as exc:\n        raise Error(exc) from None\n" +
+        "    finally:\n        size = 0\n    return dst\n",
+    ),
+  },
+  {
+    name: "a new class whose method's body opens with a comment (its header as a fragment, then its body)",
+    steps: ["fragment", "replace_function_body"],
+    before: ABC,
+    after: ABC + TRAVERSABLE,
+  },
+  {
+    name: "statements appended with a `del` among them (no fragment kind): insert_sibling",
+    steps: ["insert_sibling"],
+    before: PKGUTIL,
+    after: PKGUTIL + RESOLVE_NAME,
   },
 ];
 
