@@ -127,6 +127,7 @@ export const JAVASCRIPT_RULES: NameRules = {
   words: new Set(["string_fragment"]),
   countsAsDefinition: (_name, parent) => ownMethod(parent),
   receiver,
+  answersMembers: (_name, parent) => parent.type === "method_definition",
   memberAccess: { member_expression: ["property", "object"] },
   types: new Set(["class_declaration"]),
   knownMethods: new Set(KNOWN),
@@ -162,6 +163,7 @@ export const TYPESCRIPT_RULES: NameRules = {
   countsAsDefinition: (_name, parent) => ownTypedMethod(parent),
   inherits: (name, parent) => inheritsTyped(name, parent),
   receiver,
+  answersMembers: JAVASCRIPT_RULES.answersMembers,
   memberAccess: { member_expression: ["property", "object"] },
   types: new Set([
     "class_declaration",

@@ -644,6 +644,47 @@ console.log(manager.use(() => 1));
 `,
     deletions: [["  size() {\n    return this.handlers.length;\n  }\n", true]],
   },
+  {
+    // the shape of undici's response.js: a destructured import removed while the module's own
+    // member of that name is still called (`util.isDeepStrictEqual`), which no lexical binding answers
+    lang: "javascript",
+    path: "lib/response.js",
+    oracle: ["node", "response.js"],
+    text: `"use strict";
+
+const util = require("node:util");
+const { inspect } = require("node:util");
+const { isDeepStrictEqual } = require("node:util");
+
+class Response {
+  constructor(body) {
+    this.body = body;
+  }
+
+  same(other) {
+    return util.isDeepStrictEqual(this.body, other.body);
+  }
+
+  describe() {
+    return inspect(this.body) + this.status();
+  }
+
+  status() {
+    return util.inspect(this.same(this)).length > 0 ? " ok" : "";
+  }
+}
+
+console.log(new Response({ a: 1 }).describe());
+`,
+    deletions: [
+      // only \`util.isDeepStrictEqual\` remains: the module answers it
+      ['const { isDeepStrictEqual } = require("node:util");\n', false],
+      // \`inspect(...)\` is still called by name
+      ['const { inspect } = require("node:util");\n', true],
+      // \`this.status()\` is left without its method
+      ['  status() {\n    return util.inspect(this.same(this)).length > 0 ? " ok" : "";\n  }\n', true],
+    ],
+  },
 ];
 
 function available(program: string): boolean {
