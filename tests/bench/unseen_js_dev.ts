@@ -17,13 +17,18 @@
  * `repo/path` starts with `c`–`f` goes to `heldout.jsonl.gz`, the others to
  * `dev.jsonl.gz`.
  *
+ * Besides, `dev-whole.jsonl.gz` and `heldout-whole.jsonl.gz` hold every
+ * changed file's whole change (up to {@link WHOLE_MAX_HUNKS} hunks, no
+ * other cap): a released file is correct code, so a refusal of its lifted
+ * plan is a false alarm unless another file is involved.
+ *
  * `deno run -A tests/bench/unseen_js_dev.ts [--out /work/lift-unseen/dev-js]`
  * (`npm pack` fetches each release once into `OUT/work`).
  *
  * @module
  */
 
-import { run, sha1Hex, writeJsonlGz } from "./unseen_releases.ts";
+import { filesUnder, run, sha1Hex, unifiedDiff, writeJsonlGz } from "./unseen_releases.ts";
 import { knownChanges, knownSetFiles, pairInstances, type TreePair } from "./unseen_v3.ts";
 
 /** Package, language, release before and after, paths diffed inside the package. */
@@ -53,6 +58,35 @@ export async function heldOutFile(repo: string, path: string): Promise<boolean> 
   return /^[c-f]/.test(await sha1Hex(`${repo}/${path}`));
 }
 
+/** Hunks of a whole-file instance at most (lifting is slow beyond). */
+export const WHOLE_MAX_HUNKS = 40;
+
+/** Every changed file of a pair as one instance with all its hunks. */
+async function wholeFiles(pair: TreePair): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (
+    const path of (await filesUnder(pair.before, "", () => false)).filter((p) => pair.include.test(p)).sort()
+  ) {
+    const before = await Deno.readTextFile(`${pair.before}/${path}`);
+    const after = await Deno.readTextFile(`${pair.after}/${path}`).catch(() => undefined);
+    if (after === undefined || before === after || before.length > 300_000 || after.length > 300_000) {
+      continue;
+    }
+    const patch = await unifiedDiff(path, before, after);
+    const hunks = patch.match(/^@@ /gm)?.length ?? 0;
+    if (hunks === 0 || hunks > WHOLE_MAX_HUNKS) continue;
+    rows.push({
+      instance_id: `${pair.repo.replaceAll("/", "__")}__${path}__whole`,
+      repo: pair.repo,
+      language: pair.language,
+      hunks,
+      patch,
+      files: [{ path, before, after }],
+    });
+  }
+  return rows;
+}
+
 async function unpack(work: string, pkg: string, version: string): Promise<string> {
   const dir = `${work}/${pkg.replace("/", "__")}/${version}`;
   if (await Deno.stat(`${dir}/package`).catch(() => null)) return `${dir}/package`;
@@ -73,6 +107,7 @@ if (import.meta.main) {
   await Deno.mkdir(`${out}/work`, { recursive: true });
   const known = await knownChanges(knownSetFiles());
   const dev: Record<string, unknown>[] = [], held: Record<string, unknown>[] = [];
+  const devWhole: Record<string, unknown>[] = [], heldWhole: Record<string, unknown>[] = [];
   for (const [pkg, language, from, to, include] of JS_DEV_PAIRS) {
     const pair: TreePair = {
       repo: `npm/${pkg}@${from}..${to}`,
@@ -84,11 +119,20 @@ if (import.meta.main) {
     const rows = await pairInstances(pair, known);
     for (const row of rows) {
       const path = (row.files as { path: string }[])[0].path;
-      (await heldOutFile(pair.repo.replace(/@.*/, ""), path) ? held : dev).push(row);
+      (await heldOutFile(pair.repo.replace(/@[^@/]*$/, ""), path) ? held : dev).push(row);
     }
-    console.log(`${language} ${pair.repo}: ${rows.length}`);
+    const whole = await wholeFiles(pair);
+    for (const row of whole) {
+      const path = (row.files as { path: string }[])[0].path;
+      (await heldOutFile(pair.repo.replace(/@[^@/]*$/, ""), path) ? heldWhole : devWhole).push(row);
+    }
+    console.log(`${language} ${pair.repo}: ${rows.length}, ${whole.length} whole files`);
   }
   await writeJsonlGz(`${out}/dev.jsonl.gz`, dev);
   await writeJsonlGz(`${out}/heldout.jsonl.gz`, held);
-  console.log(`dev ${dev.length}, heldout ${held.length} -> ${out}`);
+  await writeJsonlGz(`${out}/dev-whole.jsonl.gz`, devWhole);
+  await writeJsonlGz(`${out}/heldout-whole.jsonl.gz`, heldWhole);
+  console.log(
+    `dev ${dev.length} (${devWhole.length} whole), heldout ${held.length} (${heldWhole.length} whole) -> ${out}`,
+  );
 }
