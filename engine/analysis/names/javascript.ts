@@ -18,6 +18,7 @@ import {
   type Receiver,
   typeOfHolder,
 } from "./rules.ts";
+import { JS_GLOBALS } from "./js_globals.ts";
 
 /** The receiver of `o.m()` (`name` is `m`): `this`, a name, or another expression; `super` and globals are not the file's. */
 function receiver(_name: Node, parent: Node, field: string | null): Receiver | undefined {
@@ -125,8 +126,10 @@ export const JAVASCRIPT_RULES: NameRules = {
   definitions: DEFINITIONS,
   uses: USES,
   words: new Set(["string_fragment"]),
+  builtins: JS_GLOBALS,
   countsAsDefinition: (_name, parent) => ownMethod(parent),
   receiver,
+  answersMembers: (_name, parent) => parent.type === "method_definition",
   memberAccess: { member_expression: ["property", "object"] },
   types: new Set(["class_declaration"]),
   knownMethods: new Set(KNOWN),
@@ -159,9 +162,11 @@ export const TYPESCRIPT_RULES: NameRules = {
     non_null_expression: "*",
   },
   words: JAVASCRIPT_RULES.words,
+  builtins: JS_GLOBALS,
   countsAsDefinition: (_name, parent) => ownTypedMethod(parent),
   inherits: (name, parent) => inheritsTyped(name, parent),
   receiver,
+  answersMembers: JAVASCRIPT_RULES.answersMembers,
   memberAccess: { member_expression: ["property", "object"] },
   types: new Set([
     "class_declaration",

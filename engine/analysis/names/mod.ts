@@ -270,7 +270,11 @@ function losses(rules: NameRules, before: Tree, after: Tree, hidden: Set<string>
       continue;
     }
     const uses = now.uses.get(name)?.filter((use) => !insideError(use)) ?? [];
-    const members = memberUses(rules, now, name).filter((use) => !insideError(use.node));
+    // `util.f()` cannot have reached a removed `const { f } = ...`: only a removed method answers a member call
+    const answered = rules.answersMembers
+      ? definitions.some((node) => rules.answersMembers!(node, node.parent!))
+      : true;
+    const members = answered ? memberUses(rules, now, name).filter((use) => !insideError(use.node)) : [];
     const inherits = definitions.some((node) => rules.inherits?.(node, node.parent!) ?? false);
     if (uses.length > 0) {
       out.push({ name, uses: [...uses, ...members.map((use) => use.node)], via: "bare", inherits });

@@ -57,6 +57,13 @@ export interface NameRules {
    * answer): its loss is judged only where no other file declares the name.
    */
   inherits?: (name: Node, parent: Node) => boolean;
+  /**
+   * Whether a definition could answer a call through a receiver (`o.m()`):
+   * a method can, a lexical binding (a variable, an import, a parameter, a
+   * function declaration) cannot. A lost name none of whose definitions
+   * could is judged by its bare uses alone. Undefined: every definition could.
+   */
+  answersMembers?: (name: Node, parent: Node) => boolean;
   /** Whether a receiver the file never declares is a global or another file's (JavaScript's `console`, Go's package variables): not judged. */
   undeclaredIsForeign?: boolean;
   /** Whether a call on the file's own receiver (`this.m()`) may reach a definition in another file (Rust traits, reopened Ruby classes). */

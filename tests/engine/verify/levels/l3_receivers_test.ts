@@ -644,6 +644,73 @@ console.log(manager.use(() => 1));
 `,
     deletions: [["  size() {\n    return this.handlers.length;\n  }\n", true]],
   },
+  {
+    // the shape of @types/node's globals.d.ts: a global type augmented by the file, whose augmentation goes
+    lang: "typescript",
+    path: "types/globals.d.ts",
+    oracle: ["tsc", "--noEmit", "--strict", "--target", "es2020", "globals.d.ts"],
+    text: `interface RelativeIndexable<T> {
+  at(index: number): T | undefined;
+}
+
+interface ReadonlyArray<T> extends RelativeIndexable<T> {}
+
+declare function cloneDeep<T>(value: T, options?: { transfer: ReadonlyArray<object> }): T;
+
+declare namespace NodeJS {
+  interface Process {
+    readonly argv0: string;
+  }
+}
+`,
+    deletions: [
+      // TypeScript's own ReadonlyArray answers the remaining use
+      ["interface ReadonlyArray<T> extends RelativeIndexable<T> {}\n", false],
+      // nothing else declares RelativeIndexable
+      ["interface RelativeIndexable<T> {\n  at(index: number): T | undefined;\n}\n", true],
+    ],
+  },
+  {
+    // the shape of undici's response.js: a destructured import removed while the module's own
+    // member of that name is still called (`util.isDeepStrictEqual`), which no lexical binding answers
+    lang: "javascript",
+    path: "lib/response.js",
+    oracle: ["node", "response.js"],
+    text: `"use strict";
+
+const util = require("node:util");
+const { inspect } = require("node:util");
+const { isDeepStrictEqual } = require("node:util");
+
+class Response {
+  constructor(body) {
+    this.body = body;
+  }
+
+  same(other) {
+    return util.isDeepStrictEqual(this.body, other.body);
+  }
+
+  describe() {
+    return inspect(this.body) + this.status();
+  }
+
+  status() {
+    return util.inspect(this.same(this)).length > 0 ? " ok" : "";
+  }
+}
+
+console.log(new Response({ a: 1 }).describe());
+`,
+    deletions: [
+      // only \`util.isDeepStrictEqual\` remains: the module answers it
+      ['const { isDeepStrictEqual } = require("node:util");\n', false],
+      // \`inspect(...)\` is still called by name
+      ['const { inspect } = require("node:util");\n', true],
+      // \`this.status()\` is left without its method
+      ['  status() {\n    return util.inspect(this.same(this)).length > 0 ? " ok" : "";\n  }\n', true],
+    ],
+  },
 ];
 
 function available(program: string): boolean {
