@@ -192,13 +192,23 @@ const CASES: Case[] = [
     after: "from os.path import (join, split,\n    exists)\n\nx = join\n",
   },
   {
-    name: "a new overload whose decorator and def lines end in comments (a copy of its neighbour, adapted)",
-    kind: "copy_node",
-    tier: 1,
+    name:
+      "a new overload whose decorator and def lines end in comments (a fragment, the comments added back)",
+    kind: "set_line_comment",
+    tier: 2,
     before: "@dispatch(int, int)  # type: ignore # noqa:F811\ndef add(a, b): # noqa:F811\n    return a + b\n",
     after:
       "@dispatch(int, int)  # type: ignore # noqa:F811\ndef add(a, b): # noqa:F811\n    return a + b\n\n" +
       "@dispatch(str, str)  # type: ignore # noqa:F811\ndef add(x, y): # noqa:F811\n    return x + ' ' + y\n",
+  },
+  {
+    name:
+      "a new overload with a comment line between its decorator and def (a copy of its neighbour, adapted)",
+    kind: "copy_node",
+    tier: 1,
+    before: "@dispatch(int, int)\n# F811: an overload\ndef add(a, b):\n    return a + b\n",
+    after: "@dispatch(int, int)\n# F811: an overload\ndef add(a, b):\n    return a + b\n\n" +
+      "@dispatch(str, str)\n# F811: an overload\ndef add(x, y):\n    return x + ' ' + y\n",
   },
   {
     name: "a commented constant added above a function (comment fragments, then the spacing)",
