@@ -49,7 +49,7 @@ Deno.test("each grammar parses a small program of its language without errors", 
     ruby: "def f(x)\n  x + 1\nend\n",
     php: "<?php\nfunction f($x) { return $x + 1; }\n",
     c: "int f(int x) { return x + 1; }\n",
-    cpp: "namespace n { int f(int x) { return x + 1; } }\n",
+    cpp: "namespace n { template <class T> T f(T x) { return x + 1; } }\n",
   };
   for (const language of LANGUAGES) {
     const tree = await parse(language, samples[language]);
