@@ -47,6 +47,12 @@ export async function withBudget<T>(seconds: number | undefined, fn: () => Promi
   }
 }
 
+/** Seconds left of the budget in force (undefined without one; 0 once spent). */
+export function remainingSeconds(): number | undefined {
+  if (!current) return undefined;
+  return Math.max(0, (current.deadline - performance.now()) / 1000);
+}
+
 /** Whether the budget in force has run out. */
 export function budgetExceeded(): boolean {
   if (!current) return false;

@@ -46,6 +46,14 @@
  * run or one post-check of one file, never by the rest of a region's
  * search.
  *
+ * The search of a file runs on a share of what is left (`SEARCH_SHARE` in
+ * `mod.ts`), a nested budget of its own: when that share is spent, the
+ * hunks left are not given up but lifted coarsely, under what remains of
+ * the request's budget, by `liftCoarsely`: the legacy `replace_code` of
+ * each region's lines (tier 0), one step and one replay each, no search.
+ * A large rewrite (7,000 lines of a 270 KB module replaced) so becomes a
+ * plan that says it is tier 0, instead of no plan at all.
+ *
  * @module
  */
 
@@ -84,6 +92,8 @@ export interface LiftedRegion {
   line: number;
   /** Whether steps reproduce the region (a region that changes nothing counts as lifted). */
   lifted: boolean;
+  /** A region the budget left unlifted, in the offsets of the text `liftFile` left (for `liftCoarsely`). */
+  region?: Region;
 }
 
 /** Lift every region of `file` (regions in offsets of the file as it is in `sim`). */
@@ -108,7 +118,7 @@ export async function liftFile(sim: Simulation, file: string, given: Region[]): 
   return out.sort((a, b) => a.line - b.line);
 }
 
-/** Regions left unlifted, each with its line in the current text. */
+/** Regions left unlifted, each with its line in the current text (`region` keeps them for `liftCoarsely`). */
 async function unlifted(sim: Simulation, file: string, regions: Region[]): Promise<LiftedRegion[]> {
   const text = (await sim.doc(file)).file.text;
   return regions.map((region) => ({
@@ -119,7 +129,61 @@ async function unlifted(sim: Simulation, file: string, regions: Region[]): Promi
     kinds: [],
     line: text.slice(0, region.start).split("\n").length,
     lifted: false,
+    region,
   }));
+}
+
+/**
+ * Lift, without any search, the regions `liftFile` left when its budget ran
+ * out (those with a `region`): each becomes the legacy `replace_code` of its
+ * lines (tier 0), last region first so the offsets of the others hold, and
+ * is kept when its replay reproduces it and the post-checks pass. The
+ * others come back as they were, and so do all once the caller's budget,
+ * under which this runs, is spent.
+ */
+export async function liftCoarsely(
+  sim: Simulation,
+  file: string,
+  given: LiftedRegion[],
+  reason: string,
+): Promise<LiftedRegion[]> {
+  const out: LiftedRegion[] = [];
+  for (const entry of [...given].sort((a, b) => (b.region?.start ?? 0) - (a.region?.start ?? 0))) {
+    const region = entry.region;
+    if (!region || entry.lifted) {
+      out.push(entry);
+      continue;
+    }
+    const text = (await sim.doc(file)).file.text;
+    const expected = text.slice(0, region.start) + region.replacement + text.slice(region.end);
+    const before = sim.steps.length;
+    const mark = await sim.mark([file]);
+    let steps: Record<string, unknown>[] | undefined;
+    try {
+      steps = await sim.attempt(
+        [() => Promise.resolve(replaceCodeStep(file, text, expected, region))],
+        file,
+        expected,
+      );
+    } catch (err) {
+      if (!isBudgetStop(err)) throw err;
+      sim.rollback(mark); // the caller reports the spent budget; this region and the ones after stay
+    }
+    if (!steps) {
+      out.push(entry);
+      continue;
+    }
+    const { region: _done, ...rest } = entry;
+    out.push({
+      ...rest,
+      steps: Array.from({ length: sim.steps.length - before }, (_, k) => before + k),
+      tiers: steps.map((step) => detectTier(step)),
+      kinds: steps.map((step) => stepKind(step)),
+      reason,
+      lifted: true,
+    });
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 /** Lift the regions of one hunk: each alone, or the hunk as one region when that is better. */

@@ -12,7 +12,10 @@
  * 2. Each file's regions become steps (`lift_file.ts`): the tree diff pairs
  *    nodes of the current and target trees, the shapes propose the most
  *    specific steps (`shapes.ts`), and a step is kept only when replaying it
- *    reproduces the change exactly (`replay.ts`).
+ *    reproduces the change exactly (`replay.ts`). The search of a file may
+ *    spend `SEARCH_SHARE` of the budget left; the hunks it has not lifted
+ *    by then become tier-0 `replace_code` steps without a search
+ *    (`liftCoarsely`), so verification and replay still fit in the rest.
  * 3. The whole plan is verified with `verifyPlan` (layers 0–6, levels
  *    L0–L6) and replayed from the original files; `exact` says the replay
  *    reproduced every target byte for byte.
@@ -23,14 +26,14 @@
  * @module
  */
 
-import { budgetExceeded, budgetIssue } from "../base/budget.ts";
+import { budgetExceeded, budgetIssue, remainingSeconds, withBudget } from "../base/budget.ts";
 import { error, type Issue, partition, warning } from "../base/issue.ts";
 import type { DocumentStore } from "../parse/documents.ts";
 import { verifyPlan } from "../verify/mod.ts";
 import { newTargetIssues } from "../verify/levels/l0_target.ts";
 import { applyBlocks } from "./apply.ts";
 import { isApplyPatch, parseApplyPatch, resolveApplyPatch } from "./apply_patch.ts";
-import { liftFile } from "./lift_file.ts";
+import { liftCoarsely, liftFile } from "./lift_file.ts";
 import { type Replayed, replayPlan, Simulation } from "./replay.ts";
 import { parseSearchReplace } from "./search_replace.ts";
 import { type FilePatch, parseUnifiedDiff } from "./unified_diff.ts";
@@ -214,11 +217,31 @@ async function filePatches(store: DocumentStore, input: LiftInput, issues: Issue
   return parsed.files;
 }
 
+/**
+ * The share of the budget left that the structural search of one file may
+ * spend. The rest is for the coarse lift of what the search did not reach,
+ * the other files, verification and replay: a plan's verification and
+ * replay cost about what its accepted steps cost in the search, which also
+ * tried the candidates it refused.
+ */
+const SEARCH_SHARE = 2 / 3;
+
 /** Lift the text changes of one file into steps; the provenance of each of its hunks. */
 async function liftRegions(sim: Simulation, item: FileWork, issues: Issue[]): Promise<LiftedHunk[]> {
   const out: LiftedHunk[] = [];
   const applied = item.applied!;
-  const lifted = await liftFile(sim, item.path, applied.regions);
+  const left = remainingSeconds();
+  const share = left === undefined ? undefined : left * SEARCH_SHARE;
+  let lifted = await withBudget(share ?? 0, () => liftFile(sim, item.path, applied.regions));
+  if (lifted.some((region) => region.region) && !budgetExceeded()) {
+    const seconds = Math.round(share ?? 0);
+    lifted = await liftCoarsely(
+      sim,
+      item.path,
+      lifted,
+      `its changes within the search's share of the work budget (${seconds} s), so no search was made`,
+    );
+  }
   const failed = new Set(
     applied.issues.map((issue) => Number(/^(?:Hunk|Block) (\d+)/.exec(issue.message)?.[1] ?? -1)),
   );

@@ -120,14 +120,16 @@ export async function executeOnCopy(
  * Run `fn` under a budget of `seconds` (60) whose deadline a fake clock brings forward
  * into the middle of a region's search: when candidate try `jumpAt + 1`
  * (`Simulation.attempt` or `apply`) begins, the clock (`performance.now`,
- * which the budget reads) jumps an hour ahead. Counts the tries that ran
- * to their end before and after the jump (one that throws
- * `budget-exceeded` at once does not). The machine's speed plays no part.
+ * which the budget reads) jumps `jumpMs` ahead (an hour: past any budget).
+ * Counts the tries that ran to their end before and after the jump (one
+ * that throws `budget-exceeded` at once does not). The machine's speed plays
+ * no part.
  */
 export async function withDeadlineInSearch<T>(
   jumpAt: number,
   fn: () => Promise<T>,
   seconds = 60,
+  jumpMs = 3_600_000,
 ): Promise<{ result: T; before: number; after: number }> {
   const counts = { before: 0, after: 0 };
   const proto = Simulation.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -137,7 +139,7 @@ export async function withDeadlineInSearch<T>(
   performance.now = () => now.call(performance) + skew;
   for (const [name, original] of Object.entries(originals)) {
     proto[name] = async function (this: unknown, ...args: unknown[]) {
-      if (counts.before >= jumpAt) skew = 3_600_000;
+      if (counts.before >= jumpAt) skew = jumpMs;
       const out = await original.apply(this, args);
       counts[skew > 0 ? "after" : "before"]++;
       return out;

@@ -4,7 +4,7 @@ import { DocumentStore } from "../../../engine/parse/documents.ts";
 import { Workspace } from "../../../engine/workspace.ts";
 import { CORPUS_SKIP, loadCorpus } from "../../_support/corpus.ts";
 import { modelPatches } from "../../bench/lift_patches.ts";
-import { withDeadlineInSearch } from "./_support.ts";
+import { executeOnCopy, withDeadlineInSearch } from "./_support.ts";
 
 const ignore = CORPUS_SKIP !== undefined;
 
@@ -62,6 +62,48 @@ Deno.test({
       const lifted = result.hunks.filter((hunk) => hunk.lifted);
       assert.equal(lifted.length, 5);
       assert.equal(result.plan.length, lifted.flatMap((hunk) => hunk.steps).length);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "lift budget: when the search's share is spent, the hunks left become replace_code and the plan is exact",
+  ignore,
+  async fn() {
+    // the same hunks of sympy's polytools.py; the clock jumps past the search's share of a 600 s budget
+    // (400 s) but not past the budget when the sixth hunk's try begins
+    const file = (await loadCorpus()).flatMap((instance) => instance.files)
+      .find((item) => item.path === "sympy/polys/polytools.py")!;
+    let k = 0;
+    const after = file.before.split("\n").map((line) =>
+      /^ {8}\w+ = .*\)$/.test(line) && k++ % 4 === 0 ? line.replace(/\)$/, ", )") : line
+    ).join("\n");
+    const diff = diffOf(file.path, file.before, after);
+    const hunks = diff.match(/^@@ /gm)!.length;
+    await withRepo({ [file.path]: file.before }, async (dir) => {
+      const { result, before } = await withDeadlineInSearch(
+        5,
+        () => lift(new DocumentStore(Workspace.open(dir)), { diff }),
+        600,
+        450_000,
+      );
+      assert.equal(before, 5);
+      assert.deepEqual(result.errors, []);
+      assert.equal(result.success, true);
+      assert.equal(result.exact, true);
+      assert.ok(hunks > 15);
+      assert.equal(result.hunks.length, hunks);
+      assert.ok(result.hunks.every((hunk) => hunk.lifted));
+      // the five the search reached keep their formal steps; the ones left are one replace_code each
+      const formal = result.hunks.filter((hunk) => hunk.tiers.every((tier) => tier > 0));
+      const coarse = result.hunks.filter((hunk) => hunk.kinds.join() === "replace_code");
+      assert.deepEqual([formal.length, coarse.length], [5, hunks - 5]);
+      const warned = result.warnings.filter((issue) => issue.code === "lift-tier-0");
+      assert.equal(warned.length, hunks - 5);
+      assert.match(warned[0].message, /within the search's share of the work budget \(400 s\)/);
+      // the real executor turns the plan into the diff's result
+      assert.equal((await executeOnCopy({ [file.path]: file.before }, result.plan))[file.path], after);
     });
   },
 });
