@@ -135,11 +135,13 @@ async function unlifted(sim: Simulation, file: string, regions: Region[]): Promi
 
 /**
  * Lift, without any search, the regions `liftFile` left when its budget ran
- * out (those with a `region`): each becomes the legacy `replace_code` of its
- * lines (tier 0), last region first so the offsets of the others hold, and
- * is kept when its replay reproduces it and the post-checks pass. The
- * others come back as they were, and so do all once the caller's budget,
- * under which this runs, is spent.
+ * out (those with a `region`): together they become one legacy
+ * `replace_code` (tier 0) from the first of them to the last, kept when its
+ * replay reproduces them and the post-checks pass. One step, not one a
+ * region: the regions of a large rewrite lean on each other (a binding
+ * removed in one, its uses in the next), so a state between them can be
+ * refused where the end is sound. They come back as they were when the
+ * step fails or the caller's budget, under which this runs, is spent.
  */
 export async function liftCoarsely(
   sim: Simulation,
@@ -147,43 +149,43 @@ export async function liftCoarsely(
   given: LiftedRegion[],
   reason: string,
 ): Promise<LiftedRegion[]> {
-  const out: LiftedRegion[] = [];
-  for (const entry of [...given].sort((a, b) => (b.region?.start ?? 0) - (a.region?.start ?? 0))) {
-    const region = entry.region;
-    if (!region || entry.lifted) {
-      out.push(entry);
-      continue;
-    }
-    const text = (await sim.doc(file)).file.text;
-    const expected = text.slice(0, region.start) + region.replacement + text.slice(region.end);
-    const before = sim.steps.length;
-    const mark = await sim.mark([file]);
-    let steps: Record<string, unknown>[] | undefined;
-    try {
-      steps = await sim.attempt(
-        [() => Promise.resolve(replaceCodeStep(file, text, expected, region))],
-        file,
-        expected,
-      );
-    } catch (err) {
-      if (!isBudgetStop(err)) throw err;
-      sim.rollback(mark); // the caller reports the spent budget; this region and the ones after stay
-    }
-    if (!steps) {
-      out.push(entry);
-      continue;
-    }
-    const { region: _done, ...rest } = entry;
-    out.push({
-      ...rest,
-      steps: Array.from({ length: sim.steps.length - before }, (_, k) => before + k),
-      tiers: steps.map((step) => detectTier(step)),
-      kinds: steps.map((step) => stepKind(step)),
-      reason,
-      lifted: true,
-    });
+  const left = given.filter((entry) => entry.region && !entry.lifted);
+  if (left.length === 0) return given;
+  const text = (await sim.doc(file)).file.text;
+  const regions = left.map((entry) => entry.region!).sort((a, b) => a.start - b.start);
+  let replacement = "";
+  regions.forEach((region, k) => {
+    replacement += region.replacement +
+      (k + 1 < regions.length ? text.slice(region.end, regions[k + 1].start) : "");
+  });
+  const hunks = [...new Set(regions.flatMap((region) => [region.hunk, ...(region.alsoHunks ?? [])]))];
+  const merged: Region = { hunk: hunks[0], start: regions[0].start, end: regions.at(-1)!.end, replacement };
+  const expected = text.slice(0, merged.start) + merged.replacement + text.slice(merged.end);
+  const before = sim.steps.length;
+  const mark = await sim.mark([file]);
+  let steps: Record<string, unknown>[] | undefined;
+  try {
+    steps = await sim.attempt(
+      [() => Promise.resolve(replaceCodeStep(file, text, expected, merged))],
+      file,
+      expected,
+    );
+  } catch (err) {
+    if (!isBudgetStop(err)) throw err;
+    sim.rollback(mark); // the caller reports the spent budget
   }
-  return out.sort((a, b) => a.line - b.line);
+  if (!steps) return given;
+  const coarse: LiftedRegion = {
+    hunk: hunks[0],
+    ...(hunks.length > 1 ? { alsoHunks: hunks.slice(1) } : {}),
+    steps: Array.from({ length: sim.steps.length - before }, (_, k) => before + k),
+    tiers: steps.map((step) => detectTier(step)),
+    kinds: steps.map((step) => stepKind(step)),
+    reason,
+    line: Math.min(...left.map((entry) => entry.line)),
+    lifted: true,
+  };
+  return [...given.filter((entry) => !left.includes(entry)), coarse].sort((a, b) => a.line - b.line);
 }
 
 /** Lift the regions of one hunk: each alone, or the hunk as one region when that is better. */

@@ -95,10 +95,12 @@ Deno.test({
       assert.ok(hunks > 15);
       assert.equal(result.hunks.length, hunks);
       assert.ok(result.hunks.every((hunk) => hunk.lifted));
-      // the five the search reached keep their formal steps; the ones left are one replace_code each
+      // the five the search reached keep their formal steps; the ones left share one replace_code
       const formal = result.hunks.filter((hunk) => hunk.tiers.every((tier) => tier > 0));
       const coarse = result.hunks.filter((hunk) => hunk.kinds.join() === "replace_code");
       assert.deepEqual([formal.length, coarse.length], [5, hunks - 5]);
+      assert.equal(new Set(coarse.map((hunk) => hunk.steps.join())).size, 1);
+      assert.equal(result.plan.filter((step) => step.op === "replace_code").length, 1);
       const warned = result.warnings.filter((issue) => issue.code === "lift-tier-0");
       assert.equal(warned.length, hunks - 5);
       assert.match(warned[0].message, /within the search's share of the work budget \(400 s\)/);
