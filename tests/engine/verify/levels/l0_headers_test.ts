@@ -207,7 +207,8 @@ const limits = readOrUndefined(LIMITS);
 // `inline NAPI_NO_SANITIZE_VPTR T* f(`) is read as a type, and the real type after it as an error; such
 // macros are now blanked like those that open a line (found on the dev set's napi-inl.h 8.5.0->8.8.0 h15).
 Deno.test({
-  name: "L0 headers cpp (libstdc++ <limits>): a macro after static is read as a blank, garbage there is refused",
+  name:
+    "L0 headers cpp (libstdc++ <limits>): a macro after static is read as a blank, garbage there is refused",
   ignore: skipReason(limits === undefined ? `"${LIMITS}" is absent` : undefined) !== undefined,
   async fn() {
     const { parse, syntaxProblems } = await import("../../../../engine/parse/mod.ts");
