@@ -12,8 +12,9 @@
  * neighbours can bring a "new" syntax problem the compiler would never see.
  *
  * The test: blank every *macro specifier* (an upper-case identifier of two
- * or more characters that opens a line, or follows a `template<...>` or an
- * attribute `[[...]]` on it,
+ * or more characters that opens a line, or follows a `template<...>`, an
+ * attribute `[[...]]` or specifier keywords (`inline`, `static`, `virtual`,
+ * ...) on it, as node-addon-api's `inline NAPI_NO_SANITIZE_VPTR T* f(`,
  * and is followed by a space and a name) and every *macro qualifier* (one
  * right after a parameter list's `)` and its `const`, before `{`, `;`, `:` or `->`, as in
  * `f() SPDLOG_NOEXCEPT {`, or function-like with its arguments, as CPython's
@@ -46,7 +47,7 @@ import type { LanguageId, SyntaxProblem } from "../parse/mod.ts";
 import { syntaxProblems, withTree } from "../parse/mod.ts";
 
 const MACRO_SPECIFIER =
-  /^([ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:\[\[[^\]\n]*\]\][ \t]*)?)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_:~])/gm;
+  /^([ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:\[\[[^\]\n]*\]\][ \t]*)?(?:(?:inline|static|extern|constexpr|virtual|explicit|friend)[ \t]+)*)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_:~])/gm;
 
 const MACRO_QUALIFIER =
   /(\)(?:[ \t]*(?:const|volatile|override|final|noexcept|&&|&))*[ \t]*)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*(?:[{;:]|->|$|[A-Z]))/gm;

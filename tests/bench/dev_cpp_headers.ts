@@ -12,6 +12,14 @@
  *   (`tr1/hashtable.h` → `bits/hashtable.h`, `tr1/tuple` → `tuple`, ...) and
  *   the `experimental/` headers v3 leaves out (ratio, system_error, array,
  *   numeric, iterator, source_location, algorithm, memory, ...).
+ * - Second round (branch cpp-ctx, headers that only compile where they are
+ *   included): libstdc++'s sibling `bits/` headers written from one another
+ *   (`bits/stl_map.h` → `bits/stl_multimap.h`, `stl_set.h` →
+ *   `stl_multiset.h`, `stl_vector.h` → `stl_bvector.h`, `basic_string.h` →
+ *   `cow_string.h`, `debug/map.h` → `debug/multimap.h`, ...), CPython
+ *   3.12.1 → 3.13.0, and node-addon-api 8.5.0 → 8.8.0 and nan 2.26.0 →
+ *   2.29.0 from the npm releases `unseen_multilang.ts` fetched (v3 jumps
+ *   8.4.0 → 8.9.2 and 2.25.0 → 2.30.0; a change v3 holds is dropped too).
  *
  * Each changed file gives one-hunk instances (the hunk applied alone, as
  * `unseen_releases.ts` cuts them), at most {@link PER_FILE} per file (two for C), lowest
@@ -19,8 +27,9 @@
  * pair and path (a quarter held out), fixed before anything is measured; an
  * instance whose change the corpus or an earlier unseen set holds is dropped.
  *
- * `deno run -A tests/bench/dev_cpp_headers.ts [--out /work/lift-unseen/dev-cpp]`
- * writes `dev.jsonl.gz` and `heldout.jsonl.gz` (corpus format with
+ * `deno run -A tests/bench/dev_cpp_headers.ts [--out /work/lift-unseen/dev-cpp] [--second [--first DIR]]`
+ * (`--second`: the second round's pairs only, the changes of the first
+ * round written to DIR and v3's left out) writes `dev.jsonl.gz` and `heldout.jsonl.gz` (corpus format with
  * `language`); an absent tree is skipped with a line saying which.
  *
  * @module
@@ -123,6 +132,43 @@ function libstdcxxPairs(): HeaderPair[] {
   return pairs;
 }
 
+/** libstdc++ 12: sibling `bits/` and `debug/` headers written from one another (they compile only where included). */
+function libstdcxxSiblingPairs(): HeaderPair[] {
+  const inc = "/usr/include/c++/12";
+  const pairs: [string, string][] = [
+    ["bits/stl_map.h", "bits/stl_multimap.h"],
+    ["bits/stl_set.h", "bits/stl_multiset.h"],
+    ["bits/stl_vector.h", "bits/stl_bvector.h"],
+    ["bits/basic_string.h", "bits/cow_string.h"],
+    ["bits/stl_list.h", "bits/forward_list.h"],
+    ["bits/unique_ptr.h", "bits/shared_ptr.h"],
+    ["bits/std_mutex.h", "bits/unique_lock.h"],
+    ["bits/stl_queue.h", "bits/stl_stack.h"],
+    ["debug/map.h", "debug/multimap.h"],
+    ["debug/set.h", "debug/multiset.h"],
+    ["backward/hash_map", "backward/hash_set"],
+  ];
+  return pairs.map(([before, after]) => ({
+    repo: "libstdc++ siblings",
+    language: "cpp",
+    before: `${inc}/${before}`,
+    after: `${inc}/${after}`,
+    path: after,
+  }));
+}
+
+/** Two npm releases of a header-only C++ package (`files` at the package's top). */
+function npmHeaderPairs(pkg: string, from: string, to: string, files: string[]): HeaderPair[] {
+  const at = (v: string) => `/work/lift-unseen/multilang/work/npm/${pkg}/${v}/package`;
+  return files.map((path) => ({
+    repo: `${pkg} ${from}->${to}`,
+    language: "cpp",
+    before: `${at(from)}/${path}`,
+    after: `${at(to)}/${path}`,
+    path,
+  }));
+}
+
 async function readText(path: string): Promise<string | undefined> {
   try {
     return await Deno.readTextFile(path);
@@ -140,16 +186,34 @@ if (import.meta.main) {
   const at = Deno.args.indexOf("--out");
   const out = at >= 0 ? Deno.args[at + 1] : "/work/lift-unseen/dev-cpp";
   await Deno.mkdir(out, { recursive: true });
-  const known = await knownChanges(knownSetFiles());
-  const pairs = [
-    ...cpythonPairs("3.6.15", "3.7.16"),
-    ...cpythonPairs("3.7.16", "3.8.18"),
-    ...cpythonPairs("3.8.18", "3.9.18"),
-    ...cpythonPairs("3.9.18", "3.10.13"),
-    ...cpythonPairs("3.10.13", "3.11.7"),
-    ...cpythonPairs("3.11.7", "3.12.1"),
-    ...libstdcxxPairs(),
-  ];
+  const second = Deno.args.includes("--second");
+  const firstAt = Deno.args.indexOf("--first");
+  const first = firstAt >= 0 ? Deno.args[firstAt + 1] : "/work/lift-unseen/dev-cpp";
+  const known = await knownChanges([
+    ...knownSetFiles(),
+    "/work/lift-unseen/v3/multilang.jsonl.gz",
+    ...(second ? [`${first}/dev.jsonl.gz`, `${first}/heldout.jsonl.gz`] : []),
+  ]);
+  const pairs = second
+    ? [
+      ...libstdcxxSiblingPairs(),
+      ...cpythonPairs("3.12.1", "3.13.0"),
+      ...npmHeaderPairs("node-addon-api", "8.5.0", "8.8.0", ["napi.h", "napi-inl.h"]),
+      ...npmHeaderPairs("nan", "2.26.0", "2.29.0", [
+        "nan.h",
+        "nan_callbacks_12_inl.h",
+        "nan_implementation_12_inl.h",
+      ]),
+    ]
+    : [
+      ...cpythonPairs("3.6.15", "3.7.16"),
+      ...cpythonPairs("3.7.16", "3.8.18"),
+      ...cpythonPairs("3.8.18", "3.9.18"),
+      ...cpythonPairs("3.9.18", "3.10.13"),
+      ...cpythonPairs("3.10.13", "3.11.7"),
+      ...cpythonPairs("3.11.7", "3.12.1"),
+      ...libstdcxxPairs(),
+    ];
   const parts = { dev: [] as Record<string, unknown>[], heldout: [] as Record<string, unknown>[] };
   for (const pair of pairs) {
     const before = await readText(pair.before), after = await readText(pair.after);

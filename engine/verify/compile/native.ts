@@ -14,8 +14,9 @@
  * The file is checked as a copy in a temporary directory, never in the
  * repository (verification writes nothing there), under its own name (javac
  * wants a public class in its own file); the include and source paths point
- * back into the repository, so `#include "x.h"` beside the file and the
- * other classes of a Java package are found.
+ * back into the repository, so `#include "x.h"` beside the file (or beside
+ * any directory above it, up to the root) and the other classes of a Java
+ * package are found.
  *
  * @module
  */
@@ -53,16 +54,21 @@ function cFamily(program: string, standard: string, header: string, source: stri
         /\.(h|hh|hpp|hxx)$/.test(target.path) ? header : source,
         "-iquote",
         dir,
-        "-I",
-        dir,
+        ...ancestorDirs(target.root, target.path).flatMap((d) => ["-I", d]),
         "-I",
         `${target.root}/include`,
-        "-I",
-        target.root,
         copy,
       ],
     };
   });
+}
+
+/** Every directory from the file's own up to the root (`#include "sub/x.h"` resolved from any level of its tree). */
+function ancestorDirs(root: string, path: string): string[] {
+  const parts = path.split("/").slice(0, -1);
+  const out: string[] = [];
+  for (let n = parts.length; n >= 0; n--) out.push([root, ...parts.slice(0, n)].join("/"));
+  return out;
 }
 
 /** The source root of a Java file: its path less its package's directories. */

@@ -10,9 +10,12 @@
  * -fsyntax-only` (`verify/compile/native.ts`) judges the file before and
  * after the edit:
  *
- * - the file before the edit must compile on its own (a header that needs
- *   other headers first, or a project's include paths, gives no verdict: the
- *   grammar's problems stand), and the file after it must compile too;
+ * - the file before the edit must compile on its own, and the file after it
+ *   too; a header that needs other headers first is compiled through a file
+ *   of the repository that includes it (`compile/includers.ts`), which must
+ *   compile before and after the edit and demonstrably read the header
+ *   where the grammar's problems are (a sentinel there is an error on that
+ *   line); without such an includer the grammar's problems stand;
  * - and what the compiler may not see must not have changed: the bracket
  *   balance of the whole file (comments and strings left out) stays the
  *   same, and the edit writes no character C and C++ never use outside a
@@ -31,6 +34,13 @@ import { withoutCommentsAndStrings } from "../../base/header_language.ts";
 import type { Document } from "../../parse/documents.ts";
 import { editBetween } from "../../parse/documents.ts";
 import { nativeCheck } from "../compile/native.ts";
+import {
+  compileThrough,
+  type Includer,
+  type IncluderRun,
+  includersOf,
+  withSentinels,
+} from "../compile/includers.ts";
 
 /** At most this many verdicts are kept (a lift of a large header asks a few hundred times at most). */
 const KEPT = 500;
@@ -42,13 +52,71 @@ export async function compilerClears(
   root: string,
   before: Document,
   after: Document,
+  problemOffsets: number[] = [],
 ): Promise<boolean> {
   const language = after.file.language;
   if (language !== "c" && language !== "cpp") return false;
   if (!unchangedBeyondCompiler(before, after)) return false;
   const target = { root, path, language };
-  if (!(await compiles(target, before.file.text))) return false;
-  return await compiles(target, after.file.text);
+  if (await compiles(target, before.file.text)) return await compiles(target, after.file.text);
+  return await includerClears(target, before.file.text, after.file.text, problemOffsets);
+}
+
+/**
+ * A header that does not compile alone, judged through a file that includes
+ * it (`compile/includers.ts`): the includer compiles with the text before
+ * the edit and with the text after it, and a sentinel at each problem's
+ * place makes it report an error on that line (it reads that text).
+ */
+async function includerClears(
+  target: { root: string; path: string; language: "c" | "cpp" },
+  before: string,
+  after: string,
+  problemOffsets: number[],
+): Promise<boolean> {
+  if (problemOffsets.length === 0 || problemOffsets.some((offset) => onDirectiveLine(after, offset))) {
+    return false;
+  }
+  for (const includer of await cachedIncluders(target.root, target.path)) {
+    const run = (text: string) =>
+      remembered(
+        `through\0${target.language}\0${target.root}\0${target.path}\0${includer.path}\0${text}`,
+        () => compileThrough(target.root, target.path, text, includer, target.language),
+      );
+    if ((await run(before))?.ok !== true || (await run(after))?.ok !== true) continue;
+    const probe = withSentinels(after, problemOffsets);
+    const probed = await run(probe.text);
+    if (probed && !probed.ok && probe.lines.every((line) => probed.errorLines.has(line))) return true;
+  }
+  return false;
+}
+
+function onDirectiveLine(text: string, offset: number): boolean {
+  return /^[ \t]*#/.test(text.slice(text.lastIndexOf("\n", offset - 1) + 1));
+}
+
+const includerLists = new Map<string, Promise<Includer[]>>();
+const runs = new Map<string, Promise<IncluderRun | null>>();
+
+function cachedIncluders(root: string, path: string): Promise<Includer[]> {
+  const key = `${root}\0${path}`;
+  let found = includerLists.get(key);
+  if (!found) {
+    if (includerLists.size >= 50) includerLists.delete(includerLists.keys().next().value!);
+    found = includersOf(root, path);
+    includerLists.set(key, found);
+  }
+  return found;
+}
+
+function remembered(key: string, make: () => Promise<IncluderRun | null>): Promise<IncluderRun | null> {
+  let run = runs.get(key);
+  if (!run) {
+    if (runs.size >= KEPT) runs.delete(runs.keys().next().value!);
+    run = make();
+    runs.set(key, run);
+  }
+  return run;
 }
 
 /** The bracket balance is kept and the edit writes no character foreign to C and C++ (see the module notes). */

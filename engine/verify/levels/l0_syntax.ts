@@ -70,7 +70,13 @@ export async function checkSyntax(
   );
   if (
     problems.length > 0 &&
-    await compilerClears(change.path, env.store.workspace.root, change.before, change.after)
+    await compilerClears(
+      change.path,
+      env.store.workspace.root,
+      change.before,
+      change.after,
+      problems.map((problem) => problem.startIndex),
+    )
   ) {
     problems = [];
   }

@@ -199,3 +199,35 @@ Deno.test({
     }
   },
 });
+
+const LIMITS = "/usr/include/c++/12/limits";
+const limits = readOrUndefined(LIMITS);
+
+// A macro after `static`/`inline` (`static _GLIBCXX_USE_CONSTEXPR bool x`, node-addon-api's
+// `inline NAPI_NO_SANITIZE_VPTR T* f(`) is read as a type, and the real type after it as an error; such
+// macros are now blanked like those that open a line (found on the dev set's napi-inl.h 8.5.0->8.8.0 h15).
+Deno.test({
+  name:
+    "L0 headers cpp (libstdc++ <limits>): a macro after static is read as a blank, garbage there is refused",
+  ignore: skipReason(limits === undefined ? `"${LIMITS}" is absent` : undefined) !== undefined,
+  async fn() {
+    const { parse, syntaxProblems } = await import("../../../../engine/parse/mod.ts");
+    const { blankMacroSpecifiers } = await import("../../../../engine/analysis/macro_specifiers.ts");
+    const lines = limits!.split("\n").flatMap((line, k) =>
+      /^\s+static _GLIBCXX_USE_CONSTEXPR (bool|int) \w+ = (true|false|\d+);/.test(line) ? [k + 1] : []
+    );
+    assert.ok(lines.length >= 20, "the header's static constants");
+    const problemLines = async (text: string) => {
+      const tree = await parse("cpp", text);
+      const found = new Set(syntaxProblems(tree).map((problem) => problem.line));
+      tree.delete();
+      return lines.filter((line) => found.has(line));
+    };
+    assert.ok((await problemLines(limits!)).length >= 20, "the grammar misreads them");
+    assert.deepEqual(await problemLines(blankMacroSpecifiers(limits!)), [], "none once the macros are blank");
+    const first = "      static _GLIBCXX_USE_CONSTEXPR bool is_specialized = true;\n";
+    assert.ok(limits!.includes(first));
+    const errors = await syntaxErrors("limits.hpp", limits!, first, first.replace("true;", "true @@ );"));
+    assert.ok(errors.length > 0, "garbage after the constant is refused");
+  },
+});

@@ -1,0 +1,179 @@
+/**
+ * A C or C++ header that does not compile on its own, compiled where it is
+ * used: in a file of the repository that includes it.
+ *
+ * Many headers declare nothing of what they use (`napi-inl.h` is included at
+ * the end of `napi.h`, libstdc++'s `bits/stl_map.h` by `<map>` after
+ * `bits/stl_tree.h`, CPython's `cpython/*.h` by `Python.h`), so `gcc`/`g++
+ * -fsyntax-only` on the header alone reports hundreds of errors and gives
+ * no verdict. Its includer does: the includer is compiled in a temporary
+ * directory that mirrors the repository's paths, with the header's edited
+ * text in its place and that directory first on the include path (every
+ * ancestor directory of the header, so `#include "napi-inl.h"`,
+ * `<bits/stl_map.h>` and `"cpython/funcobject.h"` all reach the copy), then
+ * the repository's own directories.
+ *
+ * A clean compile of the includer says nothing about a header text the
+ * preprocessor never reached (an include guard already defined, a branch
+ * of a conditional the configuration leaves out, an includer that includes
+ * another file of the same name). So the includer vouches for the text only
+ * where it demonstrably reads it: a *sentinel* (`0 0`, two numbers in a
+ * row, an error in every context the parser reads and in none it skips) put
+ * at each place in question must make the compiler report an error on that
+ * line of the header.
+ *
+ * Includers are found by a bounded walk of the repository ({@link WALK_LIMIT}
+ * files) for `#include` lines whose spelled path ends the header's path;
+ * those in the header's own directory come first, at most
+ * {@link INCLUDERS} are tried.
+ *
+ * @module
+ */
+
+/** Files read at most while looking for includers. */
+export const WALK_LIMIT = 4000;
+/** Includers tried at most. */
+export const INCLUDERS = 2;
+const MAX_SIZE = 2_000_000;
+const TIMEOUT_MS = 60_000;
+const SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx|inl|tcc)$/;
+const SKIPPED_DIRS = new Set([".git", "node_modules", "build", "out", "target", ".venv"]);
+const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]/gm;
+
+/** A file of the repository that includes the header, with its text. */
+export interface Includer {
+  path: string;
+  text: string;
+}
+
+/** Files of `root` (at most {@link WALK_LIMIT} read) that `#include` the header at `path`, nearest first. */
+export async function includersOf(root: string, path: string): Promise<Includer[]> {
+  const found: Includer[] = [];
+  let read = 0;
+  const walk = async (dir: string): Promise<void> => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(`${root}${dir ? `/${dir}` : ""}`)];
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : 1);
+    for (const entry of entries) {
+      if (read >= WALK_LIMIT) return;
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory) {
+        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) await walk(rel);
+      } else if (entry.isFile && rel !== path && (SOURCE.test(entry.name) || !entry.name.includes("."))) {
+        read++;
+        const text = await readSmall(`${root}/${rel}`);
+        if (text !== undefined && includes(text, path)) found.push({ path: rel, text });
+      }
+    }
+  };
+  await walk("");
+  const near = (p: string) => p.slice(0, p.lastIndexOf("/") + 1) === path.slice(0, path.lastIndexOf("/") + 1);
+  found.sort((a, b) => Number(near(b.path)) - Number(near(a.path)) || a.path.length - b.path.length);
+  return found.slice(0, INCLUDERS);
+}
+
+async function readSmall(abs: string): Promise<string | undefined> {
+  try {
+    if ((await Deno.stat(abs)).size > MAX_SIZE) return undefined;
+    const text = await Deno.readTextFile(abs);
+    return text.includes("\0") ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `text` has an `#include` whose spelled path is the end of `path` (whole path segments). */
+export function includes(text: string, path: string): boolean {
+  for (const m of text.matchAll(INCLUDE)) {
+    const spelled = m[1].replace(/^\.\//, "");
+    if (path === spelled || path.endsWith(`/${spelled}`)) return true;
+  }
+  return false;
+}
+
+/** How one compile of an includer went: success, and the header's lines the compiler reported errors on. */
+export interface IncluderRun {
+  ok: boolean;
+  errorLines: Set<number>;
+}
+
+/**
+ * Compile `includer` (C when `language` is "c") with `header` (repository
+ * path `path`) holding `text`; null when the compiler could not run.
+ */
+export async function compileThrough(
+  root: string,
+  path: string,
+  text: string,
+  includer: Includer,
+  language: "c" | "cpp",
+): Promise<IncluderRun | null> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-includer-" });
+  try {
+    for (const [rel, content] of [[includer.path, includer.text], [path, text]]) {
+      const abs = `${dir}/${rel}`;
+      await Deno.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(abs, content);
+    }
+    const dirs = (base: string) => ancestors(path).concat(ancestors(includer.path)).map((d) => `${base}${d}`);
+    const search = [...new Set([...dirs(dir), ...dirs(root), `${root}/include`])];
+    const header = /\.(h|hh|hpp|hxx|inl|tcc)$|^[^.]*$/.test(
+      includer.path.slice(includer.path.lastIndexOf("/") + 1),
+    );
+    const kind = language === "c" ? (header ? "c-header" : "c") : (header ? "c++-header" : "c++");
+    const args = [
+      "-fsyntax-only",
+      language === "c" ? "-std=gnu11" : "-std=gnu++17",
+      "-x",
+      kind,
+      ...search.flatMap((d) => ["-I", d]),
+      `${dir}/${includer.path}`,
+    ];
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(language === "c" ? "gcc" : "g++", {
+        args,
+        cwd: dir,
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+    } catch {
+      return null;
+    }
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
+    const output = await child.output();
+    clearTimeout(timer);
+    if (output.signal) return null;
+    const stderr = new TextDecoder().decode(output.stderr);
+    const errorLines = new Set<number>();
+    const escaped = `${dir}/${path}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    for (const m of stderr.matchAll(new RegExp(`^${escaped}:(\\d+):\\d+: (?:fatal )?error`, "gm"))) {
+      errorLines.add(Number(m[1]));
+    }
+    return { ok: output.success, errorLines };
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** Every directory from `path`'s own up to the root, as "/a/b", "/a", "" (to append to a base). */
+function ancestors(path: string): string[] {
+  const parts = path.split("/").slice(0, -1);
+  const out: string[] = [];
+  for (let n = parts.length; n >= 0; n--) out.push(n ? `/${parts.slice(0, n).join("/")}` : "");
+  return out;
+}
+
+/** `text` with the sentinel `0 0` put at each of `offsets` (see the module notes), and the lines they stand on. */
+export function withSentinels(text: string, offsets: number[]): { text: string; lines: number[] } {
+  const sorted = [...new Set(offsets)].sort((a, b) => b - a);
+  let out = text;
+  for (const offset of sorted) out = `${out.slice(0, offset)} 0 0 ${out.slice(offset)}`;
+  const lines = sorted.map((offset) => text.slice(0, offset).split("\n").length);
+  return { text: out, lines };
+}
