@@ -33,6 +33,12 @@ const PKG_RESOURCES = "import os\nimport zipfile\n" +
   "from typing import Collection, Iterable, Iterator, List, Mapping, NamedTuple, Optional\n\n" +
   "from pip._vendor import pkg_resources\n";
 
+// setuptools/glob.py of setuptools 66 (Debian): a generator that a later release types with overloads.
+const GLOB =
+  "import os\n\n\n# This helper function recursively yields relative pathnames inside a literal\n" +
+  "# directory.\n\n\ndef glob2(dirname, pattern):\n    assert _isrecursive(pattern)\n    yield pattern[:0]\n" +
+  "    for x in _rlistdir(dirname):\n        yield x\n";
+
 const CASES: ShapeCase[] = [
   {
     name: "a __future__ import and another import inserted before a module's first import",
@@ -76,6 +82,17 @@ const CASES: ShapeCase[] = [
       "(\n    Collection,\n    Iterable,\n    Iterator,\n    List,\n    Mapping,\n    NamedTuple,\n    Optional,\n)\n",
     ),
     check: (plan) => assert.equal((plan[0].params as Record<string, unknown>).one_per_line, true),
+  },
+  {
+    name: "one-line overload stubs inserted before a function whose parameters gain annotations",
+    steps: ["change_signature", "insert_sibling"],
+    before: GLOB,
+    after: GLOB.replace(
+      "def glob2(dirname, pattern):\n",
+      "@overload\ndef glob2(dirname: StrPath, pattern: str) -> Iterator[str]: ...\n" +
+        "@overload\ndef glob2(dirname: BytesPath, pattern: bytes) -> Iterator[bytes]: ...\n" +
+        "def glob2(dirname: StrOrBytesPath, pattern: str | bytes) -> Iterator[str | bytes]:\n",
+    ),
   },
 ];
 
