@@ -134,7 +134,7 @@ function at(
 /**
  * A builder for a step whose target is `node` after earlier steps of its
  * candidate changed only text before it (statements inserted before it, one
- * after another): re-found by its span's distance from the end of the file,
+ * after another): re-found by its span's distance from the end of its tree's root,
  * which those steps leave as it was.
  */
 function atFromEnd(
@@ -142,11 +142,12 @@ function atFromEnd(
   node: Node,
   make: (target: Record<string, unknown>) => Record<string, unknown>,
 ): StepBuilder {
-  const length = node.tree.rootNode.text.length;
-  const [fromStart, fromEnd, type] = [length - node.startIndex, length - node.endIndex, node.type];
+  // The root's end, not the text's length: a module may start after a leading newline and end before it.
+  const end = node.tree.rootNode.endIndex;
+  const [fromStart, fromEnd, type] = [end - node.startIndex, end - node.endIndex, node.type];
   return async (state: DocumentStore) => {
     const doc = await state.get(file);
-    const now = doc.file.text.length;
+    const now = doc.tree.rootNode.endIndex;
     const found = refind(doc, { startIndex: now - fromStart, endIndex: now - fromEnd, type });
     const target = found ? await locatorFor(state, doc, found) : undefined;
     return target ? make(target) : undefined;

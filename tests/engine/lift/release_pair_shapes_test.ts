@@ -55,6 +55,12 @@ const CASES: ShapeCase[] = [
     },
   },
   {
+    name: "the same in a module whose first line is blank (its tree's root starts after it)",
+    steps: ["fragment", "fragment", "set_blank_lines"],
+    before: "\n" + META,
+    after: "\nfrom __future__ import annotations\n\nimport os\n" + META,
+  },
+  {
     name: "two statements inserted before the first statement of a block",
     steps: ["fragment", "fragment", "set_blank_lines"],
     before: MAIN,
