@@ -196,8 +196,9 @@ function literalFragmentOf(node: Node, options: FragmentOptions): FragmentValue 
       }
       return { kind: "import_statement", properties: { module: only.text } };
     }
+    case "future_import_statement": // `from __future__ import x`: the same fragment writes it
     case "import_from_statement": {
-      const module = field(node, "module_name");
+      const module = node.type === "future_import_statement" ? "__future__" : field(node, "module_name");
       const names = node.childrenForFieldName("name").filter((child): child is Node => !!child).map((child) =>
         child.type === "aliased_import"
           ? { name: field(child, "name"), as: field(child, "alias") }

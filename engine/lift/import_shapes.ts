@@ -22,7 +22,8 @@
  * there). A list put in parentheses as well gets `parenthesize_import` after
  * the deletions and before the additions (one name per line when the target
  * starts its names on the line after the parenthesis); names only appended
- * are `importNameCandidates`' in `shapes.ts`.
+ * are `importNameCandidates`' in `shapes.ts`, and the same names put in
+ * parentheses are `parenthesize_import` alone.
  *
  * @module
  */
@@ -77,8 +78,12 @@ export function importListCandidates(pair: Pair, place: Placement): Candidate[] 
   const keptRight = new Set(kept.map(([, j]) => j));
   const removed = left.filter((_, i) => !keptLeft.has(i));
   const added = right.map((node, j) => ({ node, j })).filter(({ j }) => !keptRight.has(j));
-  // Only appended names, nothing removed: `add_import_name`'s own shape (shapes.ts) says it without anchors.
-  if (removed.length === 0 && added.every(({ j }) => j >= left.length)) return [];
+  // Only appended names, nothing removed: `add_import_name`'s own shape (shapes.ts) says it without anchors,
+  // unless the list is put in parentheses too (black's vertical re-layout of a list that outgrew its line).
+  if (removed.length === 0 && added.every(({ j }) => j >= left.length) && layout.length === 0) return [];
+  if (removed.length === 0 && added.length === 0) {
+    return [{ tier: 2, kind: "parenthesize_import", builders: layout }];
+  }
   // Deletions go first, on the spans they have now; the re-layout then finds the statement by its start.
   const builders: StepBuilder[] = removed.reverse().map((node) =>
     place.at(node, (target) => ({ op: "delete_node", params: { target } }))

@@ -29,7 +29,9 @@
  *    reproduces: a `copy_node` of the definition beside it, then its
  *    differing lines lifted one by one (`clone.ts`).
  * 6. In Python, new statements beside unchanged ones that nothing above
- *    reproduces (fragments lack a `del`): `insert_sibling` (tier 2).
+ *    reproduces (fragments lack a `del` and a one-line body): `insert_sibling`
+ *    (tier 2), in the region and in the parts of a body's split that may
+ *    fall to tier 0.
  * 7. Only when no formal step reproduces the change: `replace_node` on the
  *    innermost pair that works (tier 0), else the legacy `replace_code` on the
  *    region's lines (tier 0, reported as legacy).
@@ -327,6 +329,11 @@ interface Search {
   depth: number;
   /** Formal replays left for the whole top-level region. */
   budget: { left: number };
+  /**
+   * A part of the last split of a body (the one that may fall to tier 0):
+   * it tries `insert_sibling` too before its own fallback.
+   */
+  last?: boolean;
 }
 
 async function liftRegion(
@@ -403,6 +410,7 @@ async function liftRegion(
       const result = await liftRegion(sim, file, { ...part, hunk: region.hunk }, {
         depth: search.depth + 1,
         budget: search.budget,
+        last: !formalOnly,
       });
       if (!result || (formalOnly && result.tiers.some((tier) => tier === 0))) break;
       results.push(result);
@@ -452,9 +460,10 @@ async function liftRegion(
     const done = await split(body, false);
     if (done) return done;
   }
-  // New statements fragments cannot say (a `del`, a `global`): inserted as code beside their siblings
-  // (in the region itself, not in a split's parts, whose other candidates the split prefers).
-  for (const pair of search.depth === 0 ? pairs : []) {
+  // New statements fragments cannot say (a `del`, a `global`, a one-line `def f(): ...` overload): inserted
+  // as code beside their siblings, in the region itself and in the parts of a body's last split (those of
+  // the first, formal-only split would end it before the candidates the split is tried ahead of).
+  for (const pair of search.depth === 0 || search.last ? pairs : []) {
     for (const candidate of lastCandidates(file, pair, { doc })) {
       tried.add(candidate.kind);
       const done = await accept(candidate);

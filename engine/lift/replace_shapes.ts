@@ -31,7 +31,7 @@
  */
 
 import { alignNodes } from "../analysis/tree_diff.ts";
-import { lineStart } from "../edit/indent.ts";
+import { firstOnLine, lineStart } from "../edit/indent.ts";
 import type { Node } from "../parse/mod.ts";
 import type { StepBuilder } from "./replay.ts";
 import type { Candidate, Pair } from "./shape_types.ts";
@@ -45,6 +45,8 @@ export interface InsertionPlan {
 /** What the candidate needs from `shapes.ts`: locating steps, and new statements as fragments. */
 export interface ReplaceContext {
   at(node: Node, make: (target: Record<string, unknown>) => Record<string, unknown>): StepBuilder;
+  /** The same for a node that earlier steps moved by inserting text before it. */
+  atFromEnd(node: Node, make: (target: Record<string, unknown>) => Record<string, unknown>): StepBuilder;
   plan(node: Node): InsertionPlan | undefined;
 }
 
@@ -72,7 +74,12 @@ export function replacedRun(
 export function replacementCandidates(pair: Pair, ctx: ReplaceContext): Candidate[] {
   const run = replacedRun(named(pair.before), named(pair.after));
   if (!run) return [];
-  const { old, news, next } = run;
+  const { old, next } = run;
+  // A comment ending a new statement's line is no statement: the replay adds it back (`set_line_comment`).
+  const news = run.news.filter((node) =>
+    node.type !== "comment" || firstOnLine(node.tree.rootNode.text, node.startIndex)
+  );
+  if (news.length === 0) return [];
   // Comments reworded into other comments are `rewrite_comment`'s (shapes.ts), which says so.
   if ([...old, ...news].every((node) => node.type === "comment")) return [];
   const plans = news.map((node) => ctx.plan(node));
@@ -94,7 +101,10 @@ export function replacementCandidates(pair: Pair, ctx: ReplaceContext): Candidat
   }
   const inserted = (anchor: Node, action: "insert_after" | "insert_before") =>
     (action === "insert_after" ? [...ready].reverse() : ready).flatMap((plan) => [
-      ctx.at(anchor, (target) => ({ fragment: plan.fragment, action, target })),
+      (action === "insert_after" ? ctx.at : ctx.atFromEnd)(
+        anchor,
+        (target) => ({ fragment: plan.fragment, action, target }),
+      ),
       ...plan.then,
     ]);
   const last = old.at(-1)!;

@@ -132,6 +132,29 @@ function at(
 }
 
 /**
+ * A builder for a step whose target is `node` after earlier steps of its
+ * candidate changed only text before it (statements inserted before it, one
+ * after another): re-found by its span's distance from the end of its tree's root,
+ * which those steps leave as it was.
+ */
+function atFromEnd(
+  file: string,
+  node: Node,
+  make: (target: Record<string, unknown>) => Record<string, unknown>,
+): StepBuilder {
+  // The root's end, not the text's length: a module may start after a leading newline and end before it.
+  const end = node.tree.rootNode.endIndex;
+  const [fromStart, fromEnd, type] = [end - node.startIndex, end - node.endIndex, node.type];
+  return async (state: DocumentStore) => {
+    const doc = await state.get(file);
+    const now = doc.tree.rootNode.endIndex;
+    const found = refind(doc, { startIndex: now - fromStart, endIndex: now - fromEnd, type });
+    const target = found ? await locatorFor(state, doc, found) : undefined;
+    return target ? make(target) : undefined;
+  };
+}
+
+/**
  * A builder for a step whose target is the node of `node`'s type that starts
  * where `node` starts: for the later steps of a candidate, after earlier
  * ones changed the node's length.
@@ -764,9 +787,15 @@ function insertionCandidates(
     for (const anchor of anchors) {
       const builders: StepBuilder[] = [];
       const ordered = anchor.action === "insert_after" ? [...plans].reverse() : plans;
+      // Before the anchor, each insertion moves it: it is found again by its distance from the end.
+      const locate = anchor.action === "insert_before" ? atFromEnd : at;
       for (const plan of ordered) {
         builders.push(
-          at(file, anchor.node, (target) => ({ fragment: plan!.fragment, action: anchor.action, target })),
+          locate(
+            file,
+            anchor.node,
+            (target) => ({ fragment: plan!.fragment, action: anchor.action, target }),
+          ),
         );
         builders.push(...plan!.then);
       }
@@ -1110,6 +1139,7 @@ export function lateCandidates(file: string, pair: Pair, ctx: ShapeContext): Can
     ...commentFreeBodyCandidates(file, pair, table),
     ...replacementCandidates(pair, {
       at: (node, make) => at(file, node, make),
+      atFromEnd: (node, make) => atFromEnd(file, node, make),
       plan: (node) => insertionPlan(file, node, table),
     }),
   ];

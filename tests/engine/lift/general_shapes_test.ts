@@ -290,10 +290,11 @@ const CASES: ShapeCase[] = [
   },
   {
     name: "a new class and a new function inserted together between definitions",
-    steps: ["fragment", "replace_function_body", "fragment"],
+    // Both before the next definition, in order (the anchor found again after the first insertion).
+    steps: ["fragment", "fragment", "replace_function_body"],
     before: LINK,
     after: LINK.replace("def _clean", METADATA_FILE + SUPPORTED_HASHES + "def _clean"),
-    check: (plan) => assert.equal((plan[2].fragment as { kind: string }).kind, "class_definition"),
+    check: (plan) => assert.equal((plan[0].fragment as { kind: string }).kind, "class_definition"),
   },
   {
     name: "a commented-out setting among comments replaced by two settings and a comment",
