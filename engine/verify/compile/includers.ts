@@ -30,12 +30,13 @@
  * @module
  */
 
+import { ancestorDirs, runTool } from "./tool.ts";
+
 /** Files read at most while looking for includers. */
 export const WALK_LIMIT = 4000;
 /** Includers tried at most. */
 export const INCLUDERS = 2;
 const MAX_SIZE = 2_000_000;
-const TIMEOUT_MS = 60_000;
 const SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx|inl|tcc)$/;
 const SKIPPED_DIRS = new Set([".git", "node_modules", "build", "out", "target", ".venv"]);
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]/gm;
@@ -119,7 +120,7 @@ export async function compileThrough(
       await Deno.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(abs, content);
     }
-    const dirs = (base: string) => ancestors(path).concat(ancestors(includer.path)).map((d) => `${base}${d}`);
+    const dirs = (base: string) => [...ancestorDirs(base, path), ...ancestorDirs(base, includer.path)];
     const search = [...new Set([...dirs(dir), ...dirs(root), `${root}/include`])];
     const header = /\.(h|hh|hpp|hxx|inl|tcc)$|^[^.]*$/.test(
       includer.path.slice(includer.path.lastIndexOf("/") + 1),
@@ -133,23 +134,9 @@ export async function compileThrough(
       ...search.flatMap((d) => ["-I", d]),
       `${dir}/${includer.path}`,
     ];
-    let child: Deno.ChildProcess;
-    try {
-      child = new Deno.Command(language === "c" ? "gcc" : "g++", {
-        args,
-        cwd: dir,
-        stdin: "null",
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-    } catch {
-      return null;
-    }
-    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
-    const output = await child.output();
-    clearTimeout(timer);
-    if (output.signal) return null;
-    const stderr = new TextDecoder().decode(output.stderr);
+    const output = await runTool(language === "c" ? "gcc" : "g++", args, { cwd: dir });
+    if (!output) return null;
+    const stderr = output.stderr;
     const errorLines = new Set<number>();
     const escaped = `${dir}/${path}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     for (const m of stderr.matchAll(new RegExp(`^${escaped}:(\\d+):\\d+: (?:fatal )?error`, "gm"))) {
@@ -159,14 +146,6 @@ export async function compileThrough(
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-}
-
-/** Every directory from `path`'s own up to the root, as "/a/b", "/a", "" (to append to a base). */
-function ancestors(path: string): string[] {
-  const parts = path.split("/").slice(0, -1);
-  const out: string[] = [];
-  for (let n = parts.length; n >= 0; n--) out.push(n ? `/${parts.slice(0, n).join("/")}` : "");
-  return out;
 }
 
 /** `text` with the sentinel `0 0` put at each of `offsets` (see the module notes), and the lines they stand on. */

@@ -22,7 +22,7 @@
  */
 
 import type { LanguageId } from "../../parse/mod.ts";
-import { dirOf, type NativeTarget, simple, type Tool } from "./tool.ts";
+import { ancestorDirs, dirOf, type NativeTarget, runTool, simple, type Tool } from "./tool.ts";
 import { GO_VET, TSC } from "./typed.ts";
 
 /** One tool's verdict on one text: null when the tool could not judge (absent, timed out). */
@@ -33,8 +33,6 @@ export interface NativeVerdict {
 }
 
 export type { NativeTarget } from "./tool.ts";
-
-const TIMEOUT_MS = 60_000;
 
 /**
  * gcc and g++: syntax and types only (warnings do not fail a check); in C a
@@ -61,14 +59,6 @@ function cFamily(program: string, standard: string, header: string, source: stri
       ],
     };
   });
-}
-
-/** Every directory from the file's own up to the root (`#include "sub/x.h"` resolved from any level of its tree). */
-function ancestorDirs(root: string, path: string): string[] {
-  const parts = path.split("/").slice(0, -1);
-  const out: string[] = [];
-  for (let n = parts.length; n >= 0; n--) out.push([root, ...parts.slice(0, n)].join("/"));
-  return out;
 }
 
 /** The source root of a Java file: its path less its package's directories. */
@@ -137,29 +127,13 @@ export async function nativeCheck(
     const command = await chosen.command(target, copy, text);
     if (!command) return null;
     const { program, args, stdin } = command;
-    let child: Deno.ChildProcess;
-    try {
-      child = new Deno.Command(program, {
-        args,
-        cwd: dir,
-        ...(env || command.env ? { env: { ...env, ...command.env } } : {}),
-        stdin: stdin ? "piped" : "null",
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-    } catch {
-      return null; // not installed, or not allowed to run
-    }
-    if (stdin) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(text));
-      await writer.close();
-    }
-    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
-    const output = await child.output();
-    clearTimeout(timer);
-    if (output.signal) return null;
-    const stderr = new TextDecoder().decode(output.stderr);
+    const output = await runTool(program, args, {
+      cwd: dir,
+      ...(env || command.env ? { env: { ...env, ...command.env } } : {}),
+      ...(stdin ? { stdinText: text } : {}),
+    });
+    if (!output) return null; // not installed, not allowed to run, or timed out
+    const stderr = output.stderr;
     if (output.success) return { ok: true, message: "" };
     return { ok: false, ...firstError(stderr, name) };
   } finally {

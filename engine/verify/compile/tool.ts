@@ -51,3 +51,49 @@ export function dirOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash === -1 ? "" : path.slice(0, slash);
 }
+
+/** How long one tool run may take before it is killed (no verdict then). */
+const TIMEOUT_MS = 60_000;
+
+/**
+ * Run one tool: `stdinText` fed to it when given, its stderr read; killed
+ * after a minute. Null when it could not start (not installed, not allowed)
+ * or was killed: no verdict either way.
+ */
+export async function runTool(
+  program: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; stdinText?: string },
+): Promise<{ success: boolean; stderr: string } | null> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program, {
+      args,
+      cwd: options.cwd,
+      ...(options.env ? { env: options.env } : {}),
+      stdin: options.stdinText === undefined ? "null" : "piped",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+  } catch {
+    return null;
+  }
+  if (options.stdinText !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdinText));
+    await writer.close();
+  }
+  const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
+  const output = await child.output();
+  clearTimeout(timer);
+  if (output.signal) return null;
+  return { success: output.success, stderr: new TextDecoder().decode(output.stderr) };
+}
+
+/** Every directory from `path`'s own up to `base`, as `base/a/b`, `base/a`, `base` (the C family's -I list). */
+export function ancestorDirs(base: string, path: string): string[] {
+  const parts = path.split("/").slice(0, -1);
+  const out: string[] = [];
+  for (let n = parts.length; n >= 0; n--) out.push([base, ...parts.slice(0, n)].join("/"));
+  return out;
+}

@@ -33,6 +33,20 @@ function diffOf(path: string, before: string, after: string): string {
   return out;
 }
 
+/**
+ * sympy's polytools.py (183 KB) with a trailing comma added to every fourth call assigned on a line of
+ * its own: each its own hunk, which one candidate lifts.
+ */
+async function trailingCommas() {
+  const file = (await loadCorpus()).flatMap((instance) => instance.files)
+    .find((item) => item.path === "sympy/polys/polytools.py")!;
+  let k = 0;
+  const after = file.before.split("\n").map((line) =>
+    /^ {8}\w+ = .*\)$/.test(line) && k++ % 4 === 0 ? line.replace(/\)$/, ", )") : line
+  ).join("\n");
+  return { file, after, diff: diffOf(file.path, file.before, after) };
+}
+
 Deno.test({
   name:
     "lift budget: a deadline passing inside a region's search stops it at the next candidate, with budget-exceeded",
@@ -40,13 +54,7 @@ Deno.test({
   async fn() {
     // sympy's polytools.py (183 KB): a trailing comma added to 23 calls, each its own hunk that one
     // candidate lifts (about a second each); the deadline passes when the sixth hunk's try begins
-    const file = (await loadCorpus()).flatMap((instance) => instance.files)
-      .find((item) => item.path === "sympy/polys/polytools.py")!;
-    let k = 0;
-    const after = file.before.split("\n").map((line) =>
-      /^ {8}\w+ = .*\)$/.test(line) && k++ % 4 === 0 ? line.replace(/\)$/, ", )") : line
-    ).join("\n");
-    const diff = diffOf(file.path, file.before, after);
+    const { file, after, diff } = await trailingCommas();
     await withRepo({ [file.path]: file.before }, async (dir) => {
       const { result, before, after: late } = await withDeadlineInSearch(
         5,
@@ -73,13 +81,7 @@ Deno.test({
   async fn() {
     // the same hunks of sympy's polytools.py; the clock jumps past the search's share of a 600 s budget
     // (400 s) but not past the budget when the sixth hunk's try begins
-    const file = (await loadCorpus()).flatMap((instance) => instance.files)
-      .find((item) => item.path === "sympy/polys/polytools.py")!;
-    let k = 0;
-    const after = file.before.split("\n").map((line) =>
-      /^ {8}\w+ = .*\)$/.test(line) && k++ % 4 === 0 ? line.replace(/\)$/, ", )") : line
-    ).join("\n");
-    const diff = diffOf(file.path, file.before, after);
+    const { file, after, diff } = await trailingCommas();
     const hunks = diff.match(/^@@ /gm)!.length;
     await withRepo({ [file.path]: file.before }, async (dir) => {
       const { result, before } = await withDeadlineInSearch(

@@ -86,3 +86,22 @@ export async function corpusFile(instance: string, path: string): Promise<{ path
   if (!found) throw new Error(`Corpus file not found: "${instance}" "${path}"`);
   return { path: found.path, text: found.text };
 }
+
+/** The text of the file at `path` (a system header, say), or undefined when it is not there. */
+export function readOrUndefined(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `program --version` runs and succeeds here (a compiler the test needs as its oracle). */
+export function runs(program: string): boolean {
+  try {
+    return new Deno.Command(program, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+}

@@ -14,27 +14,10 @@
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
 import { slow } from "../../../_support/quick.ts";
-import { editAndCheck, replace } from "./_support.ts";
+import { editAndCheck, readOrUndefined, replace, runs } from "./_support.ts";
 
 const UTILITY = "/usr/include/c++/12/utility";
 const PYENV = `${Deno.env.get("HOME") ?? "/root"}/.pyenv/versions/3.7.16/include/python3.7m`;
-
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function runs(program: string): boolean {
-  try {
-    return new Deno.Command(program, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
 
 const utility = readOrUndefined(UTILITY);
 const pyerrors = readOrUndefined(`${PYENV}/pyerrors.h`);

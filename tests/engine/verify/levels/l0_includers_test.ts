@@ -13,27 +13,10 @@
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
 import { slow } from "../../../_support/quick.ts";
-import { editAndCheck, replace } from "./_support.ts";
+import { editAndCheck, readOrUndefined, replace, runs } from "./_support.ts";
 import { includes } from "../../../../engine/verify/compile/includers.ts";
 
 const INC = "/usr/include/c++/12";
-
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function runs(program: string): boolean {
-  try {
-    return new Deno.Command(program, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
 
 const hashtable = readOrUndefined(`${INC}/bits/hashtable.h`);
 const unorderedMap = readOrUndefined(`${INC}/unordered_map`);
