@@ -54,7 +54,7 @@ Deno.test({
   async fn() {
     // sympy's polytools.py (183 KB): a trailing comma added to 23 calls, each its own hunk that one
     // candidate lifts (about a second each); the deadline passes when the sixth hunk's try begins
-    const { file, after, diff } = await trailingCommas();
+    const { file, diff } = await trailingCommas();
     await withRepo({ [file.path]: file.before }, async (dir) => {
       const { result, before, after: late } = await withDeadlineInSearch(
         5,
