@@ -78,23 +78,20 @@ export function testInvocation(
   args: readonly string[],
   cores = navigator.hardwareConcurrency,
 ): TestInvocation {
-  if (args[0] !== "--quick") {
-    const paths = args.filter((arg) => !arg.startsWith("-") && exists(arg));
-    return { flags: args.filter((arg) => !paths.includes(arg)), paths, env: {}, shards: 0 };
-  }
-  let shards = 2 * cores;
+  const quick = args[0] === "--quick";
+  let shards = quick ? 2 * cores : 0;
   const rest: string[] = [];
-  for (const arg of args.slice(1)) {
-    const count = /^--shards=(\d+)$/.exec(arg);
-    if (arg === "--isolate") shards = 0;
+  for (const arg of quick ? args.slice(1) : args) {
+    const count = quick ? /^--shards=(\d+)$/.exec(arg) : null;
+    if (quick && arg === "--isolate") shards = 0;
     else if (count) shards = Number(count[1]);
     else rest.push(arg);
   }
   const paths = rest.filter((arg) => !arg.startsWith("-") && exists(arg));
   return {
     flags: rest.filter((arg) => !paths.includes(arg)),
-    paths: paths.length > 0 ? paths : [...QUICK_FOLDERS],
-    env: { [QUICK_ENV]: "1" },
+    paths: quick && paths.length === 0 ? [...QUICK_FOLDERS] : paths,
+    env: quick ? { [QUICK_ENV]: "1" } : {},
     shards,
   };
 }
