@@ -164,7 +164,6 @@ export async function liftCoarsely(
   const merged: Region = { hunk: hunks[0], start: regions[0].start, end: regions.at(-1)!.end, replacement };
   const expected = text.slice(0, merged.start) + merged.replacement + text.slice(merged.end);
   const before = sim.steps.length;
-  const mark = await sim.mark([file]);
   let steps: Record<string, unknown>[] | undefined;
   try {
     steps = await sim.attempt(
@@ -173,8 +172,8 @@ export async function liftCoarsely(
       expected,
     );
   } catch (err) {
+    // `attempt` adopts nothing until its last check: a stop leaves the simulation as it was
     if (!isBudgetStop(err)) throw err;
-    sim.rollback(mark); // the caller reports the spent budget
   }
   if (!steps) return given;
   const coarse: LiftedRegion = {

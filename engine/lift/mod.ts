@@ -230,16 +230,17 @@ const SEARCH_SHARE = 2 / 3;
 async function liftRegions(sim: Simulation, item: FileWork, issues: Issue[]): Promise<LiftedHunk[]> {
   const out: LiftedHunk[] = [];
   const applied = item.applied!;
-  const left = remainingSeconds();
-  const share = left === undefined ? undefined : left * SEARCH_SHARE;
-  let lifted = await withBudget(share ?? 0, () => liftFile(sim, item.path, applied.regions));
+  // no budget in force: no share either (withBudget(0) sets none), and the search runs to its end
+  const share = (remainingSeconds() ?? 0) * SEARCH_SHARE;
+  let lifted = await withBudget(share, () => liftFile(sim, item.path, applied.regions));
   if (lifted.some((region) => region.region) && !budgetExceeded()) {
-    const seconds = Math.round(share ?? 0);
     lifted = await liftCoarsely(
       sim,
       item.path,
       lifted,
-      `its changes within the search's share of the work budget (${seconds} s), so no search was made`,
+      `its changes within the search's share of the work budget (${
+        Math.round(share)
+      } s), so no search was made`,
     );
   }
   const failed = new Set(
