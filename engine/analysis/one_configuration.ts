@@ -48,6 +48,37 @@ export function oneConfiguration(text: string): Configuration | undefined {
   return { text: view, hidden };
 }
 
+const CONTINUED = /\\\r?$/;
+const DEFINE_HEAD = /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*(?:\([^()\n]*\))?/;
+
+/**
+ * `text` (C or C++) with the replacement list of every `#define` blanked,
+ * continuation lines included (same length, same lines). The preprocessor
+ * keeps a macro's body as tokens and the compiler reads them only where the
+ * macro is used, so no body is a syntax error where it is written; the
+ * grammar reads a body as one token in a sound tree, but inside an ERROR
+ * node its recovery may parse the body as code and fail on it. A body
+ * becomes `0` and spaces: the grammar wants a token before the newline.
+ */
+export function macroBodiesBlanked(text: string): string {
+  let continued = false;
+  return text.split("\n").map((line) => {
+    const blank = (from: number) => line.slice(0, from) + line.slice(from).replace(/[^\r]/g, " ");
+    if (continued) {
+      continued = CONTINUED.test(line);
+      return blank(0);
+    }
+    const head = line.match(DEFINE_HEAD);
+    if (!head) return line;
+    continued = CONTINUED.test(line);
+    // the grammar wants a body token before the newline: the body's first character becomes `0`
+    const first = line.slice(head[0].length).search(/[^ \t\r]/);
+    if (first === -1) return line;
+    const at = head[0].length + first;
+    return blank(at).slice(0, at) + "0" + blank(at + 1).slice(at + 1);
+  }).join("\n");
+}
+
 /**
  * Whether every conditional of `text` (C or C++) closes in order: no
  * `#elif`, `#else` or `#endif` without an open `#if`, none left open.

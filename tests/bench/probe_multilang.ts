@@ -38,6 +38,7 @@ import { runEditChecks } from "../../engine/verify/levels/mod.ts";
 import { verifyPlan } from "../../engine/verify/mod.ts";
 import { Workspace } from "../../engine/workspace.ts";
 import { loadInstances, writeTree } from "../_support/multilang.ts";
+import { oneConfiguration } from "../../engine/analysis/one_configuration.ts";
 
 const DEFINITIONS = new Set([
   "function_declaration",
@@ -91,11 +92,16 @@ function definedName(node: Node): string | undefined {
   if (named) return named.text;
   let declarator = node.childForFieldName("declarator");
   while (declarator && !/identifier$/.test(declarator.type)) {
+    // `Value::operator napi_value() {...}`, `A::f() {...}`: defined out of its class, declared in it
+    if (/^(qualified_identifier|operator_cast)$/.test(declarator.type)) return undefined;
     declarator = declarator.childForFieldName("declarator");
   }
-  return declarator?.type === "identifier" || declarator?.type === "field_identifier"
-    ? declarator.text
-    : undefined;
+  if (!declarator || (declarator.type !== "identifier" && declarator.type !== "field_identifier")) {
+    return undefined;
+  }
+  // the grammar reads `Value::operator napi_value()` as type `Value::operator`, declarator `napi_value`
+  const before = node.text.slice(0, declarator.startIndex - node.startIndex);
+  return /(::|\boperator)\s*$/.test(before) ? undefined : declarator.text;
 }
 
 /** The called name of a call node when it is unqualified or on this/self, else undefined. */
@@ -270,6 +276,23 @@ async function madeBroken(file: Probed, root: Node): Promise<Probed | undefined>
   return { ...file, text, broken: "made" };
 }
 
+/**
+ * `start` moved back over what the view blanked before the definition (a macro specifier before it on its
+ * line, `SNAPPY_ATTRIBUTE_ALWAYS_INLINE` alone on the lines above), so the deletion takes it too.
+ */
+function withBlankedLead(text: string, view: string, start: number): number {
+  let lineStart = view.lastIndexOf("\n", start - 1) + 1;
+  if (!/^\s*$/.test(view.slice(lineStart, start))) return start;
+  for (;;) {
+    if (lineStart === 0) return lineStart;
+    const above = view.lastIndexOf("\n", lineStart - 2) + 1;
+    const real = text.slice(above, lineStart - 1);
+    const blanked = /^\s*$/.test(view.slice(above, lineStart - 1)) && /\S/.test(real) && !/^\s*#/.test(real);
+    if (!blanked) return lineStart;
+    lineStart = above;
+  }
+}
+
 /** Run both probes on every distinct file of the set at `path`, and on a made-broken copy of each clean one. */
 export async function probeSet(path: string, selection: Selection = { languages: [] }): Promise<Outcome[]> {
   const out: Outcome[] = [];
@@ -277,9 +300,17 @@ export async function probeSet(path: string, selection: Selection = { languages:
     const root = (await parse(languageOf(shipped.path, shipped.text)!, shipped.text)).rootNode;
     const made = shipped.broken ? undefined : await madeBroken(shipped, root);
     for (const file of made ? [shipped, made] : [shipped]) {
-      const tree = (await parse(languageOf(file.path, file.text)!, file.text)).rootNode;
+      const language = languageOf(file.path, file.text)!;
+      const tree = (await parse(language, file.text)).rootNode;
+      // C and C++ targets are read as the analyses read the file: macros before declarations and other
+      // branches blanked (same offsets), so a class the grammar misreads for `class API_MACRO X` still
+      // shows its overloads, and no declarator is taken for a call
+      const view = language === "c" || language === "cpp" ? oneConfiguration(file.text) : undefined;
+      const targets = view === undefined ? tree : (await parse(language, view.text)).rootNode;
       const errorAt = file.broken === "made" ? functionBodies(root).at(-1)!.startIndex : Infinity;
-      for (const target of stillCalled(tree)) {
+      // a name the view hid (defined again in another branch of an `#if`) is declared elsewhere
+      for (const target of stillCalled(targets).filter((t) => !view?.hidden.has(t.name))) {
+        if (view) target.start = withBlankedLead(file.text, view.text, target.start);
         if (target.end < errorAt) out.push(await deletion(file, target));
       }
       out.push(

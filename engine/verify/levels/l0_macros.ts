@@ -35,10 +35,14 @@
  * preprocessor never sees. When problems remain after the macros are
  * blanked, both texts are compared once more as one configuration would show
  * them (`analysis/one_configuration.ts`: first branches kept, directive lines
- * and other branches blanked). That view is trusted only when it cannot hide
- * the edit: the conditionals after the edit open and close in order (an
+ * and other branches blanked, each `#define`'s body read as `0`: inside an
+ * ERROR node the grammar's recovery parses a multi-line body as code, which
+ * the preprocessor never does). That view is trusted only when it cannot
+ * hide the edit: the conditionals after the edit open and close in order (an
  * unclosed `#if` stays an error), and nothing the edit wrote outside its
- * directive lines is blanked (garbage in an `#else` branch stays refused).
+ * directive lines and their continuation lines is blanked (garbage in an
+ * `#else` branch, or after a `#define` whose continuation was lost, stays
+ * refused).
  *
  * @module
  */
@@ -47,7 +51,11 @@ import { blankMacroSpecifiers } from "../../analysis/macro_specifiers.ts";
 import type { Document } from "../../parse/documents.ts";
 import { editBetween } from "../../parse/documents.ts";
 import { parse, type SyntaxProblem } from "../../parse/mod.ts";
-import { conditionalsBalanced, oneConfiguration } from "../../analysis/one_configuration.ts";
+import {
+  conditionalsBalanced,
+  macroBodiesBlanked,
+  oneConfiguration,
+} from "../../analysis/one_configuration.ts";
 
 /** The problems the checks find between two documents (`l0_syntax.ts` passes its own). */
 export type Compare = (before: Document, after: Document) => Promise<SyntaxProblem[]>;
@@ -97,9 +105,9 @@ async function compareBlanked(
 function configurationView(before: Document, after: Document): { before: string; after: string } | undefined {
   const text = after.file.text;
   if (!conditionalsBalanced(text)) return undefined;
-  const was = oneConfiguration(before.file.text)?.text ?? before.file.text;
-  const now = oneConfiguration(text)?.text;
-  if (now === undefined) return undefined;
+  const was = macroBodiesBlanked(oneConfiguration(before.file.text)?.text ?? before.file.text);
+  const now = macroBodiesBlanked(oneConfiguration(text)?.text ?? text);
+  if (now === text) return undefined;
   const edit = editBetween(before, after);
   if (!edit) return undefined;
   const macros = blankMacroSpecifiers(text); // a macro the edit wrote is the first check's, not hidden here
@@ -109,9 +117,16 @@ function configurationView(before: Document, after: Document): { before: string;
   return { before: was, after: now };
 }
 
+/** Whether `index` is on a directive's line, or on a continuation line of one, before or at `index`. */
 function onDirectiveLine(text: string, index: number): boolean {
-  const start = text.lastIndexOf("\n", index - 1) + 1;
-  return /^[ \t]*#/.test(text.slice(start, index + 1));
+  let start = text.lastIndexOf("\n", index - 1) + 1;
+  for (;;) {
+    if (/^[ \t]*#/.test(text.slice(start, index + 1))) return true;
+    // the line before ends with a backslash (before its newline, or before "\r\n")
+    const end = text[start - 2] === "\r" ? start - 3 : start - 2;
+    if (start === 0 || text[end] !== "\\") return false;
+    start = text.lastIndexOf("\n", start - 2) + 1;
+  }
 }
 
 async function blanked(document: Document, text: string): Promise<Document> {

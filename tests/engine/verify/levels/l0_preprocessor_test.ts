@@ -28,6 +28,7 @@ const UNSEEN_SKIP = skipReason(
     }
   })(),
 );
+const unseen = UNSEEN_SKIP === undefined ? await loadInstances(UNSEEN) : [];
 
 const GCC_SKIP = skipReason(
   (() => {
@@ -157,14 +158,17 @@ for (
     "debian__expat__expat-2.5.0-CVE-2023-52425__expat/tests/minicheck.h__h2",
   ]
 ) {
+  // the set is rebuilt from Debian's current sources: a later package may no longer carry the patch
+  const commit = unseen.find((c) => c.sha === id);
   Deno.test({
     name: `L0 preprocessor: unseen ${id.split("__").slice(1, 2)} ${id.split("__").at(-1)} lifts byte-exact`,
-    ignore: UNSEEN_SKIP !== undefined,
+    ignore: UNSEEN_SKIP !== undefined ||
+      skipReason(commit ? undefined : "an instance is not in the unseen multilang set as rebuilt here") !==
+        undefined,
     async fn() {
-      const commit = (await loadInstances(UNSEEN)).find((c) => c.sha === id)!;
-      const dir = writeRepo(Object.fromEntries(commit.files.map((f) => [f.path, f.before])));
+      const dir = writeRepo(Object.fromEntries(commit!.files.map((f) => [f.path, f.before])));
       try {
-        const result = await liftIn(dir, { diff: commit.diff });
+        const result = await liftIn(dir, { diff: commit!.diff });
         assert.deepEqual(result.errors.map((issue) => issue.message), []);
         assert.equal(result.exact, true);
       } finally {
