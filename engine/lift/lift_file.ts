@@ -94,8 +94,13 @@ export interface LiftedRegion {
   line: number;
   /** Whether steps reproduce the region (a region that changes nothing counts as lifted). */
   lifted: boolean;
-  /** A region the budget left unlifted, in the offsets of the text `liftFile` left (for `liftCoarsely`). */
+  /**
+   * A region left unlifted, in the offsets of the text `liftFile` left (for `liftCoarsely`): the budget
+   * ran out before it, or (`alone`) no step reproduced its hunk on its own.
+   */
   region?: Region;
+  /** Set when the region's hunk was searched and no step reproduced it alone (not the budget). */
+  alone?: boolean;
 }
 
 /** Lift every region of `file` (regions in offsets of the file as it is in `sim`). */
@@ -105,10 +110,26 @@ export async function liftFile(sim: Simulation, file: string, given: Region[]): 
   const hunks = [...new Set(regions.map((region) => region.hunk))];
   const byHunk = hunks.map((hunk) => regions.filter((region) => region.hunk === hunk));
   byHunk.sort((a, b) => b[0].start - a[0].start);
+  // Hunks no step reproduces alone, rolled back, their offsets counted from the file's end: the hunks
+  // lifted after them lie before them (hunks go last to first), so those offsets stay true.
+  const refused: { region: Region; fromStart: number; fromEnd: number }[] = [];
   for (const [k, group] of byHunk.entries()) {
     const mark = await sim.mark([file]);
     try {
-      out.push(...await liftHunk(sim, file, group, mark));
+      const lifted = await liftHunk(sim, file, group, mark);
+      if (lifted.every((region) => region.lifted)) {
+        out.push(...lifted);
+        continue;
+      }
+      sim.rollback(mark);
+      const length = (await sim.doc(file)).file.text.length;
+      refused.push(
+        ...group.map((region) => ({
+          region,
+          fromStart: length - region.start,
+          fromEnd: length - region.end,
+        })),
+      );
     } catch (err) {
       if (!isBudgetStop(err)) throw err;
       // The budget ran out: this hunk and the ones not reached stay unlifted (the caller reports it).
@@ -117,6 +138,18 @@ export async function liftFile(sim: Simulation, file: string, given: Region[]): 
       break;
     }
   }
+  const length = (await sim.doc(file)).file.text.length;
+  out.push(
+    ...(await unlifted(
+      sim,
+      file,
+      refused.map(({ region, fromStart, fromEnd }) => ({
+        ...region,
+        start: length - fromStart,
+        end: length - fromEnd,
+      })),
+    )).map((entry) => ({ ...entry, alone: true })),
+  );
   return out.sort((a, b) => a.line - b.line);
 }
 

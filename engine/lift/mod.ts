@@ -16,6 +16,9 @@
  *    spend `SEARCH_SHARE` of the budget left; the hunks it has not lifted
  *    by then become tier-0 `replace_code` steps without a search
  *    (`liftCoarsely`), so verification and replay still fit in the rest.
+ *    Hunks that no step reproduces on their own (one opens a namespace or
+ *    an `#if` that a later one closes, so the file between them is refused)
+ *    are lifted the same way, together, as one step.
  * 3. The whole plan is verified with `verifyPlan` (layers 0–6, levels
  *    L0–L6) and replayed from the original files; `exact` says the replay
  *    reproduced every target byte for byte.
@@ -226,6 +229,20 @@ async function filePatches(store: DocumentStore, input: LiftInput, issues: Issue
  */
 const SEARCH_SHARE = 2 / 3;
 
+/** The hunks of the regions no step reproduced on their own, in order. */
+function alone(lifted: { hunk: number; alsoHunks?: number[]; alone?: boolean }[]): number[] {
+  const hunks = lifted.filter((region) => region.alone).flatMap((
+    region,
+  ) => [region.hunk, ...region.alsoHunks ?? []]);
+  return [...new Set(hunks)].sort((a, b) => a - b);
+}
+
+/** "hunk 3", "hunks 1 and 2", "hunks 1, 2 and 4". */
+function hunkList(hunks: number[]): string {
+  if (hunks.length === 1) return `hunk ${hunks[0]}`;
+  return `hunks ${hunks.slice(0, -1).join(", ")} and ${hunks.at(-1)}`;
+}
+
 /** Lift the text changes of one file into steps; the provenance of each of its hunks. */
 async function liftRegions(sim: Simulation, item: FileWork, issues: Issue[]): Promise<LiftedHunk[]> {
   const out: LiftedHunk[] = [];
@@ -234,14 +251,13 @@ async function liftRegions(sim: Simulation, item: FileWork, issues: Issue[]): Pr
   const share = (remainingSeconds() ?? 0) * SEARCH_SHARE;
   let lifted = await withBudget(share, () => liftFile(sim, item.path, applied.regions));
   if (lifted.some((region) => region.region) && !budgetExceeded()) {
-    lifted = await liftCoarsely(
-      sim,
-      item.path,
-      lifted,
-      `its changes within the search's share of the work budget (${
+    const reason = lifted.some((region) => region.region && !region.alone)
+      ? `its changes within the search's share of the work budget (${
         Math.round(share)
-      } s), so no search was made`,
-    );
+      } s), so no search was made`
+      : `${hunkList(alone(lifted))} alone (the file between is refused, as when one hunk opens a ` +
+        "bracket or an `#if` that another closes), so they are one step";
+    lifted = await liftCoarsely(sim, item.path, lifted, reason);
   }
   const failed = new Set(
     applied.issues.map((issue) => Number(/^(?:Hunk|Block) (\d+)/.exec(issue.message)?.[1] ?? -1)),
