@@ -33,7 +33,9 @@
  * on its line, as `_GLIBCXX_BEGIN_NAMESPACE_VERSION` or `_GLIBCXX20_CONSTEXPR`
  * over a declaration, and a macro between a namespace's name and its brace,
  * as `namespace std _GLIBCXX_VISIBILITY(default) {`; names may open with
- * underscores) with spaces of the same length, in
+ * underscores), and C++'s explicit instantiations, which the grammar
+ * cannot read (`extern template class __shared_ptr<_Dir>;` read as `class
+ * __shared_ptr<_Dir>;`), with spaces of the same length, in
  * the text before and after the edit, and parse both again. When the edit
  * brings no new problem then, its problems were the macros'. Blanking keeps
  * every offset, so the edit's span is the same in both texts. Only that
@@ -76,6 +78,13 @@ const MACRO_LINE = /^([ \t]*)(_*[A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]*$)/gm;
 const MACRO_NAMESPACE =
   /(\bnamespace[ \t]+[A-Za-z_][\w:]*[ \t]+)(_*[A-Z][A-Z0-9_]*[A-Z0-9](?:[ \t]*\([^()\n]*\))?)(?=[ \t]*\n?[ \t]*\{)/g;
 
+// C++ explicit instantiations, which the grammar misreads: `extern template class __shared_ptr<_Dir>;` and
+// `extern template wostream& wostream::_M_insert(long);` read as the declarations after them, `template class
+// A<int>;` as `class A<int>;` (never `template <` or `template<`, which open a template's declaration)
+const EXTERN_TEMPLATE = /(^|[^\w])(extern[ \t]+template)(?=[ \t\n]+[^\s<])/gm;
+const INSTANTIATION =
+  /(^[ \t]*)(template)(?=[ \t\n]+(?:class|struct|union)[ \t\n]+[A-Za-z_][\w:]*[ \t\n]*<[^;{}]*>[ \t\n]*;)/gm;
+
 // the words that may stand before a builtin type at a line's start are keywords and types, never macros
 const LOWER_MACRO =
   /^([ \t]*)(?!(?:typedef|static|extern|register|inline|auto|const|volatile|restrict|signed|unsigned|long|short|char|int|float|double|void|bool|struct|union|enum|class|return|case|goto|sizeof|else|do|new|delete|throw|operator|typename|template|virtual|explicit|friend|mutable|constexpr|consteval|constinit|thread_local|using|co_return|co_yield|alignas|decltype|static_assert|noexcept)\b)([a-z][a-z0-9_]*)(?=[ \t]+(?:char|short|int|long|float|double|void|signed|unsigned|struct|union|enum|static|extern|inline)\b)/gm;
@@ -92,6 +101,8 @@ export function blankMacroSpecifiers(text: string): string {
     LOWER_MACRO,
     MACRO_LINE,
     MACRO_NAMESPACE,
+    EXTERN_TEMPLATE,
+    INSTANTIATION,
   ].reduce((blanked, pattern) => blanked.replace(pattern, blank), text);
   // a function-like qualifier never in a directive: `#define F(x) G_CALL(x)` is the macro's body, and
   // blanking it leaves an empty macro whose neighbours' errors could hide an edit's

@@ -275,3 +275,69 @@ Deno.test({
     }
   },
 });
+
+const BASIC_STRING_TCC = "/usr/include/c++/12/bits/basic_string.tcc";
+const basicStringTcc = readOrUndefined(BASIC_STRING_TCC);
+const CHAR_INSTANTIATION = "  extern template class basic_string<char>;\n";
+
+/** Whether g++ compiles `#include <string>` with `text` in place of libstdc++'s `bits/basic_string.tcc`. */
+async function gxxAcceptsBasicString(text: string): Promise<boolean> {
+  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0h-" });
+  try {
+    await Deno.mkdir(`${dir}/bits`);
+    await Deno.writeTextFile(`${dir}/bits/basic_string.tcc`, text);
+    await Deno.writeTextFile(`${dir}/use.cpp`, '#include <string>\nstd::u16string s(u"x");\n');
+    const run = await new Deno.Command("g++", {
+      args: ["-fsyntax-only", "-std=gnu++17", `-I${dir}`, `${dir}/use.cpp`],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return run.success;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// tree-sitter-cpp cannot read explicit instantiations (`extern template class basic_string<char>;`): they
+// are read as the declarations after them, so a new one beside the others is no syntax error (v3's
+// `bits/fs_dir.h` ends with two). g++ reads the edited copy in place of the installed one.
+Deno.test({
+  name: "L0 headers cpp (libstdc++ bits/basic_string.tcc): a new explicit instantiation passes; garbage in " +
+    "one is refused (g++ agrees)",
+  ignore: skipReason(
+        !runs("g++")
+          ? "g++ is not installed"
+          : basicStringTcc === undefined
+          ? `"${BASIC_STRING_TCC}" is absent`
+          : undefined,
+      ) !== undefined || SLOW.ignore,
+  async fn() {
+    assert.ok(basicStringTcc!.includes(CHAR_INSTANTIATION), "the header as shipped");
+    const cases = [
+      {
+        name: "a class instantiation",
+        text: "  extern template class basic_string<char16_t>;\n",
+        valid: true,
+      },
+      {
+        name: "a member's instantiation over two lines",
+        text:
+          "  extern template\n    basic_string<char16_t>::size_type\n    basic_string<char16_t>::find(char16_t, " +
+          "basic_string<char16_t>::size_type) const noexcept;\n",
+        valid: true,
+      },
+      { name: "garbage in one", text: "  extern template class basic_string<char16_t> @@ ;\n", valid: false },
+    ];
+    for (const { name, text, valid } of cases) {
+      const edited = basicStringTcc!.replace(CHAR_INSTANTIATION, CHAR_INSTANTIATION + text);
+      assert.equal(await gxxAcceptsBasicString(edited), valid, `g++: ${name}`);
+      const errors = await syntaxErrors(
+        "basic_string.h",
+        basicStringTcc!,
+        CHAR_INSTANTIATION,
+        CHAR_INSTANTIATION + text,
+      );
+      assert.equal(errors.length === 0, valid, `${name}: ${errors.join("; ")}`);
+    }
+  },
+});
