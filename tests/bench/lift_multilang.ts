@@ -15,11 +15,13 @@
  * the rows join `deno task bench lift`. `--data PATH` lifts every instance of
  * a corpus-format file instead (the unseen set `unseen_multilang.ts` writes),
  * `--part` then ignored. `--lang L1,L2` keeps those languages, `--first N` each
- * language's first N commits.
+ * language's first N commits, `--timeout S` gives each lift the work budget `graphplan lift --timeout S`
+ * gives it (none by default).
  *
  * @module
  */
 
+import { withBudget } from "../../engine/base/budget.ts";
 import { lift } from "../../engine/lift/mod.ts";
 import { DocumentStore } from "../../engine/parse/documents.ts";
 import { Workspace } from "../../engine/workspace.ts";
@@ -51,6 +53,7 @@ export interface MultilangOutcome {
 export async function liftCommits(
   commits: readonly MultilangCommit[],
   onEach?: (outcome: MultilangOutcome) => void,
+  timeout?: number,
 ): Promise<MultilangOutcome[]> {
   const out: MultilangOutcome[] = [];
   for (const commit of commits) {
@@ -61,7 +64,11 @@ export async function liftCommits(
         await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
         await Deno.writeTextFile(target, file.before);
       }
-      const result = await lift(new DocumentStore(Workspace.open(dir)), { diff: commit.diff });
+      // no budget unless asked (`--timeout S`, as `graphplan lift --timeout`): withBudget(0) sets none
+      const result = await withBudget(
+        timeout ?? 0,
+        () => lift(new DocumentStore(Workspace.open(dir)), { diff: commit.diff }),
+      );
       out.push({
         lang: commit.lang,
         sha: commit.sha,
@@ -165,6 +172,7 @@ if (import.meta.main) {
       (o) =>
         Deno.args.includes("--list") &&
         console.log(`${o.lang} ${o.sha} lifted=${o.lifted} exact=${o.exact} ${o.kinds.join(", ")}`),
+      Deno.args.includes("--timeout") ? Number(Deno.args[Deno.args.indexOf("--timeout") + 1]) : undefined,
     );
     for (const lang of [...new Set(outcomes.map((o) => o.lang))]) {
       const s = summarize(outcomes.filter((o) => o.lang === lang));
