@@ -68,6 +68,9 @@ function inheritsTyped(_name: Node, parent: Node): boolean {
   return owner !== undefined && owner !== null && extendsClass(owner) !== undefined;
 }
 
+/** CommonJS's export objects: `exports.f = f` writes a property of the module's exports, never a global. */
+const MODULE_OBJECTS: ReadonlySet<string> = new Set(["exports", "module.exports"]);
+
 /** Methods of the built-in objects (strings, arrays, maps, promises, events, the console). */
 const KNOWN =
   "toString valueOf call apply bind then catch finally push pop shift unshift map filter forEach reduce join split slice splice indexOf includes get set has delete add clear keys values entries log error warn info debug emit on off once resolve reject test exec replace replaceAll match trim toLowerCase toUpperCase concat find findIndex some every sort reverse assign stringify parse startsWith endsWith charAt charCodeAt padStart padEnd flat flatMap fill next return throw write end close send json text append remove addEventListener removeEventListener dispatchEvent querySelector querySelectorAll getAttribute setAttribute toJSON toFixed"
@@ -131,6 +134,7 @@ export const JAVASCRIPT_RULES: NameRules = {
   receiver,
   answersMembers: (_name, parent) => parent.type === "method_definition",
   memberAccess: { member_expression: ["property", "object"] },
+  moduleObjects: MODULE_OBJECTS,
   types: new Set(["class_declaration"]),
   knownMethods: new Set(KNOWN),
   selfReachesOtherFiles: true,
@@ -168,6 +172,7 @@ export const TYPESCRIPT_RULES: NameRules = {
   receiver,
   answersMembers: JAVASCRIPT_RULES.answersMembers,
   memberAccess: { member_expression: ["property", "object"] },
+  moduleObjects: MODULE_OBJECTS,
   types: new Set([
     "class_declaration",
     "abstract_class_declaration",

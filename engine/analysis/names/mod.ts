@@ -26,7 +26,9 @@
  * the free name, so it keeps alive only what is called through receivers
  * (where it may be a field the rules do not see), never a name still used
  * bare; assigned to (`o.f = g`), it stays an other occurrence, since a
- * dynamic language may bind a global that way. Scope is the file, refined per function where cheap (`locals.ts`):
+ * dynamic language may bind a global that way, unless `o` is the module's
+ * own export object (`exports.f = f`, `module.exports.f = f` in JavaScript:
+ * `rules.moduleObjects`), which is never the global one. Scope is the file, refined per function where cheap (`locals.ts`):
  * a local deleted from a function and still read there is lost although
  * another function binds the same name.
  *
@@ -180,8 +182,11 @@ function classify(node: Node, field: string | null, rules: NameRules, names: Fil
 /** Whether a token under `parent` and `field` is the member of an access on an object (`rules.memberAccess`) not assigned to. */
 function isMemberAccess(parent: Node, field: string | null, rules: NameRules): boolean {
   const access = rules.memberAccess?.[parent.type];
-  if (!access || field !== access[0] || !parent.childForFieldName(access[1])) return false;
-  return parent.parent?.childForFieldName("left")?.id !== parent.id;
+  if (!access || field !== access[0]) return false;
+  const object = parent.childForFieldName(access[1]);
+  if (!object) return false;
+  return parent.parent?.childForFieldName("left")?.id !== parent.id ||
+    !!rules.moduleObjects?.has(object.text);
 }
 
 function push(map: Map<string, Node[]>, key: string, node: Node): void {

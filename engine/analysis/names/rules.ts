@@ -33,6 +33,11 @@ export interface NameRules {
    * still may: see `mod.ts`). Without its object the token is no access.
    */
   memberAccess?: Readonly<Record<string, readonly [member: string, object: string]>>;
+  /**
+   * Objects whose members an assignment writes without binding a free name (CommonJS's `exports` and
+   * `module.exports`): such an assignment is a member access like a read (see `memberAccess`).
+   */
+  moduleObjects?: ReadonlySet<string>;
   /** Token types whose words keep names alive (strings in dynamic languages, macro bodies). */
   words?: ReadonlySet<string>;
   /** Whether a node lets the file supply any name at run time (`def method_missing`). */
