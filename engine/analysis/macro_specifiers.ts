@@ -114,11 +114,13 @@ export function blankMacroSpecifiers(text: string): string {
 }
 
 /** Whether `offset` is on a preprocessor directive's line or one of its continuation lines. */
-function inDirective(text: string, offset: number): boolean {
+export function inDirective(text: string, offset: number): boolean {
   let start = text.lastIndexOf("\n", offset - 1) + 1;
   for (;;) {
     if (/^[ \t]*#/.test(text.slice(start, start + 200))) return true;
-    if (start < 2 || text[start - 2] !== "\\") return false;
+    // the line before ends with a backslash (before its newline, or before "\r\n")
+    const end = text[start - 2] === "\r" ? start - 3 : start - 2;
+    if (start < 2 || text[end] !== "\\") return false;
     start = text.lastIndexOf("\n", start - 2) + 1;
   }
 }

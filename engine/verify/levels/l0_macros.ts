@@ -47,7 +47,7 @@
  * @module
  */
 
-import { blankMacroSpecifiers } from "../../analysis/macro_specifiers.ts";
+import { blankMacroSpecifiers, inDirective } from "../../analysis/macro_specifiers.ts";
 import type { Document } from "../../parse/documents.ts";
 import { editBetween } from "../../parse/documents.ts";
 import { parse, type SyntaxProblem } from "../../parse/mod.ts";
@@ -112,21 +112,9 @@ function configurationView(before: Document, after: Document): { before: string;
   if (!edit) return undefined;
   const macros = blankMacroSpecifiers(text); // a macro the edit wrote is the first check's, not hidden here
   for (let i = edit.startIndex; i < edit.newEndIndex; i++) {
-    if (now[i] !== macros[i] && !/\s/.test(text[i]) && !onDirectiveLine(text, i)) return undefined;
+    if (now[i] !== macros[i] && !/\s/.test(text[i]) && !inDirective(text, i)) return undefined;
   }
   return { before: was, after: now };
-}
-
-/** Whether `index` is on a directive's line, or on a continuation line of one, before or at `index`. */
-function onDirectiveLine(text: string, index: number): boolean {
-  let start = text.lastIndexOf("\n", index - 1) + 1;
-  for (;;) {
-    if (/^[ \t]*#/.test(text.slice(start, index + 1))) return true;
-    // the line before ends with a backslash (before its newline, or before "\r\n")
-    const end = text[start - 2] === "\r" ? start - 3 : start - 2;
-    if (start === 0 || text[end] !== "\\") return false;
-    start = text.lastIndexOf("\n", start - 2) + 1;
-  }
 }
 
 async function blanked(document: Document, text: string): Promise<Document> {

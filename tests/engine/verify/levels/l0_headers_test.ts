@@ -223,21 +223,23 @@ const LATIN1_CHR = "#define _Py_LATIN1_CHR(CH) \\\n    ((CH) < 128 \\\n" +
 const STR = "#define _Py_STR(NAME) \\\n     (_Py_SINGLETON(strings.literals._py_ ## NAME._ascii.ob_base))\n";
 
 /**
- * Whether gcc accepts `header` as CPython 3.13's `internal/pycore_global_strings.h` where the runtime
- * includes it, with a function that expands `_Py_LATIN1_CHR` (so the macro's body is compiled too).
+ * Whether `compiler -fsyntax-only` accepts `main` with `files` written into a temporary directory that is
+ * first on the include path (so an edited copy there stands in for the installed header of that path).
  */
-async function gccAcceptsGlobalStrings(header: string): Promise<boolean> {
+async function compilesWith(
+  compiler: string,
+  args: string[],
+  files: Record<string, string>,
+  main: string,
+): Promise<boolean> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-l0h-" });
   try {
-    await Deno.mkdir(`${dir}/internal`);
-    await Deno.writeTextFile(`${dir}/internal/pycore_global_strings.h`, header);
-    await Deno.writeTextFile(
-      `${dir}/use.c`,
-      '#define Py_BUILD_CORE 1\n#include "Python.h"\n#include "internal/pycore_global_strings.h"\n' +
-        '#include "internal/pycore_runtime.h"\nPyObject *f(void) { return _Py_LATIN1_CHR(200); }\n',
-    );
-    const run = await new Deno.Command("gcc", {
-      args: ["-fsyntax-only", `-I${dir}`, `-I${CPYTHON_313}`, `${dir}/use.c`],
+    for (const [path, text] of Object.entries(files)) {
+      await Deno.mkdir(`${dir}/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
+      await Deno.writeTextFile(`${dir}/${path}`, text);
+    }
+    const run = await new Deno.Command(compiler, {
+      args: ["-fsyntax-only", `-I${dir}`, ...args, `${dir}/${main}`],
       stdout: "null",
       stderr: "null",
     }).output();
@@ -246,6 +248,17 @@ async function gccAcceptsGlobalStrings(header: string): Promise<boolean> {
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/**
+ * Whether gcc accepts `header` as CPython 3.13's `internal/pycore_global_strings.h` where the runtime
+ * includes it, with a function that expands `_Py_LATIN1_CHR` (so the macro's body is compiled too).
+ */
+const gccAcceptsGlobalStrings = (header: string) =>
+  compilesWith("gcc", [`-I${CPYTHON_313}`], {
+    "internal/pycore_global_strings.h": header,
+    "use.c": '#define Py_BUILD_CORE 1\n#include "Python.h"\n#include "internal/pycore_global_strings.h"\n' +
+      '#include "internal/pycore_runtime.h"\nPyObject *f(void) { return _Py_LATIN1_CHR(200); }\n',
+  }, "use.c");
 
 // The header is one ERROR node for tree-sitter-c (macro calls as struct members), whose recovery parses a
 // new `#define`'s continuation lines as code; the preprocessor never does, so macro bodies are read as blanks
@@ -281,22 +294,11 @@ const basicStringTcc = readOrUndefined(BASIC_STRING_TCC);
 const CHAR_INSTANTIATION = "  extern template class basic_string<char>;\n";
 
 /** Whether g++ compiles `#include <string>` with `text` in place of libstdc++'s `bits/basic_string.tcc`. */
-async function gxxAcceptsBasicString(text: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0h-" });
-  try {
-    await Deno.mkdir(`${dir}/bits`);
-    await Deno.writeTextFile(`${dir}/bits/basic_string.tcc`, text);
-    await Deno.writeTextFile(`${dir}/use.cpp`, '#include <string>\nstd::u16string s(u"x");\n');
-    const run = await new Deno.Command("g++", {
-      args: ["-fsyntax-only", "-std=gnu++17", `-I${dir}`, `${dir}/use.cpp`],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const gxxAcceptsBasicString = (text: string) =>
+  compilesWith("g++", ["-std=gnu++17"], {
+    "bits/basic_string.tcc": text,
+    "use.cpp": '#include <string>\nstd::u16string s(u"x");\n',
+  }, "use.cpp");
 
 // tree-sitter-cpp cannot read explicit instantiations (`extern template class basic_string<char>;`): they
 // are read as the declarations after them, so a new one beside the others is no syntax error (v3's
