@@ -78,14 +78,9 @@ export interface ShapeContext {
 
 const BODY_TYPES = new Set(["block", "module"]);
 
-/**
- * Statement containers of a table's language: Python's and JavaScript's as
- * the shapes were written for them; the other languages' from their table.
- */
+/** Statement containers of a table's language. */
 function bodyTypes(table: LanguageTable): ReadonlySet<string> {
-  return table.languages.includes("python") || table.languages.includes("javascript")
-    ? BODY_TYPES
-    : table.blockTypes;
+  return table.blockTypes;
 }
 
 /** Member lists of class-like bodies (where a deleted member is a `delete_node`). */

@@ -95,7 +95,8 @@ export async function finalDangling(
 /**
  * A plan's warnings judged as a whole: step-level dangling warnings are
  * replaced by `finalDangling`'s errors (none when later steps repaired
- * them); other warnings are kept.
+ * them); other warnings are kept. Files beyond Python are judged at the end
+ * state even when no step warned (see the note inside).
  */
 export async function judgeDangling(
   warnings: readonly Issue[],
@@ -104,8 +105,15 @@ export async function judgeDangling(
 ): Promise<{ errors: Issue[]; warnings: Issue[] }> {
   const stepLevel = warnings.filter((issue) => DANGLING_CODES.has(issue.code));
   const kept = warnings.filter((issue) => !DANGLING_CODES.has(issue.code));
-  if (stepLevel.length === 0) return { errors: [], warnings: kept };
-  return { errors: await finalDangling(originals, final, stepLevel), warnings: kept };
+  // In Python the step that removes a name's last binding always warns. Beyond Python a loss is excused
+  // while another occurrence may bind the name (`require("debug")` keeps `debug` alive in JavaScript),
+  // and a later step may remove that occurrence without touching a definition: no step warns, so the
+  // plan's end state is judged whatever the steps said.
+  const judged = stepLevel.length > 0
+    ? originals
+    : new Map([...originals].filter(([, doc]) => doc.file.language !== "python"));
+  if (judged.size === 0) return { errors: [], warnings: kept };
+  return { errors: await finalDangling(judged, final, stepLevel), warnings: kept };
 }
 
 /** The first quoted value of a message (the name every dangling issue starts with). */
