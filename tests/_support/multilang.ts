@@ -31,6 +31,12 @@ export interface MultilangCommit {
   subject: string;
   diff: string;
   files: MultilangFile[];
+  /**
+   * A directory holding the whole repository before the change (an absolute
+   * path), when the instance brings one (`unseen_trees.ts`); without it the
+   * files' `before` texts alone make the repository.
+   */
+  tree?: string;
 }
 
 /** Where the corpus lives. */
@@ -81,6 +87,10 @@ export async function loadInstances(path: string): Promise<MultilangCommit[]> {
       subject: "",
       diff: row.patch,
       files: row.files,
+      // a tree is named relative to the data file
+      tree: typeof row.tree === "string"
+        ? new URL(row.tree, new URL(path, `file://${Deno.cwd()}/`)).pathname
+        : undefined,
     };
   });
 }

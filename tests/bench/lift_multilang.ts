@@ -22,6 +22,7 @@
  */
 
 import { withBudget } from "../../engine/base/budget.ts";
+import { detectLanguage } from "../../engine/base/languages.ts";
 import { lift } from "../../engine/lift/mod.ts";
 import { DocumentStore } from "../../engine/parse/documents.ts";
 import { Workspace } from "../../engine/workspace.ts";
@@ -43,6 +44,8 @@ export interface MultilangOutcome {
   lifted: boolean;
   exact: boolean;
   tiers: number[];
+  /** The tiers of the steps on files in a language GraphPlan parses (a whole patch also edits docs and build files). */
+  codeTiers: number[];
   /** `kind (tier)` of each step. */
   kinds: string[];
   /** Why a step fell to tier 0, and errors. */
@@ -59,7 +62,12 @@ export async function liftCommits(
   for (const commit of commits) {
     const dir = await Deno.makeTempDir({ prefix: "graphplan-multilang-" });
     try {
-      for (const file of commit.files) {
+      if (commit.tree) {
+        // a copy: nothing a lift or its compilers leave behind reaches the stored tree
+        const copied = await new Deno.Command("cp", { args: ["-a", `${commit.tree}/.`, dir] }).output();
+        if (!copied.success) throw new Error(`could not copy "${commit.tree}" to "${dir}"`);
+      }
+      for (const file of commit.tree ? [] : commit.files) {
         const target = `${dir}/${file.path}`;
         await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
         await Deno.writeTextFile(target, file.before);
@@ -75,6 +83,9 @@ export async function liftCommits(
         lifted: result.errors.length === 0,
         exact: result.exact,
         tiers: result.hunks.flatMap((hunk) => hunk.tiers),
+        codeTiers: result.hunks.filter((hunk) => detectLanguage(hunk.file) !== undefined).flatMap((hunk) =>
+          hunk.tiers
+        ),
         kinds: result.hunks.flatMap((hunk) => hunk.kinds.map((kind, k) => `${kind} (${hunk.tiers[k]})`)),
         reasons: result.warnings.filter((issue) => issue.code === "lift-tier-0").map((issue) =>
           issue.message.replace(/^.*no tier 1-3 step reproduces /, "")
@@ -95,9 +106,14 @@ export function summarize(outcomes: readonly MultilangOutcome[]): {
   exact: number;
   steps: number;
   formal: number;
+  codeSteps: number;
+  codeFormal: number;
 } {
   const tiers = outcomes.flatMap((o) => o.tiers);
+  const code = outcomes.flatMap((o) => o.codeTiers);
   return {
+    codeSteps: code.length,
+    codeFormal: code.filter((tier) => tier > 0).length,
     commits: outcomes.length,
     lifted: outcomes.filter((o) => o.lifted).length,
     exact: outcomes.filter((o) => o.exact).length,
@@ -178,14 +194,17 @@ if (import.meta.main) {
       const s = summarize(outcomes.filter((o) => o.lang === lang));
       console.log(
         `${lang}: ${s.lifted}/${s.commits} lifted, ${s.exact}/${s.commits} exact, ` +
-          `${s.formal}/${s.steps} (${percent(s.formal, s.steps)}%) steps tiers 1-3`,
+          `${s.formal}/${s.steps} (${percent(s.formal, s.steps)}%) steps tiers 1-3` +
+          (s.codeSteps < s.steps ? `, on source files ${s.codeFormal}/${s.codeSteps}` : ""),
       );
     }
     const s = summarize(outcomes);
     console.log(
       `all (${part}): ${s.lifted}/${s.commits} lifted, ${s.exact}/${s.commits} exact, ${s.formal}/${s.steps} (${
         percent(s.formal, s.steps)
-      }%)`,
+      }%)` + (s.codeSteps < s.steps
+        ? `, on source files ${s.codeFormal}/${s.codeSteps} (${percent(s.codeFormal, s.codeSteps)}%)`
+        : ""),
     );
     if (Deno.args.includes("--list")) {
       for (const o of outcomes) {
