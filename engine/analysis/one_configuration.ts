@@ -39,7 +39,32 @@ const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$/;
 
 /** `text` (C or C++) in one configuration, or undefined when it has no conditional and no macro to blank. */
 export function oneConfiguration(text: string): Configuration | undefined {
-  const view = blankMacroSpecifiers(firstBranches(text));
+  return configuration(text, firstBranch);
+}
+
+/**
+ * The two configurations that show the code an edit wrote in conditionals
+ * (`l0_macros.ts` reads both when the first branches hide some of it): a
+ * conditional around the edit keeps the branch the edit is in, one the edit
+ * wrote keeps its first branch in the one view and its `#else` (or nothing)
+ * in the other, and every other conditional its first branch. `from` and
+ * `to` are the offsets of the edit in `text` (the text before the edit and
+ * the text after it are each read with their own).
+ */
+export function editConfigurations(text: string, from: number, to: number): [string, string] {
+  const around = (choose: Choose): Choose => (group) => {
+    if (group.start >= from && group.start < to) return choose(group);
+    const inside = group.branches.findIndex((branch) => branch.start <= from && from < branch.end);
+    return inside >= 0 ? inside : firstBranch(group);
+  };
+  return [
+    blankMacroSpecifiers(branches(text, around(firstBranch))),
+    blankMacroSpecifiers(branches(text, around(elseBranch))),
+  ];
+}
+
+function configuration(text: string, choose: Choose): Configuration | undefined {
+  const view = blankMacroSpecifiers(branches(text, choose));
   if (view === text) return undefined;
   const hidden = new Set<string>();
   for (const word of text.matchAll(/[A-Za-z_]\w*/g)) {
@@ -95,35 +120,83 @@ export function conditionalsBalanced(text: string): boolean {
   return depth === 0;
 }
 
-/** `text` with every conditional's other branches and its directive lines blanked. */
-function firstBranches(text: string): string {
-  // per open conditional: whether its current branch is skipped, and whether a branch was taken
-  const open: { skip: boolean; taken: boolean }[] = [];
+/** One conditional: where its `#if` line starts, and its branches (after each directive, to the next one). */
+interface Group {
+  start: number;
+  branches: { word: string; condition: string; start: number; end: number }[];
+}
+
+/** Which branch of a conditional a view keeps (an index of its branches, or -1 for none). */
+type Choose = (group: Group) => number;
+
+/** The first branch, or the one after an `#if 0`. */
+const firstBranch: Choose = (group) => {
+  const [first] = group.branches;
+  const never = first.word === "if" && /^\s*0\s*(?:\/[/*].*)?$/.test(first.condition);
+  return never ? (group.branches.length > 1 ? 1 : -1) : 0;
+};
+
+/** The `#else` branch (every condition false), or none. */
+const elseBranch: Choose = (group) => group.branches.findIndex((branch) => branch.word === "else");
+
+/** The lines of `text` with their offsets, a directive's continuation lines joined to it. */
+function logicalLines(text: string): { start: number; end: number; directive?: RegExpMatchArray }[] {
+  const out: { start: number; end: number; directive?: RegExpMatchArray }[] = [];
+  let offset = 0;
   let continued = false;
-  let blankContinued = false;
-  return text.split("\n").map((line) => {
-    const blank = line.replace(/[^\r]/g, " ");
-    if (continued) {
-      continued = line.endsWith("\\");
-      return blankContinued ? blank : line;
-    }
+  for (const line of text.split("\n")) {
+    const end = offset + line.length;
+    if (continued) out.at(-1)!.end = end;
+    else out.push({ start: offset, end, directive: line.match(DIRECTIVE) ?? undefined });
     continued = line.endsWith("\\");
-    const directive = line.match(DIRECTIVE);
-    if (!directive) {
-      blankContinued = open.some((level) => level.skip);
-      return blankContinued ? blank : line;
-    }
+    offset = end + 1;
+  }
+  return out;
+}
+
+/** `text` with the branches `choose` does not keep and every conditional's directive lines blanked. */
+function branches(text: string, choose: Choose): string {
+  const lines = logicalLines(text);
+  // first pass: the conditionals and their branches
+  const groups: Group[] = [];
+  const stack: Group[] = [];
+  const groupAt = new Map<number, Group>();
+  for (const line of lines) {
+    const directive = line.directive;
+    if (!directive) continue;
     const [, word, condition] = directive;
     if (word.startsWith("if")) {
-      const never = word === "if" && /^\s*0\s*(?:\/[/*].*)?$/.test(condition);
-      open.push({ skip: never, taken: !never });
-    } else if (word === "endif") {
-      open.pop();
-    } else {
-      const level = open.at(-1);
-      if (level) [level.skip, level.taken] = [level.taken, true];
+      const group: Group = { start: line.start, branches: [] };
+      groups.push(group);
+      stack.push(group);
     }
-    blankContinued = true;
-    return blank;
-  }).join("\n");
+    const group = stack.at(-1);
+    if (!group) continue;
+    const last = group.branches.at(-1);
+    if (last) last.end = line.start;
+    if (word === "endif") stack.pop();
+    else group.branches.push({ word, condition, start: line.end + 1, end: text.length });
+    groupAt.set(line.start, group);
+  }
+  const kept = new Map(groups.map((group) => [group, choose(group)]));
+  // second pass: a line shows when every conditional around it is in its kept branch
+  const open: { group: Group; branch: number }[] = [];
+  const chars = text.split("");
+  const blank = (from: number, to: number) => {
+    for (let i = from; i < to; i++) if (chars[i] !== "\n" && chars[i] !== "\r") chars[i] = " ";
+  };
+  for (const line of lines) {
+    const directive = line.directive;
+    if (directive) {
+      const group = groupAt.get(line.start);
+      const word = directive[1];
+      if (group && word.startsWith("if")) open.push({ group, branch: 0 });
+      else if (group && word === "endif") open.pop();
+      else if (group) open.at(-1)!.branch++;
+      blank(line.start, line.end);
+      continue;
+    }
+    if (open.some((level) => kept.get(level.group) !== level.branch)) blank(line.start, line.end);
+  }
+  return chars.join("");
 }

@@ -40,9 +40,16 @@
  * the preprocessor never does). That view is trusted only when it cannot
  * hide the edit: the conditionals after the edit open and close in order (an
  * unclosed `#if` stays an error), and nothing the edit wrote outside its
- * directive lines and their continuation lines is blanked (garbage in an
- * `#else` branch, or after a `#define` whose continuation was lost, stays
- * refused).
+ * directive lines and their continuation lines is blanked. Code the edit
+ * wrote in an `#else` branch (`#ifdef __USE_LARGEFILE64` `struct stat64 st;
+ * if (fstat64(...) < 0) {` `#else` `struct stat st; if (fstat(...) < 0) {`
+ * `#endif`, a `{` opened in both branches, as ninja's patch for 32-bit
+ * systems writes it) is read in two other views: every conditional around
+ * the edit keeps the branch the edit is in (ninja's is in the `#else` of an
+ * `#ifdef _WIN32`), and the conditionals the edit wrote keep their first
+ * branch in one view and their `#else` in the other. Both must show no new
+ * problem; what neither shows (garbage in a middle `#elif`, after a
+ * `#define` whose continuation was lost) stays refused.
  *
  * @module
  */
@@ -53,6 +60,7 @@ import { editBetween } from "../../parse/documents.ts";
 import { parse, type SyntaxProblem } from "../../parse/mod.ts";
 import {
   conditionalsBalanced,
+  editConfigurations,
   macroBodiesBlanked,
   oneConfiguration,
 } from "../../analysis/one_configuration.ts";
@@ -79,8 +87,13 @@ export async function withoutMacros(
     ? problems
     : await compareBlanked(before, was, after, now, compare);
   if (left.length === 0) return left;
-  const view = configurationView(before, after);
-  return view ? await compareBlanked(before, view.before, after, view.after, compare) : left;
+  const views = configurationViews(before, after);
+  if (!views) return left;
+  for (const view of views) {
+    const found = await compareBlanked(before, view.before, after, view.after, compare);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** `compare` on the two documents read as `was` and `now` (same lengths). */
@@ -101,20 +114,43 @@ async function compareBlanked(
   }
 }
 
-/** Both texts as one configuration shows them, when that view cannot hide the edit (see the module notes). */
-function configurationView(before: Document, after: Document): { before: string; after: string } | undefined {
+/**
+ * Both texts as configurations show them, when together they cannot hide
+ * the edit (see the module notes): the first branches' view, and when the
+ * edit wrote code that view hides, the two views that show the edit's own
+ * conditionals (`editConfigurations`).
+ */
+export function configurationViews(
+  before: Document,
+  after: Document,
+): { before: string; after: string }[] | undefined {
   const text = after.file.text;
   if (!conditionalsBalanced(text)) return undefined;
-  const was = macroBodiesBlanked(oneConfiguration(before.file.text)?.text ?? before.file.text);
-  const now = macroBodiesBlanked(oneConfiguration(text)?.text ?? text);
-  if (now === text) return undefined;
   const edit = editBetween(before, after);
   if (!edit) return undefined;
+  const first = {
+    before: macroBodiesBlanked(oneConfiguration(before.file.text)?.text ?? before.file.text),
+    after: macroBodiesBlanked(oneConfiguration(text)?.text ?? text),
+  };
+  if (first.after === text) return undefined;
   const macros = blankMacroSpecifiers(text); // a macro the edit wrote is the first check's, not hidden here
-  for (let i = edit.startIndex; i < edit.newEndIndex; i++) {
-    if (now[i] !== macros[i] && !/\s/.test(text[i]) && !inDirective(text, i)) return undefined;
-  }
-  return { before: was, after: now };
+  // offsets of what the edit wrote (outside directive lines) that a view blanks
+  const hiddenBy = (now: string) => {
+    const hidden: number[] = [];
+    for (let i = edit.startIndex; i < edit.newEndIndex; i++) {
+      if (now[i] !== macros[i] && !/\s/.test(text[i]) && !inDirective(text, i)) hidden.push(i);
+    }
+    return hidden;
+  };
+  if (hiddenBy(first.after).length === 0) return [first];
+  const was = editConfigurations(before.file.text, edit.startIndex, edit.oldEndIndex);
+  const now = editConfigurations(text, edit.startIndex, edit.newEndIndex);
+  const views = [0, 1].map((k) => ({
+    before: macroBodiesBlanked(was[k]),
+    after: macroBodiesBlanked(now[k]),
+  }));
+  const shownByOne = new Set(hiddenBy(views[0].after));
+  return hiddenBy(views[1].after).some((i) => shownByOne.has(i)) ? undefined : views;
 }
 
 async function blanked(document: Document, text: string): Promise<Document> {

@@ -44,6 +44,8 @@
  * of both texts read as blanks, as L0 does (`l0_macros.ts`): a macro alone
  * on its line (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`) is read by the grammar as
  * the type of the next declaration, so an edit there seemed to move it.
+ * When a leak is left, the configurations L0 reads the edit in are compared
+ * too (`l0_macros.ts`), and the edit passes when none of them leaks.
  *
  * Cost: about 2 × `WINDOW` leaves per span and tree, ancestors memoized.
  *
@@ -53,6 +55,7 @@
 import { error, type Issue } from "../../base/issue.ts";
 import { type LanguageId, type Node, parse, type Tree } from "../../parse/mod.ts";
 import { blankMacroSpecifiers } from "../../analysis/macro_specifiers.ts";
+import { configurationViews } from "./l0_macros.ts";
 import { kindCategory } from "../../analysis/kind_compatibility.ts";
 import type { CheckEnv, FileChange } from "./mod.ts";
 import { editSpans, lineAt, mapOffset, type Span } from "./region.ts";
@@ -76,11 +79,37 @@ export async function checkContainment(change: FileChange, env: CheckEnv): Promi
   const language = change.after.file.language;
   const found = firstLeak(language, spans, change.before.tree, change.after.tree);
   if (!found) return [];
-  const blanked = language === "c" || language === "cpp"
-    ? await withoutMacros(language, change, (before, after) => firstLeak(language, spans, before, after))
-    : undefined;
-  if (blanked === null) return [];
+  if (language !== "c" && language !== "cpp") return [violation(change, env, found.span, found.mismatch)];
+  const compare = (before: Tree, after: Tree) => firstLeak(language, spans, before, after);
+  const blanked = await withoutMacros(language, change, compare);
+  if (blanked === null || await noLeakInConfigurations(language, change, compare)) return [];
   return [violation(change, env, (blanked ?? found).span, (blanked ?? found).mismatch)];
+}
+
+/**
+ * Whether the configurations L0 reads a C or C++ edit in (`l0_macros.ts`:
+ * first branches, and the edit's own conditionals both ways) all show no
+ * leak: a `{` opened in both branches of an `#ifdef` the edit wrote leaks
+ * in the grammar's reading of both branches at once, which no compiler sees.
+ */
+async function noLeakInConfigurations(
+  language: LanguageId,
+  change: FileChange,
+  compare: (before: Tree, after: Tree) => Leak | undefined,
+): Promise<boolean> {
+  const views = configurationViews(change.before, change.after);
+  if (!views) return false;
+  for (const view of views) {
+    const before = await parse(language, view.before);
+    const after = await parse(language, view.after);
+    try {
+      if (compare(before, after)) return false;
+    } finally {
+      before.delete();
+      after.delete();
+    }
+  }
+  return true;
 }
 
 type Leak = { span: Span; mismatch: { old?: Token; now?: Token } };
