@@ -35,7 +35,9 @@
  * as `namespace std _GLIBCXX_VISIBILITY(default) {`; names may open with
  * underscores), and C++'s explicit instantiations, which the grammar
  * cannot read (`extern template class __shared_ptr<_Dir>;` read as `class
- * __shared_ptr<_Dir>;`), with spaces of the same length, in
+ * __shared_ptr<_Dir>;`), and K&R prototype wrappers (`__P`, zlib's `OF`:
+ * `extern void LMouseMode __P((struct layer *, int));`, the name with its
+ * `(` and the matching `)`, the parameter list kept), with spaces of the same length, in
  * the text before and after the edit, and parse both again. When the edit
  * brings no new problem then, its problems were the macros'. Blanking keeps
  * every offset, so the edit's span is the same in both texts. Only that
@@ -89,6 +91,12 @@ const INSTANTIATION =
 const LOWER_MACRO =
   /^([ \t]*)(?!(?:typedef|static|extern|register|inline|auto|const|volatile|restrict|signed|unsigned|long|short|char|int|float|double|void|bool|struct|union|enum|class|return|case|goto|sizeof|else|do|new|delete|throw|operator|typename|template|virtual|explicit|friend|mutable|constexpr|consteval|constinit|thread_local|using|co_return|co_yield|alignas|decltype|static_assert|noexcept)\b)([a-z][a-z0-9_]*)(?=[ \t]+(?:char|short|int|long|float|double|void|signed|unsigned|struct|union|enum|static|extern|inline)\b)/gm;
 
+// a K&R prototype wrapper between a declared name and its parameter list, which it expands to or drops
+// (`extern void LMouseMode __P((struct layer *, int));`, zlib's `OF((z_streamp strm))`, `PARAMS((...))`): the
+// macro's name with its `(` and the matching `)` are blanked, the parameter list (over lines too) stays
+const PROTOTYPE_WRAPPER =
+  /(\b(?!(?:return|sizeof|case|else|goto|throw|new|delete|typedef|define|if|while|for|switch)\b)[A-Za-z_]\w*[ \t]+)(_*[A-Z][A-Z0-9_]*\()(\((?:[^()]|\([^()]*\))*\))\)(?=[ \t]*(?:[;,)]|__attribute__|$))/gm;
+
 /** `text` with every macro specifier, qualifier, class annotation and calling convention (see the module notes) replaced by as many spaces. */
 export function blankMacroSpecifiers(text: string): string {
   const blank = (_all: string, lead: string, name: string) => lead + " ".repeat(name.length);
@@ -103,7 +111,15 @@ export function blankMacroSpecifiers(text: string): string {
     MACRO_NAMESPACE,
     EXTERN_TEMPLATE,
     INSTANTIATION,
-  ].reduce((blanked, pattern) => blanked.replace(pattern, blank), text);
+  ].reduce(
+    (blanked, pattern) => blanked.replace(pattern, blank),
+    // first: with the wrapper gone, a calling convention before the name is followed by its `(`
+    text.replace(
+      PROTOTYPE_WRAPPER,
+      (_all: string, lead: string, name: string, parameters: string) =>
+        lead + " ".repeat(name.length) + parameters + " ",
+    ),
+  );
   // a function-like qualifier never in a directive: `#define F(x) G_CALL(x)` is the macro's body, and
   // blanking it leaves an empty macro whose neighbours' errors could hide an edit's
   return declarations.replace(

@@ -249,6 +249,8 @@ async function probedFiles(path: string, selection: Selection): Promise<Probed[]
     if (selection.languages.length > 0 && !selection.languages.includes(commit.lang)) continue;
     if (selection.part && projectPart(commit.repo) !== selection.part) continue;
     for (const file of commit.files) {
+      // a file a whole patch creates has no before (`unseen_trees.ts`)
+      if (typeof file.before !== "string") continue;
       const language = languageOf(file.path, file.before);
       if (!language || seen.has(file.before)) continue;
       seen.add(file.before);
