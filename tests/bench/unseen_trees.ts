@@ -33,7 +33,9 @@
  * directory relative to the file) and one directory per instance under
  * `trees/`; then `deno run -A tests/bench/lift_multilang.ts --data
  * /work/lift-unseen/trees4/trees.jsonl.gz` lifts each patch in a copy of its
- * tree (`--lang go,rust` prepares only those, into `trees-go-rust.jsonl.gz`).
+ * tree (`--lang go,rust` prepares only those, into `trees-go-rust.jsonl.gz`;
+ * `--lang rust --packages cargo` takes the packages named, a part apart from
+ * the set: `trees-rust-cargo.jsonl.gz`).
  * Needs `deb-src` in apt's sources (for apt's index of source packages);
  * a package the mirror does not serve is skipped with a line saying which.
  *
@@ -190,8 +192,9 @@ function seenBefore(): Set<string> {
 async function* packagesOf(
   language: string,
   records: Map<string, SourceRecord>,
+  given?: readonly string[],
 ): AsyncGenerator<SourceRecord> {
-  const named = NAMED[language];
+  const named = given ?? NAMED[language];
   if (named) {
     for (const pkg of named) {
       const record = records.get(pkg);
@@ -448,6 +451,10 @@ if (import.meta.main) {
   await Deno.mkdir(`${out}/work`, { recursive: true });
   const all: Record<string, unknown>[] = [];
   const records = await sourceRecords();
+  // `--packages a,b` names the packages instead (for every language given): a part apart, not the set
+  const given = Deno.args.includes("--packages")
+    ? Deno.args[Deno.args.indexOf("--packages") + 1].split(",")
+    : undefined;
   const languages = Deno.args.includes("--lang") ? Deno.args[Deno.args.indexOf("--lang") + 1].split(",") : [
     ...Object.keys(NAMED),
     ...Object.keys(HELPERS),
@@ -455,11 +462,11 @@ if (import.meta.main) {
   for (const language of languages) {
     // packages are tried until PER_LANGUAGE of them gave an instance (round-robin then takes one of each)
     const lists: Record<string, unknown>[][] = [];
-    for await (const record of packagesOf(language, records)) {
+    for await (const record of packagesOf(language, records, given)) {
       const rows = await packageInstances(language, record, out);
       console.log(`${language} ${record.pkg}: ${rows.length} patches`);
       if (rows.length) lists.push(rows);
-      if (lists.length >= PER_LANGUAGE && !NAMED[language]) break;
+      if (lists.length >= PER_LANGUAGE && !NAMED[language] && !given) break;
     }
     const kept = roundRobin(lists, PER_LANGUAGE);
     // trees of instances the language cap left out are not kept
@@ -469,7 +476,11 @@ if (import.meta.main) {
     console.log(`${language}: ${kept.length} instances`);
     all.push(...kept);
   }
-  const name = Deno.args.includes("--lang") ? `trees-${languages.join("-")}.jsonl.gz` : "trees.jsonl.gz";
+  const name = given
+    ? `trees-${languages.join("-")}-${given.join("-")}.jsonl.gz`
+    : Deno.args.includes("--lang")
+    ? `trees-${languages.join("-")}.jsonl.gz`
+    : "trees.jsonl.gz";
   await writeJsonlGz(`${out}/${name}`, all);
   console.log(`${all.length} instances in ${out}/${name}`);
 }
