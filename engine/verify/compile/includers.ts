@@ -27,10 +27,21 @@
  * those in the header's own directory come first, at most
  * {@link INCLUDERS} are tried.
  *
+ * A header that is a copy of one installed with the compiler (libstdc++'s
+ * `include/bits/fs_dir.h` and `/usr/include/c++/12/bits/fs_dir.h`, found by
+ * `system_headers.ts`) has *installed includers* too: the files under the
+ * same system root that include it (`/usr/include/c++/12/filesystem`),
+ * found by the same walk there. Such an includer is compiled with the
+ * header's text at its path below the root and nothing of the repository
+ * on the include path, so the rest of the installed library around it is
+ * the installed one. Every compile here also finds a `<header>` installed
+ * one directory below a system root (`<node_api.h>`, `system_headers.ts`).
+ *
  * @module
  */
 
-import { ancestorDirs, runTool } from "./tool.ts";
+import { ancestorDirs } from "./tool.ts";
+import { compileFindingHeaders, installedCopyOf } from "./system_headers.ts";
 
 /** Files read at most while looking for includers. */
 export const WALK_LIMIT = 4000;
@@ -41,14 +52,42 @@ const SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx|inl|tcc)$/;
 const SKIPPED_DIRS = new Set([".git", "node_modules", "build", "out", "target", ".venv"]);
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]/gm;
 
-/** A file of the repository that includes the header, with its text. */
+/** A file that includes the header, with its text. */
 export interface Includer {
+  /** Its path in the repository, or below its system root when `installed`. */
   path: string;
   text: string;
+  /**
+   * Set for a header installed with the compiler (see the module notes):
+   * the path below the same root of the header it includes, and that
+   * header's installed text.
+   */
+  installed?: { header: string; text: string };
 }
 
 /** Files of `root` (at most {@link WALK_LIMIT} read) that `#include` the header at `path`, nearest first. */
 export async function includersOf(root: string, path: string): Promise<Includer[]> {
+  return nearestFirst(await filesIncluding(root, path), path);
+}
+
+/**
+ * When `path` is a copy of a header installed with the compiler (the same
+ * tail of path below one of its system roots, `system_headers.ts`), the
+ * installed files beside it that include it, nearest first; else none.
+ */
+export async function installedIncludersOf(path: string, language: "c" | "cpp"): Promise<Includer[]> {
+  const copy = await installedCopyOf(language === "c" ? "gcc" : "g++", path);
+  if (!copy) return [];
+  const text = await readSmall(`${copy.root}/${copy.rel}`);
+  if (text === undefined) return [];
+  const found = await filesIncluding(copy.root, copy.rel);
+  return nearestFirst(found, copy.rel).map((includer) => ({
+    ...includer,
+    installed: { header: copy.rel, text },
+  }));
+}
+
+async function filesIncluding(root: string, path: string): Promise<Includer[]> {
   const found: Includer[] = [];
   let read = 0;
   const walk = async (dir: string): Promise<void> => {
@@ -72,6 +111,10 @@ export async function includersOf(root: string, path: string): Promise<Includer[
     }
   };
   await walk("");
+  return found;
+}
+
+function nearestFirst(found: Includer[], path: string): Includer[] {
   const near = (p: string) => p.slice(0, p.lastIndexOf("/") + 1) === path.slice(0, path.lastIndexOf("/") + 1);
   found.sort((a, b) => Number(near(b.path)) - Number(near(a.path)) || a.path.length - b.path.length);
   return found.slice(0, INCLUDERS);
@@ -114,14 +157,18 @@ export async function compileThrough(
   language: "c" | "cpp",
 ): Promise<IncluderRun | null> {
   const dir = await Deno.makeTempDir({ prefix: "graphplan-includer-" });
+  // an installed includer finds the header at its own path below the root, and nothing of the repository's
+  const at = includer.installed?.header ?? path;
   try {
-    for (const [rel, content] of [[includer.path, includer.text], [path, text]]) {
+    for (const [rel, content] of [[includer.path, includer.text], [at, text]]) {
       const abs = `${dir}/${rel}`;
       await Deno.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(abs, content);
     }
-    const dirs = (base: string) => [...ancestorDirs(base, path), ...ancestorDirs(base, includer.path)];
-    const search = [...new Set([...dirs(dir), ...dirs(root), `${root}/include`])];
+    const dirs = (base: string) => [...ancestorDirs(base, at), ...ancestorDirs(base, includer.path)];
+    const search = [
+      ...new Set([...dirs(dir), ...(includer.installed ? [] : [...dirs(root), `${root}/include`])]),
+    ];
     const header = /\.(h|hh|hpp|hxx|inl|tcc)$|^[^.]*$/.test(
       includer.path.slice(includer.path.lastIndexOf("/") + 1),
     );
@@ -134,11 +181,11 @@ export async function compileThrough(
       ...search.flatMap((d) => ["-I", d]),
       `${dir}/${includer.path}`,
     ];
-    const output = await runTool(language === "c" ? "gcc" : "g++", args, { cwd: dir });
+    const output = await compileFindingHeaders(language === "c" ? "gcc" : "g++", args, { cwd: dir });
     if (!output) return null;
     const stderr = output.stderr;
     const errorLines = new Set<number>();
-    const escaped = `${dir}/${path}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = `${dir}/${at}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     for (const m of stderr.matchAll(new RegExp(`^${escaped}:(\\d+):\\d+: (?:fatal )?error`, "gm"))) {
       errorLines.add(Number(m[1]));
     }

@@ -5,7 +5,9 @@
  * parse-only mode, and `rustfmt` reading standard input parses one file
  * without following `mod x;`), `gofmt -e` then `go vet` on the file's
  * package, `tsc` through the project's own TypeScript (`typed.ts`), `ruby
- * -c`, `php -l`. A tool that
+ * -c`, `php -l`. For L0's oracle (`target.findHeaders`) gcc and g++ also
+ * find a `<header>` installed one directory below a system root
+ * (`system_headers.ts`). A tool that
  * is not on PATH gives no verdict, and so does a check that fails both
  * before and after the plan (a header the temporary copy cannot find, a
  * dependency javac lacks): only new failures count, as with CPython and
@@ -24,6 +26,7 @@
 import type { LanguageId } from "../../parse/mod.ts";
 import { ancestorDirs, dirOf, type NativeTarget, runTool, simple, type Tool } from "./tool.ts";
 import { GO_VET, TSC } from "./typed.ts";
+import { compileFindingHeaders } from "./system_headers.ts";
 
 /** One tool's verdict on one text: null when the tool could not judge (absent, timed out). */
 export interface NativeVerdict {
@@ -127,11 +130,14 @@ export async function nativeCheck(
     const command = await chosen.command(target, copy, text);
     if (!command) return null;
     const { program, args, stdin } = command;
-    const output = await runTool(program, args, {
+    const options = {
       cwd: dir,
       ...(env || command.env ? { env: { ...env, ...command.env } } : {}),
       ...(stdin ? { stdinText: text } : {}),
-    });
+    };
+    const output = target.findHeaders && (program === "gcc" || program === "g++")
+      ? await compileFindingHeaders(program, args, options)
+      : await runTool(program, args, options);
     if (!output) return null; // not installed, not allowed to run, or timed out
     const stderr = output.stderr;
     if (output.success) return { ok: true, message: "" };

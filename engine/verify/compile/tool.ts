@@ -14,6 +14,12 @@ export interface NativeTarget {
   /** Repository-relative path. */
   path: string;
   language: LanguageId;
+  /**
+   * gcc and g++ only: a `<header>` the compile cannot find is looked for
+   * beneath the compiler's system roots (`system_headers.ts`). L0's oracle
+   * sets it; the post-plan check (`mod.ts`) does not.
+   */
+  findHeaders?: boolean;
 }
 
 /** One tool: its command line for a copy of the file, and its name. */

@@ -15,7 +15,18 @@
  *   of the repository that includes it (`compile/includers.ts`), which must
  *   compile before and after the edit and demonstrably read the header
  *   where the grammar's problems are (a sentinel there is an error on that
- *   line); without such an includer the grammar's problems stand;
+ *   line); a header that is a copy of one installed with the compiler
+ *   (libstdc++'s `bits/fs_dir.h`, whose `<filesystem>` is not in the
+ *   repository) is also compiled through the installed headers that
+ *   include it, which must compile as installed, then with the text after
+ *   the edit, and read it where the problems are (the text before the edit
+ *   may belong to another version: `experimental/bits/fs_dir.h` before, the
+ *   standard one after); without such an includer the grammar's problems
+ *   stand;
+ * - a `<header>` none of these compiles can find is looked for one
+ *   directory below the compiler's system roots (`<node_api.h>` in
+ *   `/usr/include/node`, `compile/system_headers.ts`), so a library's
+ *   usual `-I` does not stand between the compiler and a verdict;
  * - and what the compiler may not see must not have changed: the bracket
  *   balance of the whole file (comments and strings left out) stays the
  *   same, and the edit writes no character C and C++ never use outside a
@@ -39,6 +50,7 @@ import {
   type Includer,
   type IncluderRun,
   includersOf,
+  installedIncludersOf,
   withSentinels,
 } from "../compile/includers.ts";
 
@@ -57,16 +69,19 @@ export async function compilerClears(
   const language = after.file.language;
   if (language !== "c" && language !== "cpp") return false;
   if (!unchangedBeyondCompiler(before, after)) return false;
-  const target = { root, path, language };
+  const target = { root, path, language, findHeaders: true };
   if (await compiles(target, before.file.text)) return await compiles(target, after.file.text);
   return await includerClears(target, before.file.text, after.file.text, problemOffsets);
 }
 
 /**
  * A header that does not compile alone, judged through a file that includes
- * it (`compile/includers.ts`): the includer compiles with the text before
- * the edit and with the text after it, and a sentinel at each problem's
- * place makes it report an error on that line (it reads that text).
+ * it (`compile/includers.ts`): the includer works as a context (it
+ * compiles with the text before the edit; an installed includer, with the
+ * installed header), it compiles with the text after the edit, and a
+ * sentinel at each problem's place makes it report an error on that line
+ * (it reads that text). The repository's includers are tried first, then,
+ * for a copy of a header installed with the compiler, the installed ones.
  */
 async function includerClears(
   target: { root: string; path: string; language: "c" | "cpp" },
@@ -77,16 +92,29 @@ async function includerClears(
   if (problemOffsets.length === 0 || problemOffsets.some((offset) => onDirectiveLine(after, offset))) {
     return false;
   }
-  for (const includer of await cachedIncluders(target.root, target.path)) {
-    const run = (text: string) =>
-      remembered(
-        `through\0${target.language}\0${target.root}\0${target.path}\0${includer.path}\0${text}`,
-        () => compileThrough(target.root, target.path, text, includer, target.language),
-      );
-    if ((await run(before))?.ok !== true || (await run(after))?.ok !== true) continue;
-    const probe = withSentinels(after, problemOffsets);
-    const probed = await run(probe.text);
-    if (probed && !probed.ok && probe.lines.every((line) => probed.errorLines.has(line))) return true;
+  const lists = [
+    () => cachedIncluders(`${target.root}\0${target.path}`, () => includersOf(target.root, target.path)),
+    () =>
+      cachedIncluders(
+        `\0${target.language}\0${target.path}`,
+        () => installedIncludersOf(target.path, target.language),
+      ),
+  ];
+  for (const list of lists) {
+    for (const includer of await list()) {
+      const run = (text: string) =>
+        remembered(
+          `through\0${target.language}\0${target.root}\0${target.path}\0${includer.path}\0${
+            includer.installed ? "installed\0" : ""
+          }${text}`,
+          () => compileThrough(target.root, target.path, text, includer, target.language),
+        );
+      const context = includer.installed?.text ?? before;
+      if ((await run(context))?.ok !== true || (await run(after))?.ok !== true) continue;
+      const probe = withSentinels(after, problemOffsets);
+      const probed = await run(probe.text);
+      if (probed && !probed.ok && probe.lines.every((line) => probed.errorLines.has(line))) return true;
+    }
   }
   return false;
 }
@@ -98,12 +126,11 @@ function onDirectiveLine(text: string, offset: number): boolean {
 const includerLists = new Map<string, Promise<Includer[]>>();
 const runs = new Map<string, Promise<IncluderRun | null>>();
 
-function cachedIncluders(root: string, path: string): Promise<Includer[]> {
-  const key = `${root}\0${path}`;
+function cachedIncluders(key: string, find: () => Promise<Includer[]>): Promise<Includer[]> {
   let found = includerLists.get(key);
   if (!found) {
     if (includerLists.size >= 50) includerLists.delete(includerLists.keys().next().value!);
-    found = includersOf(root, path);
+    found = find();
     includerLists.set(key, found);
   }
   return found;
@@ -135,7 +162,10 @@ function balance(text: string, open: string, close: string): number {
   return text.split(open).length - text.split(close).length;
 }
 
-async function compiles(target: { root: string; path: string; language: "c" | "cpp" }, text: string) {
+async function compiles(
+  target: { root: string; path: string; language: "c" | "cpp"; findHeaders: boolean },
+  text: string,
+) {
   const key = `${target.language}\0${target.root}\0${target.path}\0${text}`;
   let verdict = verdicts.get(key);
   if (!verdict) {

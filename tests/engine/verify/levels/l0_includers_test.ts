@@ -8,6 +8,9 @@
  * was refused. g++ through the includer is the oracle; garbage stays
  * refused, and so does garbage in a `#if __cplusplus > 201703L` branch the
  * includer compiles clean because it never reads it (the sentinel's case).
+ * The header alone at `bits/hashtable.h` gets the same verdicts through the
+ * installed `<unordered_map>`; alone at a path no installed header has, it
+ * gets none.
  */
 
 import assert from "node:assert/strict";
@@ -48,11 +51,21 @@ async function gxxAccepts(header: string, alone = false): Promise<boolean> {
   }
 }
 
-/** L0 errors of replacing `old` by `replacement` in `bits/hashtable.h`, with or without its includer. */
-async function syntaxErrors(old: string, replacement: string, withIncluder: boolean): Promise<string[]> {
-  const files: Record<string, string> = { "bits/hashtable.h": hashtable! };
-  if (withIncluder) files["unordered_map"] = unorderedMap!;
-  const step = await editAndCheck(files, "bits/hashtable.h", replace(old, replacement));
+/**
+ * L0 errors of replacing `old` by `replacement` in the header: at
+ * `bits/hashtable.h` beside its includer, there alone (libstdc++'s installed
+ * `<unordered_map>` includes the installed copy of that path), or alone at a
+ * path no installed header has.
+ */
+async function syntaxErrors(
+  old: string,
+  replacement: string,
+  where: "with includer" | "installed path" | "elsewhere",
+): Promise<string[]> {
+  const path = where === "elsewhere" ? "lib/graphplan_hashtable.h" : "bits/hashtable.h";
+  const files: Record<string, string> = { [path]: hashtable! };
+  if (where === "with includer") files["unordered_map"] = unorderedMap!;
+  const step = await editAndCheck(files, path, replace(old, replacement));
   await Deno.remove(step.dir, { recursive: true });
   return step.errors.filter((issue) => issue.code === "syntax-error").map((issue) => issue.message);
 }
@@ -103,11 +116,16 @@ for (const { name, old, replacement, valid, compiled } of CASES) {
       const after = hashtable!.replace(old, replacement);
       // the C++20 case: the includer compiles clean, since g++ never reads the branch
       assert.equal(await gxxAccepts(after), valid || !compiled, "g++ through the includer agrees");
-      const errors = await syntaxErrors(old, replacement, true);
-      if (valid) assert.deepEqual(errors, []);
-      else assert.ok(errors.length > 0, "refused as a syntax error");
-      // without its includer the header gets no verdict, and the grammar's problems stand
-      assert.ok((await syntaxErrors(old, replacement, false)).length > 0, "refused without the includer");
+      for (const where of ["with includer", "installed path"] as const) {
+        const errors = await syntaxErrors(old, replacement, where);
+        if (valid) assert.deepEqual(errors, [], where);
+        else assert.ok(errors.length > 0, `refused as a syntax error (${where})`);
+      }
+      // with no includer, in the repository or installed, the header gets no verdict and the grammar's problems stand
+      assert.ok(
+        (await syntaxErrors(old, replacement, "elsewhere")).length > 0,
+        "refused without an includer",
+      );
     },
   });
 }
