@@ -12,6 +12,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../_support/skips.ts";
+import { oracleAccepts } from "../../_support/oracle.ts";
 import { slow } from "../../_support/quick.ts";
 import { readOrUndefined, runs } from "../verify/levels/_support.ts";
 import { gitDiff, liftIn } from "./_support.ts";
@@ -31,21 +32,12 @@ const SLOW = slow("tests that run g++");
 const ERASE = "    __erase(error_code* = nullptr);\n";
 
 /** Whether g++ compiles `<filesystem>` with `text` as its `bits/fs_dir.h`. */
-async function filesystemCompiles(text: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-installed-" });
-  try {
-    await Deno.mkdir(`${dir}/bits`);
-    await Deno.writeTextFile(`${dir}/bits/fs_dir.h`, text);
-    await Deno.writeTextFile(`${dir}/main.cc`, "#include <filesystem>\n");
-    const run = await new Deno.Command("g++", {
-      args: ["-fsyntax-only", "-std=gnu++17", "-I", dir, `${dir}/main.cc`],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function filesystemCompiles(text: string): Promise<boolean> {
+  return oracleAccepts(
+    { "bits/fs_dir.h": text, "main.cc": "#include <filesystem>\n" },
+    "g++",
+    (dir) => ["-fsyntax-only", "-std=gnu++17", "-I", dir, `${dir}/main.cc`],
+  );
 }
 
 for (

@@ -17,6 +17,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../_support/skips.ts";
+import { oracleAccepts } from "../../_support/oracle.ts";
 import { readOrUndefined, runs } from "../verify/levels/_support.ts";
 import { executeOnCopy, gitDiff, liftIn } from "./_support.ts";
 
@@ -44,16 +45,8 @@ const ignore = skipReason(
 ) !== undefined;
 
 /** Whether `node --check` accepts `text` as a CommonJS file. */
-async function nodeChecks(text: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-js-statements-" });
-  try {
-    await Deno.writeTextFile(`${dir}/index.js`, text);
-    const run = await new Deno.Command("node", { args: ["--check", `${dir}/index.js`], stderr: "null" })
-      .output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function nodeChecks(text: string): Promise<boolean> {
+  return oracleAccepts({ "index.js": text }, "node", (dir) => ["--check", `${dir}/index.js`]);
 }
 
 Deno.test({

@@ -17,6 +17,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { editAndCheck, ofLevel, readOrUndefined, replace, runs } from "./_support.ts";
 
 const PATH = "/usr/share/doc/zlib1g-dev/examples/minigzip.c";
@@ -42,15 +43,12 @@ const FIRST = "    if (strlcpy(outfile, file, sizeof(outfile)) < sizeof(outfile)
 const OTHERWISE = "    if (strlen(file) < sizeof(outfile)) {\n        strcpy(outfile, file);\n";
 
 /** Whether gcc accepts `text` with `defines` (`-DNO_snprintf` compiles the `#else` the edit is in). */
-async function gccAccepts(text: string, defines: string[]): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0-conditionals-" });
-  try {
-    await Deno.writeTextFile(`${dir}/minigzip.c`, text);
-    const args = ["-fsyntax-only", "-Wno-implicit-function-declaration", ...defines, `${dir}/minigzip.c`];
-    return (await new Deno.Command("gcc", { args, stdout: "null", stderr: "null" }).output()).success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function gccAccepts(text: string, defines: string[]): Promise<boolean> {
+  return oracleAccepts(
+    { "minigzip.c": text },
+    "gcc",
+    (dir) => ["-fsyntax-only", "-Wno-implicit-function-declaration", ...defines, `${dir}/minigzip.c`],
+  );
 }
 
 async function check(replacement: string) {

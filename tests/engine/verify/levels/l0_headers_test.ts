@@ -13,6 +13,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { slow } from "../../../_support/quick.ts";
 import { editAndCheck, readOrUndefined, replace, runs } from "./_support.ts";
 
@@ -40,19 +41,12 @@ async function syntaxErrors(path: string, text: string, old: string, replacement
 }
 
 /** Whether g++ -fsyntax-only accepts `text` as a C++ header. */
-async function gxxAccepts(text: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0h-" });
-  try {
-    await Deno.writeTextFile(`${dir}/utility.hpp`, text);
-    const run = await new Deno.Command("g++", {
-      args: ["-fsyntax-only", "-std=gnu++17", "-x", "c++-header", `${dir}/utility.hpp`],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function gxxAccepts(text: string): Promise<boolean> {
+  return oracleAccepts(
+    { "utility.hpp": text },
+    "g++",
+    (dir) => ["-fsyntax-only", "-std=gnu++17", "-x", "c++-header", `${dir}/utility.hpp`],
+  );
 }
 
 const DELETED = "  template<typename _Tp>\n    void as_const(const _Tp&&) = delete;\n";
@@ -226,27 +220,13 @@ const STR = "#define _Py_STR(NAME) \\\n     (_Py_SINGLETON(strings.literals._py_
  * Whether `compiler -fsyntax-only` accepts `main` with `files` written into a temporary directory that is
  * first on the include path (so an edited copy there stands in for the installed header of that path).
  */
-async function compilesWith(
+function compilesWith(
   compiler: string,
   args: string[],
   files: Record<string, string>,
   main: string,
 ): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0h-" });
-  try {
-    for (const [path, text] of Object.entries(files)) {
-      await Deno.mkdir(`${dir}/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
-      await Deno.writeTextFile(`${dir}/${path}`, text);
-    }
-    const run = await new Deno.Command(compiler, {
-      args: ["-fsyntax-only", `-I${dir}`, ...args, `${dir}/${main}`],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return oracleAccepts(files, compiler, (dir) => ["-fsyntax-only", `-I${dir}`, ...args, `${dir}/${main}`]);
 }
 
 /**

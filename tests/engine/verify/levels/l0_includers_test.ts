@@ -15,6 +15,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { slow } from "../../../_support/quick.ts";
 import { editAndCheck, readOrUndefined, replace, runs } from "./_support.ts";
 import { includes } from "../../../../engine/verify/compile/includers.ts";
@@ -33,22 +34,18 @@ const SKIP = skipReason(
 const SLOW = slow("tests that run g++");
 
 /** g++'s verdict on `<unordered_map>` with `header` as `bits/hashtable.h` (alone: the header by itself). */
-async function gxxAccepts(header: string, alone = false): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0i-" });
-  try {
-    await Deno.mkdir(`${dir}/bits`);
-    await Deno.writeTextFile(`${dir}/bits/hashtable.h`, header);
-    await Deno.writeTextFile(`${dir}/main.cc`, "#include <unordered_map>\n");
-    const file = alone ? ["-x", "c++-header", `${dir}/bits/hashtable.h`] : [`${dir}/main.cc`];
-    const run = await new Deno.Command("g++", {
-      args: ["-fsyntax-only", "-std=gnu++17", "-I", dir, ...file],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function gxxAccepts(header: string, alone = false): Promise<boolean> {
+  return oracleAccepts(
+    { "bits/hashtable.h": header, "main.cc": "#include <unordered_map>\n" },
+    "g++",
+    (dir) => [
+      "-fsyntax-only",
+      "-std=gnu++17",
+      "-I",
+      dir,
+      ...(alone ? ["-x", "c++-header", `${dir}/bits/hashtable.h`] : [`${dir}/main.cc`]),
+    ],
+  );
 }
 
 /**

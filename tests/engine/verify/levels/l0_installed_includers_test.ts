@@ -24,6 +24,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { slow } from "../../../_support/quick.ts";
 import { editAndCheck, readOrUndefined, replace, runs } from "./_support.ts";
 
@@ -55,26 +56,16 @@ const NAPI_SKIP = skipReason(
 const SLOW = slow("tests that run g++");
 
 /** Whether `g++ -fsyntax-only` accepts `main` (a translation unit) with `files` in a directory on the -I path. */
-async function gxxAccepts(
+function gxxAccepts(
   main: string,
   files: Record<string, string>,
   extra: string[] = [],
 ): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0inst-" });
-  try {
-    for (const [path, text] of Object.entries({ ...files, "main.cc": main })) {
-      await Deno.mkdir(`${dir}/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
-      await Deno.writeTextFile(`${dir}/${path}`, text);
-    }
-    const run = await new Deno.Command("g++", {
-      args: ["-fsyntax-only", "-std=gnu++17", "-I", dir, ...extra, `${dir}/main.cc`],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return oracleAccepts(
+    { ...files, "main.cc": main },
+    "g++",
+    (dir) => ["-fsyntax-only", "-std=gnu++17", "-I", dir, ...extra, `${dir}/main.cc`],
+  );
 }
 
 /** The syntax errors L0 reports when `old` becomes `replacement` in `path` of a repository of `files`. */

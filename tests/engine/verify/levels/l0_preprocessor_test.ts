@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { loadInstances } from "../../../_support/multilang.ts";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { slow } from "../../../_support/quick.ts";
 import { gitDiff, liftIn, writeRepo } from "../../lift/_support.ts";
 import { editAndCheck, replace } from "./_support.ts";
@@ -81,21 +82,13 @@ async function syntaxErrors(old: string, replacement: string): Promise<string[]>
 
 /** Whether gcc -fsyntax-only accepts SOURCE with `old` replaced, with and without HAVE_NORETURN. */
 async function gccAccepts(old: string, replacement: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0pp-" });
-  try {
-    await Deno.writeTextFile(`${dir}/less.c`, SOURCE.replace(old, replacement));
-    for (const define of [[], ["-DHAVE_NORETURN"]]) {
-      const run = await new Deno.Command("gcc", {
-        args: ["-fsyntax-only", ...define, `${dir}/less.c`],
-        stdout: "null",
-        stderr: "null",
-      }).output();
-      if (!run.success) return false;
+  const files = { "less.c": SOURCE.replace(old, replacement) };
+  for (const define of [[], ["-DHAVE_NORETURN"]]) {
+    if (!await oracleAccepts(files, "gcc", (dir) => ["-fsyntax-only", ...define, `${dir}/less.c`])) {
+      return false;
     }
-    return true;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
+  return true;
 }
 
 const BODY_OLD = "\tconstant char *p = s;\n";

@@ -16,6 +16,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { editAndCheck, ofLevel, readOrUndefined, replace, runs } from "./_support.ts";
 
 const PATH = "/usr/include/zlib.h";
@@ -35,19 +36,9 @@ const ignore = skipReason(
 ) !== undefined;
 
 /** Whether gcc compiles a file that includes zconf.h, then `text` as `zlib.h`. */
-async function gccAccepts(text: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l0-wrappers-" });
-  try {
-    await Deno.writeTextFile(`${dir}/zlib.h`, text);
-    await Deno.writeTextFile(
-      `${dir}/use.c`,
-      '#include <zconf.h>\n#include "zlib.h"\nint main(void) { return deflateEnd(0); }\n',
-    );
-    const args = ["-fsyntax-only", `${dir}/use.c`];
-    return (await new Deno.Command("gcc", { args, stdout: "null", stderr: "null" }).output()).success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function gccAccepts(text: string): Promise<boolean> {
+  const use = '#include <zconf.h>\n#include "zlib.h"\nint main(void) { return deflateEnd(0); }\n';
+  return oracleAccepts({ "zlib.h": text, "use.c": use }, "gcc", (dir) => ["-fsyntax-only", `${dir}/use.c`]);
 }
 
 async function check(insertion: string) {

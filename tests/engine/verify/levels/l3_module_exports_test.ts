@@ -11,6 +11,7 @@
 
 import assert from "node:assert/strict";
 import { skipReason } from "../../../_support/skips.ts";
+import { oracleAccepts } from "../../../_support/oracle.ts";
 import { editAndCheck, readOrUndefined, replace, runs } from "./_support.ts";
 
 const NPM_ROOT = (() => {
@@ -36,19 +37,12 @@ const ignore = skipReason(
 ) !== undefined;
 
 /** Whether node loads `guards` beside `types.js` and its `isAttribute` answers. */
-async function nodeLoads(text: string): Promise<boolean> {
-  const dir = await Deno.makeTempDir({ prefix: "graphplan-l3-exports-" });
-  try {
-    await Deno.writeTextFile(`${dir}/guards.js`, text);
-    await Deno.writeTextFile(`${dir}/types.js`, types!);
-    const script = `const g = require(${JSON.stringify(`${dir}/guards.js`)}); ` +
-      `if (g.isAttribute({ type: "attribute" }) !== true) process.exit(1);`;
-    const run = await new Deno.Command("node", { args: ["-e", script], stdout: "null", stderr: "null" })
-      .output();
-    return run.success;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function nodeLoads(text: string): Promise<boolean> {
+  return oracleAccepts({ "guards.js": text, "types.js": types! }, "node", (dir) => [
+    "-e",
+    `const g = require(${JSON.stringify(`${dir}/guards.js`)}); ` +
+    `if (g.isAttribute({ type: "attribute" }) !== true) process.exit(1);`,
+  ]);
 }
 
 Deno.test({
