@@ -17,7 +17,7 @@
 
 import { checkBudget } from "../base/budget.ts";
 import { runStep } from "../ops/dispatch.ts";
-import { StepContext } from "../edit/operator.ts";
+import { type FileChangeOf, StepContext } from "../edit/operator.ts";
 import { noNewSyntaxProblems, type PostCheck } from "../verify/post_checks.ts";
 import { checkContainment, checkKinds, runEditChecks } from "../verify/levels/mod.ts";
 import { type Issue, IssueError } from "../base/issue.ts";
@@ -32,12 +32,24 @@ import { gitModeOf } from "../base/file_mode.ts";
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
 export type StepBuilder = (state: DocumentStore) => Promise<Record<string, unknown> | undefined>;
 
-/** Runs one step on `state` (an overlay it may change); returns the issues that stopped it. */
+/** A step run without its post-checks (`runOne`'s `ran`): what it changed, checked once its candidate holds. */
+interface Ran {
+  step: unknown;
+  changes: FileChangeOf[];
+  ctx: StepContext;
+}
+
+/**
+ * Runs one step on `state` (an overlay it may change); returns the issues
+ * that stopped it. With `ran`, a step that ran is recorded there with what
+ * it changed, for `checkChanges` later.
+ */
 async function runOne(
   state: DocumentStore,
   step: unknown,
   index: number,
   checks: PostCheck[],
+  ran?: Ran[],
 ): Promise<Issue[]> {
   const parsed = parsePlan([step]);
   if (!parsed.plan) return parsed.issues.filter((issue) => issue.severity === "error");
@@ -49,20 +61,47 @@ async function runOne(
     if (err instanceof IssueError) return err.issues;
     throw err;
   }
-  const errors: Issue[] = [];
   const changes = await ctx.changedFiles();
-  for (const change of changes) {
-    for (const check of checks) {
-      errors.push(...(await check(change, ctx)).filter((issue) => issue.severity === "error"));
-    }
-  }
+  const errors = await checkChanges(changes, ctx, checks);
   if (errors.length === 0) {
     for (const change of changes) {
       if (change.deleted) state.remove(change.path);
       else state.set(change.after);
     }
+    ran?.push({ step, changes, ctx });
   }
   return errors;
+}
+
+/**
+ * The errors `checks` find in what one step changed. The blocking checks
+ * read the change, the step's records and the repository root, never the
+ * other documents of the state, so they may run after later steps.
+ */
+async function checkChanges(
+  changes: FileChangeOf[],
+  ctx: StepContext,
+  checks: PostCheck[],
+): Promise<Issue[]> {
+  const errors: Issue[] = [];
+  for (const change of changes) {
+    for (const check of checks) {
+      errors.push(...(await check(change, ctx)).filter((issue) => issue.severity === "error"));
+    }
+  }
+  return errors;
+}
+
+/** A digest of a step and the texts it turned into others (`Simulation.passes`). */
+async function fingerprint(step: unknown, changes: FileChangeOf[]): Promise<string> {
+  const what = JSON.stringify([
+    step,
+    changes.map((
+      c,
+    ) => [c.path, c.created ?? false, c.deleted ?? false, c.before.file.text, c.after.file.text]),
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(what));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -89,6 +128,8 @@ export class Simulation {
   /** Accepted steps, in order. */
   readonly steps: Record<string, unknown>[] = [];
   private readonly checks: PostCheck[];
+  /** Fingerprints of steps whose changes passed the checks (`passes`): a search meets the same step often. */
+  private readonly passed = new Set<string>();
 
   constructor(base: DocumentStore, checks: PostCheck[] = BLOCKING_CHECKS) {
     this.state = base.overlay();
@@ -184,58 +225,73 @@ export class Simulation {
   ): Promise<Record<string, unknown>[] | undefined> {
     const scratch = this.state.overlay();
     const steps: Record<string, unknown>[] = [];
+    const ran: Ran[] = [];
+    const run = async (step: Record<string, unknown>) => {
+      const issues = await runOne(scratch, step, this.steps.length + steps.length, [], ran);
+      if (issues.length === 0) steps.push(step);
+      return issues.length === 0;
+    };
     for (const build of builders) {
       checkBudget();
       const step = await build(scratch);
       if (!step) return undefined;
       const text = (await scratch.get(file)).file.text;
-      const issues = await runOne(scratch, step, this.steps.length + steps.length, []);
+      const ok = await run(step);
       checkBudget(); // a step refused for want of budget is no verdict on the step
-      if (issues.length || (await scratch.get(file)).file.text === text) return undefined;
-      steps.push(step);
+      if (!ok || (await scratch.get(file)).file.text === text) return undefined;
     }
     const got = await scratch.get(file);
     if (got.file.text !== expected) {
       // Only comments and layout differ: the own-line and line comment steps (tier 2, 1), then the
       // layout and spacing steps (tier 1) finish the candidate.
       for (const step of await ownCommentSteps(scratch, got, expected) ?? []) {
-        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
-        steps.push(step);
+        if (!await run(step)) return undefined;
       }
       const commented = await scratch.get(file);
       for (const step of await lineCommentSteps(scratch, commented, expected) ?? []) {
-        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
-        steps.push(step);
+        if (!await run(step)) return undefined;
       }
       const laid = await scratch.get(file);
       for (
         const step of laid.file.text === expected ? [] : await layoutSteps(scratch, laid, expected) ?? []
       ) {
-        if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
-        steps.push(step);
+        if (!await run(step)) return undefined;
       }
       const now = await scratch.get(file);
       if (now.file.text !== expected) {
         const spacing = await spacingSteps(scratch, now, expected);
         if (!spacing) return undefined;
         for (const step of spacing) {
-          if ((await runOne(scratch, step, this.steps.length + steps.length, [])).length) return undefined;
-          steps.push(step);
+          if (!await run(step)) return undefined;
         }
         if ((await scratch.get(file)).file.text !== expected) return undefined;
       }
     }
-    // The same post-checks as verification, on the accepted steps only (they cost more than a run).
-    const check = this.state.overlay();
-    for (const [k, step] of steps.entries()) {
+    // The same post-checks as verification, on the steps of a candidate that holds only (they cost more
+    // than a run), on what each step changed as it ran.
+    for (const { step, changes, ctx } of ran) {
       checkBudget();
-      const issues = await runOne(check, step, this.steps.length + k, this.checks);
+      const ok = await this.passes(step, changes, ctx);
       checkBudget();
-      if (issues.length) return undefined;
+      if (!ok) return undefined;
     }
-    await this.adopt(check);
+    await this.adopt(scratch);
     this.steps.push(...steps);
     return steps;
+  }
+
+  /**
+   * Whether the blocking checks pass on what a step changed. A search meets
+   * the same step on the same text again and again (the parts of a split,
+   * the same region alone and merged), so a pass is remembered for the same
+   * step turning the same texts into the same others.
+   */
+  private async passes(step: unknown, changes: FileChangeOf[], ctx: StepContext): Promise<boolean> {
+    const key = await fingerprint(step, changes);
+    if (this.passed.has(key)) return true;
+    if ((await checkChanges(changes, ctx, this.checks)).length > 0) return false;
+    this.passed.add(key);
+    return true;
   }
 }
 
