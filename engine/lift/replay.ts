@@ -28,6 +28,7 @@ import { layoutSteps } from "./layout.ts";
 import { lineCommentSteps } from "./line_comments.ts";
 import { ownCommentSteps } from "./own_comments.ts";
 import { gitModeOf } from "../base/file_mode.ts";
+import { sha256Hex } from "../base/node_builtins.ts";
 
 /** Builds a step against the scratch state as the earlier steps of its candidate left it. */
 export type StepBuilder = (state: DocumentStore) => Promise<Record<string, unknown> | undefined>;
@@ -93,15 +94,12 @@ async function checkChanges(
 }
 
 /** A digest of a step and the texts it turned into others (`Simulation.passes`). */
-async function fingerprint(step: unknown, changes: FileChangeOf[]): Promise<string> {
-  const what = JSON.stringify([
-    step,
-    changes.map((
-      c,
-    ) => [c.path, c.created ?? false, c.deleted ?? false, c.before.file.text, c.after.file.text]),
-  ]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(what));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+function fingerprint(step: unknown, changes: FileChangeOf[]): string {
+  const texts = changes.map((change) => {
+    const { path, created = false, deleted = false, before, after } = change;
+    return [path, created, deleted, before.file.text, after.file.text];
+  });
+  return sha256Hex(JSON.stringify([step, texts]));
 }
 
 /**
@@ -287,7 +285,7 @@ export class Simulation {
    * step turning the same texts into the same others.
    */
   private async passes(step: unknown, changes: FileChangeOf[], ctx: StepContext): Promise<boolean> {
-    const key = await fingerprint(step, changes);
+    const key = fingerprint(step, changes);
     if (this.passed.has(key)) return true;
     if ((await checkChanges(changes, ctx, this.checks)).length > 0) return false;
     this.passed.add(key);
